@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what building and testing Iridia needs, idempotently, on a fresh Debian machine with rustup, Node.js and
+# npm: the wasm32 target, the wasm-bindgen CLI at the exact version Cargo.lock has for the wasm-bindgen crate, the npm
+# packages, and (with --browser) Debian's chromium for the browser tests. Prints what it installs; silent otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=1 ;;
+    *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "setup: adding the wasm32-unknown-unknown target" >&2
+  rustup target add wasm32-unknown-unknown
+fi
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    rustup component add "$component"
+  fi
+done
+
+# the wasm-bindgen CLI must be the crate's exact version, or the generated glue does not match the module
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ -z "$want" ]; then
+  echo "setup: Cargo.lock names no wasm-bindgen version" >&2
+  exit 2
+fi
+have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (have: ${have:-none})" >&2
+  # --locked first, for the CLI's own tested dependency set; a registry mirror may lack one of those exact
+  # versions (seen: webpki-roots 1.0.11), and then the newest compatible ones do
+  cargo install --locked --quiet wasm-bindgen-cli --version "$want" ||
+    cargo install --quiet wasm-bindgen-cli --version "$want"
+fi
+
+if [ -f package-lock.json ]; then
+  stamp=node_modules/.package-lock.json
+  if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+    echo "setup: installing npm packages" >&2
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+fi
+
+if [ "$browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  echo "setup: installing Debian's chromium" >&2
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
