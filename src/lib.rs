@@ -7,6 +7,7 @@
 
 pub mod dxbc;
 pub mod error;
+pub mod shader;
 
 pub use error::{Error, Result};
 
