@@ -306,7 +306,7 @@ mod tests {
     }
 
     #[test]
-    fn add_of_infinities_and_nans() {
+    fn add_of_opposite_infinities_is_nan_and_a_nan_input_gives_the_canonical_nan() {
         assert!(is_nan(add(POS_INF, NEG_INF))); // 3.1.3.1: INF - INF = NaN
         assert_eq!(add(POS_INF, MAX), POS_INF);
         assert_eq!(add(NEG_INF, NEG_ONE), NEG_INF);
@@ -386,7 +386,7 @@ mod tests {
     }
 
     #[test]
-    fn mad_propagates_nan_and_infinity_rules() {
+    fn mad_follows_the_nan_rules_of_its_steps() {
         assert!(is_nan(mad(POS_INF, POS_ZERO, ONE)));
         assert!(is_nan(mad(POS_INF, ONE, NEG_INF)));
         assert_eq!(mad(TWO, THREE, ONE), 0x40E0_0000); // 2 * 3 + 1 = 7
@@ -464,7 +464,7 @@ mod tests {
     }
 
     #[test]
-    fn dot_products_propagate_nan_and_inf_times_zero() {
+    fn dot_products_give_nan_for_inf_times_zero_or_a_nan_input() {
         assert!(is_nan(dp3([POS_INF, ONE, ONE], [POS_ZERO, ONE, ONE])));
         assert!(is_nan(dp4([ONE, ONE, ONE, QUIET_NAN_PAYLOAD], [ONE; 4])));
     }
@@ -770,7 +770,7 @@ mod tests {
     }
 
     #[test]
-    fn moves_keep_denormals_and_nan_payloads() {
+    fn moves_keep_denormals_and_nan_payloads_bit_for_bit() {
         // 3.1.3.2: moves "must not alter data at all".
         assert_eq!(mov(SMALLEST_DENORM), SMALLEST_DENORM);
         assert_eq!(mov(SIGNALING_NAN), SIGNALING_NAN);

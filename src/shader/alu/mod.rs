@@ -28,10 +28,11 @@
 //! - **mad and the dot products are not fused.** 3.1.3.2 allows any result at least as accurate as "the worst
 //!   possible serial ordering of evaluation of the unfused expansion". Here [`mad`] is [`mul`] then [`add`], each
 //!   rounded and flushed, and `dpN` is `((a.x*b.x + a.y*b.y) + a.z*b.z) + a.w*b.w`, left to right as 22.10.3-5 write
-//!   it, every product and sum rounded and flushed. WARP's own order is not published; the WARP guide says its JIT
-//!   targets SSE2 and SSE4.1, which have no fused multiply-add, and a per-lane (SoA) JIT naturally chains the
-//!   products in this order. (A fused `mad` would differ in the last bit on some inputs, and a pairwise `dp4`
-//!   `(xx + yy) + (zz + ww)`, what SSE4.1's `dpps` computes, would too.)
+//!   it, every product and sum rounded and flushed. WARP's own choice is not published and has not been measured
+//!   here; its published descriptions name SSE2 and SSE4.1 as its JIT's targets, which have no fused multiply-add,
+//!   and a JIT that runs lanes side by side (one register per component) chains the products in this order. (A
+//!   fused `mad` would differ in the last bit on some inputs, and so would a pairwise `dp4` `(xx + yy) + (zz + ww)`,
+//!   what SSE4.1's `dpps` computes.)
 //! - **div** (22.10.2) divides directly, correctly rounded, so `inf / 1e38` is `inf` (the spec also allows
 //!   `a * (1/b)`, which can give NaN there).
 //! - **Transcendentals** [`rcp`], [`rsq`], [`exp`], [`log`], [`sincos`] (and [`sqrt`]) flush their input, compute in
@@ -57,8 +58,8 @@
 //!   [`utof`] round to nearest even (recommended, not required). [`f32tof16`] follows 3.2.2, which says float-to-float
 //!   conversion to a lower-range format rounds toward zero: a finite value too large becomes the largest half
 //!   (65504, `0x7BFF`), not infinity; infinity stays infinity; a value below the half range becomes a half denormal or
-//!   a zero of its sign. (Mesa's llvmpipe, whose D3D10 state tracker was written against the same rules, does the
-//!   same and says so; GL would prefer nearest-even.) The upper 16 bits of the result are 0. [`f16tof32`] is exact,
+//!   a zero of its sign. (Mesa's llvmpipe also converts to half rounding toward zero, noting that GL would prefer
+//!   nearest-even; GPUs commonly round to nearest.) The upper 16 bits of the result are 0. [`f16tof32`] is exact,
 //!   half denormals becoming normal floats.
 //! - **Doubles** (3.1.4, 22.14-22.17) are IEEE 754 binary64 with denormals kept on input and output, rounded to
 //!   nearest even; [`dfma`] is fused (one rounding); [`drcp`] is correctly rounded (the spec allows 1 ULP). Where the
