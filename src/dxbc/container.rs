@@ -541,7 +541,7 @@ impl<'a> ChunkReader<'a> {
             self.error(
                 at,
                 format!(
-                    "the {what}'s offset {offset:#x} lies past the end of the {}-byte chunk",
+                    "the offset {offset:#x} of the {what} lies past the end of the {}-byte chunk",
                     self.data.len()
                 ),
             )

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | 0, 4 | constant buffer count and offset of their table (24 bytes each) |
 //! | 8, 12 | bound resource count and offset of their table (32 bytes each; 40 in SM5.1) |
-//! | 16 | target: minor version in bits 0..4, major in 4..8, program type in 16..32 (`0xFFFF` pixel, `0xFFFE` vertex) |
+//! | 16 | target: minor version in bits 0..8, major in 8..16, program type in 16..32 (`0xFFFF0500`: `ps_5_0`) |
 //! | 20 | the compile flags |
 //! | 24 | offset of the creator string |
 //! | 28..60 | SM5 only: `RD11`, then the sizes of the header (60), constant buffer (24), binding (32), variable (40), type (36) and member (12) records, and a reserved DWORD |
@@ -371,14 +371,14 @@ impl ShaderTarget {
         ProgramType((self.0 >> 16) as u16)
     }
 
-    /// The major shader model (bits 4..8).
+    /// The major shader model (bits 8..16).
     pub fn major(self) -> u32 {
-        (self.0 >> 4) & 0xf
+        (self.0 >> 8) & 0xff
     }
 
-    /// The minor shader model (bits 0..4).
+    /// The minor shader model (bits 0..8).
     pub fn minor(self) -> u32 {
-        self.0 & 0xf
+        self.0 & 0xff
     }
 }
 
@@ -572,7 +572,7 @@ impl Reflection {
             let field = |n: usize, what: &str| reader.field(at, n, what);
             let name_offset = usize::try_from(field(0, "binding name offset")?).unwrap_or(usize::MAX);
             bindings.push(ResourceBinding {
-                name: reader.string(name_offset, &format!("binding {index}'s name"), at)?,
+                name: reader.string(name_offset, &format!("name of binding {index}"), at)?,
                 input_type: InputType(field(1, "input type")?),
                 return_type: ReturnType(field(2, "return type")?),
                 dimension: SrvDimension(field(3, "dimension")?),
@@ -684,7 +684,7 @@ impl RdefReader<'_> {
         let reader = self.reader;
         let field = |n: usize, what: &str| reader.field(at, n, what);
         let name_offset = usize::try_from(field(0, "constant buffer name offset")?).unwrap_or(usize::MAX);
-        let name = reader.string(name_offset, &format!("constant buffer {index}'s name"), at)?;
+        let name = reader.string(name_offset, &format!("name of constant buffer {index}"), at)?;
         let variable_count = field(1, "variable count")? as usize;
         let variable_offset = field(2, "variable table offset")? as usize;
         let size = field(3, "constant buffer size")?;

@@ -357,7 +357,7 @@ impl Signature {
                 0
             });
             let name_offset = usize::try_from(name_offset).unwrap_or(usize::MAX);
-            let semantic_name = reader.string(name_offset, &format!("element {index}'s semantic name"), name_at)?;
+            let semantic_name = reader.string(name_offset, &format!("semantic name of element {index}"), name_at)?;
             let [mask, rw_mask, _, _] = masks;
             elements.push(SignatureElement {
                 semantic_name,
