@@ -3,6 +3,14 @@
 //! worked out by hand in the comments, from the chunk layouts, or from the compiler's own stored checksums; where the
 //! compiler departs from fxc (Microsoft's compiler) the comment says so and the test follows the blob.
 
+// Test code: helpers outside #[test] functions may index, compute and panic too.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used
+)]
+
 use iridia::dxbc::container::{dxbc_checksum, write_container};
 use iridia::dxbc::reflection::{
     CbufferType, InputFlags, InputType, ProgramType, Reflection, ReturnType, ShaderType, SrvDimension, Statistics,
