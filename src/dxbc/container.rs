@@ -208,7 +208,8 @@ impl<'a> Container<'a> {
                 return Err(container_error(
                     entry,
                     format!(
-                        "chunk {index}'s offset {offset:#x} lies inside the header and offset table (which end at {table_end:#x})"
+                        "chunk {index}'s offset {offset:#x} lies inside the header and offset table \
+                         (which end at {table_end:#x})"
                     ),
                 ));
             }
@@ -219,7 +220,8 @@ impl<'a> Container<'a> {
                     container_error(
                         entry,
                         format!(
-                            "chunk {index}'s offset {offset:#x} leaves no room for its 8-byte header before the end at {:#x}",
+                            "chunk {index}'s offset {offset:#x} leaves no room for its 8-byte header \
+                             before the end at {:#x}",
                             bytes.len()
                         ),
                     )
@@ -313,17 +315,19 @@ impl<'a> Container<'a> {
         Signature::parse_in_container(kind, chunk.data, chunk.data_offset()).map(Some)
     }
 
-    /// The input signature (`ISGN` or `ISG1`), if the container has one. Error offsets are from the container start.
+    /// The input signature (`ISGN` or `ISG1`, whichever comes first), if the container has one. Error offsets count
+    /// from the container's start.
     pub fn input_signature(&self) -> Result<Option<Signature>> {
         self.signature(&[FourCc::ISGN, FourCc::ISG1])
     }
 
-    /// The output signature (`OSGN`, `OSG5` or `OSG1`), if the container has one.
+    /// The output signature (`OSGN`, `OSG5` or `OSG1`, whichever comes first), if the container has one.
     pub fn output_signature(&self) -> Result<Option<Signature>> {
         self.signature(&[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1])
     }
 
-    /// The patch-constant signature (`PCSG` or `PSG1`) of a hull or domain shader, if the container has one.
+    /// The patch-constant signature (`PCSG` or `PSG1`, whichever comes first) of a hull or domain shader, if the
+    /// container has one.
     pub fn patch_constant_signature(&self) -> Result<Option<Signature>> {
         self.signature(&[FourCc::PCSG, FourCc::PSG1])
     }

@@ -12,7 +12,10 @@
 //! | 16 | target: minor version in bits 0..8, major in 8..16, program type in 16..32 (`0xFFFF0500`: `ps_5_0`) |
 //! | 20 | the compile flags |
 //! | 24 | offset of the creator string |
-//! | 28..60 | SM5 only: `RD11`, then the sizes of the header (60), constant buffer (24), binding (32), variable (40), type (36) and member (12) records, and a reserved DWORD |
+//! | 28..60 | SM5 only: `RD11`, then record sizes (below) and a reserved DWORD |
+//!
+//! The SM5 record sizes, in order: the whole header (60), a constant buffer (24), a binding (32), a variable (40), a
+//! type (36) and a member (12).
 //!
 //! A constant buffer record: name, variable count, variable table offset, size in bytes, flags, type. A variable:
 //! name, offset in the buffer and size in bytes, flags, type offset, default value offset (0: none; else `size`
