@@ -293,3 +293,390 @@ impl ValueBlock {
         self.palette.get(code).copied().unwrap_or(0.0)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // tests build blocks and expected values from small constants
+mod tests {
+    use super::*;
+
+    /// Packs fields LSB-first into a 128-bit block, as the BC6H/BC7 layouts are written.
+    struct Bits {
+        value: u128,
+        used: u32,
+    }
+
+    impl Bits {
+        fn new() -> Bits {
+            Bits { value: 0, used: 0 }
+        }
+        fn put(mut self, value: u32, bits: u32) -> Bits {
+            assert!(u64::from(value) < (1u64 << bits));
+            self.value |= u128::from(value) << self.used;
+            self.used += bits;
+            self
+        }
+        fn block(self) -> [u8; 16] {
+            assert_eq!(self.used, 128, "a block is 128 bits");
+            self.value.to_le_bytes()
+        }
+    }
+
+    fn f(value: f32) -> u32 {
+        value.to_bits()
+    }
+
+    fn unorm8_word(value: u32) -> u32 {
+        (value as f32 / 255.0).to_bits()
+    }
+
+    fn decode(format: Format, block: &[u8]) -> BlockTexels {
+        BcKind::of(format).unwrap().decode(block).unwrap()
+    }
+
+    /// A BC1-style colour block: two R5G6B5 endpoints and sixteen 2-bit codes (texel 0 in the lowest bits).
+    fn color_block(color_0: u16, color_1: u16, codes: [u8; 16]) -> [u8; 8] {
+        let mut packed = 0u32;
+        for (i, &code) in codes.iter().enumerate() {
+            packed |= u32::from(code) << (2 * i);
+        }
+        let [a, b] = color_0.to_le_bytes();
+        let [c, d] = color_1.to_le_bytes();
+        let [i0, i1, i2, i3] = packed.to_le_bytes();
+        [a, b, c, d, i0, i1, i2, i3]
+    }
+
+    /// A BC4-style block: two endpoint bytes and sixteen 3-bit codes.
+    fn value_block(red_0: u8, red_1: u8, codes: [u8; 16]) -> [u8; 8] {
+        let mut packed = 0u64;
+        for (i, &code) in codes.iter().enumerate() {
+            packed |= u64::from(code) << (3 * i);
+        }
+        let bytes = packed.to_le_bytes();
+        [red_0, red_1, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5]]
+    }
+
+    const CODES_0123: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    #[test]
+    fn bc1_four_colour_block_truncates_its_thirds() {
+        // 19.5.6: color_0 = R 2 (5-bit) promotes to (2 << 3) | (2 >> 2) = 16; color_1 = 0. 0x1000 > 0: four colours.
+        // color_2 = (2 * 16 + 0) / 3 = 10.67 -> 10 (integer division), color_3 = 16 / 3 = 5.33 -> 5. Alpha 1.0.
+        let texels = decode(Format::Bc1Unorm, &color_block(0x1000, 0x0000, CODES_0123));
+        let expected_red = [16, 0, 10, 5];
+        for (i, texel) in texels.iter().enumerate() {
+            assert_eq!(*texel, [unorm8_word(expected_red[i % 4]), 0, 0, f(1.0)], "texel {i}");
+        }
+    }
+
+    #[test]
+    fn bc1_pure_endpoints_interpolate_in_thirds() {
+        // Red 0xf800 promotes to (255, 0, 0), blue 0x001f to (0, 0, 255); 0xf800 > 0x001f: four colours.
+        // color_2 = (510/3, 0, 255/3) = (170, 0, 85); color_3 = (85, 0, 170).
+        let texels = decode(Format::Bc1Unorm, &color_block(0xf800, 0x001f, CODES_0123));
+        let expected = [[255, 0, 0], [0, 0, 255], [170, 0, 85], [85, 0, 170]];
+        for (i, texel) in texels.iter().enumerate() {
+            let [r, g, b] = expected[i % 4];
+            assert_eq!(
+                *texel,
+                [unorm8_word(r), unorm8_word(g), unorm8_word(b), f(1.0)],
+                "texel {i}"
+            );
+        }
+        // A mid-green endpoint: G 32 (6-bit) promotes to (32 << 2) | (32 >> 4) = 130.
+        let texels = decode(Format::Bc1Unorm, &color_block(32 << 5, 0, [0; 16]));
+        assert_eq!(texels[0][1], unorm8_word(130));
+    }
+
+    #[test]
+    fn bc1_three_colour_block_halves_and_has_transparent_black() {
+        // color_0 = 0x001f (blue) <= color_1 = 0xf800 (red): color_2 = ((0 + 255) / 2, 0, (255 + 0) / 2) = (127, 0,
+        // 127), truncated; code 3 is (0, 0, 0) with alpha 0.
+        let texels = decode(Format::Bc1Unorm, &color_block(0x001f, 0xf800, CODES_0123));
+        assert_eq!(texels[0], [0, 0, unorm8_word(255), f(1.0)]);
+        assert_eq!(texels[1], [unorm8_word(255), 0, 0, f(1.0)]);
+        assert_eq!(texels[2], [unorm8_word(127), 0, unorm8_word(127), f(1.0)]);
+        assert_eq!(texels[3], [0, 0, 0, 0]);
+        // Equal endpoints are a three-colour block too (color_0 > color_1 is false).
+        let texels = decode(Format::Bc1Unorm, &color_block(0xffff, 0xffff, [3; 16]));
+        assert_eq!(texels[5], [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn bc1_srgb_linearizes_colour_but_not_alpha() {
+        // The palette entry 127 goes through 3.2.3.7: ((127/255 + 0.055) / 1.055)^2.4 = 0.2122307 (hand calculation);
+        // 255 is exactly 1.0; alpha of the transparent code stays 0.
+        let texels = decode(Format::Bc1UnormSrgb, &color_block(0x001f, 0xf800, CODES_0123));
+        assert_eq!(texels[0][2], f(1.0));
+        let red = f32::from_bits(texels[2][0]);
+        assert!((red - 0.212_230_7).abs() < 1e-6, "{red}");
+        assert_eq!(texels[2][3], f(1.0));
+        assert_eq!(texels[3], [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn bc2_has_explicit_alpha_and_always_four_colours() {
+        // 19.5.7: 4-bit alpha per texel, texel i holding i here, reads i / 15. The colour endpoints 0x0000 <= 0xffff
+        // would be a three-colour BC1 block, but BC2 is always four-colour: code 2 = (2 * 0 + 255) / 3 = 85 in each
+        // channel (G: 63 promotes to 255 as well).
+        let mut block = [0u8; 16];
+        block[..8].copy_from_slice(&0xfedc_ba98_7654_3210u64.to_le_bytes());
+        block[8..].copy_from_slice(&color_block(0x0000, 0xffff, [2; 16]));
+        let texels = decode(Format::Bc2Unorm, &block);
+        for (i, texel) in texels.iter().enumerate() {
+            let rgb = unorm8_word(85);
+            assert_eq!(*texel, [rgb, rgb, rgb, (i as f32 / 15.0).to_bits()], "texel {i}");
+        }
+    }
+
+    #[test]
+    fn bc3_alpha_interpolates_in_sevenths_and_fifths() {
+        // 19.5.8/19.5.9: alpha_0 = 200 > alpha_1 = 100: code 2 = (6 * 200/255 + 100/255) / 7 = 1300/1785 (f32
+        // arithmetic, so compared to 1e-7); codes 0 and 1 are 200/255 and 100/255 exactly.
+        let mut block = [0u8; 16];
+        block[..8].copy_from_slice(&value_block(200, 100, [0, 1, 2, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        block[8..].copy_from_slice(&color_block(0xffff, 0x0000, [0; 16]));
+        let texels = decode(Format::Bc3Unorm, &block);
+        assert_eq!(texels[0], [f(1.0), f(1.0), f(1.0), unorm8_word(200)]);
+        assert_eq!(texels[1][3], unorm8_word(100));
+        assert!((f32::from_bits(texels[2][3]) - 1300.0 / 1785.0).abs() < 1e-7);
+        // code 7 = (200 + 6 * 100) / 7 / 255 = 800 / 1785.
+        assert!((f32::from_bits(texels[3][3]) - 800.0 / 1785.0).abs() < 1e-7);
+        // alpha_0 = 100 <= alpha_1 = 200: six values; codes 6 and 7 are exactly 0.0 and 1.0.
+        block[..8].copy_from_slice(&value_block(100, 200, [6, 7, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        let texels = decode(Format::Bc3Unorm, &block);
+        assert_eq!(texels[0][3], f(0.0));
+        assert_eq!(texels[1][3], f(1.0));
+        // code 2 = (4 * 100 + 200) / 5 / 255 = 600 / 1275.
+        assert!((f32::from_bits(texels[2][3]) - 600.0 / 1275.0).abs() < 1e-7);
+    }
+
+    #[test]
+    fn bc4_unorm_reads_red_with_zero_green_blue_and_unit_alpha() {
+        // red_0 = 0 <= red_1 = 255: six values; code 2 = (4 * 0 + 1.0) / 5 = 0.2 (one f32 division).
+        let texels = decode(
+            Format::Bc4Unorm,
+            &value_block(0, 255, [0, 1, 2, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        );
+        assert_eq!(texels[0], [f(0.0), 0, 0, f(1.0)]);
+        assert_eq!(texels[1], [f(1.0), 0, 0, f(1.0)]);
+        assert_eq!(texels[2], [f(1.0 / 5.0), 0, 0, f(1.0)]);
+        assert_eq!(texels[3][0], f(0.0));
+        assert_eq!(texels[4][0], f(1.0));
+    }
+
+    #[test]
+    fn bc4_snorm_compares_the_raw_signed_bytes() {
+        // 19.5.10: red_0 = 0x81 (-127) > red_1 = 0x80 (-128) as signed bytes: an eight-value block. Both read -1.0
+        // (3.2.3.3), so every code, 7 included, is -1.0; a six-value block would make code 7 +1.0.
+        let texels = decode(
+            Format::Bc4Snorm,
+            &value_block(0x81, 0x80, [7, 6, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        );
+        assert_eq!(texels[0][0], f(-1.0));
+        assert_eq!(texels[1][0], f(-1.0));
+        assert_eq!(texels[2][0], f(-1.0));
+        // red_0 = 127 (1.0) > red_1 = -127 (-1.0): code 2 = (6 - 1) / 7 = 5/7, code 7 = (1 - 6) / 7 = -5/7.
+        let texels = decode(
+            Format::Bc4Snorm,
+            &value_block(0x7f, 0x81, [2, 7, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        );
+        assert_eq!(texels[0][0], f(5.0 / 7.0));
+        assert_eq!(texels[1][0], f(-5.0 / 7.0));
+        assert_eq!(texels[2][0], f(1.0));
+        assert_eq!(texels[3][0], f(-1.0));
+        // red_0 = -127 <= red_1 = 127: six values; codes 6 and 7 are -1.0 and 1.0, code 2 = (4 * -1 + 1) / 5 = -0.6.
+        let texels = decode(
+            Format::Bc4Snorm,
+            &value_block(0x81, 0x7f, [6, 7, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        );
+        assert_eq!(texels[0][0], f(-1.0));
+        assert_eq!(texels[1][0], f(1.0));
+        assert_eq!(texels[2][0], f(-3.0 / 5.0));
+    }
+
+    #[test]
+    fn bc5_decodes_red_and_green_independently() {
+        // Red from the first 8 bytes, green from the second; blue 0, alpha 1.0 (19.1.3.3).
+        let mut block = [0u8; 16];
+        block[..8].copy_from_slice(&value_block(255, 0, [1; 16]));
+        block[8..].copy_from_slice(&value_block(255, 0, [0; 16]));
+        let texels = decode(Format::Bc5Unorm, &block);
+        assert_eq!(texels[9], [f(0.0), f(1.0), 0, f(1.0)]);
+        let mut block = [0u8; 16];
+        block[..8].copy_from_slice(&value_block(0x80, 0x7f, [0; 16]));
+        block[8..].copy_from_slice(&value_block(0x7f, 0x80, [1; 16]));
+        let texels = decode(Format::Bc5Snorm, &block);
+        assert_eq!(texels[0], [f(-1.0), f(-1.0), 0, f(1.0)]);
+    }
+
+    #[test]
+    fn bc7_mode_6_interpolates_rgba_with_p_bits() {
+        // 19.5.14.4.7: mode 6 is bit 6 set; 7-bit R0 R1 G0 G1 B0 B1 A0 A1, P0, P1, then 4-bit indices (texel 0: 3).
+        // e0 = (127, 0, 64, 127) << 1 | P0=1 = (255, 1, 129, 255); e1 = (0, 127, 32, 0) << 1 | P1=0 = (0, 254, 64, 0).
+        let mut bits = Bits::new().put(1 << 6, 7);
+        for value in [127, 0, 0, 127, 64, 32, 127, 0] {
+            bits = bits.put(value, 7);
+        }
+        bits = bits.put(1, 1).put(0, 1).put(0, 3).put(15, 4).put(8, 4);
+        for _ in 3..16 {
+            bits = bits.put(0, 4);
+        }
+        let texels = decode(Format::Bc7Unorm, &bits.block());
+        let rgba = |v: [u32; 4]| v.map(unorm8_word);
+        assert_eq!(texels[0], rgba([255, 1, 129, 255]));
+        assert_eq!(texels[1], rgba([0, 254, 64, 0]));
+        // Index 8 has weight 34: ((64 - 34) * e0 + 34 * e1 + 32) >> 6 per channel:
+        // R (7650 + 32) >> 6 = 120; G (30 + 8636 + 32) >> 6 = 135; B (3870 + 2176 + 32) >> 6 = 94; A = 120.
+        assert_eq!(texels[2], rgba([120, 135, 94, 120]));
+        assert_eq!(texels[15], rgba([255, 1, 129, 255]));
+    }
+
+    #[test]
+    fn bc7_mode_4_rotates_the_separate_scalar_channel() {
+        // 19.5.14.4.5: mode 4 (bit 4), rotation 01 (swap A and R), index selector 0 (colour uses the 2-bit indices,
+        // alpha the 3-bit ones). 5-bit R0 = 31 -> 255, R1 = 0; 6-bit A0 = 0, A1 = 63 -> 255.
+        let mut bits = Bits::new().put(1 << 4, 5).put(1, 2).put(0, 1);
+        for value in [31, 0, 0, 0, 0, 0] {
+            bits = bits.put(value, 5);
+        }
+        bits = bits.put(0, 6).put(63, 6);
+        // 2-bit indices: texel 0 (1 bit) = 0, texel 1 = 3, texel 2 = 1, the rest 0.
+        bits = bits.put(0, 1).put(3, 2).put(1, 2);
+        for _ in 3..16 {
+            bits = bits.put(0, 2);
+        }
+        // 3-bit indices: texel 0 (2 bits) = 0, texel 1 = 7, texel 2 = 3.
+        bits = bits.put(0, 2).put(7, 3).put(3, 3);
+        for _ in 3..16 {
+            bits = bits.put(0, 3);
+        }
+        let texels = decode(Format::Bc7Unorm, &bits.block());
+        let rgba = |v: [u32; 4]| v.map(unorm8_word);
+        // Before rotation texel 0 = (255, 0, 0, 0) and texel 1 = (0, 0, 0, 255); the rotation swaps R and A.
+        assert_eq!(texels[0], rgba([0, 0, 0, 255]));
+        assert_eq!(texels[1], rgba([255, 0, 0, 0]));
+        // Texel 2: R with weight 21 = (43 * 255 + 32) >> 6 = 171; A with weight 27 = (27 * 255 + 32) >> 6 = 108.
+        assert_eq!(texels[2], rgba([108, 0, 0, 171]));
+    }
+
+    #[test]
+    fn bc7_mode_1_uses_the_partition_and_shared_p_bits() {
+        // 19.5.14.4.2: mode 1 (bit 1), partition 0 (x < 2 is subset 0, x >= 2 subset 1; subset 1's fix-up is texel
+        // 15), 6-bit endpoints R e0..e3, G e0..e3, B e0..e3, shared P-bits (subset 0: 1, subset 1: 0), 3-bit indices.
+        // Subset 0: e0 = (63, 0, 0), e1 = 0 with P = 1: 7-bit (127, 1, 1) and (1, 1, 1), MSB-replicated to 8 bits:
+        // (255, 2, 2) and (2, 2, 2). Subset 1: e2 = (0, 63, 0), e3 = 0 with P = 0: (0, 253, 0) and (0, 0, 0).
+        let mut bits = Bits::new().put(0b10, 2).put(0, 6);
+        for value in [63, 0, 0, 0, 0, 0, 63, 0, 0, 0, 0, 0] {
+            bits = bits.put(value, 6);
+        }
+        bits = bits.put(1, 1).put(0, 1);
+        let indices = [0u32, 4, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        for (texel, &index) in indices.iter().enumerate() {
+            let width = if texel == 0 || texel == 15 { 2 } else { 3 };
+            bits = bits.put(index, width);
+        }
+        let texels = decode(Format::Bc7Unorm, &bits.block());
+        let rgba = |v: [u32; 4]| v.map(unorm8_word);
+        assert_eq!(texels[0], rgba([255, 2, 2, 255]));
+        // Texel 1, index 4 (weight 37): R = (27 * 255 + 37 * 2 + 32) >> 6 = 109; G = B = (27*2 + 37*2 + 32) >> 6 = 2.
+        assert_eq!(texels[1], rgba([109, 2, 2, 255]));
+        // Texel 2 (subset 1), index 7 (weight 64): e3.
+        assert_eq!(texels[2], rgba([0, 0, 0, 255]));
+        // Texel 15 (subset 1 fix-up), index 0: e2.
+        assert_eq!(texels[15], rgba([0, 253, 0, 255]));
+    }
+
+    #[test]
+    fn bc7_reserved_mode_8_is_all_zero() {
+        // 19.5.14.4.8: no mode bit in the first byte: every channel 0, alpha included.
+        let texels = decode(Format::Bc7Unorm, &[0u8; 16]);
+        assert!(texels.iter().all(|t| *t == [0, 0, 0, 0]));
+    }
+
+    /// A BC6H mode 11 block (19.5.13.3 "10.10", mode bits 00011): raw 10-bit endpoints W and X per channel, then
+    /// 4-bit indices (texel 0: 3 bits).
+    fn bc6h_mode_11(w: [u32; 3], x: [u32; 3], indices: [u32; 16]) -> [u8; 16] {
+        let mut bits = Bits::new().put(0b00011, 5);
+        for value in w.into_iter().chain(x) {
+            bits = bits.put(value, 10);
+        }
+        for (texel, &index) in indices.iter().enumerate() {
+            bits = bits.put(index, if texel == 0 { 3 } else { 4 });
+        }
+        bits.block()
+    }
+
+    fn half(bits: u16) -> u32 {
+        f16_to_f32(bits).to_bits()
+    }
+
+    #[test]
+    fn bc6h_unsigned_mode_11_unquantizes_interpolates_and_scales() {
+        // Unquantize (19.5.13.9, 10 bits): 1023 -> 0xffff; 0 -> 0; 512 -> ((512 << 16) + 0x8000) >> 10 = 32800;
+        // 1 -> (65536 + 32768) >> 10 = 96. finish_unquantize (19.5.13.10): (c * 31) >> 6.
+        let block = bc6h_mode_11(
+            [1023, 512, 1],
+            [0, 0, 1023],
+            [0, 15, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        );
+        let texels = decode(Format::Bc6hUf16, &block);
+        // Texel 0 = endpoint W: R 65535 * 31 >> 6 = 31743 = 0x7bff; G 32800 * 31 >> 6 = 15887 = 0x3e0f;
+        // B 96 * 31 >> 6 = 46 = 0x002e (a float16 denormal). Alpha 1.0.
+        assert_eq!(texels[0], [half(0x7bff), half(0x3e0f), half(0x002e), f(1.0)]);
+        assert_eq!(f32::from_bits(texels[0][0]), 65504.0);
+        // Texel 1, index 15 (weight 64) = endpoint X: (0, 0, 0x7bff).
+        assert_eq!(texels[1], [half(0), half(0), half(0x7bff), f(1.0)]);
+        // Texel 2, index 8 (weight 34): R = (65535 * 30 + 32) >> 6 = 30720; * 31 >> 6 = 14880 = 0x3a20 (0.765625).
+        assert_eq!(f32::from_bits(texels[2][0]), 0.765_625);
+    }
+
+    #[test]
+    fn bc6h_signed_mode_11_sign_extends_and_keeps_the_sign() {
+        // SF16: W is sign-extended to 10 bits (19.5.13.6): 1023 -> -1, 512 -> -512, 1 -> 1.
+        // Unquantize: -1 -> -(((1 << 15) + 0x4000) >> 9) = -96; -512 reaches 2^9 - 1 -> -0x7fff; 1 -> 96.
+        // finish_unquantize: magnitude * 31 >> 5, sign in bit 15: -96 -> 0x805d; -0x7fff -> 0xfbff; 96 -> 0x005d.
+        let block = bc6h_mode_11([1023, 512, 1], [0, 0, 0], [0; 16]);
+        let texels = decode(Format::Bc6hSf16, &block);
+        assert_eq!(texels[0], [half(0x805d), half(0xfbff), half(0x005d), f(1.0)]);
+        assert_eq!(f32::from_bits(texels[0][1]), -65504.0);
+    }
+
+    #[test]
+    fn bc6h_transformed_endpoints_wrap_within_the_base_precision() {
+        // Mode 12 ("11.9", mode bits 00111): rw[9:0] gw[9:0] bw[9:0] rx[8:0] rw[10] gx[8:0] gw[10] bx[8:0] bw[10]
+        // (19.5.13.5). R: W = 2047, delta X = +1: (2047 + 1) & 0x7ff = 0 (19.5.13.7's wrap). G: W = 0, delta 0x1ff
+        // (-1): 0x7ff. B: W = 100, delta 0: 100.
+        let mut bits = Bits::new()
+            .put(0b00111, 5)
+            .put(2047 & 0x3ff, 10)
+            .put(0, 10)
+            .put(100, 10);
+        bits = bits.put(1, 9).put(1, 1).put(0x1ff, 9).put(0, 1).put(0, 9).put(0, 1);
+        bits = bits.put(0, 3).put(15, 4);
+        for _ in 2..16 {
+            bits = bits.put(0, 4);
+        }
+        let texels = decode(Format::Bc6hUf16, &bits.block());
+        // Unquantize at 11 bits: 2047 -> 0xffff, 0 -> 0, 100 -> ((100 << 16) + 0x8000) >> 11 = 3216.
+        // finish: 0xffff -> 0x7bff; 3216 * 31 >> 6 = 1557 = 0x0615.
+        assert_eq!(texels[0], [half(0x7bff), half(0), half(0x0615), f(1.0)]);
+        assert_eq!(texels[1], [half(0), half(0x7bff), half(0x0615), f(1.0)]);
+    }
+
+    #[test]
+    fn bc6h_reserved_modes_give_zero_colour_and_unit_alpha() {
+        // 19.5.13.3: mode 10011 is reserved: R, G, B are 0, alpha 1.0.
+        let mut block = [0xffu8; 16];
+        block[0] = 0b0001_0011;
+        let texels = decode(Format::Bc6hUf16, &block);
+        assert!(texels.iter().all(|t| *t == [0, 0, 0, f(1.0)]));
+    }
+
+    #[test]
+    fn a_short_block_is_an_error() {
+        assert!(BcKind::of(Format::Bc1Unorm).unwrap().decode(&[0u8; 7]).is_err());
+        assert!(BcKind::of(Format::Bc7Unorm).unwrap().decode(&[0u8; 15]).is_err());
+        assert!(BcKind::of(Format::Bc3Unorm).unwrap().decode(&[0u8; 12]).is_err());
+        assert!(BcKind::of(Format::Bc1Typeless).is_none());
+    }
+}
