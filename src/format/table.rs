@@ -914,3 +914,254 @@ impl<'de> serde::Deserialize<'de> for Format {
         deserializer.deserialize_any(Visitor)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // tests sum small bit counts
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_its_dxgiformat_h_number_and_name() {
+        // dxgiformat.h: 0..=115 without gaps, then P208 = 130, V208 = 131, V408 = 132 and the D3D12 additions
+        // SAMPLER_FEEDBACK_MIN_MIP_OPAQUE = 189, ..._MIP_REGION_USED_OPAQUE = 190, A4B4G4R4_UNORM = 191.
+        assert_eq!(Format::ALL.len(), 116 + 3 + 3);
+        for (i, format) in Format::ALL.iter().take(116).enumerate() {
+            assert_eq!(format.value(), i as u32);
+        }
+        assert_eq!(Format::R8G8B8A8Unorm.value(), 28);
+        assert_eq!(Format::D24UnormS8Uint.value(), 45);
+        assert_eq!(Format::R9G9B9E5Sharedexp.value(), 67);
+        assert_eq!(Format::B8G8R8A8Unorm.value(), 87);
+        assert_eq!(Format::Bc6hUf16.value(), 95);
+        assert_eq!(Format::Bc7UnormSrgb.value(), 99);
+        assert_eq!(Format::B4G4R4A4Unorm.value(), 115);
+        assert_eq!(Format::P208.value(), 130);
+        assert_eq!(Format::V408.value(), 132);
+        assert_eq!(Format::A4B4G4R4Unorm.value(), 191);
+        assert_eq!(Format::from_u32(116), None);
+        assert_eq!(Format::from_u32(133), None);
+        for &format in Format::ALL {
+            assert_eq!(Format::from_u32(format.value()), Some(format));
+            assert_eq!(format.name().parse::<Format>().unwrap(), format);
+            assert_eq!(
+                format!("DXGI_FORMAT_{}", format.name()).parse::<Format>().unwrap(),
+                format
+            );
+            assert_eq!(format.value().to_string().parse::<Format>().unwrap(), format);
+        }
+    }
+
+    #[test]
+    fn names_parse_with_prefix_any_case_or_as_numbers() {
+        assert_eq!("R8G8B8A8_UNORM".parse::<Format>().unwrap(), Format::R8G8B8A8Unorm);
+        assert_eq!(
+            " dxgi_format_bc7_unorm_srgb ".parse::<Format>().unwrap(),
+            Format::Bc7UnormSrgb
+        );
+        assert_eq!("0x1c".parse::<Format>().unwrap(), Format::R8G8B8A8Unorm);
+        assert_eq!("420_OPAQUE".parse::<Format>().unwrap(), Format::Opaque420);
+        assert_eq!(Format::R10G10B10XrBiasA2Unorm.to_string(), "R10G10B10_XR_BIAS_A2_UNORM");
+        let error = "R8G8B8A8".parse::<Format>().unwrap_err();
+        assert!(error.detail.contains("not a DXGI_FORMAT name"), "{error}");
+        assert!("116".parse::<Format>().is_err());
+        assert!("".parse::<Format>().is_err());
+        assert!("0xZZ".parse::<Format>().is_err());
+    }
+
+    #[test]
+    fn formats_serialize_as_names_and_read_names_or_numbers() {
+        assert_eq!(serde_json::to_string(&Format::R16G16Float).unwrap(), "\"R16G16_FLOAT\"");
+        assert_eq!(
+            serde_json::from_str::<Format>("\"DXGI_FORMAT_D32_FLOAT\"").unwrap(),
+            Format::D32Float
+        );
+        assert_eq!(serde_json::from_str::<Format>("41").unwrap(), Format::R32Float);
+        assert!(serde_json::from_str::<Format>("-1").is_err());
+        assert!(serde_json::from_str::<Format>("\"nope\"").is_err());
+    }
+
+    #[test]
+    fn element_sizes_follow_the_names() {
+        let bytes = |format: Format| format.info().layout.element_bytes();
+        assert_eq!(bytes(Format::R32G32B32A32Float), Some(16));
+        assert_eq!(bytes(Format::R32G32B32Uint), Some(12));
+        assert_eq!(bytes(Format::R16G16B16A16Snorm), Some(8));
+        assert_eq!(bytes(Format::D32FloatS8X24Uint), Some(8));
+        assert_eq!(bytes(Format::R10G10B10A2Unorm), Some(4));
+        assert_eq!(bytes(Format::R11G11B10Float), Some(4));
+        assert_eq!(bytes(Format::D24UnormS8Uint), Some(4));
+        assert_eq!(bytes(Format::B5G6R5Unorm), Some(2));
+        assert_eq!(bytes(Format::R8G8Snorm), Some(2));
+        assert_eq!(bytes(Format::A8Unorm), Some(1));
+        assert_eq!(bytes(Format::Nv12), None);
+        // 19.5: BC1 and BC4 are 8 bytes per 4x4 block, the others 16; 19.4: R8G8_B8G8 is 4 bytes per 2 texels.
+        assert_eq!(
+            Format::Bc1UnormSrgb.info().layout,
+            Layout::Block {
+                width: 4,
+                height: 4,
+                bytes: 8
+            }
+        );
+        assert_eq!(
+            Format::Bc4Snorm.info().layout,
+            Layout::Block {
+                width: 4,
+                height: 4,
+                bytes: 8
+            }
+        );
+        for format in [
+            Format::Bc2Unorm,
+            Format::Bc3Unorm,
+            Format::Bc5Snorm,
+            Format::Bc6hSf16,
+            Format::Bc7Unorm,
+        ] {
+            assert_eq!(
+                format.info().layout,
+                Layout::Block {
+                    width: 4,
+                    height: 4,
+                    bytes: 16
+                }
+            );
+            assert!(format.is_block_compressed());
+        }
+        assert_eq!(
+            Format::G8R8G8B8Unorm.info().layout,
+            Layout::Block {
+                width: 2,
+                height: 1,
+                bytes: 4
+            }
+        );
+        assert!(!Format::G8R8G8B8Unorm.is_block_compressed());
+    }
+
+    #[test]
+    fn fields_tile_every_texel_without_overlap() {
+        // Every bit of a plain format's element belongs to exactly one field (X bits included).
+        for &format in Format::ALL {
+            let info = format.info();
+            let Layout::Texel { bytes } = info.layout else { continue };
+            let mut used = 0u128;
+            for field in info.fields() {
+                let mask = ((1u128 << field.bits) - 1) << field.offset;
+                assert_eq!(used & mask, 0, "{format}: {field:?} overlaps");
+                used |= mask;
+            }
+            let total: u32 = info.fields().iter().map(|f| u32::from(f.bits)).sum();
+            assert_eq!(total, u32::from(bytes) * 8, "{format}");
+        }
+    }
+
+    #[test]
+    fn packed_fields_sit_where_19_1_3_1_puts_them() {
+        // R10G10B10A2: R bits 0-9, G 10-19, B 20-29, A 30-31. R11G11B10: R 0-10, G 11-21, B 22-31 (19.3.3's figure).
+        // B5G6R5: B 0-4, G 5-10, R 11-15 (first-named component in the lowest bits).
+        let positions = |format: Format| -> Vec<(Channel, u8, u8)> {
+            format
+                .info()
+                .fields()
+                .iter()
+                .map(|f| (f.channel, f.offset, f.bits))
+                .collect()
+        };
+        assert_eq!(
+            positions(Format::R10G10B10A2Unorm),
+            [
+                (Channel::R, 0, 10),
+                (Channel::G, 10, 10),
+                (Channel::B, 20, 10),
+                (Channel::A, 30, 2)
+            ]
+        );
+        assert_eq!(
+            positions(Format::R11G11B10Float),
+            [(Channel::R, 0, 11), (Channel::G, 11, 11), (Channel::B, 22, 10)]
+        );
+        assert_eq!(
+            positions(Format::B5G6R5Unorm),
+            [(Channel::B, 0, 5), (Channel::G, 5, 6), (Channel::R, 11, 5)]
+        );
+        assert_eq!(
+            positions(Format::D24UnormS8Uint),
+            [(Channel::Depth, 0, 24), (Channel::Stencil, 24, 8)]
+        );
+    }
+
+    #[test]
+    fn srgb_formats_keep_alpha_linear() {
+        // 19.1.3.2: "If a format with _SRGB has an A channel, the A channel is stored in Gamma 1.0f."
+        for format in [Format::R8G8B8A8UnormSrgb, Format::B8G8R8A8UnormSrgb] {
+            let kinds: Vec<(Channel, FieldKind)> = format.info().fields().iter().map(|f| (f.channel, f.kind)).collect();
+            assert!(kinds.contains(&(Channel::A, FieldKind::Unorm)), "{format}");
+            assert!(kinds.contains(&(Channel::R, FieldKind::Srgb)), "{format}");
+        }
+    }
+
+    #[test]
+    fn shader_types_follow_the_interpretation() {
+        assert_eq!(Format::R8G8B8A8Uint.info().shader_type, ShaderType::Uint);
+        assert_eq!(Format::R16Sint.info().shader_type, ShaderType::Sint);
+        assert_eq!(Format::R8G8B8A8Snorm.info().shader_type, ShaderType::Float);
+        assert_eq!(Format::Bc6hSf16.info().shader_type, ShaderType::Float);
+        assert_eq!(Format::R24UnormX8Typeless.info().shader_type, ShaderType::Float);
+        assert_eq!(Format::X24TypelessG8Uint.info().shader_type, ShaderType::Uint);
+        assert_eq!(Format::X32TypelessG8X24Uint.info().shader_type, ShaderType::Uint);
+        assert_eq!(Format::R32G32Typeless.info().shader_type, ShaderType::None);
+        assert_eq!(Format::Yuy2.info().shader_type, ShaderType::None);
+        assert!(Format::D16Unorm.is_depth() && Format::D32FloatS8X24Uint.is_depth());
+        assert!(!Format::R24UnormX8Typeless.is_depth());
+    }
+
+    #[test]
+    fn typeless_resources_may_be_viewed_as_any_family_member() {
+        let views = |format: Format| -> Vec<Format> { format.view_formats().collect() };
+        assert_eq!(
+            views(Format::R8G8B8A8Typeless),
+            [
+                Format::R8G8B8A8Typeless,
+                Format::R8G8B8A8Unorm,
+                Format::R8G8B8A8UnormSrgb,
+                Format::R8G8B8A8Uint,
+                Format::R8G8B8A8Snorm,
+                Format::R8G8B8A8Sint
+            ]
+        );
+        assert_eq!(
+            views(Format::R24G8Typeless),
+            [
+                Format::R24G8Typeless,
+                Format::D24UnormS8Uint,
+                Format::R24UnormX8Typeless,
+                Format::X24TypelessG8Uint
+            ]
+        );
+        assert!(Format::R32Typeless.can_view_as(Format::D32Float));
+        assert!(Format::R16Typeless.can_view_as(Format::D16Unorm));
+        assert!(Format::Bc1Typeless.can_view_as(Format::Bc1UnormSrgb));
+        assert!(Format::B8G8R8X8Typeless.can_view_as(Format::B8G8R8X8UnormSrgb));
+        // A typed resource is viewed only as itself.
+        assert_eq!(views(Format::R8G8B8A8Unorm), [Format::R8G8B8A8Unorm]);
+        assert!(!Format::R8G8B8A8Unorm.can_view_as(Format::R8G8B8A8UnormSrgb));
+        assert!(!Format::R8G8B8A8Typeless.can_view_as(Format::B8G8R8A8Unorm));
+        assert!(!Format::R11G11B10Float.can_view_as(Format::R32Float));
+    }
+
+    #[test]
+    fn family_members_share_their_parents_bit_layout() {
+        // 19.1.1: a view must keep the bits per component; so every member's fields have the parent's positions.
+        for &format in Format::ALL {
+            let Some(parent) = format.typeless_family() else {
+                continue;
+            };
+            let (info, parent_info) = (format.info(), parent.info());
+            assert_eq!(info.layout, parent_info.layout, "{format}");
+            let bits = |i: &FormatInfo| -> Vec<(u8, u8)> { i.fields().iter().map(|f| (f.offset, f.bits)).collect() };
+            assert_eq!(bits(&info), bits(&parent_info), "{format}");
+            assert_eq!(parent_info.kind, NumericKind::Typeless, "{format}'s parent {parent}");
+        }
+    }
+}
