@@ -6,7 +6,7 @@
 //! stored values as a display would (19.1.3.4: scan-out ignores the SRGB modifier).
 
 use super::convert::f32_to_srgb8;
-use super::table::{Format, NumericKind, ShaderType};
+use super::table::{Channel, Format, NumericKind, ShaderType};
 use super::texel::Texel;
 
 /// How texel values map to display bytes.
@@ -59,12 +59,21 @@ impl DisplayMapping {
     }
 }
 
-/// One texel of `format` as display RGBA8 under `mapping`.
+/// One texel of `format` as display RGBA8 under `mapping`. The stencil of a depth/stencil format (a uint in a
+/// float-typed texel) is shown as itself over 255, whatever the mapping.
 pub fn display_rgba8(format: Format, texel: Texel, mapping: &DisplayMapping) -> [u8; 4] {
-    let shader_type = format.info().shader_type;
+    let info = format.info();
     let mut out = [0u8; 4];
     for (i, (byte, &word)) in out.iter_mut().zip(&texel).enumerate() {
-        let value = match shader_type {
+        let stencil = info
+            .fields()
+            .iter()
+            .any(|f| f.channel == Channel::Stencil && f.channel.slot() == Some(i));
+        if stencil && info.shader_type == ShaderType::Float {
+            *byte = u8::try_from(word).unwrap_or(u8::MAX);
+            continue;
+        }
+        let value = match info.shader_type {
             ShaderType::Uint => word as f32,
             ShaderType::Sint => word as i32 as f32,
             ShaderType::Float | ShaderType::None => f32::from_bits(word),
@@ -119,6 +128,14 @@ mod tests {
             display_rgba8(Format::R32G32B32A32Float, texel, &mapping),
             [128, 255, 0, 0]
         );
+    }
+
+    #[test]
+    fn depth_shows_on_the_mapping_and_stencil_as_itself() {
+        // D24_UNORM_S8_UINT decodes to (depth, stencil, 0, 1.0): depth 0.5 -> 128 (127.5 rounded), stencil 7 -> 7.
+        let mapping = DisplayMapping::for_format(Format::D24UnormS8Uint);
+        let texel = [0.5f32.to_bits(), 7, 0, 1.0f32.to_bits()];
+        assert_eq!(display_rgba8(Format::D24UnormS8Uint, texel, &mapping), [128, 7, 0, 255]);
     }
 
     #[test]

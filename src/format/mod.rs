@@ -17,7 +17,12 @@
 //! Exactness: every read is exact (the nearest f32 to the spec's ideal value, which for all but sRGB is the value
 //! itself); every write is the spec's ideal conversion. Where the spec allows a tolerance (0.6 ULP for writes to
 //! UNORM/SNORM/SRGB, palette rounding for BC1–BC5) this module does the ideal/literal thing; WARP's own choice
-//! there is not documented.
+//! there is not documented. `tests/format_reference.rs` compares reads of 39 formats and render-target writes of 9
+//! with a real D3D11 (Wine on llvmpipe): equal, except where llvmpipe is itself off the spec (see
+//! `fixtures/format/README.md`).
+//!
+//! Build a [`TexelCodec`] once per view and reuse it: it holds the format's fields, so a texel costs one match on
+//! the codec kind and a few shifts, with no allocation.
 
 pub mod bc;
 pub mod convert;
