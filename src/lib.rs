@@ -2,11 +2,12 @@
 //! specification says, executing the program's own DXBC shader bytecode, and sets the pixels it gets against the ones
 //! the GPU wrote.
 //!
-//! The modules follow the data: [`dxbc`] reads and writes shader bytecode. `docs/architecture.md` describes the
-//! whole flow.
+//! The modules follow the data: [`dxbc`] reads and writes shader bytecode, [`format`] reads and writes texels of
+//! every DXGI format, [`shader`] runs programs. `docs/architecture.md` describes the whole flow.
 
 pub mod dxbc;
 pub mod error;
+pub mod format;
 pub mod shader;
 
 pub use error::{Error, Result};
