@@ -5,6 +5,8 @@
 //! The modules follow the data: [`dxbc`] reads and writes shader bytecode, [`format`] reads and writes texels of
 //! every DXGI format, [`shader`] runs programs. `docs/architecture.md` describes the whole flow.
 
+#![forbid(unsafe_code)]
+
 pub mod dxbc;
 pub mod error;
 pub mod format;
