@@ -3,6 +3,14 @@
 //! Where a `.asm` listing sits beside it (vkd3d's disassembly from the same compile), the decoded opcode sequence must
 //! match the listing's, line for line.
 
+// Test code: token arithmetic on constants, and unwrap/index/panic as assertions, are what a test is for.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use iridia::dxbc::program::{self, Opcode, Program};
 use std::path::{Path, PathBuf};
 
