@@ -820,7 +820,7 @@ fn read_list(reader: &mut Reader, count: u32, what: &str) -> Result<Vec<u32>> {
     let count = usize::try_from(count).unwrap_or(usize::MAX);
     if count > available {
         return Err(reader.error(format!(
-            "the list of {count} {what}s is longer than the {available} DWORDs left in the instruction"
+            "the list of {count} {what} entries is longer than the {available} DWORDs left in the instruction"
         )));
     }
     (0..count).map(|_| reader.next(what)).collect()
