@@ -1459,3 +1459,93 @@ fn an_immediate_constant_buffer_of_partial_vectors_is_an_error() {
     let e = program::decode(&program_tokens(PS, 4, 0, &[customdata(3), 5, 1, 2, 3])).unwrap_err();
     assert_eq!(e.at, "token 2", "{e}");
 }
+
+// ---- What the encoder refuses ----
+
+/// A pixel shader 5.0 holding `instructions`.
+fn built(instructions: Vec<program::Instruction>) -> Program {
+    Program {
+        kind: ProgramKind::Pixel,
+        major: 5,
+        minor: 0,
+        version_reserved_bits: 0,
+        instructions,
+    }
+}
+
+/// Encoding `instruction` alone fails with a detail containing `says`, placed at instruction 0.
+fn refuses(instruction: program::Instruction, says: &str) {
+    let e = program::encode(&built(vec![instruction])).unwrap_err();
+    assert_eq!(e.at, "instruction 0", "{e}");
+    assert!(e.detail.contains(says), "{e}");
+}
+
+#[test]
+fn the_encoder_refuses_what_no_token_can_hold() {
+    use program::{ExtendedOpcode, Instruction};
+    // A texel offset of 8 does not fit 4-bit two's complement (-8..=7).
+    let mut sample = Instruction::new(Opcode::Sample);
+    sample.extended = vec![ExtendedOpcode {
+        kind: ExtendedOpcodeKind::SampleControls { offsets: [8, 0, 0] },
+        ignored_bits: 0,
+    }];
+    refuses(sample, "texel offset 8");
+    // A structure stride of 4096 does not fit the 12-bit field.
+    let mut ld = Instruction::new(Opcode::LdStructured);
+    ld.extended = vec![ExtendedOpcode {
+        kind: ExtendedOpcodeKind::ResourceDimension {
+            dimension: ResourceDimension::StructuredBuffer,
+            structure_stride: 4096,
+        },
+        ignored_bits: 0,
+    }];
+    refuses(ld, "stride 4096");
+    // Sync flags belong to sync alone; a test to conditionals; a resinfo return type to resinfo.
+    let mut add = Instruction::new(Opcode::Add);
+    add.sync_flags = SyncFlags(SyncFlags::THREADS_IN_GROUP);
+    refuses(add, "sync flags");
+    let mut mov = Instruction::new(Opcode::Mov);
+    mov.test_nonzero = true;
+    refuses(mov, "test");
+    let mut mul = Instruction::new(Opcode::Mul);
+    mul.resinfo_return = ResinfoReturnType::Uint;
+    refuses(mul, "resinfo");
+    // A declaration under another declaration's opcode, or under none.
+    let mut temps = Instruction::new(Opcode::DclTemps);
+    temps.declaration = Some(Declaration::ThreadGroup([1, 1, 1]));
+    refuses(temps, "belongs to another opcode");
+    refuses(Instruction::new(Opcode::DclTemps), "no Declaration");
+    // dcl_input_ps needs an interpolation mode.
+    let mut input = Instruction::new(Opcode::DclInputPs);
+    input.declaration = Some(Declaration::Register {
+        register: temp(0, Components::Four(Selection::Mask(1))),
+        name: None,
+        interpolation: None,
+    });
+    refuses(input, "interpolation mode");
+    // Raw control bits may not overlap the typed ones (saturate is bit 13).
+    let mut add = Instruction::new(Opcode::Add);
+    add.raw.control_bits = SATURATE;
+    refuses(add, "overlap");
+    // A swizzle component of 4 and a fourth index do not fit.
+    let mut mov = Instruction::new(Opcode::Mov);
+    mov.operands = vec![temp(0, Components::Four(Selection::Swizzle([0, 1, 2, 4])))];
+    refuses(mov, "swizzle component 4");
+    let mut mov = Instruction::new(Opcode::Mov);
+    mov.operands = vec![Operand::new(
+        RegisterType::Temp,
+        Components::One,
+        vec![Index::Immediate32(0); 4],
+    )];
+    refuses(mov, "4 indices");
+    // A literal operand needs values that match its component count.
+    let mut mov = Instruction::new(Opcode::Mov);
+    let mut literal = Operand::new(RegisterType::Immediate32, Components::One, vec![]);
+    literal.immediate = Some(Immediate::Vector32([0; 4]));
+    mov.operands = vec![literal];
+    refuses(mov, "literal");
+    // A version past 15.
+    let mut program = built(vec![]);
+    program.major = 16;
+    assert!(program::encode(&program).is_err());
+}
