@@ -16,7 +16,7 @@ use crate::{Error, Result};
 /// What errors name as the input.
 const WHAT: &str = "SM4/5 program";
 
-/// The opcode token's opcode-specific control range, [23:11].
+/// The opcode token's opcode-specific control range, `[23:11]`.
 const CONTROL_MASK: u32 = 0x00ff_f800;
 /// Bit 31 of opcode, extended opcode, operand and extended operand tokens: another token follows.
 const EXTENDED_BIT: u32 = 0x8000_0000;
@@ -806,7 +806,7 @@ fn decode_declaration(token: u32, reader: &mut Reader, instruction: &mut Instruc
     Ok(())
 }
 
-/// Reads a name token (`D3D10_SB_NAME` in [15:0]), keeping its reserved bits.
+/// Reads a name token (`D3D10_SB_NAME` in `[15:0]`), keeping its reserved bits.
 fn read_name(reader: &mut Reader, instruction: &mut Instruction) -> Result<SystemName> {
     let token = reader.next("system value name")?;
     instruction.raw.reserved_bits = token & 0xffff_0000;

@@ -17,7 +17,7 @@ use crate::{Error, Result};
 const WHAT: &str = "SM4/5 program encoder";
 /// Bit 31: another token follows.
 const EXTENDED_BIT: u32 = 0x8000_0000;
-/// The opcode token's opcode-specific control range, [23:11].
+/// The opcode token's opcode-specific control range, `[23:11]`.
 const CONTROL_MASK: u32 = 0x00ff_f800;
 /// The longest instruction the 7-bit length field counts.
 const MAX_SHORT_LENGTH: usize = 127;
@@ -469,7 +469,7 @@ fn encode_custom_data(instruction: &Instruction, out: &mut Vec<u32>) -> Part {
     Ok(())
 }
 
-/// Pushes a name or return type token's reserved bits check: they must lie in [31:16].
+/// Pushes a name or return type token's reserved bits check: they must lie in `[31:16]`.
 fn reserved(instruction: &Instruction) -> Part<u32> {
     let bits = instruction.raw.reserved_bits;
     if bits & 0x0000_ffff != 0 {

@@ -2,28 +2,28 @@
 //! builds it and the encoder that writes it back.
 //!
 //! The token layout is the one `d3d12tokenizedprogramformat.hpp` defines (cited below as "the header"):
-//! - A version token (program type in [31:16], major version in [7:4], minor in [3:0], as the header's
+//! - A version token (program type in `[31:16]`, major version in `[7:4]`, minor in `[3:0]`, as the header's
 //!   `DECODE_D3D10_SB_TOKENIZED_PROGRAM_*_VERSION` macros read it), then a length token counting every DWORD of the
 //!   program including those two.
-//! - Then instructions, each an opcode token ([10:00] opcode, [23:11] opcode-specific controls, [30:24] length in
-//!   DWORDs including the opcode token, [31] "an extended opcode token follows"), its extended opcode tokens, then
+//! - Then instructions, each an opcode token (`[10:00]` opcode, `[23:11]` opcode-specific controls, `[30:24]` length in
+//!   DWORDs including the opcode token, `[31]` "an extended opcode token follows"), its extended opcode tokens, then
 //!   its operands. Declarations (`dcl_*`) are instructions whose operands follow a layout of their own.
-//! - A custom-data block (`D3D10_SB_OPCODE_CUSTOMDATA`) instead holds its class in [31:11] and its length in the
+//! - A custom-data block (`D3D10_SB_OPCODE_CUSTOMDATA`) instead holds its class in `[31:11]` and its length in the
 //!   next DWORD; the immediate constant buffer is one.
-//! - An operand token ([1:0] component count, [11:2] component selection, [19:12] register type, [21:20] index
-//!   dimension, three 3-bit index representations from bit 22, [31] "an extended operand token follows"), its
+//! - An operand token (`[1:0]` component count, `[11:2]` component selection, `[19:12]` register type, `[21:20]` index
+//!   dimension, three 3-bit index representations from bit 22, `[31]` "an extended operand token follows"), its
 //!   extended operand tokens (modifier, minimum precision, non-uniform), its indices (immediate DWORDs and nested
 //!   relative-address operands), and for immediate registers its literal values.
 //!
 //! What the header leaves open, and what this module does there:
-//! - The index representation field is 3 bits wide ([24:22], [27:25], [30:28] in the operand layout comment), although
-//!   the header's `D3D10_SB_OPERAND_INDEX_REPRESENTATION_MASK` macro masks 2: the value 4
+//! - The index representation field is 3 bits wide (`[24:22]`, `[27:25]`, `[30:28]` in the operand layout comment),
+//!   although the header's `D3D10_SB_OPERAND_INDEX_REPRESENTATION_MASK` macro masks 2: the value 4
 //!   (`IMMEDIATE64_PLUS_RELATIVE`) needs the third bit, so 3 bits are read.
 //! - A 64-bit index is written high DWORD first (the header: "2 Extra DWORDs (HI32:LO32)"). A 64-bit literal
 //!   (`D3D10_SB_OPERAND_TYPE_IMMEDIATE64`) is read low DWORD first, as compilers write doubles and as vkd3d reads them
 //!   (a `memcpy` into a little-endian double); a 4-component 64-bit literal holds two values in four DWORDs.
-//! - `dcl_gs_output_primitive_topology` says [17:11] in its comment but masks [16:11]; the mask is followed.
-//! - `dcl_input_ps_sgv` says [23:11] are ignored, but compilers write an interpolation mode there (`constant`), so
+//! - `dcl_gs_output_primitive_topology` says `[17:11]` in its comment but masks `[16:11]`; the mask is followed.
+//! - `dcl_input_ps_sgv` says `[23:11]` are ignored, but compilers write an interpolation mode there (`constant`), so
 //!   it is read as for `dcl_input_ps_siv`.
 //! - `interface_call` and the function body/table/interface declarations use bit 31 for "the next DWORD is the real
 //!   length"; every other opcode uses it for extended opcode tokens, declarations included.
@@ -83,7 +83,7 @@ macro_rules! token_enum {
 }
 
 token_enum! {
-    /// The kind of program, from the version token's [31:16] (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`).
+    /// The kind of program, from the version token's `[31:16]` (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`).
     ProgramKind {
         /// A pixel shader (`ps_*`).
         Pixel = 0,
@@ -102,7 +102,7 @@ token_enum! {
 }
 
 token_enum! {
-    /// A register file an operand names (`D3D10_SB_OPERAND_TYPE`, the operand token's [19:12]).
+    /// A register file an operand names (`D3D10_SB_OPERAND_TYPE`, the operand token's `[19:12]`).
     RegisterType {
         /// `r#`: temporary registers.
         Temp = 0,
@@ -194,7 +194,7 @@ token_enum! {
 }
 
 token_enum! {
-    /// A source modifier (`D3D10_SB_OPERAND_MODIFIER`, an extended operand token's [13:6]).
+    /// A source modifier (`D3D10_SB_OPERAND_MODIFIER`, an extended operand token's `[13:6]`).
     Modifier {
         /// None.
         None = 0,
@@ -208,7 +208,7 @@ token_enum! {
 }
 
 token_enum! {
-    /// The minimum precision an operand may be computed at (`D3D11_SB_OPERAND_MIN_PRECISION`, [16:14]).
+    /// The minimum precision an operand may be computed at (`D3D11_SB_OPERAND_MIN_PRECISION`, `[16:14]`).
     MinPrecision {
         /// The shader model's default (32-bit).
         Default = 0,
@@ -526,7 +526,7 @@ token_enum! {
 }
 
 token_enum! {
-    /// What `resinfo` returns (`D3D10_SB_RESINFO_INSTRUCTION_RETURN_TYPE`, opcode token [12:11]).
+    /// What `resinfo` returns (`D3D10_SB_RESINFO_INSTRUCTION_RETURN_TYPE`, opcode token `[12:11]`).
     ResinfoReturnType {
         /// Sizes as floats.
         Float = 0,
@@ -538,7 +538,7 @@ token_enum! {
 }
 
 token_enum! {
-    /// What `sample_info` returns (`D3D10_SB_INSTRUCTION_RETURN_TYPE`, opcode token [12:11]).
+    /// What `sample_info` returns (`D3D10_SB_INSTRUCTION_RETURN_TYPE`, opcode token `[12:11]`).
     InstructionReturnType {
         /// A float.
         Float = 0,
@@ -550,7 +550,7 @@ token_enum! {
 /// A set of components x, y, z, w as bits 0..3 (`D3D10_SB_COMPONENT_MASK`: x = 1, y = 2, z = 4, w = 8).
 pub type ComponentMask = u8;
 
-/// Global flags (`dcl_globalFlags`), as the header's `D3D1x_SB_GLOBAL_FLAG_*` values: bits in place in [23:11].
+/// Global flags (`dcl_globalFlags`), as the header's `D3D1x_SB_GLOBAL_FLAG_*` values: bits in place in `[23:11]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GlobalFlags(pub u32);
 
@@ -582,7 +582,7 @@ impl GlobalFlags {
     }
 }
 
-/// `sync` flags, as the header's `D3D11_SB_SYNC_*` values: bits in place in [14:11].
+/// `sync` flags, as the header's `D3D11_SB_SYNC_*` values: bits in place in `[14:11]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SyncFlags(pub u32);
 
@@ -609,11 +609,11 @@ impl SyncFlags {
 pub struct Program {
     /// Which pipeline stage the program runs in.
     pub kind: ProgramKind,
-    /// Shader model major version (version token [7:4]).
+    /// Shader model major version (version token `[7:4]`).
     pub major: u8,
-    /// Shader model minor version (version token [3:0]).
+    /// Shader model minor version (version token `[3:0]`).
     pub minor: u8,
-    /// Version token bits [15:8], which the header's macros do not read; kept for exact re-encoding.
+    /// Version token bits `[15:8]`, which the header's macros do not read; kept for exact re-encoding.
     pub version_reserved_bits: u32,
     /// The instructions, in token order.
     pub instructions: Vec<Instruction>,
@@ -632,14 +632,14 @@ pub struct Instruction {
     /// For `if`, `breakc`, `continuec`, `callc`, `retc` and `discard`: true for `_nz` (act when the source is
     /// non-zero), false for `_z` (opcode token bit 18).
     pub test_nonzero: bool,
-    /// `precise`: the components (x = bit 0) whose results must not be refactored (opcode token [22:19]; read for
+    /// `precise`: the components (x = bit 0) whose results must not be refactored (opcode token `[22:19]`; read for
     /// every instruction but declarations).
     pub precise_mask: ComponentMask,
-    /// For `resinfo`: what it returns (opcode token [12:11]).
+    /// For `resinfo`: what it returns (opcode token `[12:11]`).
     pub resinfo_return: ResinfoReturnType,
-    /// For `sample_info`: what it returns (opcode token [12:11]).
+    /// For `sample_info`: what it returns (opcode token `[12:11]`).
     pub sample_info_return: InstructionReturnType,
-    /// For `sync`: what it waits for (opcode token [14:11]).
+    /// For `sync`: what it waits for (opcode token `[14:11]`).
     pub sync_flags: SyncFlags,
     /// For `interface_call`: which function of the interface's table to call (the DWORD after the opcode token).
     pub function_index: u32,
@@ -709,13 +709,13 @@ impl Instruction {
 /// built by hand; the encoder then writes the tokens a compiler would.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InstructionRaw {
-    /// Bits of the opcode token's opcode-specific range [23:11] that no typed field reads, in place (for example
+    /// Bits of the opcode token's opcode-specific range `[23:11]` that no typed field reads, in place (for example
     /// bit 18 on an `endif`, which vkd3d sets).
     pub control_bits: u32,
     /// For the opcodes whose bit 31 announces a length DWORD ([`Opcode::has_length_dword_form`]): the 7-bit length
-    /// field [30:24] as written when that form was used; `None` when it was not.
+    /// field `[30:24]` as written when that form was used; `None` when it was not.
     pub length_dword_field: Option<u8>,
-    /// Reserved bits [31:16] of a declaration's name token or resource return type token, in place.
+    /// Reserved bits `[31:16]` of a declaration's name token or resource return type token, in place.
     pub reserved_bits: u32,
     /// DWORDs a declaration holds past the fields read here (Shader Model 5.1 appends a register space, for
     /// example), in order.
@@ -737,20 +737,20 @@ pub enum ExtendedOpcodeKind {
     /// `D3D10_SB_EXTENDED_OPCODE_EMPTY`: nothing.
     Empty,
     /// `D3D10_SB_EXTENDED_OPCODE_SAMPLE_CONTROLS`: immediate texel offsets u, v, w, each a 4-bit two's complement
-    /// value in -8..=7 ([12:9], [16:13], [20:17]).
+    /// value in -8..=7 (`[12:9]`, `[16:13]`, `[20:17]`).
     SampleControls {
         /// The u, v, w offsets in texels.
         offsets: [i8; 3],
     },
-    /// `D3D11_SB_EXTENDED_OPCODE_RESOURCE_DIM`: the resource's dimension ([10:6]) and, for structured buffers, the
-    /// structure stride in bytes ([22:11], 12 bits).
+    /// `D3D11_SB_EXTENDED_OPCODE_RESOURCE_DIM`: the resource's dimension (`[10:6]`) and, for structured buffers, the
+    /// structure stride in bytes (`[22:11]`, 12 bits).
     ResourceDimension {
         /// The resource's dimension.
         dimension: ResourceDimension,
         /// The structure stride in bytes (0 unless structured).
         structure_stride: u16,
     },
-    /// `D3D11_SB_EXTENDED_OPCODE_RESOURCE_RETURN_TYPE`: what each component (x, y, z, w) returns ([21:6]).
+    /// `D3D11_SB_EXTENDED_OPCODE_RESOURCE_RETURN_TYPE`: what each component (x, y, z, w) returns (`[21:6]`).
     ResourceReturnType {
         /// The return types of x, y, z, w.
         return_types: [ReturnType; 4],
@@ -878,9 +878,9 @@ pub enum Declaration {
     Resource {
         /// The `t#` register.
         register: Operand,
-        /// Its dimension ([15:11]).
+        /// Its dimension (`[15:11]`).
         dimension: ResourceDimension,
-        /// For multisampled textures, the sample count ([22:16]); 0 otherwise.
+        /// For multisampled textures, the sample count (`[22:16]`); 0 otherwise.
         sample_count: u8,
         /// What each component (x, y, z, w) returns.
         return_types: [ReturnType; 4],
@@ -889,14 +889,14 @@ pub enum Declaration {
     ConstantBuffer {
         /// The `cb#[size]` operand.
         register: Operand,
-        /// Whether it is indexed dynamically ([11]).
+        /// Whether it is indexed dynamically (`[11]`).
         dynamic_indexed: bool,
     },
     /// `dcl_sampler`.
     Sampler {
         /// The `s#` register.
         register: Operand,
-        /// Its mode ([14:11]).
+        /// Its mode (`[14:11]`).
         mode: SamplerMode,
     },
     /// `dcl_indexrange`: `count` registers from `register` may be indexed.
@@ -919,7 +919,7 @@ pub enum Declaration {
         register: Operand,
         /// For the `_sgv`/`_siv` forms: the system value (from the name token).
         name: Option<SystemName>,
-        /// For the `_ps` forms: the interpolation mode ([14:11]).
+        /// For the `_ps` forms: the interpolation mode (`[14:11]`).
         interpolation: Option<InterpolationMode>,
     },
     /// `dcl_temps`: `r0` to `r(n-1)`.
@@ -948,7 +948,7 @@ pub enum Declaration {
     Interface {
         /// Which `fp#`.
         id: u32,
-        /// Whether it is indexed dynamically ([11]).
+        /// Whether it is indexed dynamically (`[11]`).
         dynamic_indexed: bool,
         /// The length every function table for it has.
         expected_table_length: u32,
@@ -957,9 +957,9 @@ pub enum Declaration {
         /// The function tables that may implement it.
         tables: Vec<u32>,
     },
-    /// `dcl_input_control_point_count` (hull, domain shader): [16:11].
+    /// `dcl_input_control_point_count` (hull, domain shader): `[16:11]`.
     InputControlPointCount(u8),
-    /// `dcl_output_control_point_count` (hull shader): [16:11].
+    /// `dcl_output_control_point_count` (hull shader): `[16:11]`.
     OutputControlPointCount(u8),
     /// `dcl_tessellator_domain`.
     TessDomain(TessDomain),
@@ -979,22 +979,22 @@ pub enum Declaration {
     UavTyped {
         /// The `u#` register.
         register: Operand,
-        /// Its dimension ([15:11]).
+        /// Its dimension (`[15:11]`).
         dimension: ResourceDimension,
         /// What each component returns.
         return_types: [ReturnType; 4],
-        /// `globallycoherent` ([16]).
+        /// `globallycoherent` (`[16]`).
         globally_coherent: bool,
-        /// Rasterizer ordered ([17]).
+        /// Rasterizer ordered (`[17]`).
         rasterizer_ordered: bool,
     },
     /// `dcl_uav_raw`.
     UavRaw {
         /// The `u#` register.
         register: Operand,
-        /// `globallycoherent` ([16]).
+        /// `globallycoherent` (`[16]`).
         globally_coherent: bool,
-        /// Rasterizer ordered ([17]).
+        /// Rasterizer ordered (`[17]`).
         rasterizer_ordered: bool,
     },
     /// `dcl_uav_structured`.
@@ -1003,11 +1003,11 @@ pub enum Declaration {
         register: Operand,
         /// The structure stride in bytes.
         stride: u32,
-        /// `globallycoherent` ([16]).
+        /// `globallycoherent` (`[16]`).
         globally_coherent: bool,
-        /// Rasterizer ordered ([17]).
+        /// Rasterizer ordered (`[17]`).
         rasterizer_ordered: bool,
-        /// Has an order-preserving counter ([23]).
+        /// Has an order-preserving counter (`[23]`).
         has_counter: bool,
     },
     /// `dcl_tgsm_raw g#, bytes`.
@@ -1057,7 +1057,7 @@ pub enum CustomData {
     ShaderMessage(Vec<u32>),
     /// `D3D11_SB_CUSTOMDATA_SHADER_CLIP_PLANE_CONSTANT_MAPPINGS_FOR_DX9`.
     ClipPlaneConstantMappingsForDx9(Vec<u32>),
-    /// A class the header does not define (the 21-bit class field [31:11]).
+    /// A class the header does not define (the 21-bit class field `[31:11]`).
     Other {
         /// The class number.
         class: u32,

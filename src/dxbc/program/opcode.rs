@@ -1,5 +1,5 @@
 //! The SM4/SM5 opcode numbers, as `D3D10_SB_OPCODE_TYPE` in the token format header
-//! (`d3d12tokenizedprogramformat.hpp`) numbers them: bits [10:00] of an opcode token.
+//! (`d3d12tokenizedprogramformat.hpp`) numbers them: bits `[10:00]` of an opcode token.
 //!
 //! Every opcode the header defines is here, through the D3D11.1 double/`msad` opcodes and the WDDM 1.3 tiled-resource
 //! feedback opcodes. The header's `RESERVED` markers (107, 112, 209, 218, 235) and anything past 234 are not opcodes.
@@ -708,7 +708,7 @@ impl Opcode {
         Opcode::CheckAccessFullyMapped,
     ];
 
-    /// The opcode numbered `value` (bits [10:00] of an opcode token), or `None` where the header defines none.
+    /// The opcode numbered `value` (bits `[10:00]` of an opcode token), or `None` where the header defines none.
     pub fn from_raw(value: u32) -> Option<Opcode> {
         Some(match value {
             0 => Opcode::Add,
