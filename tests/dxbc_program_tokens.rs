@@ -529,6 +529,19 @@ fn zero_one_and_four_component_operands() {
 }
 
 #[test]
+fn n_component_operands_keep_their_undefined_selection_bits() {
+    // D3D10_SB_OPERAND_N_COMPONENT (3) has no defined selection layout: mov r0, r1 with [11:2] = 0x2a4 (0xa90 in place) on the source.
+    let program = one(&ins(
+        54,
+        0,
+        &[3 | register(TEMP) | dims(1), 0, 3 | 0xa90 | register(TEMP) | dims(1), 1],
+    ));
+    let operands = &program.instructions[0].operands;
+    assert_eq!(operands[0].components, Components::N);
+    assert_eq!(operands[1].ignored_bits, 0xa90);
+}
+
+#[test]
 fn vector_literals_hold_four_dwords() {
     // mov r0.xyzw, l(1, 2, 3, 4)
     let program = one(&ins(

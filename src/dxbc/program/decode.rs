@@ -394,7 +394,10 @@ fn decode_operand(reader: &mut Reader, depth: u32) -> Result<Operand> {
             }
             mode => return Err(reader.error(format!("component selection mode {mode} is not defined"))),
         },
-        _ => return Err(reader.error("N-component operands are not defined")),
+        _ => {
+            ignored |= token & 0xffc;
+            Components::N
+        }
     };
     let dimension = (token >> 20) & 3;
     for unused in dimension..3 {
@@ -466,12 +469,16 @@ fn decode_operand(reader: &mut Reader, depth: u32) -> Result<Operand> {
                 reader.next("literal")?,
                 reader.next("literal")?,
             ]),
-            Components::Zero => return Err(reader.error("a 32-bit literal operand has no components")),
+            Components::Zero | Components::N => {
+                return Err(reader.error("a 32-bit literal operand has neither 1 nor 4 components"));
+            }
         }),
         RegisterType::Immediate64 => Some(match components {
             Components::One => Immediate::Scalar64(read_literal64(reader)?),
             Components::Four(_) => Immediate::Vector64([read_literal64(reader)?, read_literal64(reader)?]),
-            Components::Zero => return Err(reader.error("a 64-bit literal operand has no components")),
+            Components::Zero | Components::N => {
+                return Err(reader.error("a 64-bit literal operand has neither 1 nor 4 components"));
+            }
         }),
         _ => None,
     };

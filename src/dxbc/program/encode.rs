@@ -279,6 +279,7 @@ fn encode_operand(operand: &Operand, out: &mut Vec<u32>, depth: u32) -> Part {
     let (mut token, mut ignorable) = match operand.components {
         Components::Zero => (0, 0xffc),
         Components::One => (1, 0xffc),
+        Components::N => (3, 0xffc),
         Components::Four(Selection::Mask(mask)) => {
             if mask > 0xf {
                 return Err(format!("write mask {mask:#x} has more than 4 bits"));

@@ -809,6 +809,9 @@ pub enum Components {
     One,
     /// Four, with a selection.
     Four(Selection),
+    /// `D3D10_SB_OPERAND_N_COMPONENT`, which the header reserves ("currently not defined"): its selection bits
+    /// `[11:2]` are kept in [`Operand::ignored_bits`]. No instruction can execute such an operand.
+    N,
 }
 
 /// Which of four components an operand uses.
