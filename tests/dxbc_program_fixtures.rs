@@ -183,3 +183,72 @@ fn the_sample_offsets_of_a_compiled_shader_read_back_as_written_in_hlsl() {
         .unwrap();
     assert_eq!(sample.texel_offsets(), [-1, 2, 0]);
 }
+
+#[test]
+fn compiled_declarations_decode_to_what_the_listing_declares() {
+    use program::{Declaration, Index, InterpolationMode, ResourceDimension, ReturnType, SamplerMode, Selection};
+    // ps50_sample_loop_discard.asm begins:
+    //   dcl_constantBuffer cb0[5], immediateIndexed
+    //   dcl_sampler s0
+    //   dcl_resource_texture2d (float,float,float,float) t0
+    //   dcl_input_ps linear v1.xy
+    //   dcl_output o0.xyzw
+    //   dcl_temps 12
+    //   dcl_indexableTemp x0[4], 4
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dxbc-program/ps50_sample_loop_discard.dxbc");
+    let program = program::decode(&program_chunk(&std::fs::read(path).unwrap()).unwrap()).unwrap();
+    let d = |i: usize| program.instructions[i].declaration.clone().unwrap();
+    let Declaration::ConstantBuffer {
+        register,
+        dynamic_indexed,
+    } = d(0)
+    else {
+        panic!("{:?}", d(0))
+    };
+    assert_eq!(register.indices, vec![Index::Immediate32(0), Index::Immediate32(5)]);
+    assert!(!dynamic_indexed);
+    assert!(matches!(
+        d(1),
+        Declaration::Sampler {
+            mode: SamplerMode::Default,
+            ..
+        }
+    ));
+    let Declaration::Resource {
+        dimension,
+        return_types,
+        sample_count,
+        ..
+    } = d(2)
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (dimension, return_types, sample_count),
+        (ResourceDimension::Texture2D, [ReturnType::Float; 4], 0)
+    );
+    let Declaration::Register {
+        register,
+        name,
+        interpolation,
+    } = d(3)
+    else {
+        panic!()
+    };
+    assert_eq!(register.components, program::Components::Four(Selection::Mask(0b0011)));
+    assert_eq!(register.indices, vec![Index::Immediate32(1)]);
+    assert_eq!((name, interpolation), (None, Some(InterpolationMode::Linear)));
+    let Declaration::Register { register, .. } = d(4) else {
+        panic!()
+    };
+    assert_eq!(register.components, program::Components::Four(Selection::Mask(0b1111)));
+    assert_eq!(d(5), Declaration::Temps(12));
+    assert_eq!(
+        d(6),
+        Declaration::IndexableTemp {
+            register: 0,
+            size: 4,
+            components: 4
+        }
+    );
+}
