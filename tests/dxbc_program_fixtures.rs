@@ -86,6 +86,11 @@ fn header_name(mnemonic: &str) -> String {
         "dcl_uav_structured" => "dcl_unordered_access_view_structured",
         "dcl_tgsm_raw" => "dcl_thread_group_shared_memory_raw",
         "dcl_tgsm_structured" => "dcl_thread_group_shared_memory_structured",
+        "dcl_tessellator_domain" => "dcl_tess_domain",
+        "dcl_tessellator_partitioning" => "dcl_tess_partitioning",
+        "dcl_tessellator_output_primitive" => "dcl_tess_output_primitive",
+        "dcl_gsinstances" => "dcl_gs_instance_count",
+        "fcall" => "interface_call",
         other => other,
     };
     for conditional in ["if", "breakc", "continuec", "retc", "callc", "discard"] {
