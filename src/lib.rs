@@ -7,9 +7,11 @@
 
 #![forbid(unsafe_code)]
 
+pub mod d3d;
 pub mod dxbc;
 pub mod error;
 pub mod format;
+pub mod resource;
 pub mod shader;
 
 pub use error::{Error, Result};

@@ -252,7 +252,10 @@ fn a_type_table_that_multiplies_itself_stops_at_the_chunk_size() {
     let (parsed, largest) = largest_allocation_in(|| Reflection::parse(&rdef));
     let e = parsed.unwrap_err();
     assert!(e.detail.contains("more nodes than the chunk has bytes"), "{}", e.detail);
-    assert!(largest < ALLOCATION_LIMIT, "the parse asked for {largest} bytes at once");
+    assert!(
+        largest < ALLOCATION_LIMIT,
+        "the parse asked for {largest} bytes at once"
+    );
     // The same table cut to 9 levels still parses: 2^9 - 1 = 511 nodes from 132 + 9 * 36 + 8 * 24 = 648 bytes, within
     // the budget of one node per byte of the chunk.
     let types: Vec<Vec<usize>> = (0..9)
