@@ -7,6 +7,7 @@
 
 pub mod dxbc;
 pub mod error;
+pub mod raster;
 
 pub use error::{Error, Result};
 
