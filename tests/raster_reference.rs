@@ -4,6 +4,15 @@
 //! unsnapped positions is the same as D3D's from snapped ones), interpolated attributes, `SV_Position` and depth must
 //! match to 1e-6 of their scale. The weights come from the rasterizer; the attributes are blended here from them.
 
+// a test's helpers read the committed fixtures: a malformed one is the test's failure, and panics say where
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation
+)]
+
 use iridia::raster::{Cull, DepthFormat, Lane, Rasterizer, RasterizerState, Scissor, TriangleFate, Viewport};
 use serde_json::Value;
 
@@ -84,12 +93,22 @@ fn rasterizer(case: &Value) -> Rasterizer {
 
 /// The case's triangles: the clip-space positions of each index triple.
 fn triangles(case: &Value) -> Vec<[usize; 3]> {
-    let indices: Vec<usize> = case["indices"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap() as usize).collect();
+    let indices: Vec<usize> = case["indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_u64().unwrap() as usize)
+        .collect();
     indices.chunks(3).map(|t| [t[0], t[1], t[2]]).collect()
 }
 
 fn positions(case: &Value) -> Vec<[f32; 4]> {
-    case["positions"].as_array().unwrap().iter().map(|p| floats(p).try_into().unwrap()).collect()
+    case["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| floats(p).try_into().unwrap())
+        .collect()
 }
 
 /// How many times each pixel is covered by the case's triangles, walking quads; and, for every pixel, that the
@@ -118,7 +137,12 @@ fn coverage(case: &Value) -> (Vec<u32>, Vec<Option<(usize, Lane)>>) {
         for y in 0..h {
             for x in 0..w {
                 let asked: Vec<Lane> = triangle.pixel(x as u32, y as u32).map(|hit| *hit.values()).collect();
-                assert_eq!(asked, walked[y * w + x], "{}: pixel ({x}, {y}) asked and walked", case["name"]);
+                assert_eq!(
+                    asked,
+                    walked[y * w + x],
+                    "{}: pixel ({x}, {y}) asked and walked",
+                    case["name"]
+                );
             }
         }
         if triangle.fate() != TriangleFate::Rasterized {
@@ -133,7 +157,13 @@ fn reference_counts(case: &Value) -> Vec<u32> {
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|row| row.as_str().unwrap().bytes().map(|b| u32::from(b - b'0')).collect::<Vec<_>>())
+        .flat_map(|row| {
+            row.as_str()
+                .unwrap()
+                .bytes()
+                .map(|b| u32::from(b - b'0'))
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -165,7 +195,12 @@ fn coverage_matches_the_reference_exactly() {
     for (category, (n, pixels, bad)) in &report {
         println!("{category}: {n} cases, {pixels} covered pixels, {bad} cases differ");
     }
-    assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// 17.11's conversion of a depth to an n-bit UNORM: times 2^n - 1, to the nearest.
@@ -187,7 +222,12 @@ fn exact(case: &Value, px: usize, py: usize) -> ([f64; 3], [f64; 3], f64, f64) {
         .iter()
         .map(|s| {
             let f = [(f64::from(s[0]) * 256.) as i64, (f64::from(s[1]) * 256.) as i64];
-            assert_eq!([f[0] as f64 / 256., f[1] as f64 / 256.], [f64::from(s[0]), f64::from(s[1])], "{}: off the grid", case["name"]);
+            assert_eq!(
+                [f[0] as f64 / 256., f[1] as f64 / 256.],
+                [f64::from(s[0]), f64::from(s[1])],
+                "{}: off the grid",
+                case["name"]
+            );
             f
         })
         .collect();
@@ -244,7 +284,9 @@ impl Tally {
             Some(exact) if (theirs - exact).abs() > (ours - exact).abs() && (theirs - exact).abs() <= 1e-4 * scale => {
                 self.reference_off = self.reference_off.max((theirs - exact).abs() / scale);
             }
-            _ => self.failures.push(format!("{what}: ours {ours}, reference {theirs}, exact {exact:?}")),
+            _ => self
+                .failures
+                .push(format!("{what}: ours {ours}, reference {theirs}, exact {exact:?}")),
         }
     }
 }
@@ -284,14 +326,32 @@ fn attributes_and_depth_match_the_reference_on_grid_vertices() {
                 let scale = values.iter().fold(0f64, |m, v| m.max(f64::from(v.abs())));
                 let blend = |weights: [f64; 3]| (0..3).map(|i| weights[i] * f64::from(values[i])).sum::<f64>();
                 let ours = Lane::blend(lane.perspective, values);
-                tally.check(at(&format!("perspective[{k}]")), ours, reference[k], Some(blend(perspective)), scale);
+                tally.check(
+                    at(&format!("perspective[{k}]")),
+                    ours,
+                    reference[k],
+                    Some(blend(perspective)),
+                    scale,
+                );
                 let ours = Lane::blend(lane.linear, values);
-                tally.check(at(&format!("linear[{k}]")), ours, reference[4 + k], Some(blend(linear)), scale);
+                tally.check(
+                    at(&format!("linear[{k}]")),
+                    ours,
+                    reference[4 + k],
+                    Some(blend(linear)),
+                    scale,
+                );
             }
             assert_eq!(lane.position[0], reference[8], "{}", at("SV_Position.x"));
             assert_eq!(lane.position[1], reference[9], "{}", at("SV_Position.y"));
             // the reference's SV_Position.w is GL's gl_FragCoord.w, 1/w; D3D's is w (16.3)
-            tally.check(at("SV_Position.w"), lane.position[3], 1. / reference[11], Some(exact_w), 0.);
+            tally.check(
+                at("SV_Position.w"),
+                lane.position[3],
+                1. / reference[11],
+                Some(exact_w),
+                0.,
+            );
             if viewport.min_depth == viewport.max_depth {
                 // wined3d widens an empty depth range (by 1e-3: the reference's depths run from 0.5 to 0.501 on
                 // [0.5, 0.5]); the spec's is the range's one depth (15.6)
@@ -316,7 +376,9 @@ fn attributes_and_depth_match_the_reference_on_grid_vertices() {
                         tally.within += 1;
                     } else {
                         let ours = unorm(lane.depth, bits);
-                        tally.failures.push(format!("{}: ours {ours}, reference {theirs}", at("depth")));
+                        tally
+                            .failures
+                            .push(format!("{}: ours {ours}, reference {theirs}", at("depth")));
                     }
                 }
                 other => panic!("{other}"),
@@ -333,5 +395,10 @@ fn attributes_and_depth_match_the_reference_on_grid_vertices() {
         tally.reference_off,
         tally.ours_off
     );
-    assert!(tally.failures.is_empty(), "{} differences:\n{}", tally.failures.len(), tally.failures.join("\n"));
+    assert!(
+        tally.failures.is_empty(),
+        "{} differences:\n{}",
+        tally.failures.len(),
+        tally.failures.join("\n")
+    );
 }

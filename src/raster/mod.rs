@@ -15,8 +15,9 @@
 //!   inside end of the cut edge, so two triangles that share an edge share its cut vertices. A triangle whose clipped
 //!   polygon reaches the clip-space origin (`w = 0`, which the planes allow only with `x = y = 0`) has its three
 //!   vertices' x, y, w linearly dependent: its plane holds the eye, it is a line on screen, and it draws nothing.
-//!   A NaN in a position draws nothing (15.4, 15.16.1); an infinity that clipping cuts becomes NaN, which 15.4 allows
-//!   ("may or may not result in a discarded primitive").
+//!   A NaN in a position draws nothing (15.4, 15.16.1). So does an infinity, which 15.4 allows ("may or may not result
+//!   in a discarded primitive"): a vertex with one has no screen position to divide out, nor finite weights.
+//!   Finite positions, however large, are clipped in f64 and stay finite (15.16.1's stability range).
 //! - **Viewport (15.5, 15.6).** In float32 as 15.6 writes it: `X = (x/w + 1) * Width * 0.5 + TopLeftX`, `Y = (1 -
 //!   y/w) * Height * 0.5 + TopLeftY` (y down), `Z = MinDepth + z/w * (MaxDepth - MinDepth)`. A NaN in X, Y or Z draws
 //!   nothing (15.16.1). The viewport's extents must satisfy 15.6.1 ([`Rasterizer::new`] refuses others).
@@ -259,6 +260,8 @@ pub enum TriangleFate {
     ClippedAway,
     /// A position was NaN, in clip space or after the viewport transform (15.4, 15.16.1).
     NotANumber,
+    /// A clip-space position was infinite, which 15.4 lets an implementation discard.
+    Infinite,
     /// Every triangle of its clipped polygon has zero area once snapped, or the polygon reaches the clip-space origin.
     ZeroArea,
     /// Every triangle of its clipped polygon with an area was culled.
@@ -276,6 +279,8 @@ pub struct RasterStats {
     pub clipped_away: usize,
     /// Triangles with a NaN position.
     pub not_a_number: usize,
+    /// Triangles with an infinite position.
+    pub infinite: usize,
     /// Triangles of no snapped area.
     pub zero_area: usize,
     /// Triangles culled by their facing.
@@ -289,6 +294,7 @@ impl RasterStats {
             TriangleFate::Rasterized => &mut self.rasterized,
             TriangleFate::ClippedAway => &mut self.clipped_away,
             TriangleFate::NotANumber => &mut self.not_a_number,
+            TriangleFate::Infinite => &mut self.infinite,
             TriangleFate::ZeroArea => &mut self.zero_area,
             TriangleFate::Culled => &mut self.culled,
         };
@@ -390,6 +396,10 @@ impl Triangle {
             part_count: 0,
         };
         if positions.iter().flatten().any(|c| c.is_nan()) {
+            return triangle;
+        }
+        if positions.iter().flatten().any(|c| c.is_infinite()) {
+            triangle.fate = TriangleFate::Infinite;
             return triangle;
         }
         let polygon = clip_triangle(positions, raster.state.depth_clip);
