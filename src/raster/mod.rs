@@ -1,26 +1,28 @@
 //! The rasterizer: how a triangle in clip space becomes the pixels a pixel program runs for, with the weights its
-//! attributes are blended by and the depth the output merger tests. The draw module runs the vertex program, hands
-//! each triangle's clip-space positions to a [`Rasterizer`], and runs the pixel program on the [`Quad`]s it gets back;
-//! the pixel inspector asks a [`Triangle`] about one pixel ([`Triangle::pixel`]) through the very code the full walk
-//! uses, so the two cannot disagree. No shader is run here.
+//! attributes are blended by and the depth the output merger tests. The draw module runs the vertex program, hands each
+//! triangle's clip-space positions to a [`Rasterizer`], and runs the pixel program on the [`Quad`]s it gets back; the
+//! pixel inspector asks a [`Triangle`] about one pixel ([`Triangle::pixel`]) through the very code the full walk uses,
+//! so the two cannot disagree. No shader is run here.
 //!
-//! Every rule is the D3D11.3 functional specification's; where it leaves a choice, the choice is WARP's and is said:
+//! Every rule is the D3D11.3 functional specification's; where it leaves a choice, the choice is said (WARP's where it
+//! is known):
 //!
 //! - **Clipping (15.4).** The clip volume is `-w <= x <= w`, `-w <= y <= w` and, while depth clipping is on,
-//!   `0 <= z <= w`. 15.4 lets an implementation clip x and y to a wider guard band; WARP clips to the viewport itself,
-//!   so a vertex the clipper makes on a side of the viewport is snapped like any other and a vertex near the camera
-//!   plane, whose own screen position is far outside, is never snapped. With depth clipping off z is not clipped (the
-//!   x and y planes already keep `w >= 0`) and the depth is clamped later. A vertex the clipper makes lies exactly on
-//!   its plane and carries its weights on the drawn triangle's three vertices in clip space; it is computed from the
-//!   inside end of the cut edge, so two triangles that share an edge share its cut vertices. A triangle whose clipped
-//!   polygon reaches the clip-space origin (`w = 0`, which the planes allow only with `x = y = 0`) has its three
-//!   vertices' x, y, w linearly dependent: its plane holds the eye, it is a line on screen, and it draws nothing.
-//!   A NaN in a position draws nothing (15.4, 15.16.1). So does an infinity, which 15.4 allows ("may or may not result
-//!   in a discarded primitive"): a vertex with one has no screen position to divide out, nor finite weights.
-//!   Finite positions, however large, are clipped in f64 and stay finite (15.16.1's stability range).
-//! - **Viewport (15.5, 15.6).** In float32 as 15.6 writes it: `X = (x/w + 1) * Width * 0.5 + TopLeftX`, `Y = (1 -
-//!   y/w) * Height * 0.5 + TopLeftY` (y down), `Z = MinDepth + z/w * (MaxDepth - MinDepth)`. A NaN in X, Y or Z draws
-//!   nothing (15.16.1). The viewport's extents must satisfy 15.6.1 ([`Rasterizer::new`] refuses others).
+//!   `0 <= z <= w`. 15.4 lets an implementation clip x and y to a wider guard band; WARP clips to the viewport itself
+//!   (measured for the seed's draw module), so a vertex the clipper makes on a side of the viewport is snapped like any
+//!   other and a vertex near the camera plane, whose own screen position is far outside, is never snapped. With depth
+//!   clipping off z is not clipped (the x and y planes already keep `w >= 0`) and the depth is clamped later. A vertex
+//!   the clipper makes lies exactly on its plane and carries its weights on the drawn triangle's three vertices in clip
+//!   space; it is computed from the inside end of the cut edge, so two triangles that share an edge share its cut
+//!   vertices. A triangle whose clipped polygon reaches the clip-space origin (`w = 0`, which the planes allow only
+//!   with `x = y = 0`) has its three vertices' x, y, w linearly dependent: its plane holds the eye, it is a line on
+//!   screen, and it draws nothing. A NaN in a position draws nothing (15.4, 15.16.1). So does an infinity, which 15.4
+//!   allows ("may or may not result in a discarded primitive"): a vertex with one has no screen position to divide out,
+//!   nor finite weights. Finite positions, however large, are clipped in f64 and stay finite (15.16.1's stability
+//!   range).
+//! - **Viewport (15.5, 15.6).** In float32 as 15.6 writes it: `X = (x/w + 1) * Width * 0.5 + TopLeftX`,
+//!   `Y = (1 - y/w) * Height * 0.5 + TopLeftY` (y down), `Z = MinDepth + z/w * (MaxDepth - MinDepth)`. A NaN in X, Y or
+//!   Z draws nothing (15.16.1). The viewport's extents must satisfy 15.6.1 ([`Rasterizer::new`] refuses others).
 //! - **Snapping (15.16, 3.4.1, 3.2.4.1).** X and Y become 16.8 fixed point: to the nearest 1/256 of a pixel, a tie to
 //!   the even step, saturating at the format's range (3.2.4.1's reference conversion, which 15.16 makes exact for
 //!   D3D11). Coverage, facing and interpolation all use the snapped positions (15.16.2).
@@ -30,23 +32,25 @@
 //!   drawn as the fan of triangles from its first vertex, each snapped, faced and culled on its own.
 //! - **Coverage (3.4.2).** A pixel is covered when its centre (`x + 0.5, y + 0.5`: 3.3.1) is inside the snapped
 //!   triangle, or on an edge that is a top edge (horizontal, with the triangle below it) or a left edge (not
-//!   horizontal, with the triangle right of it) — the top-left rule, so triangles that share an edge cover each
-//!   pixel along it once. Only pixels in the render target, the viewport's implicit scissor (its extents rounded
-//!   towards negative infinity: 15.7) and, when enabled, the scissor rectangle (15.7) are covered.
+//!   horizontal, with the triangle right of it) — the top-left rule, so triangles that share an edge cover each pixel
+//!   along it once. Only pixels in the render target, the viewport's implicit scissor (its extents rounded towards
+//!   negative infinity: 15.7) and, when enabled, the scissor rectangle (15.7) are covered.
 //! - **Interpolation (16.3, 16.4, 15.16.2).** At the pixel centre (one sample a pixel, so centroid and sample
 //!   interpolation are the centre's), from the snapped positions: the screen-linear weights of the fan triangle's
 //!   vertices, and the perspective-correct ones (each over its vertex's w, normalised). Both are handed back as weights
 //!   on the drawn triangle's three vertices: a perspective-correct attribute of a clipped vertex is the blend of the
-//!   triangle's by its clip-space weights, a screen-linear (`noperspective`) one by its screen weights (each
-//!   clip-space weight times its vertex's w, normalised), as 16.4 asks the clipper to honour the mode. A flat
-//!   (`nointerpolation`) attribute is the provoking vertex's, the drawn triangle's first. `SV_Position` is the pixel
-//!   centre, the interpolated depth and the reciprocal of the screen-linear 1/w (16.3).
+//!   triangle's by its clip-space weights, a screen-linear (`noperspective`) one by its screen weights (each clip-space
+//!   weight times its vertex's w, normalised), as 16.4 asks the clipper to honour the mode. A flat (`nointerpolation`)
+//!   attribute is the provoking vertex's, the drawn triangle's first. `SV_Position` is the pixel centre, the
+//!   interpolated depth and the reciprocal of the screen-linear 1/w (16.3).
 //! - **Depth (15.10, 16.3.1, 17.10).** Linear in screen space from the snapped positions. The depth bias of 15.10 is
 //!   worked out once per fan triangle in float32 and added to its vertices' depths before interpolation: `DepthBias`
-//!   times r (`2^-bits` for a UNORM depth buffer; `2^(exponent of the largest |z| of the triangle - 23)` for a float
-//!   one) plus `SlopeScaledDepthBias` times `max(|dz/dx|, |dz/dy|)` (only when it is non-zero), clamped by
-//!   `DepthBiasClamp` when that is non-zero, and added only when `DepthBias` or `SlopeScaledDepthBias` is non-zero.
-//!   `SV_Position.z` is that depth unclamped (16.3.1); the depth the output merger tests is it clamped to the
+//!   times r (`2^-bits` for a UNORM depth buffer, where 15.10's "minimum representable value" would be
+//!   `1 / (2^bits - 1)`, under a step apart for any bias below `2^bits`;
+//!   `2^(exponent of the largest |z| of the triangle - 23)` for a float one, the exponent of 0 and of denormals read as
+//!   -127, which makes r 0) plus `SlopeScaledDepthBias` times `max(|dz/dx|, |dz/dy|)` (only when it is non-zero),
+//!   clamped by `DepthBiasClamp` when that is non-zero, and added only when `DepthBias` or `SlopeScaledDepthBias` is
+//!   non-zero. `SV_Position.z` is that depth unclamped (16.3.1); the depth the output merger tests is it clamped to the
 //!   viewport's `[MinDepth, MaxDepth]` (15.6, 17.10), also when depth clipping is off (15.4).
 //! - **Quads (16.8, 16.13).** Pixels come in 2 x 2 quads aligned to even pixels, over the fan triangle's covered
 //!   pixels; a lane the triangle does not cover is a helper whose weights are extrapolated from the same plane, so
@@ -100,7 +104,7 @@ impl Viewport {
 
     /// The viewport's implicit scissor (15.6, 15.7): its left, top, right and bottom edges after the viewport
     /// transform, each rounded towards negative infinity; the right and bottom ones are exclusive.
-    #[allow(clippy::cast_possible_truncation)] // the extents are checked to 15.6.1's range first, so each floor fits
+    #[allow(clippy::cast_possible_truncation)] // a float-to-integer cast saturates; a checked viewport's edges fit
     pub fn scissor(&self) -> PixelRect {
         let right = self.x + self.width;
         let bottom = self.y + self.height;
@@ -204,7 +208,9 @@ impl Default for RasterizerState {
     }
 }
 
-/// The kind of depth buffer the output merger holds, which sets the unit of the constant depth bias (15.10).
+/// The kind of depth buffer the output merger holds, which sets the unit of the constant depth bias (15.10). With no
+/// depth buffer bound, 15.10 takes the UNORM formula without saying which r; the bias then moves only `SV_Position.z`,
+/// and the caller chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DepthFormat {
     /// A UNORM depth buffer of `bits` bits (16 for D16, 24 for D24S8): r is `2^-bits`.
@@ -371,7 +377,8 @@ impl Rasterizer {
         self.allowed
     }
 
-    /// Clip, set up and cull the triangle whose clip-space positions are `positions` (the provoking vertex first).
+    /// Clip, set up and cull the triangle whose clip-space positions are `positions`. The first is the provoking
+    /// vertex: a flat (`nointerpolation`) attribute takes its value wherever clipping leaves the triangle (16.4).
     pub fn triangle(&self, positions: [[f32; 4]; 3]) -> Triangle {
         Triangle::new(self, positions)
     }

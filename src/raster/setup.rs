@@ -170,7 +170,8 @@ impl Part {
 
     /// Whether the triangle covers pixel (`px`, `py`)'s centre (3.4.2), and the lane values there (extrapolated from
     /// the same plane when it does not).
-    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)] // the values are float32 by definition; an edge function is below 2^53
+    // the values are float32 by definition; an edge function is below 2^53, so exact in f64
+    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
     fn at(&self, px: i64, py: i64) -> (bool, Lane) {
         // the pixel centre in 1/256 pixels (3.3.1); a pixel is within the 16.8 range, so this cannot saturate
         let centre = [
@@ -256,7 +257,8 @@ fn pixel_bounds(fixed: [[i64; 2]; 3]) -> PixelRect {
 /// The depth bias of 15.10 for a triangle of snapped positions `fixed` and screen depths `z`, twice its signed area
 /// `signed_area` (in (1/256 pixel)^2), in float32 as 15.10 asks. The slope is the plane's through the snapped
 /// positions, per pixel; it is worked out in f64 and rounded to float32.
-#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)] // float32 by definition; the area is below 2^53
+// float32 by definition; the area is below 2^53, so exact in f64
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, raster: &Rasterizer) -> f32 {
     let state = raster.state();
     let [[x0, y0], [x1, y1], [x2, y2]] = fixed.map(|p| p.map(|c| c as f64));

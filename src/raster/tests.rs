@@ -333,7 +333,8 @@ fn a_vertex_near_the_camera_plane_is_cut_by_the_viewport_before_it_is_snapped() 
     // its own screen position is far past what 16.8 fixed point holds, but the right side of the viewport cuts its
     // edges at x = 16 (y = 4 and 12 to within 1e-9), so the polygon is the trapezoid a, b, (16, 12), (16, 4).
     // Rows 4..=11; a centre is right of a -> b where x + 0.5 > 2.25 + (y + 0.5 - 4) / 2, i.e. x >= y / 2, and the
-    // centres on it (x = y / 2) are on a left edge: covered from x = ceil(y / 2): 14 + 13 + 13 + 12 + 12 + 11 + 11 + 10.
+    // centres on it (x = y / 2) are on a left edge: covered from x = ceil(y / 2):
+    // 14 + 13 + 13 + 12 + 12 + 11 + 11 + 10 = 96.
     let r = raster(no_cull());
     let triangle = r.triangle([at(2.25, 4., 0.5, 1.), at(6.25, 12., 0.5, 1.), [1000., 0., 0., 1e-7]]);
     let expected = pixels_where(|x, y| (4..12).contains(&y) && 2 * x >= y);
@@ -451,6 +452,20 @@ fn perspective_and_screen_linear_weights_differ_by_w() {
     // an attribute 0 at a and c and 1 at b reads the weight of b
     assert_eq!(Lane::blend(lane.perspective, [0., 1., 0.]), (5f64 / 22.) as f32);
     assert_eq!(Lane::blend(lane.linear, [0., 1., 0.]), 0.46875);
+}
+
+#[test]
+fn interpolation_and_depth_use_the_snapped_positions() {
+    // the triangle of the previous test with a moved 0.3 / 256 of a pixel right and down: it snaps back to (0, 0), so
+    // the weights and the depth at pixel (7, 3) are those of the previous test exactly (15.16.2), not those of the
+    // unsnapped triangle (whose screen weight of b there would be (7.5 - 0.3/256) / (16 - 0.3/256), not 0.46875)
+    let nudge = 0.3 / 256.;
+    let triangle =
+        raster(no_cull()).triangle([at(nudge, nudge, 0.25, 1.), at(16., 0., 0.5, 3.), at(0., 16., 0.75, 1.)]);
+    assert_eq!(triangle.parts()[0].snapped(), [[0, 0], [4096, 0], [0, 4096]]);
+    let lane = lane_at(&triangle, 7, 3);
+    assert_eq!(lane.linear, [0.3125, 0.46875, 0.21875]);
+    assert_eq!(lane.position[2], 0.4765625);
 }
 
 #[test]
