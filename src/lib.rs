@@ -12,6 +12,7 @@ pub mod dxbc;
 pub mod error;
 pub mod format;
 pub mod resource;
+pub mod raster;
 pub mod shader;
 
 pub use error::{Error, Result};

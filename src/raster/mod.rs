@@ -1,0 +1,504 @@
+//! The rasterizer: how a triangle in clip space becomes the pixels a pixel program runs for, with the weights its
+//! attributes are blended by and the depth the output merger tests. The draw module runs the vertex program, hands each
+//! triangle's clip-space positions to a [`Rasterizer`], and runs the pixel program on the [`Quad`]s it gets back; the
+//! pixel inspector asks a [`Triangle`] about one pixel ([`Triangle::pixel`]) through the very code the full walk uses,
+//! so the two cannot disagree. No shader is run here.
+//!
+//! Every rule is the D3D11.3 functional specification's; where it leaves a choice, the choice is said (WARP's where it
+//! is known):
+//!
+//! - **Clipping (15.4).** The clip volume is `-w <= x <= w`, `-w <= y <= w` and, while depth clipping is on,
+//!   `0 <= z <= w`. 15.4 lets an implementation clip x and y to a wider guard band; WARP clips to the viewport itself
+//!   (measured for the seed's draw module), so a vertex the clipper makes on a side of the viewport is snapped like any
+//!   other and a vertex near the camera plane, whose own screen position is far outside, is never snapped. With depth
+//!   clipping off z is not clipped (the x and y planes already keep `w >= 0`) and the depth is clamped later. A vertex
+//!   the clipper makes lies exactly on its plane and carries its weights on the drawn triangle's three vertices in clip
+//!   space; it is computed from the inside end of the cut edge, so two triangles that share an edge share its cut
+//!   vertices. A triangle whose clipped polygon reaches the clip-space origin (`w = 0`, which the planes allow only
+//!   with `x = y = 0`) has its three vertices' x, y, w linearly dependent: its plane holds the eye, it is a line on
+//!   screen, and it draws nothing. A NaN in a position draws nothing (15.4, 15.16.1). So does an infinity, which 15.4
+//!   allows ("may or may not result in a discarded primitive"): a vertex with one has no screen position to divide out,
+//!   nor finite weights. Finite positions, however large, are clipped in f64 and stay finite (15.16.1's stability
+//!   range).
+//! - **Viewport (15.5, 15.6).** In float32 as 15.6 writes it: `X = (x/w + 1) * Width * 0.5 + TopLeftX`,
+//!   `Y = (1 - y/w) * Height * 0.5 + TopLeftY` (y down), `Z = MinDepth + z/w * (MaxDepth - MinDepth)`. A NaN in X, Y or
+//!   Z draws nothing (15.16.1). The viewport's extents must satisfy 15.6.1 ([`Rasterizer::new`] refuses others).
+//! - **Snapping (15.16, 3.4.1, 3.2.4.1).** X and Y become 16.8 fixed point: to the nearest 1/256 of a pixel, a tie to
+//!   the even step, saturating at the format's range (3.2.4.1's reference conversion, which 15.16 makes exact for
+//!   D3D11). Coverage, facing and interpolation all use the snapped positions (15.16.2).
+//! - **Facing and culling (15.11, 15.12).** The sign of the snapped area decides: with y down a clockwise triangle is
+//!   front facing unless the state says counter-clockwise. Culling drops the facing it names; a triangle of zero
+//!   snapped area draws nothing (15.11.1 calls it back facing, which matters only to wireframe). A clipped polygon is
+//!   drawn as the fan of triangles from its first vertex, each snapped, faced and culled on its own.
+//! - **Coverage (3.4.2).** A pixel is covered when its centre (`x + 0.5, y + 0.5`: 3.3.1) is inside the snapped
+//!   triangle, or on an edge that is a top edge (horizontal, with the triangle below it) or a left edge (not
+//!   horizontal, with the triangle right of it) — the top-left rule, so triangles that share an edge cover each pixel
+//!   along it once. Only pixels in the render target, the viewport's implicit scissor (its extents rounded towards
+//!   negative infinity: 15.7) and, when enabled, the scissor rectangle (15.7) are covered.
+//! - **Interpolation (16.3, 16.4, 15.16.2).** At the pixel centre (one sample a pixel, so centroid and sample
+//!   interpolation are the centre's), from the snapped positions: the screen-linear weights of the fan triangle's
+//!   vertices, and the perspective-correct ones (each over its vertex's w, normalised). Both are handed back as weights
+//!   on the drawn triangle's three vertices: a perspective-correct attribute of a clipped vertex is the blend of the
+//!   triangle's by its clip-space weights, a screen-linear (`noperspective`) one by its screen weights (each clip-space
+//!   weight times its vertex's w, normalised), as 16.4 asks the clipper to honour the mode. A flat (`nointerpolation`)
+//!   attribute is the provoking vertex's, the drawn triangle's first. `SV_Position` is the pixel centre, the
+//!   interpolated depth and the reciprocal of the screen-linear 1/w (16.3).
+//! - **Depth (15.10, 16.3.1, 17.10).** Linear in screen space from the snapped positions. The depth bias of 15.10 is
+//!   worked out once per fan triangle in float32 and added to its vertices' depths before interpolation: `DepthBias`
+//!   times r (`2^-bits` for a UNORM depth buffer, where 15.10's "minimum representable value" would be
+//!   `1 / (2^bits - 1)`, under a step apart for any bias below `2^bits`;
+//!   `2^(exponent of the largest |z| of the triangle - 23)` for a float one, the exponent of 0 and of denormals read as
+//!   -127, which makes r 0) plus `SlopeScaledDepthBias` times `max(|dz/dx|, |dz/dy|)` (only when it is non-zero),
+//!   clamped by `DepthBiasClamp` when that is non-zero, and added only when `DepthBias` or `SlopeScaledDepthBias` is
+//!   non-zero. `SV_Position.z` is that depth unclamped (16.3.1); the depth the output merger tests is it clamped to the
+//!   viewport's `[MinDepth, MaxDepth]` (15.6, 17.10), also when depth clipping is off (15.4).
+//! - **Quads (16.8, 16.13).** Pixels come in 2 x 2 quads aligned to even pixels, over the fan triangle's covered
+//!   pixels; a lane the triangle does not cover is a helper whose weights are extrapolated from the same plane, so
+//!   derivatives across the quad are the triangle's. A quad with no covered lane is not produced.
+
+mod clip;
+mod quad;
+mod setup;
+
+pub use clip::{ClipVertex, MAX_POLYGON, Polygon, clip_triangle};
+pub use quad::{Lane, PixelHit, PixelHits, Quad, Quads};
+pub use setup::{FIXED_MAX, FIXED_MIN, MAX_PARTS, Part, snap};
+
+use crate::{Error, Result};
+
+/// The viewport: where clip space lands in the render target (15.6, 15.9).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    /// Left edge, in pixels.
+    pub x: f32,
+    /// Top edge, in pixels (y runs down).
+    pub y: f32,
+    /// Width, in pixels.
+    pub width: f32,
+    /// Height, in pixels.
+    pub height: f32,
+    /// The depth clip-space `z/w = 0` maps to.
+    pub min_depth: f32,
+    /// The depth clip-space `z/w = 1` maps to.
+    pub max_depth: f32,
+}
+
+impl Viewport {
+    /// A clip-space position's place in the render target: x and y in pixels, z the depth, through the perspective
+    /// divide (15.5) and the viewport scale of 15.6, in float32 in the order 15.6 writes it.
+    pub fn to_screen(&self, clip: [f32; 4]) -> [f32; 3] {
+        let [x, y, z, w] = clip;
+        let (nx, ny, nz) = (x / w, y / w, z / w);
+        [
+            (nx + 1.) * self.width * 0.5 + self.x,
+            (1. - ny) * self.height * 0.5 + self.y,
+            self.min_depth + nz * (self.max_depth - self.min_depth),
+        ]
+    }
+
+    /// The depth the output merger tests for an interpolated (or written) depth: `min(MaxDepth, max(MinDepth, z))`,
+    /// with 3.1's min and max, which return the other operand for a NaN (15.6, 17.10).
+    pub fn clamp_depth(&self, z: f32) -> f32 {
+        self.max_depth.min(self.min_depth.max(z))
+    }
+
+    /// The viewport's implicit scissor (15.6, 15.7): its left, top, right and bottom edges after the viewport
+    /// transform, each rounded towards negative infinity; the right and bottom ones are exclusive.
+    #[allow(clippy::cast_possible_truncation)] // a float-to-integer cast saturates; a checked viewport's edges fit
+    pub fn scissor(&self) -> PixelRect {
+        let right = self.x + self.width;
+        let bottom = self.y + self.height;
+        PixelRect {
+            left: self.x.floor() as i64,
+            top: self.y.floor() as i64,
+            right: right.floor() as i64,
+            bottom: bottom.floor() as i64,
+        }
+    }
+
+    /// Whether the viewport is one 15.6.1 allows: finite, its extents within `[-32768, 32767]`, its width and height
+    /// not negative, its depths within `[0, 1]` and `MinDepth <= MaxDepth`.
+    fn check(&self) -> Result<()> {
+        let fail = |detail: String| Err(Error::new("viewport", detail));
+        let all = [self.x, self.y, self.width, self.height, self.min_depth, self.max_depth];
+        if all.iter().any(|v| !v.is_finite()) {
+            return fail(format!("{self:?} has a value that is not finite"));
+        }
+        if self.width < 0. || self.height < 0. {
+            return fail(format!("the size {} x {} is negative", self.width, self.height));
+        }
+        let range = -32768f32..=32767.;
+        for (name, value) in [
+            ("left", self.x),
+            ("top", self.y),
+            ("right", self.x + self.width),
+            ("bottom", self.y + self.height),
+        ] {
+            if !range.contains(&value) {
+                return fail(format!("its {name} edge {value} is outside [-32768, 32767] (15.6.1)"));
+            }
+        }
+        let depths = 0f32..=1.;
+        if !depths.contains(&self.min_depth) || !depths.contains(&self.max_depth) || self.min_depth > self.max_depth {
+            return fail(format!(
+                "the depth range [{}, {}] is not within [0, 1] in order (15.6.1)",
+                self.min_depth, self.max_depth
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Which facing culling drops (15.11).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cull {
+    /// No triangle is culled.
+    None,
+    /// Front-facing triangles are culled.
+    Front,
+    /// Back-facing triangles are culled (D3D11's default).
+    #[default]
+    Back,
+}
+
+/// The scissor rectangle (15.7): pixels with `left <= x < right` and `top <= y < bottom`, as `D3D11_RECT`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scissor {
+    /// First column inside.
+    pub left: i32,
+    /// First row inside.
+    pub top: i32,
+    /// First column past the right edge.
+    pub right: i32,
+    /// First row past the bottom edge.
+    pub bottom: i32,
+}
+
+/// The rasterizer state a triangle's setup reads (15.1); fill mode is solid (wireframe is not drawn here).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RasterizerState {
+    /// Which facing is dropped.
+    pub cull: Cull,
+    /// Whether a counter-clockwise triangle (y down, on screen) is front facing.
+    pub front_counter_clockwise: bool,
+    /// Whether triangles are clipped to `0 <= z <= w` (15.4).
+    pub depth_clip: bool,
+    /// The constant depth bias, in units of the depth buffer's r (15.10).
+    pub depth_bias: i32,
+    /// The largest bias magnitude, on the side its sign names; 0 clamps nothing (15.10).
+    pub depth_bias_clamp: f32,
+    /// The factor of the triangle's largest depth slope in the bias (15.10).
+    pub slope_scaled_depth_bias: f32,
+    /// Whether the scissor rectangle applies (15.7).
+    pub scissor_enable: bool,
+}
+
+impl Default for RasterizerState {
+    /// D3D11's default rasterizer state: back faces culled, clockwise front, depth clipping on, no bias, no scissor.
+    fn default() -> Self {
+        Self {
+            cull: Cull::Back,
+            front_counter_clockwise: false,
+            depth_clip: true,
+            depth_bias: 0,
+            depth_bias_clamp: 0.,
+            slope_scaled_depth_bias: 0.,
+            scissor_enable: false,
+        }
+    }
+}
+
+/// The kind of depth buffer the output merger holds, which sets the unit of the constant depth bias (15.10). With no
+/// depth buffer bound, 15.10 takes the UNORM formula without saying which r; the bias then moves only `SV_Position.z`,
+/// and the caller chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthFormat {
+    /// A UNORM depth buffer of `bits` bits (16 for D16, 24 for D24S8): r is `2^-bits`.
+    Unorm {
+        /// Bits of depth, 1 to 32.
+        bits: u32,
+    },
+    /// A float32 depth buffer (D32, D32S8X24): r is `2^(e - 23)`, e the exponent of the triangle's largest |z|.
+    Float,
+}
+
+/// A rectangle of whole pixels: columns `left..right`, rows `top..bottom`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PixelRect {
+    /// First column inside.
+    pub left: i64,
+    /// First row inside.
+    pub top: i64,
+    /// First column past the right edge.
+    pub right: i64,
+    /// First row past the bottom edge.
+    pub bottom: i64,
+}
+
+impl PixelRect {
+    /// The pixels in both rectangles.
+    pub fn intersect(self, other: PixelRect) -> PixelRect {
+        PixelRect {
+            left: self.left.max(other.left),
+            top: self.top.max(other.top),
+            right: self.right.min(other.right),
+            bottom: self.bottom.min(other.bottom),
+        }
+    }
+
+    /// Whether no pixel is inside.
+    pub fn is_empty(&self) -> bool {
+        self.left >= self.right || self.top >= self.bottom
+    }
+
+    /// Whether pixel (`x`, `y`) is inside.
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        (self.left..self.right).contains(&x) && (self.top..self.bottom).contains(&y)
+    }
+}
+
+/// What became of a triangle in the rasterizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriangleFate {
+    /// At least one triangle of its clipped polygon reached coverage (it may still cover no pixel).
+    Rasterized,
+    /// Clipping left less than a triangle.
+    ClippedAway,
+    /// A position was NaN, in clip space or after the viewport transform (15.4, 15.16.1).
+    NotANumber,
+    /// A clip-space position was infinite, which 15.4 lets an implementation discard.
+    Infinite,
+    /// Every triangle of its clipped polygon has zero area once snapped, or the polygon reaches the clip-space origin.
+    ZeroArea,
+    /// Every triangle of its clipped polygon with an area was culled.
+    Culled,
+}
+
+/// Counts of what the rasterizer did with the triangles of a draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RasterStats {
+    /// Triangles set up.
+    pub triangles: usize,
+    /// Triangles that reached coverage.
+    pub rasterized: usize,
+    /// Triangles clipping removed entirely.
+    pub clipped_away: usize,
+    /// Triangles with a NaN position.
+    pub not_a_number: usize,
+    /// Triangles with an infinite position.
+    pub infinite: usize,
+    /// Triangles of no snapped area.
+    pub zero_area: usize,
+    /// Triangles culled by their facing.
+    pub culled: usize,
+}
+
+impl RasterStats {
+    /// Count one triangle that met `fate`.
+    pub fn record(&mut self, fate: TriangleFate) {
+        let count = match fate {
+            TriangleFate::Rasterized => &mut self.rasterized,
+            TriangleFate::ClippedAway => &mut self.clipped_away,
+            TriangleFate::NotANumber => &mut self.not_a_number,
+            TriangleFate::Infinite => &mut self.infinite,
+            TriangleFate::ZeroArea => &mut self.zero_area,
+            TriangleFate::Culled => &mut self.culled,
+        };
+        *count = count.saturating_add(1);
+        self.triangles = self.triangles.saturating_add(1);
+    }
+}
+
+/// The fixed-function state of a draw's rasterization, checked, with the rectangle of pixels it may cover.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rasterizer {
+    viewport: Viewport,
+    state: RasterizerState,
+    depth_format: DepthFormat,
+    /// The render target, the viewport's implicit scissor and (when enabled) the scissor, intersected.
+    allowed: PixelRect,
+}
+
+impl Rasterizer {
+    /// A rasterizer for a `width` x `height` render target. Fails on a viewport 15.6.1 does not allow and on a UNORM
+    /// depth format of no bits or more than 32.
+    pub fn new(
+        viewport: Viewport,
+        state: RasterizerState,
+        scissor: Scissor,
+        target: [u32; 2],
+        depth_format: DepthFormat,
+    ) -> Result<Self> {
+        viewport.check()?;
+        if let DepthFormat::Unorm { bits } = depth_format
+            && !(1..=32).contains(&bits)
+        {
+            return Err(Error::new(
+                "depth format",
+                format!("a UNORM depth buffer of {bits} bits"),
+            ));
+        }
+        let [width, height] = target;
+        let mut allowed = PixelRect {
+            left: 0,
+            top: 0,
+            right: i64::from(width),
+            bottom: i64::from(height),
+        }
+        .intersect(viewport.scissor());
+        if state.scissor_enable {
+            allowed = allowed.intersect(PixelRect {
+                left: i64::from(scissor.left),
+                top: i64::from(scissor.top),
+                right: i64::from(scissor.right),
+                bottom: i64::from(scissor.bottom),
+            });
+        }
+        Ok(Self {
+            viewport,
+            state,
+            depth_format,
+            allowed,
+        })
+    }
+
+    /// The viewport.
+    pub fn viewport(&self) -> &Viewport {
+        &self.viewport
+    }
+
+    /// The rasterizer state.
+    pub fn state(&self) -> &RasterizerState {
+        &self.state
+    }
+
+    /// The pixels a triangle may cover: the render target, the viewport's implicit scissor and the scissor.
+    pub fn allowed(&self) -> PixelRect {
+        self.allowed
+    }
+
+    /// Clip, set up and cull the triangle whose clip-space positions are `positions`. The first is the provoking
+    /// vertex: a flat (`nointerpolation`) attribute takes its value wherever clipping leaves the triangle (16.4).
+    pub fn triangle(&self, positions: [[f32; 4]; 3]) -> Triangle {
+        Triangle::new(self, positions)
+    }
+}
+
+/// A triangle set up for rasterization: its clipped polygon and the fan triangles ([`Part`]s) of it that survived
+/// culling, ready to be walked in quads ([`Triangle::quads`]) or asked about one pixel ([`Triangle::pixel`]).
+#[derive(Clone, Debug)]
+pub struct Triangle {
+    fate: TriangleFate,
+    polygon: Polygon,
+    parts: [Part; MAX_PARTS],
+    part_count: usize,
+}
+
+impl Triangle {
+    fn new(raster: &Rasterizer, positions: [[f32; 4]; 3]) -> Self {
+        let mut triangle = Self {
+            fate: TriangleFate::NotANumber,
+            polygon: Polygon::default(),
+            parts: [Part::default(); MAX_PARTS],
+            part_count: 0,
+        };
+        if positions.iter().flatten().any(|c| c.is_nan()) {
+            return triangle;
+        }
+        if positions.iter().flatten().any(|c| c.is_infinite()) {
+            triangle.fate = TriangleFate::Infinite;
+            return triangle;
+        }
+        let polygon = clip_triangle(positions, raster.state.depth_clip);
+        triangle.polygon = polygon;
+        let vertices = polygon.vertices();
+        if vertices.len() < 3 {
+            triangle.fate = TriangleFate::ClippedAway;
+            return triangle;
+        }
+        if vertices.iter().any(|v| v.position.iter().any(|c| c.is_nan())) {
+            return triangle;
+        }
+        // the clip-space origin: see the module's rules
+        if vertices.iter().any(|v| v.position[3] == 0.) {
+            triangle.fate = TriangleFate::ZeroArea;
+            return triangle;
+        }
+        let mut screen = [[0f32; 3]; MAX_POLYGON];
+        for (slot, v) in screen.iter_mut().zip(vertices) {
+            *slot = raster.viewport.to_screen(v.position);
+            if slot.iter().any(|c| c.is_nan()) {
+                return triangle;
+            }
+        }
+        let original_w = positions.map(|p| f64::from(p[3]));
+        let mut any_area = false;
+        // the fan from the polygon's first vertex: (0, k, k + 1)
+        for k in 1..vertices.len().saturating_sub(1) {
+            let next = k.saturating_add(1);
+            let (Some(v0), Some(v1), Some(v2), Some(s0), Some(s1), Some(s2)) = (
+                vertices.first(),
+                vertices.get(k),
+                vertices.get(next),
+                screen.first(),
+                screen.get(k),
+                screen.get(next),
+            ) else {
+                continue;
+            };
+            let Some(part) = Part::new([v0, v1, v2], [*s0, *s1, *s2], original_w, raster) else {
+                continue;
+            };
+            any_area = true;
+            let culled = match raster.state.cull {
+                Cull::None => false,
+                Cull::Front => part.front_facing(),
+                Cull::Back => !part.front_facing(),
+            };
+            if culled {
+                continue;
+            }
+            if let Some(slot) = triangle.parts.get_mut(triangle.part_count) {
+                *slot = part;
+                triangle.part_count = triangle.part_count.saturating_add(1);
+            }
+        }
+        triangle.fate = if triangle.part_count > 0 {
+            TriangleFate::Rasterized
+        } else if any_area {
+            TriangleFate::Culled
+        } else {
+            TriangleFate::ZeroArea
+        };
+        triangle
+    }
+
+    /// What became of the triangle.
+    pub fn fate(&self) -> TriangleFate {
+        self.fate
+    }
+
+    /// The polygon clipping left (empty when the triangle had a NaN position).
+    pub fn polygon(&self) -> &Polygon {
+        &self.polygon
+    }
+
+    /// The fan triangles of the clipped polygon that reach coverage, in drawing order.
+    pub fn parts(&self) -> &[Part] {
+        self.parts.get(..self.part_count).unwrap_or(&[])
+    }
+
+    /// Every quad with a covered lane, fan triangle by fan triangle, row by row.
+    pub fn quads(&self) -> Quads<'_> {
+        Quads::new(self.parts())
+    }
+
+    /// The fan triangles that cover pixel (`x`, `y`), in drawing order, each with the quad it is shaded in: one at
+    /// most, unless snapping folded the clipped polygon over itself. The quads are the ones [`Triangle::quads`] yields.
+    pub fn pixel(&self, x: u32, y: u32) -> PixelHits<'_> {
+        PixelHits::new(self.parts(), x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests;

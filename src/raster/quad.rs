@@ -1,0 +1,168 @@
+//! 2 x 2 quads of pixels: what the pixel program runs on, and the walk over a triangle's.
+
+use super::setup::Part;
+
+/// One pixel of a quad: where it is and what its attributes are blended by there.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Lane {
+    /// `SV_Position`: the pixel centre x and y, the interpolated depth (bias included, not clamped: 16.3.1) and the
+    /// reciprocal of the screen-linear interpolation of 1/w (16.3).
+    pub position: [f32; 4],
+    /// The depth the output merger tests: the position's z clamped to the viewport's depth range (15.6, 17.10).
+    pub depth: f32,
+    /// The weights of the drawn triangle's three vertices for a perspective-correct attribute (`linear`, the
+    /// default, and its centroid and sample variants, which are the centre's here).
+    pub perspective: [f64; 3],
+    /// The weights of the drawn triangle's three vertices for a screen-linear attribute (`noperspective`).
+    pub linear: [f64; 3],
+}
+
+impl Lane {
+    /// An attribute blended from the drawn triangle's vertex `values` by `weights` (this lane's `perspective` or
+    /// `linear`), rounded to float32 once.
+    #[allow(clippy::cast_possible_truncation)] // an attribute is float32
+    pub fn blend(weights: [f64; 3], values: [f32; 3]) -> f32 {
+        let [w0, w1, w2] = weights;
+        let [v0, v1, v2] = values.map(f64::from);
+        (w0 * v0 + w1 * v1 + w2 * v2) as f32
+    }
+}
+
+/// A 2 x 2 quad of pixels aligned to even coordinates, from one triangle of a clipped polygon. Lane 0 is the top-left
+/// pixel (`x`, `y`), 1 the one right of it, 2 the one below it, 3 the one diagonal. A lane the triangle does not cover
+/// is a helper: its values are extrapolated from the triangle's plane, for derivatives, and it writes nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Quad {
+    /// Column of the top-left pixel (even).
+    pub x: u32,
+    /// Row of the top-left pixel (even).
+    pub y: u32,
+    /// Bit `i` set when lane `i` is covered.
+    pub covered: u8,
+    /// Whether the triangle is front facing (`SV_IsFrontFace`).
+    pub front_facing: bool,
+    /// Which triangle of the clipped polygon's fan the quad comes from.
+    pub part: usize,
+    /// The four lanes.
+    pub lanes: [Lane; 4],
+}
+
+impl Quad {
+    /// Whether lane `lane` (0..4) is covered.
+    pub fn is_covered(&self, lane: usize) -> bool {
+        lane < 4 && self.covered >> lane & 1 == 1
+    }
+
+    /// The pixel lane `lane` (0..4) is at.
+    pub fn pixel(&self, lane: usize) -> (u32, u32) {
+        (
+            self.x.saturating_add(u32::from(lane & 1 == 1)),
+            self.y.saturating_add(u32::from(lane & 2 == 2)),
+        )
+    }
+}
+
+/// The quads with a covered lane of a triangle's fan triangles, one after the other, each row by row.
+#[derive(Clone, Debug)]
+pub struct Quads<'a> {
+    parts: &'a [Part],
+    part: usize,
+    /// The next quad's top-left pixel in the current part, once started.
+    next: Option<(i64, i64)>,
+}
+
+impl<'a> Quads<'a> {
+    pub(super) fn new(parts: &'a [Part]) -> Self {
+        Self {
+            parts,
+            part: 0,
+            next: None,
+        }
+    }
+}
+
+impl Iterator for Quads<'_> {
+    type Item = Quad;
+
+    fn next(&mut self) -> Option<Quad> {
+        loop {
+            let part = self.parts.get(self.part)?;
+            let bounds = part.bounds();
+            // quads aligned to even pixels: the first column and row rounded down to even
+            let (first_x, first_y) = (bounds.left & !1, bounds.top & !1);
+            let (x, y) = self.next.unwrap_or((first_x, first_y));
+            if bounds.is_empty() || y >= bounds.bottom {
+                self.part = self.part.saturating_add(1);
+                self.next = None;
+                continue;
+            }
+            let after = x.saturating_add(2);
+            self.next = Some(if after < bounds.right {
+                (after, y)
+            } else {
+                (first_x, y.saturating_add(2))
+            });
+            let quad = part.quad(x, y, self.part);
+            if quad.covered != 0 {
+                return Some(quad);
+            }
+        }
+    }
+}
+
+/// A fan triangle covering a pixel: the quad it shades the pixel in, and the pixel's lane in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PixelHit {
+    /// The quad, as the full walk yields it.
+    pub quad: Quad,
+    /// The pixel's lane (0..4).
+    pub lane: usize,
+}
+
+impl PixelHit {
+    /// The pixel's lane values.
+    pub fn values(&self) -> &Lane {
+        let [first, ..] = &self.quad.lanes;
+        self.quad.lanes.get(self.lane).unwrap_or(first)
+    }
+}
+
+/// The fan triangles of a triangle covering one pixel, in drawing order.
+#[derive(Clone, Debug)]
+pub struct PixelHits<'a> {
+    parts: &'a [Part],
+    part: usize,
+    x: i64,
+    y: i64,
+}
+
+impl<'a> PixelHits<'a> {
+    pub(super) fn new(parts: &'a [Part], x: u32, y: u32) -> Self {
+        Self {
+            parts,
+            part: 0,
+            x: i64::from(x),
+            y: i64::from(y),
+        }
+    }
+}
+
+impl Iterator for PixelHits<'_> {
+    type Item = PixelHit;
+
+    fn next(&mut self) -> Option<PixelHit> {
+        loop {
+            let index = self.part;
+            let part = self.parts.get(index)?;
+            self.part = self.part.saturating_add(1);
+            if !part.bounds().contains(self.x, self.y) {
+                continue;
+            }
+            let quad = part.quad(self.x & !1, self.y & !1, index);
+            let lane = usize::from(self.x & 1 == 1) | usize::from(self.y & 1 == 1) << 1;
+            if quad.is_covered(lane) {
+                return Some(PixelHit { quad, lane });
+            }
+        }
+    }
+}
