@@ -11,9 +11,10 @@ pub mod d3d;
 pub mod dxbc;
 pub mod error;
 pub mod format;
-pub mod resource;
 pub mod raster;
+pub mod resource;
 pub mod shader;
+pub mod state;
 
 pub use error::{Error, Result};
 

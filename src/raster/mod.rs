@@ -67,7 +67,7 @@ pub use setup::{FIXED_MAX, FIXED_MIN, MAX_PARTS, Part, snap};
 use crate::{Error, Result};
 
 /// The viewport: where clip space lands in the render target (15.6, 15.9).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Viewport {
     /// Left edge, in pixels.
     pub x: f32,
@@ -162,7 +162,7 @@ pub enum Cull {
 }
 
 /// The scissor rectangle (15.7): pixels with `left <= x < right` and `top <= y < bottom`, as `D3D11_RECT`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Scissor {
     /// First column inside.
     pub left: i32,
