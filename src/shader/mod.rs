@@ -1,5 +1,19 @@
-//! The SM4/SM5 shader interpreter: running a decoded DXBC program on the CPU, lane by lane, as the D3D11.3
-//! functional specification says. [`alu`] holds what each arithmetic, bitwise and conversion instruction does to one
-//! lane's register words.
+//! The SM4/SM5 shader interpreter (docs to come).
 
 pub mod alu;
+mod binding;
+mod executable;
+mod machine;
+mod trace;
+
+pub use binding::{
+    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, RasterizerSamples, SAMPLER_SLOTS, ShaderResource,
+    Unbound,
+};
+pub use executable::{
+    ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,
+    MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration,
+    ResourceKind, SamplerDeclaration, Stage,
+};
+pub use machine::{DEFAULT_BUDGET, LANES, LaneMask, Lanes, Machine};
+pub use trace::{DEFAULT_TRACE_LIMIT, LaneStep, Trace, TraceStep, TracedWrite};
