@@ -17,3 +17,6 @@ pub use executable::{
 };
 pub use machine::{DEFAULT_BUDGET, LANES, LaneMask, Lanes, Machine};
 pub use trace::{DEFAULT_TRACE_LIMIT, LaneStep, Trace, TraceStep, TracedWrite};
+
+#[cfg(test)]
+mod tests;
