@@ -1435,7 +1435,8 @@ impl<'p> Builder<'p> {
                 .saturating_add(usize::from(programmable_offset))
                 .saturating_add(usize::from(compare)),
             Tex::Load { multisample } => 3usize.saturating_add(usize::from(multisample)),
-            Tex::Resinfo | Tex::Lod | Tex::LoadRaw => 3,
+            Tex::Resinfo | Tex::LoadRaw => 3,
+            Tex::Lod => 4,
             Tex::SamplePos => 3,
             Tex::SampleInfo | Tex::Bufinfo => 2,
             Tex::LoadStructured => 4,

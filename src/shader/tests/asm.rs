@@ -153,8 +153,12 @@ fn line_to_instruction(line: &str) -> Instruction {
     let mut instruction = Instruction::new(opcode);
     instruction.saturate = saturate;
     instruction.test_nonzero = test_nonzero.unwrap_or(opcode.has_test_boolean());
-    instruction.resinfo_return = resinfo;
-    instruction.sample_info_return = info;
+    if opcode == Opcode::Resinfo {
+        instruction.resinfo_return = resinfo;
+    }
+    if opcode == Opcode::SampleInfo {
+        instruction.sample_info_return = info;
+    }
     if let Some(offsets) = offsets {
         instruction.extended.push(ExtendedOpcode {
             kind: ExtendedOpcodeKind::SampleControls { offsets },
