@@ -1256,12 +1256,21 @@ impl Machine {
             if !has(trace.lanes, lane) {
                 continue;
             }
+            // Only the components the instruction read are meaningful; the others are recorded as 0.
             let sources = self
                 .scratch
                 .sources
                 .iter()
-                .take(op.sources.len())
-                .map(|value| [0u8, 1, 2, 3].map(|c| row(value, c).get(lane).copied().unwrap_or(0)))
+                .zip(&op.sources)
+                .map(|(value, source)| {
+                    [0u8, 1, 2, 3].map(|c| {
+                        if has_component(source.used, c) {
+                            row(value, c).get(lane).copied().unwrap_or(0)
+                        } else {
+                            0
+                        }
+                    })
+                })
                 .collect();
             let destinations = op
                 .destinations

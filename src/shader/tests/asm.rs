@@ -304,7 +304,20 @@ fn register(text: &str, destination: bool) -> Operand {
         }
         let mut brackets = &rest[digits.len()..];
         while let Some(open) = brackets.strip_prefix('[') {
-            let close = open.find(']').unwrap();
+            let mut depth = 0;
+            let close = open
+                .char_indices()
+                .find(|(_, c)| {
+                    match c {
+                        '[' => depth += 1,
+                        ']' if depth == 0 => return true,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    false
+                })
+                .map(|(i, _)| i)
+                .unwrap();
             indices.push(index(&open[..close]));
             brackets = &open[close + 1..];
         }
@@ -349,7 +362,18 @@ fn register(text: &str, destination: bool) -> Operand {
 
 fn index(text: &str) -> Index {
     let text = text.trim();
-    match text.split_once('+') {
+    // The last '+' outside brackets separates the register from the immediate.
+    let mut depth = 0;
+    let mut plus = None;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '+' if depth == 0 => plus = Some(i),
+            _ => {}
+        }
+    }
+    match plus.map(|at| (&text[..at], &text[at + 1..])) {
         Some((reg, imm)) => Index::Immediate32PlusRelative(parse_number(imm), Box::new(register(reg.trim(), false))),
         None if text.chars().next().is_some_and(|c| c.is_ascii_digit()) => Index::Immediate32(parse_number(text)),
         None => Index::Relative(Box::new(register(text, false))),
