@@ -1407,9 +1407,13 @@ impl<'p> Builder<'p> {
     /// A condition or selector: one component of an integer operand (22.7.1: "must use a single component
     /// selector").
     fn condition(&self, index: usize, instruction: &Instruction, operand: &Operand) -> Result<Source> {
-        if let Components::Four(Selection::Swizzle(_) | Selection::Mask(_)) = operand.components
-            && operand.immediate.is_none()
-        {
+        // Compilers write the selection as a replicated swizzle (`.yyyy`), which listings print as `.y`.
+        let single = match operand.components {
+            Components::Four(Selection::Swizzle([a, b, c, d])) => a == b && b == c && c == d,
+            Components::Four(Selection::Mask(_)) => false,
+            _ => true,
+        };
+        if !single && operand.immediate.is_none() {
             return Err(self.error(
                 index,
                 instruction,
@@ -1760,6 +1764,7 @@ impl<'p> Builder<'p> {
         }
         let component = match operand.components {
             Components::Four(Selection::Select1(c)) => c & 3,
+            Components::Four(Selection::Swizzle([a, b, c, d])) if a == b && b == c && c == d => a & 3,
             Components::One => 0,
             _ => return Err(err("a relative index must select one component (7.8.6)".into())),
         };
