@@ -187,6 +187,9 @@ impl ShaderResource for UvView {
     fn load_raw(&self, _: u32) -> Result<u32> {
         Ok(0)
     }
+    fn load_structured(&self, _: u32, _: u32) -> Result<u32> {
+        Ok(0)
+    }
 }
 
 #[test]
@@ -322,6 +325,9 @@ impl ShaderResource for RandomView {
     }
     fn load_raw(&self, _: u32) -> Result<u32> {
         self.words().map(|w| w[0])
+    }
+    fn load_structured(&self, _: u32, _: u32) -> Result<u32> {
+        self.words().map(|w| w[1])
     }
 }
 

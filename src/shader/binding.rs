@@ -91,8 +91,11 @@ pub trait ShaderResource {
     fn sample_position(&self, index: u32) -> [f32; 2];
     /// `lod` (22.5.6): (clamped LOD, unclamped LOD) for the address and its derivatives.
     fn lod(&self, sampler: &SamplerDesc, coords: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> [f32; 2];
-    /// `ld_raw` / `ld_structured` (22.4.10, 22.4.12): the 32-bit word at `byte_address`; 0 out of range.
+    /// `ld_raw` (22.4.10): the 32-bit word at `byte_address` of a raw buffer view; 0 out of range.
     fn load_raw(&self, byte_address: u32) -> Result<u32>;
+    /// `ld_structured` (22.4.12): the 32-bit word at `byte_offset` in structure `index` of a structured buffer view
+    /// (the view's stride); 0 out of range.
+    fn load_structured(&self, index: u32, byte_offset: u32) -> Result<u32>;
 }
 
 /// What to do when a program reads a slot its declarations name but nothing is bound there.

@@ -378,8 +378,6 @@ pub(crate) struct TextureOperands {
     pub channel: u8,
     /// The immediate texel offsets (`aoffimmi`).
     pub offsets: [i32; 3],
-    /// For `ld_structured`: the declared structure stride in bytes.
-    pub stride: u32,
 }
 
 /// One pre-decoded instruction.
@@ -1565,20 +1563,12 @@ impl<'p> Builder<'p> {
             None => None,
         };
         let offsets = instruction.texel_offsets().map(i32::from);
-        let stride = match (tex, resource) {
-            (Tex::LoadStructured, Some(slot)) => match self.resources.iter().find(|r| r.slot == slot).map(|r| r.kind) {
-                Some(ResourceKind::Structured { stride }) => stride,
-                _ => 0,
-            },
-            _ => 0,
-        };
         op.texture = Some(TextureOperands {
             resource,
             swizzle,
             sampler,
             channel,
             offsets,
-            stride,
         });
         Ok(())
     }

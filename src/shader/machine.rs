@@ -1512,29 +1512,36 @@ impl Machine {
                 },
                 Opcode::Bufinfo => [view.map_or(0, |v| v.buffer_elements()); 4],
                 Opcode::LdRaw | Opcode::LdStructured => {
-                    let base = if op.opcode == Opcode::LdRaw {
-                        u64::from(int(a, 0, lane))
+                    // 22.4.10, 22.4.12: the four words from the byte offset, read through the resource swizzle; only
+                    // the words a written component names are read.
+                    let (index, offset) = if op.opcode == Opcode::LdRaw {
+                        (None, int(a, 0, lane))
                     } else {
-                        u64::from(int(a, 0, lane))
-                            .saturating_mul(u64::from(tex.stride))
-                            .saturating_add(u64::from(int(b, 0, lane)))
+                        (Some(int(a, 0, lane)), int(b, 0, lane))
                     };
                     let mut words = [0u32; 4];
                     if let Some(view) = view {
                         for (c, w) in words.iter_mut().enumerate() {
                             let used = tex.swizzle.iter().enumerate().any(|(k, s)| {
                                 usize::from(*s) == c
-                                    && op.destinations.first().is_some_and(|dst| dst.mask >> k & 1 == 1)
+                                    && op
+                                        .destinations
+                                        .first()
+                                        .is_some_and(|dst| has_component(dst.mask, u8::try_from(k).unwrap_or(0)))
                             });
                             if !used {
                                 continue;
                             }
-                            let address = base.saturating_add(4u64.saturating_mul(c as u64));
-                            // An address past 32 bits is past any buffer: 0, as out of bounds reads are (22.4.10).
-                            *w = match u32::try_from(address) {
-                                Ok(address) => view.load_raw(address).map_err(fail)?,
-                                Err(_) => 0,
+                            let at = u64::from(offset).saturating_add(4u64.saturating_mul(c as u64));
+                            // An offset past 32 bits is past any buffer: 0, as out-of-bounds reads are.
+                            let Ok(at) = u32::try_from(at) else {
+                                continue;
                             };
+                            *w = match index {
+                                None => view.load_raw(at),
+                                Some(index) => view.load_structured(index, at),
+                            }
+                            .map_err(fail)?;
                         }
                     }
                     words

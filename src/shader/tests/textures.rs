@@ -36,6 +36,7 @@ enum Call {
         ddx: [f32; 3],
     },
     Raw(u32),
+    Structured(u32, u32),
 }
 
 /// A view that answers fixed words and records every call.
@@ -139,6 +140,11 @@ impl ShaderResource for Mock {
     fn load_raw(&self, byte_address: u32) -> Result<u32> {
         self.calls.borrow_mut().push(Call::Raw(byte_address));
         Ok(byte_address)
+    }
+
+    fn load_structured(&self, index: u32, byte_offset: u32) -> Result<u32> {
+        self.calls.borrow_mut().push(Call::Structured(index, byte_offset));
+        Ok(index * 1000 + byte_offset)
     }
 }
 
@@ -518,8 +524,8 @@ fn sample_info_and_positions_come_from_the_view_or_the_rasterizer() {
 
 #[test]
 fn raw_and_structured_loads_read_the_words_the_swizzle_names() {
-    // 22.4.10: the four words at the byte offset, then the resource swizzle: .wzyx reads offset + 12 first. The
-    // structured address is index * stride + offset (22.4.12): 3 * 20 + 8 = 68.
+    // 22.4.10: the four words at the byte offset, then the resource swizzle: .wzyx reads offset + 12 first. 22.4.12:
+    // structure 3, byte offset 8 (the mock answers index * 1000 + offset).
     let exe = exe("
         vs_5_0
         dcl_resource_raw t0
@@ -528,7 +534,7 @@ fn raw_and_structured_loads_read_the_words_the_swizzle_names() {
         dcl_output o0.xyzw
         dcl_output o1.xyzw
         ld_raw o0.xyz, v0.x, t0.wzyx
-        ld_structured o1.xy, v0.y, v0.z, t1.xyzw
+        ld_structured o1.xy, v0.y, v0.z, t1.zwxy
         ret
     ");
     let raw = Mock::new(SrvDimension::BufferEx);
@@ -537,12 +543,16 @@ fn raw_and_structured_loads_read_the_words_the_swizzle_names() {
         resources: vec![Some(&raw as &dyn ShaderResource), Some(&structured)],
         ..Bindings::default()
     };
-    let m = run_vertices(&exe, &[&[(0, [100, 3, 8, 0])], &[(0, [0xFFFF_FFF8, 0, 0, 0])]], &bindings);
+    let m = run_vertices(&exe, &[&[(0, [100, 3, 8, 0])], &[(0, [0xFFFF_FFF8, 0, 0xFFFF_FFFC, 0])]], &bindings);
     assert_eq!(m.output(0, 0), [112, 108, 104, 0]);
-    assert_eq!(m.output(0, 1), [68, 72, 0, 0]);
-    // Lane 1: 0xFFFFFFF8 + 12 is past 32 bits: out of bounds, 0, and the view is not asked; + 4 is still in range.
+    // .zwxy: x reads the word at offset + 8, y at offset + 12.
+    assert_eq!(m.output(0, 1), [3016, 3020, 0, 0]);
+    // Lane 1: 0xFFFFFFF8 + 12 and + 8 are past 32 bits: out of bounds, 0, and the view is not asked; + 4 is not.
     assert_eq!(m.output(1, 0), [0, 0, 0xFFFF_FFFC, 0]);
     assert!(!raw.calls().contains(&Call::Raw(4)));
+    // Structure 0 at offset 0xFFFFFFFC + 8 or + 12: past 32 bits too.
+    assert_eq!(m.output(1, 1), [0, 0, 0, 0]);
+    assert_eq!(structured.calls(), vec![Call::Structured(3, 16), Call::Structured(3, 20)]);
 }
 
 #[test]
