@@ -48,7 +48,9 @@ fn program_of(path: &Path) -> Program {
 }
 
 fn fixture(name: &str) -> Executable {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dxbc-program").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/dxbc-program")
+        .join(name);
     Executable::new(&program_of(&path)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -89,7 +91,12 @@ fn vs40_transform_computes_its_hlsl_by_hand() {
     // default column_major: cb0[j] is column j). Rows (2,0,0,0), (0,3,0,0), (0,0,4,0), (10,20,30,1) map (1, 2, 3) to
     // (2 + 10, 6 + 20, 12 + 30, 1).
     let exe = fixture("vs40_transform.dxbc");
-    let columns = [[2.0, 0.0, 0.0, 10.0], [0.0, 3.0, 0.0, 20.0], [0.0, 0.0, 4.0, 30.0], [0.0, 0.0, 0.0, 1.0]];
+    let columns = [
+        [2.0, 0.0, 0.0, 10.0],
+        [0.0, 3.0, 0.0, 20.0],
+        [0.0, 0.0, 4.0, 30.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ];
     let tint = [2.0, 2.0, 0.5, 1.0];
     let run = |flags: u32| {
         let mut cb: Vec<[u32; 4]> = columns.iter().map(|c| c.map(f32::to_bits)).collect();
@@ -141,13 +148,19 @@ fn ps40_switch_icb_computes_its_hlsl_by_hand() {
     // u = (0x10 | 7) / 7 = 23 / 7 = 3, so a = min(1, 5 * 0.01 + 3 * 0.02) in float32 (each product and the sum
     // rounded to nearest even). The result is negated: -0 for the zeros.
     let alpha = 5.0f32 * 0.01f32 + 3.0f32 * 0.02f32;
-    assert_eq!(run(0, 0x10, 1.0, 7, [1.0, 0.0]), [negative_zero, negative_zero, f(-2.0), f(-alpha)]);
+    assert_eq!(
+        run(0, 0x10, 1.0, 7, [1.0, 0.0]),
+        [negative_zero, negative_zero, f(-2.0), f(-alpha)]
+    );
     // default (mode 5), tag 9: palette[4] = (0.25, 0.5, 0.75, 1); b = rsqrt(max(4, 0.001)) = 0.5. i = 9 >> 2 = 2,
     // u = 9 / 9 = 1: a = 2 * 0.01 + 1 * 0.02.
     let alpha = 2.0f32 * 0.01f32 + 1.0f32 * 0.02f32;
     assert_eq!(run(5, 0, 1.0, 9, [4.0, 0.0]), [f(-0.25), f(-0.5), f(-0.5), f(-alpha)]);
     // mode 2, tag 0: palette[0] = (1, 0, 0, 1); rg = (sin 0, cos 0) = (0, 1); i = 0, u = 0 / max(0, 1) = 0: a = 0.
-    assert_eq!(run(2, 0, 3.0, 0, [0.0, 0.0]), [negative_zero, f(-1.0), negative_zero, negative_zero]);
+    assert_eq!(
+        run(2, 0, 3.0, 0, [0.0, 0.0]),
+        [negative_zero, f(-1.0), negative_zero, negative_zero]
+    );
 }
 
 /// A view answering `(u, v, 0, 1)` for a sample at (u, v), recording the LOD and offsets it was given.
@@ -159,7 +172,14 @@ impl ShaderResource for UvView {
     fn dimension(&self) -> SrvDimension {
         SrvDimension::Texture2D
     }
-    fn sample(&self, _: &SamplerDesc, c: [f32; 4], o: [i32; 3], lod: LevelOfDetail, _: Option<f32>) -> Result<[u32; 4]> {
+    fn sample(
+        &self,
+        _: &SamplerDesc,
+        c: [f32; 4],
+        o: [i32; 3],
+        lod: LevelOfDetail,
+        _: Option<f32>,
+    ) -> Result<[u32; 4]> {
         self.calls.borrow_mut().push((o, lod));
         Ok([f(c[0]), f(c[1]), 0, f(1.0)])
     }
@@ -197,11 +217,13 @@ fn ps50_sample_loop_discard_computes_its_hlsl_by_hand() {
     // c = t.Sample(s, uv, int2(-1, 2)) = (u, v, 0, 1); then n = 5 times c += k[i & 3] * 0.5 with k the identity rows:
     // k0 twice, k1, k2, k3 once: c += (1, 0.5, 0.5, 0.5). Discard when c.x < 0; return saturate(c).
     let exe = fixture("ps50_sample_loop_discard.dxbc");
-    let mut cb: Vec<[u32; 4]> = (0..4).map(|i| {
-        let mut row = [0u32; 4];
-        row[i] = f(1.0);
-        row
-    }).collect();
+    let mut cb: Vec<[u32; 4]> = (0..4)
+        .map(|i| {
+            let mut row = [0u32; 4];
+            row[i] = f(1.0);
+            row
+        })
+        .collect();
     cb.push([5, 0, 0, 0]);
     let view = UvView {
         calls: RefCell::new(Vec::new()),
@@ -352,7 +374,9 @@ fn run_randomly(exe: &Executable, rng: &mut Rng, budget: u64) -> bool {
     let buffers: Vec<Vec<[u32; 4]>> = (0..14)
         .map(|_| {
             let n = rng.below(41) as usize;
-            (0..n).map(|_| [rng.word(), rng.word(), rng.word(), rng.word()]).collect()
+            (0..n)
+                .map(|_| [rng.word(), rng.word(), rng.word(), rng.word()])
+                .collect()
         })
         .collect();
     let views: Vec<RandomView> = (0..8)
@@ -363,7 +387,11 @@ fn run_randomly(exe: &Executable, rng: &mut Rng, budget: u64) -> bool {
         .collect();
     let sampler = SamplerDesc::default();
     let mut bindings = Bindings {
-        unbound: if rng.below(2) == 0 { Unbound::Zero } else { Unbound::Error },
+        unbound: if rng.below(2) == 0 {
+            Unbound::Zero
+        } else {
+            Unbound::Error
+        },
         ..Bindings::default()
     };
     for (slot, buffer) in buffers.iter().enumerate() {
@@ -386,14 +414,17 @@ fn run_randomly(exe: &Executable, rng: &mut Rng, budget: u64) -> bool {
     let started = match exe.stage() {
         Stage::Vertex => m.start_vertices(exe, 1 + rng.below(LANES as u64) as usize),
         Stage::Pixel => {
-            let quads: Vec<u8> = (0..1 + rng.below(LANES as u64 / 4)).map(|_| rng.below(16) as u8).collect();
+            let quads: Vec<u8> = (0..1 + rng.below(LANES as u64 / 4))
+                .map(|_| rng.below(16) as u8)
+                .collect();
             m.start_quads(exe, &quads)
         }
     };
     started.unwrap();
     for lane in 0..m.lane_count() {
         for register in 0..exe.input_register_count() {
-            m.set_input(lane, register, [rng.word(), rng.word(), rng.word(), rng.word()]).unwrap();
+            m.set_input(lane, register, [rng.word(), rng.word(), rng.word(), rng.word()])
+                .unwrap();
         }
         m.set_primitive_id(lane, rng.word());
         m.set_input_coverage(lane, rng.word());

@@ -106,8 +106,10 @@ pub enum Unbound {
     #[default]
     Error,
     /// Read what the spec says an empty slot reads: zeros for constant buffers (7.5: "Fetching from a ConstantBuffer
-    /// slot with no Buffer present always returns 0 in all components for all indices"), for resources (7.18.17,
-    /// 22.4.6, 22.4.14 ...: 0 in all components; `resinfo_rcpFloat` gives infinities) and for sampler reads.
+    /// slot with no Buffer present always returns 0 in all components for all indices") and for resources
+    /// (7.18.17, 22.4.6, 22.4.14 ...: 0 in all components; `resinfo_rcpFloat` gives infinities); an empty sampler
+    /// slot is D3D11's default sampler ([`SamplerDesc::default`]; `PSSetSamplers`: a NULL sampler "invokes the
+    /// default state").
     Zero,
 }
 
@@ -174,10 +176,7 @@ impl std::fmt::Debug for Bindings<'_> {
                 .collect::<Vec<_>>()
         };
         f.debug_struct("Bindings")
-            .field(
-                "constant_buffers",
-                &bound(&self.constant_buffers.map(|c| c.is_some())),
-            )
+            .field("constant_buffers", &bound(&self.constant_buffers.map(|c| c.is_some())))
             .field(
                 "resources",
                 &bound(&self.resources.iter().map(Option::is_some).collect::<Vec<_>>()),

@@ -939,7 +939,7 @@ impl<'p> Builder<'p> {
             Declaration::CustomData(CustomData::ImmediateConstantBuffer(vectors)) => {
                 if self.icb.is_some() {
                     return Err(err(
-                        "a second immediate constant buffer (7.5.1 allows one per program)".into(),
+                        "a second immediate constant buffer (7.5.1 allows one per program)".into()
                     ));
                 }
                 self.icb = Some(vectors.clone());
@@ -959,16 +959,14 @@ impl<'p> Builder<'p> {
                 components,
             } => {
                 if !(1..=4).contains(components) {
-                    return Err(err(format!("x{register} has {components} components; 1 to 4 are allowed")));
+                    return Err(err(format!(
+                        "x{register} has {components} components; 1 to 4 are allowed"
+                    )));
                 }
                 if self.arrays.iter().any(|a| a.number == *register) {
                     return Err(err(format!("x{register} is declared twice")));
                 }
-                let used: u32 = self
-                    .arrays
-                    .iter()
-                    .map(|a| a.size)
-                    .fold(self.temps, u32::saturating_add);
+                let used: u32 = self.arrays.iter().map(|a| a.size).fold(self.temps, u32::saturating_add);
                 if used.saturating_add(*size) > MAX_TEMPORARIES {
                     return Err(err(format!(
                         "x{register}[{size}] takes the temporaries past the {MAX_TEMPORARIES} 7.3 allows"
@@ -1064,15 +1062,15 @@ impl<'p> Builder<'p> {
     ) -> Result<u32> {
         match register.indices.as_slice() {
             [IrIndex::Immediate32(slot)] if usize::try_from(*slot).is_ok_and(|s| s < slots) => Ok(*slot),
-            [IrIndex::Immediate32(slot)] => Err(self.error(
-                index,
-                instruction,
-                format!("{prefix}{slot} is past the {slots} slots"),
-            )),
+            [IrIndex::Immediate32(slot)] => {
+                Err(self.error(index, instruction, format!("{prefix}{slot} is past the {slots} slots")))
+            }
             _ => Err(self.error(
                 index,
                 instruction,
-                format!("a {prefix}# declaration needs one immediate index (shader model 5.1 ranges are not supported)"),
+                format!(
+                    "a {prefix}# declaration needs one immediate index (shader model 5.1 ranges are not supported)"
+                ),
             )),
         }
     }
@@ -1225,10 +1223,7 @@ impl<'p> Builder<'p> {
             )));
         }
         if pixel_only(opcode) && self.stage != Stage::Pixel {
-            return Err(err(format!(
-                "{} runs only in pixel programs (22.1.7)",
-                opcode.name()
-            )));
+            return Err(err(format!("{} runs only in pixel programs (22.1.7)", opcode.name())));
         }
         let mut op = Op {
             opcode,
@@ -1591,14 +1586,15 @@ impl<'p> Builder<'p> {
             (Tex::LoadRaw | Tex::LoadStructured, _) | (_, ResourceKind::Raw | ResourceKind::Structured { .. }) => false,
             (tex, ResourceKind::Typed { dimension, .. }) => match tex {
                 Tex::Bufinfo => dimension == R::Buffer,
-                Tex::Load { multisample: false } => !matches!(dimension, R::TextureCube | R::TextureCubeArray | R::Unknown),
+                Tex::Load { multisample: false } => {
+                    !matches!(dimension, R::TextureCube | R::TextureCubeArray | R::Unknown)
+                }
                 Tex::Load { multisample: true } => matches!(dimension, R::Texture2DMs | R::Texture2DMsArray),
                 Tex::SampleInfo | Tex::SamplePos => matches!(dimension, R::Texture2DMs | R::Texture2DMsArray),
                 Tex::Resinfo => !matches!(dimension, R::Buffer | R::Unknown),
-                Tex::Sample { .. } | Tex::Lod => !matches!(
-                    dimension,
-                    R::Buffer | R::Texture2DMs | R::Texture2DMsArray | R::Unknown
-                ),
+                Tex::Sample { .. } | Tex::Lod => {
+                    !matches!(dimension, R::Buffer | R::Texture2DMs | R::Texture2DMsArray | R::Unknown)
+                }
                 Tex::Gather {
                     programmable_offset: false,
                     ..
@@ -1704,13 +1700,23 @@ impl<'p> Builder<'p> {
         if let Index::Imm(e) = element
             && e >= array.size
         {
-            return Err(err(format!("x{number}[{e}] is past the array's {} elements", array.size)));
+            return Err(err(format!(
+                "x{number}[{e}] is past the array's {} elements",
+                array.size
+            )));
         }
         let position = u16::try_from(position).map_err(|_| err("too many x# arrays".into()))?;
         Ok((position, element))
     }
 
-    fn io_index(&self, index: usize, instruction: &Instruction, operand: &Operand, count: u32, prefix: &str) -> Result<Index> {
+    fn io_index(
+        &self,
+        index: usize,
+        instruction: &Instruction,
+        operand: &Operand,
+        count: u32,
+        prefix: &str,
+    ) -> Result<Index> {
         let err = |detail: String| self.error(index, instruction, detail);
         let register = match operand.indices.as_slice() {
             [register] => self.index(index, instruction, register)?,
@@ -1874,7 +1880,9 @@ impl<'p> Builder<'p> {
                 });
             }
             RegisterType::Temp => SourceFile::Temp(self.temp_row(index, instruction, operand)?),
-            RegisterType::Input => SourceFile::Input(self.io_index(index, instruction, operand, self.input_registers, "v")?),
+            RegisterType::Input => {
+                SourceFile::Input(self.io_index(index, instruction, operand, self.input_registers, "v")?)
+            }
             RegisterType::IndexableTemp => {
                 let (array, index) = self.indexable(index, instruction, operand)?;
                 SourceFile::Indexable { array, index }
@@ -1924,7 +1932,9 @@ impl<'p> Builder<'p> {
             Loop { at: usize },
             Switch { at: usize, cases: usize, default: bool },
         }
-        let op_err = |op: &Op, detail: String| Error::new(self.name.clone(), detail).at(place(op.instruction, op.offset, op.opcode));
+        let op_err = |op: &Op, detail: String| {
+            Error::new(self.name.clone(), detail).at(place(op.instruction, op.offset, op.opcode))
+        };
         let mut stack: Vec<Open> = Vec::new();
         let mut switches: Vec<Vec<u32>> = Vec::new();
         let mut labels: Vec<(u32, usize)> = Vec::new();
@@ -1937,7 +1947,10 @@ impl<'p> Builder<'p> {
             match opcode {
                 Opcode::If => stack.push(Open::If { at, else_at: None }),
                 Opcode::Else => match stack.last_mut() {
-                    Some(Open::If { else_at: else_at @ None, .. }) => *else_at = Some(at),
+                    Some(Open::If {
+                        else_at: else_at @ None,
+                        ..
+                    }) => *else_at = Some(at),
                     _ => return Err(op_err(op, "else without an open if".into())),
                 },
                 Opcode::Endif => match stack.pop() {
@@ -1962,7 +1975,9 @@ impl<'p> Builder<'p> {
                             o.flow = Flow::Loop { endloop_op: to_u32(at) };
                         }
                         if let Some(o) = ops.get_mut(at) {
-                            o.flow = Flow::EndLoop { loop_op: to_u32(loop_at) };
+                            o.flow = Flow::EndLoop {
+                                loop_op: to_u32(loop_at),
+                            };
                         }
                     }
                     _ => return Err(op_err(op, "endloop without an open loop".into())),
@@ -1983,9 +1998,7 @@ impl<'p> Builder<'p> {
                             }
                             *default = true;
                         } else if let Flow::Case(value) = flow {
-                            let list = switches
-                                .get_mut(*cases)
-                                .ok_or_else(|| op_err(op, "switch".into()))?;
+                            let list = switches.get_mut(*cases).ok_or_else(|| op_err(op, "switch".into()))?;
                             if list.contains(&value) {
                                 return Err(op_err(op, format!("case {value} appears twice in one switch")));
                             }
@@ -2003,7 +2016,9 @@ impl<'p> Builder<'p> {
                     }
                 },
                 Opcode::Endswitch => match stack.pop() {
-                    Some(Open::Switch { at: switch_at, cases, .. }) => {
+                    Some(Open::Switch {
+                        at: switch_at, cases, ..
+                    }) => {
                         if let Some(o) = ops.get_mut(switch_at) {
                             o.flow = Flow::Switch {
                                 endswitch_op: to_u32(at),
@@ -2014,9 +2029,14 @@ impl<'p> Builder<'p> {
                     _ => return Err(op_err(op, "endswitch without an open switch".into())),
                 },
                 Opcode::Break | Opcode::Breakc
-                    if !stack.iter().any(|o| matches!(o, Open::Loop { .. } | Open::Switch { .. })) =>
+                    if !stack
+                        .iter()
+                        .any(|o| matches!(o, Open::Loop { .. } | Open::Switch { .. })) =>
                 {
-                    return Err(op_err(op, format!("{} outside a loop or switch (22.7.8)", opcode.name())));
+                    return Err(op_err(
+                        op,
+                        format!("{} outside a loop or switch (22.7.8)", opcode.name()),
+                    ));
                 }
                 Opcode::Continue | Opcode::Continuec if !stack.iter().any(|o| matches!(o, Open::Loop { .. })) => {
                     return Err(op_err(op, format!("{} outside a loop (22.7.6)", opcode.name())));
@@ -2037,7 +2057,10 @@ impl<'p> Builder<'p> {
                         let opened = match open {
                             Open::If { at, .. } | Open::Loop { at } | Open::Switch { at, .. } => *at,
                         };
-                        let opened = ops.get(opened).map(|o| place(o.instruction, o.offset, o.opcode)).unwrap_or_default();
+                        let opened = ops
+                            .get(opened)
+                            .map(|o| place(o.instruction, o.offset, o.opcode))
+                            .unwrap_or_default();
                         return Err(op_err(op, format!("a label while {opened} is still open")));
                     }
                     let preceded_by_ret = at

@@ -314,9 +314,7 @@ impl Machine {
         if component > 3 {
             return None;
         }
-        self.registers
-            .inputs
-            .get_mut(r.checked_mul(4)?.checked_add(component)?)
+        self.registers.inputs.get_mut(r.checked_mul(4)?.checked_add(component)?)
     }
 
     /// Sets input `v{register}` of lane `lane`.
@@ -706,7 +704,11 @@ impl Machine {
                         *continued &= !lanes;
                     }
                 },
-                Frame::Switch { outer, pending, default } => match how {
+                Frame::Switch {
+                    outer,
+                    pending,
+                    default,
+                } => match how {
                     Leave::Break => break,
                     Leave::Continue | Leave::Return => {
                         *outer &= !lanes;
@@ -783,7 +785,16 @@ impl Machine {
                     return;
                 };
                 let elements = element_rows(registers, context, n, index, array.size);
-                scatter(&mut registers.indexable, &elements, array.row, mask, value, exec, n, None);
+                scatter(
+                    &mut registers.indexable,
+                    &elements,
+                    array.row,
+                    mask,
+                    value,
+                    exec,
+                    n,
+                    None,
+                );
             }
             DestinationFile::Output(index) => {
                 let elements = element_rows(registers, context, n, index, context.exe.output_registers);
@@ -1039,7 +1050,10 @@ impl Machine {
         let [a, ..] = &*sources;
         let [first, second] = results;
         for c in components(Self::union_mask(op)) {
-            let lanes = row_mut(first, c).iter_mut().zip(row_mut(second, c).iter_mut()).zip(row(a, c));
+            let lanes = row_mut(first, c)
+                .iter_mut()
+                .zip(row_mut(second, c).iter_mut())
+                .zip(row(a, c));
             for ((p, q), x) in lanes.take(n) {
                 (*p, *q) = f(*x);
             }
@@ -1345,11 +1359,9 @@ impl Machine {
         let Some(tex) = op.texture else {
             return Err(Error::new(context.exe.name.clone(), "not an executable instruction").at(context.exe.place(op)));
         };
-        let view: Option<&dyn ShaderResource> = tex.resource.and_then(|slot| {
-            usize::try_from(slot)
-                .ok()
-                .and_then(|s| context.bindings.resource(s))
-        });
+        let view: Option<&dyn ShaderResource> = tex
+            .resource
+            .and_then(|slot| usize::try_from(slot).ok().and_then(|s| context.bindings.resource(s)));
         let default_sampler = SamplerDesc::default();
         let sampler = tex.sampler.map(|slot| {
             usize::try_from(slot)
@@ -1364,11 +1376,8 @@ impl Machine {
             .and_then(|slot| context.exe.resources.iter().find(|r| r.slot == slot))
             .map(|r| r.kind);
         let fail = |e: Error| {
-            Error::new(
-                context.exe.name.clone(),
-                format!("t{}: {e}", tex.resource.unwrap_or(0)),
-            )
-            .at(context.exe.place(op))
+            Error::new(context.exe.name.clone(), format!("t{}: {e}", tex.resource.unwrap_or(0)))
+                .at(context.exe.place(op))
         };
         let Scratch { sources, results } = &mut *self.scratch;
         let [out, _] = results;
@@ -1572,9 +1581,12 @@ fn size_components(dimension: ResourceDimension) -> u8 {
     use ResourceDimension as R;
     match dimension {
         R::Texture1D | R::Texture1DArray => 0b0001,
-        R::Texture2D | R::Texture2DArray | R::Texture2DMs | R::Texture2DMsArray | R::TextureCube | R::TextureCubeArray => {
-            0b0011
-        }
+        R::Texture2D
+        | R::Texture2DArray
+        | R::Texture2DMs
+        | R::Texture2DMsArray
+        | R::TextureCube
+        | R::TextureCubeArray => 0b0011,
         R::Texture3D => 0b0111,
         _ => 0,
     }
@@ -1719,10 +1731,7 @@ fn scatter(
             continue;
         };
         for c in components(mask) {
-            let Some(r) = first
-                .checked_add(element)
-                .and_then(|r| r.checked_add(usize::from(c)))
-            else {
+            let Some(r) = first.checked_add(element).and_then(|r| r.checked_add(usize::from(c))) else {
                 continue;
             };
             if let Some(slot) = file.get_mut(r).and_then(|rows| rows.get_mut(lane)) {
@@ -1844,9 +1853,16 @@ fn read_source(registers: &Registers, context: &Context<'_, '_>, n: usize, sourc
     // Vectors shared by every lane (constant buffers, icb), indexed per lane.
     let vectors = |data: &[[u32; 4]], index: Index, out: &mut Vec4| match index {
         Index::Imm(e) => {
-            let vector = usize::try_from(e).ok().and_then(|e| data.get(e)).copied().unwrap_or([0; 4]);
+            let vector = usize::try_from(e)
+                .ok()
+                .and_then(|e| data.get(e))
+                .copied()
+                .unwrap_or([0; 4]);
             for c in components(used) {
-                row_mut(out, c).iter_mut().take(n).for_each(|t| *t = word(&vector, comp(c)));
+                row_mut(out, c)
+                    .iter_mut()
+                    .take(n)
+                    .for_each(|t| *t = word(&vector, comp(c)));
             }
         }
         Index::Rel { base, by } => {
@@ -1877,7 +1893,10 @@ fn read_source(registers: &Registers, context: &Context<'_, '_>, n: usize, sourc
         }
         SourceFile::Temp(first) => file(&registers.temps, usize::try_from(first).unwrap_or(usize::MAX), out),
         SourceFile::Input(Index::Imm(r)) => {
-            let first = usize::try_from(r).ok().and_then(|r| r.checked_mul(4)).unwrap_or(usize::MAX);
+            let first = usize::try_from(r)
+                .ok()
+                .and_then(|r| r.checked_mul(4))
+                .unwrap_or(usize::MAX);
             file(&registers.inputs, first, out);
         }
         SourceFile::Input(index) => gather(&registers.inputs, 0, index, context.exe.input_registers, out),

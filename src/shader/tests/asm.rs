@@ -212,7 +212,10 @@ pub fn operand(text: &str, destination: bool) -> Operand {
         text = t.trim_end_matches('|');
     }
     let mut op = if let Some(values) = text.strip_prefix("l(") {
-        let values: Vec<u32> = split_operands(values.trim_end_matches(')')).iter().map(|v| parse_number(v)).collect();
+        let values: Vec<u32> = split_operands(values.trim_end_matches(')'))
+            .iter()
+            .map(|v| parse_number(v))
+            .collect();
         let (components, immediate) = match values.as_slice() {
             [v] => (Components::One, Immediate::Scalar32(*v)),
             [a, b, c, d] => (
@@ -465,7 +468,10 @@ fn declaration(mnemonic: &str, rest: &str) -> Instruction {
                 },
             },
         ),
-        "dcl_resource_raw" => (Opcode::DclResourceRaw, Declaration::ResourceRaw(register(part(0), true))),
+        "dcl_resource_raw" => (
+            Opcode::DclResourceRaw,
+            Declaration::ResourceRaw(register(part(0), true)),
+        ),
         "dcl_resource_structured" => (
             Opcode::DclResourceStructured,
             Declaration::ResourceStructured {

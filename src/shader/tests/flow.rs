@@ -156,7 +156,14 @@ fn switch_falls_through_cases_and_picks_default_when_no_case_matches() {
     );
     assert_eq!(
         out,
-        vec![[100, 1, 0, 0], [0, 1, 0, 0], [0, 0, 3, 0], [0, 0, 3, 0], [0, 0, 0, 4], [0, 0, 3, 0]]
+        vec![
+            [100, 1, 0, 0],
+            [0, 1, 0, 0],
+            [0, 0, 3, 0],
+            [0, 0, 3, 0],
+            [0, 0, 0, 4],
+            [0, 0, 3, 0]
+        ]
     );
 }
 
@@ -308,7 +315,10 @@ fn a_discarded_lane_keeps_running_for_its_quad_but_writes_nothing() {
         mov o0.y, r0.x
         ret
     ");
-    let inputs: Vec<Vec<(u32, [u32; 4])>> = [0.0, 1.0, 0.0, 3.0].iter().map(|v| vec![(0, [f(*v), 0, 0, 0])]).collect();
+    let inputs: Vec<Vec<(u32, [u32; 4])>> = [0.0, 1.0, 0.0, 3.0]
+        .iter()
+        .map(|v| vec![(0, [f(*v), 0, 0, 0])])
+        .collect();
     let m = run_quads(&exe, &[0b1111], &inputs, &Bindings::default());
     assert!(!m.is_discarded(0) && m.is_discarded(1) && !m.is_discarded(2) && m.is_discarded(3));
     assert_eq!(m.output(0, 0)[0], f(2.0));
@@ -330,9 +340,15 @@ fn discard_z_discards_where_the_value_is_zero() {
         mov o0, l(1, 1, 1, 1)
         ret
     ");
-    let inputs: Vec<Vec<(u32, [u32; 4])>> = [0u32, 5, 0, 0x8000_0000].iter().map(|v| vec![(0, [*v, 0, 0, 0])]).collect();
+    let inputs: Vec<Vec<(u32, [u32; 4])>> = [0u32, 5, 0, 0x8000_0000]
+        .iter()
+        .map(|v| vec![(0, [*v, 0, 0, 0])])
+        .collect();
     let m = run_quads(&exe, &[0b1111], &inputs, &Bindings::default());
-    assert_eq!((0..4).map(|l| m.is_discarded(l)).collect::<Vec<_>>(), [true, false, true, false]);
+    assert_eq!(
+        (0..4).map(|l| m.is_discarded(l)).collect::<Vec<_>>(),
+        [true, false, true, false]
+    );
 }
 
 #[test]

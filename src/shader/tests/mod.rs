@@ -75,7 +75,11 @@ fn a_vertex_program_moves_its_input_to_its_output() {
         mov o0.xyzw, v0.wzyx
         ret
     ");
-    let machine = run_vertices(&exe, &[&[(0, [1, 2, 3, 4])], &[(0, [5, 6, 7, 8])]], &Bindings::default());
+    let machine = run_vertices(
+        &exe,
+        &[&[(0, [1, 2, 3, 4])], &[(0, [5, 6, 7, 8])]],
+        &Bindings::default(),
+    );
     assert_eq!(machine.output(0, 0), [4, 3, 2, 1]);
     assert_eq!(machine.output(1, 0), [8, 7, 6, 5]);
     assert_eq!(machine.written(0, 0), 0b1111);

@@ -254,13 +254,15 @@ fn pixel_system_inputs_and_outputs() {
 
 #[test]
 fn a_temporary_past_dcl_temps_is_refused_at_build() {
-    let error = super::exe_error("
+    let error = super::exe_error(
+        "
         vs_4_0
         dcl_output o0.xyzw
         dcl_temps 2
         mov r2.x, l(1)
         ret
-    ");
+    ",
+    );
     assert_eq!(error.what, "vs_4_0");
     // Instruction 2 (after two declarations), token 0x5: version, length, 2 + 2 DWORDs of declarations.
     assert!(error.at.starts_with("instruction 2 ("), "{error}");

@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 
 use super::{exe, f, fv, run_quads, run_vertices};
-use crate::d3d::SrvDimension;
 use crate::d3d::AddressMode;
+use crate::d3d::SrvDimension;
 use crate::resource::SamplerDesc;
 use crate::shader::{Bindings, LevelOfDetail, Machine, ShaderResource, Unbound};
 use crate::{Error, Result};
@@ -106,7 +106,11 @@ impl ShaderResource for Mock {
     }
 
     fn load(&self, address: [i32; 4], offset: [i32; 3], sample: u32) -> Result<[u32; 4]> {
-        self.calls.borrow_mut().push(Call::Load { address, offset, sample });
+        self.calls.borrow_mut().push(Call::Load {
+            address,
+            offset,
+            sample,
+        });
         Ok(self.texel)
     }
 
@@ -129,7 +133,11 @@ impl ShaderResource for Mock {
     }
 
     fn sample_position(&self, index: u32) -> [f32; 2] {
-        if index < 4 { [0.125 * index as f32, -0.25] } else { [0.0, 0.0] }
+        if index < 4 {
+            [0.125 * index as f32, -0.25]
+        } else {
+            [0.0, 0.0]
+        }
     }
 
     fn lod(&self, _: &SamplerDesc, _: [f32; 4], ddx: [f32; 3], _: [f32; 3]) -> [f32; 2] {
@@ -211,7 +219,9 @@ fn sample_gets_the_coarse_derivatives_of_its_address_for_every_lane_of_the_quad(
     // Helpers sample too (their results feed nothing here, but a later derivative could use them).
     assert_eq!(calls.len(), 4);
     for call in &calls {
-        let Call::Sample { lod, .. } = call else { panic!("{call:?}") };
+        let Call::Sample { lod, .. } = call else {
+            panic!("{call:?}")
+        };
         assert_eq!(
             *lod,
             LevelOfDetail::Implicit {
@@ -220,7 +230,15 @@ fn sample_gets_the_coarse_derivatives_of_its_address_for_every_lane_of_the_quad(
             }
         );
     }
-    let Call::Sample { coords, offset, reference, .. } = &calls[3] else { panic!() };
+    let Call::Sample {
+        coords,
+        offset,
+        reference,
+        ..
+    } = &calls[3]
+    else {
+        panic!()
+    };
     assert_eq!(*coords, [1.5, 1.5, 2.25, 7.0]);
     assert_eq!(*offset, [0, 0, 0]);
     assert_eq!(*reference, None);
@@ -438,7 +456,9 @@ fn an_empty_sampler_slot_reads_as_the_default_sampler_when_asked_to() {
         ..Bindings::default()
     };
     run_quads(&exe, &[0b0001], &quad_inputs(), &bindings);
-    let Call::Sample { address_u, .. } = view.calls()[0].clone() else { panic!() };
+    let Call::Sample { address_u, .. } = view.calls()[0].clone() else {
+        panic!()
+    };
     assert_eq!(address_u, SamplerDesc::default().address_u);
     let wrap = SamplerDesc {
         address_u: AddressMode::Wrap,
@@ -446,7 +466,9 @@ fn an_empty_sampler_slot_reads_as_the_default_sampler_when_asked_to() {
     };
     let view = Mock::new(SrvDimension::Texture2D);
     run_quads(&exe, &[0b0001], &quad_inputs(), &bind(&view, &wrap));
-    let Call::Sample { address_u, .. } = view.calls()[0].clone() else { panic!() };
+    let Call::Sample { address_u, .. } = view.calls()[0].clone() else {
+        panic!()
+    };
     assert_eq!(address_u, AddressMode::Wrap);
 }
 
@@ -543,7 +565,11 @@ fn raw_and_structured_loads_read_the_words_the_swizzle_names() {
         resources: vec![Some(&raw as &dyn ShaderResource), Some(&structured)],
         ..Bindings::default()
     };
-    let m = run_vertices(&exe, &[&[(0, [100, 3, 8, 0])], &[(0, [0xFFFF_FFF8, 0, 0xFFFF_FFFC, 0])]], &bindings);
+    let m = run_vertices(
+        &exe,
+        &[&[(0, [100, 3, 8, 0])], &[(0, [0xFFFF_FFF8, 0, 0xFFFF_FFFC, 0])]],
+        &bindings,
+    );
     assert_eq!(m.output(0, 0), [112, 108, 104, 0]);
     // .zwxy: x reads the word at offset + 8, y at offset + 12.
     assert_eq!(m.output(0, 1), [3016, 3020, 0, 0]);
@@ -552,7 +578,10 @@ fn raw_and_structured_loads_read_the_words_the_swizzle_names() {
     assert!(!raw.calls().contains(&Call::Raw(4)));
     // Structure 0 at offset 0xFFFFFFFC + 8 or + 12: past 32 bits too.
     assert_eq!(m.output(1, 1), [0, 0, 0, 0]);
-    assert_eq!(structured.calls(), vec![Call::Structured(3, 16), Call::Structured(3, 20)]);
+    assert_eq!(
+        structured.calls(),
+        vec![Call::Structured(3, 16), Call::Structured(3, 20)]
+    );
 }
 
 #[test]

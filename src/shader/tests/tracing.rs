@@ -23,7 +23,10 @@ fn run(trace: &mut Trace) -> Machine {
     let exe = exe(PROGRAM);
     let mut m = Machine::new();
     m.start_quads(&exe, &[0b1111]).unwrap();
-    for (lane, (x, y)) in [(0.5f32, 0.5f32), (1.5, 0.5), (0.5, 1.5), (1.5, 1.5)].into_iter().enumerate() {
+    for (lane, (x, y)) in [(0.5f32, 0.5f32), (1.5, 0.5), (0.5, 1.5), (1.5, 1.5)]
+        .into_iter()
+        .enumerate()
+    {
         m.set_input(lane, 0, [f(x), f(y), 0, 0]).unwrap();
     }
     m.run(&exe, &Bindings::default(), Some(trace)).unwrap();
@@ -39,7 +42,14 @@ fn a_trace_records_each_instruction_a_lane_runs_with_its_values() {
     let opcodes: Vec<Opcode> = trace.steps.iter().map(|s| s.opcode).collect();
     assert_eq!(
         opcodes,
-        [Opcode::Add, Opcode::Lt, Opcode::If, Opcode::Endif, Opcode::Mov, Opcode::Ret]
+        [
+            Opcode::Add,
+            Opcode::Lt,
+            Opcode::If,
+            Opcode::Endif,
+            Opcode::Mov,
+            Opcode::Ret
+        ]
     );
     let add = &trace.steps[0];
     // Program instruction 3 (after three declarations) at token 10: version and length 2, dcl_input_ps 3,
@@ -69,7 +79,13 @@ fn a_trace_records_each_instruction_a_lane_runs_with_its_values() {
     assert!(!endif.lanes[0].active);
     // The final mov: o0.yzw = r0.xxyx's y, z, w = 2.5, 2.5, 2.5 for lane 1, whose o0.x was never written.
     let mov = &trace.steps[4];
-    assert_eq!(mov.lanes[0].destinations[0], TracedWrite { mask: 0b1110, value: [0, f(2.5), f(2.5), f(2.5)] });
+    assert_eq!(
+        mov.lanes[0].destinations[0],
+        TracedWrite {
+            mask: 0b1110,
+            value: [0, f(2.5), f(2.5), f(2.5)]
+        }
+    );
     assert_eq!(m.output(1, 0), [0, f(2.5), f(2.5), f(2.5)]);
     // Lane 0 ran the negating mov: o0.x = -2.5.
     assert_eq!(m.output(0, 0)[0], f(-2.5));
