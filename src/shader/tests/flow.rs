@@ -375,3 +375,78 @@ fn a_loop_that_never_ends_stops_at_the_instruction_budget() {
     assert_eq!(error.at, "instruction 4 (token 0xd, iadd)");
     assert!(error.detail.contains("budget of 1000"), "{error}");
 }
+
+#[test]
+fn a_ret_inside_a_loop_in_a_subroutine_returns_only_its_lanes_to_the_caller() {
+    // l0 loops i = 1, 2, ...; a lane returns when i reaches v0.x, from inside the loop; the caller then adds 100.
+    // The loop itself never ends by a break: it ends when every lane has returned.
+    let out = per_lane(
+        "
+        vs_4_0
+        dcl_input v0.x
+        dcl_output o0.xyzw
+        dcl_temps 1
+        mov r0.x, l(0)
+        call l0
+        iadd r0.x, r0.x, l(100)
+        mov o0.x, r0.x
+        ret
+        label l0
+        loop
+            iadd r0.x, r0.x, l(1)
+            uge r0.y, r0.x, v0.x
+            retc_nz r0.y
+        endloop
+        ret
+        ",
+        &[1, 3, 4],
+    );
+    assert_eq!(out.iter().map(|o| o[0]).collect::<Vec<_>>(), vec![101, 103, 104]);
+}
+
+#[test]
+fn a_conditional_ret_in_the_main_program_ends_its_lanes_there() {
+    let out = per_lane(
+        "
+        vs_4_0
+        dcl_input v0.x
+        dcl_output o0.xyzw
+        mov o0.x, l(1)
+        retc_nz v0.x
+        mov o0.y, l(2)
+        ret
+        ",
+        &[0, 7],
+    );
+    assert_eq!(out, vec![[1, 2, 0, 0], [1, 0, 0, 0]]);
+}
+
+#[test]
+fn a_ret_inside_a_switch_case_of_a_subroutine_leaves_the_switch_and_the_subroutine() {
+    let out = per_lane(
+        "
+        vs_4_0
+        dcl_input v0.x
+        dcl_output o0.xyzw
+        dcl_temps 1
+        mov r0.x, l(0)
+        call l0
+        mov o0.x, r0.x
+        ret
+        label l0
+        switch v0.x
+            case l(1)
+                mov r0.x, l(10)
+                ret
+            default
+                mov r0.x, l(20)
+                break
+        endswitch
+        iadd r0.x, r0.x, l(5)
+        ret
+        ",
+        &[1, 2],
+    );
+    // Lane 0 (1) returns from inside its case with 10; lane 1 (2) takes default, leaves the switch, adds 5.
+    assert_eq!(out.iter().map(|o| o[0]).collect::<Vec<_>>(), vec![10, 25]);
+}

@@ -284,3 +284,21 @@ fn unwritten_outputs_are_flagged() {
     assert_eq!(m.written(0, 1), 0b0101);
     assert_eq!(m.output(0, 1), [f(1.0), 0, f(3.0), 0]);
 }
+
+#[test]
+fn double_literals_hold_two_doubles() {
+    // d(1.5, -2.0): .xy = 1.5, .zw = -2.0, each low word first (3.1.4); 1.5 + 1.5 = 3, -2 + -2 = -4.
+    let exe = exe("
+        vs_5_0
+        dcl_output o0.xyzw
+        dadd o0, d(1.5, -2.0), d(1.5, -2.0)
+        ret
+    ");
+    let m = run_vertices(&exe, &[&[]], &Bindings::default());
+    let three = 3.0f64.to_bits();
+    let minus_four = (-4.0f64).to_bits();
+    assert_eq!(
+        m.output(0, 0),
+        [three as u32, (three >> 32) as u32, minus_four as u32, (minus_four >> 32) as u32]
+    );
+}
