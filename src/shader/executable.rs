@@ -1516,6 +1516,17 @@ impl<'p> Builder<'p> {
                     .find(|r| r.slot == slot)
                     .ok_or_else(|| err(format!("t{slot} is not declared")))?;
                 self.check_resource_use(index, instruction, tex, slot, declaration.kind)?;
+                // The `_indexable` forms restate the resource's dimension in an extended opcode token; it must be
+                // the declared one.
+                if let (Some((stated, _)), ResourceKind::Typed { dimension, .. }) =
+                    (instruction.resource_dimension(), declaration.kind)
+                    && stated != dimension
+                {
+                    return Err(err(format!(
+                        "{} states t{slot} is {stated:?}, but it is declared {dimension:?}",
+                        opcode.name()
+                    )));
+                }
                 Some(slot)
             }
             RegisterType::Rasterizer if matches!(tex, Tex::SampleInfo | Tex::SamplePos) => None,

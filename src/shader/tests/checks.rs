@@ -212,3 +212,32 @@ fn declarations_beyond_the_limits_are_refused() {
     let error = exe_error("ps_4_0\n dcl_output o8.xyzw\n ret");
     assert!(error.detail.contains("past the 8"), "{error}");
 }
+
+#[test]
+fn an_indexable_form_must_state_the_declared_dimension() {
+    use crate::dxbc::program::{ExtendedOpcode, ExtendedOpcodeKind, ResourceDimension};
+    use crate::shader::Executable;
+    let text = "
+        ps_5_0
+        dcl_sampler s0
+        dcl_resource_texture2d (float,float,float,float) t0
+        dcl_temps 1
+        sample r0, r0, t0, s0
+        ret
+    ";
+    let with = |dimension| {
+        let mut program = super::asm::build(text);
+        program.instructions[3].extended.push(ExtendedOpcode {
+            kind: ExtendedOpcodeKind::ResourceDimension {
+                dimension,
+                structure_stride: 0,
+            },
+            ignored_bits: 0,
+        });
+        Executable::new(&program)
+    };
+    assert!(with(ResourceDimension::Texture2D).is_ok());
+    let error = with(ResourceDimension::Texture3D).unwrap_err();
+    assert!(error.at.contains(", sample)"), "{error}");
+    assert!(error.detail.contains("declared Texture2D"), "{error}");
+}

@@ -299,6 +299,11 @@ fn double_literals_hold_two_doubles() {
     let minus_four = (-4.0f64).to_bits();
     assert_eq!(
         m.output(0, 0),
-        [three as u32, (three >> 32) as u32, minus_four as u32, (minus_four >> 32) as u32]
+        [
+            three as u32,
+            (three >> 32) as u32,
+            minus_four as u32,
+            (minus_four >> 32) as u32
+        ]
     );
 }
