@@ -126,7 +126,11 @@ impl ChannelKind {
                 let exponent_all_ones = low_mask(magnitude_bits) & !low_mask(mantissa_bits);
                 let negative = sign_bit.is_some_and(|bit| raw >> bit & 1 == 1);
                 if magnitude & exponent_all_ones == exponent_all_ones {
-                    if mantissa == 0 { Class::Infinite(!negative) } else { Class::Nan }
+                    if mantissa == 0 {
+                        Class::Infinite(!negative)
+                    } else {
+                        Class::Nan
+                    }
                 } else if negative {
                     Class::Finite(i64::from(magnitude).wrapping_neg())
                 } else {
@@ -161,7 +165,11 @@ impl ChannelKind {
 
 /// The low `bits` bits set (bits <= 32).
 fn low_mask(bits: u32) -> u32 {
-    if bits >= 32 { u32::MAX } else { (1u32 << bits).wrapping_sub(1) }
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits).wrapping_sub(1)
+    }
 }
 
 /// The name a report gives a channel.

@@ -24,7 +24,8 @@ pub struct Rect {
 impl Rect {
     /// Whether (`x`, `y`) is inside.
     pub fn contains(&self, x: u32, y: u32) -> bool {
-        let inside = |p: u32, start: u32, size: u32| p >= start && u64::from(p) < u64::from(start).wrapping_add(u64::from(size));
+        let inside =
+            |p: u32, start: u32, size: u32| p >= start && u64::from(p) < u64::from(start).wrapping_add(u64::from(size));
         inside(x, self.x, self.width) && inside(y, self.y, self.height)
     }
 
@@ -330,7 +331,11 @@ impl Accumulator {
             channel: channel.name.to_owned(),
             differing_pixels: self.differing,
             max_abs_error: self.max_abs,
-            mean_abs_error: if self.finite == 0 { 0.0 } else { self.sum_abs / self.finite as f64 },
+            mean_abs_error: if self.finite == 0 {
+                0.0
+            } else {
+                self.sum_abs / self.finite as f64
+            },
             max_ulp_error: self.max_ulps,
             non_finite_mismatches: self.non_finite,
             precision_bits: bits(self.max_normalized, cap),
@@ -365,8 +370,14 @@ impl Pair<'_, '_> {
         let height = self.reference.height();
         let here = index_of(x, y, width);
         let window = |pick: &dyn Fn(usize) -> bool| {
-            let (x0, x1) = (x.saturating_sub(deviation), x.saturating_add(deviation).min(width.saturating_sub(1)));
-            let (y0, y1) = (y.saturating_sub(deviation), y.saturating_add(deviation).min(height.saturating_sub(1)));
+            let (x0, x1) = (
+                x.saturating_sub(deviation),
+                x.saturating_add(deviation).min(width.saturating_sub(1)),
+            );
+            let (y0, y1) = (
+                y.saturating_sub(deviation),
+                y.saturating_add(deviation).min(height.saturating_sub(1)),
+            );
             (y0..=y1).any(|sy| (x0..=x1).any(|sx| pick(index_of(sx, sy, width))))
         };
         window(&|q| self.pixels_match(here, q)) && window(&|q| self.pixels_match(q, here))
@@ -406,7 +417,10 @@ fn check_mask(mask: Option<&[bool]>, pixels: usize, what: &str) -> Result<()> {
     match mask {
         Some(mask) if mask.len() != pixels => Err(Error::new(
             "compare",
-            format!("the {what} has {} entries but the images have {pixels} pixels", mask.len()),
+            format!(
+                "the {what} has {} entries but the images have {pixels} pixels",
+                mask.len()
+            ),
         )),
         _ => Ok(()),
     }
@@ -492,7 +506,11 @@ pub fn compare(reference: &Image<'_>, result: &Image<'_>, options: &CompareOptio
             report.compared_pixels = report.compared_pixels.saturating_add(1);
             let (a, b) = (reference.element(here), result.element(here));
             evaluations.clear();
-            evaluations.extend(pair.channels.iter().map(|(c, t)| evaluate(c.kind, t, c.raw(a), c.raw(b))));
+            evaluations.extend(
+                pair.channels
+                    .iter()
+                    .map(|(c, t)| evaluate(c.kind, t, c.raw(a), c.raw(b))),
+            );
             let heat = evaluations
                 .iter()
                 .map(|e| e.error.map_or(f32::INFINITY, |e| e.ulps as f32))

@@ -87,10 +87,7 @@ impl<'a> Image<'a> {
         let size = self.codec.element_bytes();
         let start = index.saturating_mul(size);
         let mut buffer = [0u8; 16];
-        if let (Some(bytes), Some(out)) = (
-            self.data.get(start..start.saturating_add(size)),
-            buffer.get_mut(..size),
-        ) {
+        if let (Some(bytes), Some(out)) = (self.data.get(start..start.saturating_add(size)), buffer.get_mut(..size)) {
             out.copy_from_slice(bytes);
         }
         u128::from_le_bytes(buffer)
@@ -114,7 +111,11 @@ impl PlannedChannel {
     /// The channel's raw bits in `element`.
     pub fn raw(&self, element: u128) -> u32 {
         let bits = u32::from(self.kind.bits());
-        let mask = if bits >= 32 { u128::from(u32::MAX) } else { (1u128 << bits).wrapping_sub(1) };
+        let mask = if bits >= 32 {
+            u128::from(u32::MAX)
+        } else {
+            (1u128 << bits).wrapping_sub(1)
+        };
         ((element >> self.offset) & mask) as u32
     }
 }
@@ -166,7 +167,10 @@ mod tests {
         // 2x2 RGBA8 is 16 bytes.
         assert!(Image::new(Format::R8G8B8A8Unorm, 2, 2, &[0; 16]).is_ok());
         let error = Image::new(Format::R8G8B8A8Unorm, 2, 2, &[0; 15]).unwrap_err();
-        assert_eq!(error.to_string(), "image: a 2x2 R8G8B8A8_UNORM image needs 16 bytes; 15 given");
+        assert_eq!(
+            error.to_string(),
+            "image: a 2x2 R8G8B8A8_UNORM image needs 16 bytes; 15 given"
+        );
         // 5x5 BC1 is 2x2 blocks of 8 bytes.
         assert!(Image::new(Format::Bc1Unorm, 5, 5, &[0; 32]).is_ok());
         // An absurd size is refused without allocating.
@@ -181,8 +185,14 @@ mod tests {
     fn d24s8_plans_depth_then_stencil_and_skips_the_unused_bits() {
         let channels = plan(Format::D24UnormS8Uint).unwrap();
         assert_eq!(channels.len(), 2);
-        assert_eq!((channels[0].name, channels[0].kind, channels[0].offset), ("Depth", ChannelKind::Unorm(24), 0));
-        assert_eq!((channels[1].name, channels[1].kind, channels[1].offset), ("Stencil", ChannelKind::Uint(8), 24));
+        assert_eq!(
+            (channels[0].name, channels[0].kind, channels[0].offset),
+            ("Depth", ChannelKind::Unorm(24), 0)
+        );
+        assert_eq!(
+            (channels[1].name, channels[1].kind, channels[1].offset),
+            ("Stencil", ChannelKind::Uint(8), 24)
+        );
         // Element 0xAB123456: depth 0x123456, stencil 0xAB.
         assert_eq!(channels[0].raw(0xAB12_3456), 0x12_3456);
         assert_eq!(channels[1].raw(0xAB12_3456), 0xAB);

@@ -119,7 +119,10 @@ pub fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
     if rgba.len() as u128 != needed {
         return Err(Error::new(
             "png",
-            format!("a {width}x{height} RGBA8 image needs {needed} bytes; {} given", rgba.len()),
+            format!(
+                "a {width}x{height} RGBA8 image needs {needed} bytes; {} given",
+                rgba.len()
+            ),
         ));
     }
     if width == 0 || height == 0 {

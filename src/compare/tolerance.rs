@@ -226,7 +226,11 @@ impl ToleranceSpec {
                         Ok(number) if number.is_finite() && number >= 0.0 => number,
                         _ => return error(item, format!("'{text}' is not a non-negative finite number")),
                     };
-                    let setting = if name == "abs" { Setting::Abs(number) } else { Setting::Rel(number) };
+                    let setting = if name == "abs" {
+                        Setting::Abs(number)
+                    } else {
+                        Setting::Rel(number)
+                    };
                     Item::Channels { slots, setting }
                 }
                 ("ulp", Some(text)) => match text.parse::<u64>() {
@@ -248,9 +252,10 @@ impl ToleranceSpec {
                         );
                     }
                 },
-                ("channels", Some(text)) => Item::Compare(parse_channels(text).map_err(|detail| {
-                    Error::new("tolerance spec", detail).at(format!("item '{item}'"))
-                })?),
+                ("channels", Some(text)) => Item::Compare(
+                    parse_channels(text)
+                        .map_err(|detail| Error::new("tolerance spec", detail).at(format!("item '{item}'")))?,
+                ),
                 ("exact", Some(_)) => return error(item, "'exact' takes no value".to_owned()),
                 ("abs" | "rel" | "ulp" | "position" | "channels", None) => {
                     return error(item, format!("'{name}' needs a value ({name}=...)"));
@@ -284,7 +289,12 @@ impl ToleranceSpec {
                             continue;
                         }
                         match setting {
-                            Setting::Exact => *channel = ChannelTolerance { compare: channel.compare, ..ChannelTolerance::EXACT },
+                            Setting::Exact => {
+                                *channel = ChannelTolerance {
+                                    compare: channel.compare,
+                                    ..ChannelTolerance::EXACT
+                                }
+                            }
                             Setting::Abs(abs) => {
                                 channel.exact = false;
                                 channel.abs = abs;
@@ -333,20 +343,39 @@ mod tests {
         let rgba8 = Tolerance::for_format(Format::R8G8B8A8Unorm);
         assert_eq!(rgba8.channels, [ChannelTolerance::ulps(1); 4]);
         assert_eq!(rgba8.position, 0);
-        assert_eq!(Tolerance::for_format(Format::R32Uint).channels[0], ChannelTolerance::EXACT);
-        assert_eq!(Tolerance::for_format(Format::R32G32B32A32Float).channels[3], ChannelTolerance::ulps(4));
-        assert_eq!(Tolerance::for_format(Format::R16G16B16A16Float).channels[0], ChannelTolerance::ulps(1));
-        assert_eq!(Tolerance::for_format(Format::R11G11B10Float).channels[2], ChannelTolerance::ulps(1));
+        assert_eq!(
+            Tolerance::for_format(Format::R32Uint).channels[0],
+            ChannelTolerance::EXACT
+        );
+        assert_eq!(
+            Tolerance::for_format(Format::R32G32B32A32Float).channels[3],
+            ChannelTolerance::ulps(4)
+        );
+        assert_eq!(
+            Tolerance::for_format(Format::R16G16B16A16Float).channels[0],
+            ChannelTolerance::ulps(1)
+        );
+        assert_eq!(
+            Tolerance::for_format(Format::R11G11B10Float).channels[2],
+            ChannelTolerance::ulps(1)
+        );
         // D24_UNORM_S8_UINT: depth (slot 0) one code, stencil (slot 1) exact.
         let ds = Tolerance::for_format(Format::D24UnormS8Uint);
         assert_eq!(ds.channels[0], ChannelTolerance::ulps(1));
         assert_eq!(ds.channels[1], ChannelTolerance::EXACT);
-        assert_eq!(Tolerance::for_format(Format::D32Float).channels[0], ChannelTolerance::ulps(4));
+        assert_eq!(
+            Tolerance::for_format(Format::D32Float).channels[0],
+            ChannelTolerance::ulps(4)
+        );
     }
 
     #[test]
     fn a_full_spec_sets_every_channel_and_the_pixel_settings() {
-        let t = Tolerance::parse("abs=1e-3, rel=1e-2,ulp=2,position=1,channels=rgb", Format::R8G8B8A8Unorm).unwrap();
+        let t = Tolerance::parse(
+            "abs=1e-3, rel=1e-2,ulp=2,position=1,channels=rgb",
+            Format::R8G8B8A8Unorm,
+        )
+        .unwrap();
         for slot in 0..3 {
             let c = t.channels[slot];
             assert!(c.compare && !c.exact);
@@ -360,10 +389,28 @@ mod tests {
     fn unnamed_thresholds_keep_their_defaults_and_integers_become_threshold_compared() {
         // R32_UINT's default is exact; `abs=2` makes it "within 2", ulp stays 0.
         let t = Tolerance::parse("abs=2", Format::R32Uint).unwrap();
-        assert_eq!(t.channels[0], ChannelTolerance { compare: true, exact: false, abs: 2.0, rel: 0.0, ulp: 0 });
+        assert_eq!(
+            t.channels[0],
+            ChannelTolerance {
+                compare: true,
+                exact: false,
+                abs: 2.0,
+                rel: 0.0,
+                ulp: 0
+            }
+        );
         // RGBA8's default 1 ULP stays under `abs=0.5`; `ulp=0` removes it.
-        assert_eq!(Tolerance::parse("abs=0.5", Format::R8G8B8A8Unorm).unwrap().channels[0].ulp, 1);
-        assert_eq!(Tolerance::parse("abs=0.5,ulp=0", Format::R8G8B8A8Unorm).unwrap().channels[0].ulp, 0);
+        assert_eq!(
+            Tolerance::parse("abs=0.5", Format::R8G8B8A8Unorm).unwrap().channels[0].ulp,
+            1
+        );
+        assert_eq!(
+            Tolerance::parse("abs=0.5,ulp=0", Format::R8G8B8A8Unorm)
+                .unwrap()
+                .channels[0]
+                .ulp,
+            0
+        );
     }
 
     #[test]
@@ -374,7 +421,10 @@ mod tests {
         let t = Tolerance::parse("ulp=7,exact,position=2", Format::R16G16B16A16Float).unwrap();
         assert_eq!(t.channels, [ChannelTolerance::EXACT; 4]);
         assert_eq!(t.position, 2);
-        assert_eq!(ToleranceSpec::exact().resolve(Format::R32G32B32A32Float), Tolerance::exact());
+        assert_eq!(
+            ToleranceSpec::exact().resolve(Format::R32G32B32A32Float),
+            Tolerance::exact()
+        );
         // `exact` keeps a channel excluded by an earlier `channels=`.
         let t = Tolerance::parse("channels=r,exact", Format::R8G8B8A8Unorm).unwrap();
         assert!(t.channels[0].compare && !t.channels[1].compare);
