@@ -240,12 +240,18 @@ struct ChannelError {
 /// Compares one channel's raw bits `a` (reference) and `b` (result) under `tolerance` (see
 /// [`super::tolerance`]'s doc for the rules).
 fn evaluate(kind: ChannelKind, tolerance: &ChannelTolerance, a: u32, b: u32) -> Evaluation {
-    let exact = a == b;
     let zero = ChannelError {
         abs: 0.0,
         ulps: 0,
         normalized: 0.0,
     };
+    if a == b {
+        // Equal bits match under every tolerance, NaNs included; the common case skips the value decoding.
+        return Evaluation {
+            matches: true,
+            error: Some(zero),
+        };
+    }
     let (error, within) = match (kind.class(a), kind.class(b)) {
         (Class::Finite(oa), Class::Finite(ob)) => {
             let (va, vb) = (kind.value(a), kind.value(b));
@@ -265,7 +271,7 @@ fn evaluate(kind: ChannelKind, tolerance: &ChannelTolerance, a: u32, b: u32) -> 
         _ => (None, false),
     };
     Evaluation {
-        matches: if tolerance.exact { exact } else { within },
+        matches: !tolerance.exact && within,
         error,
     }
 }
