@@ -7,7 +7,8 @@
 //!   its compared channels, on a log scale: 0 ULP is black; an error of e >= 1 ULP is the colour of the viridis ramp
 //!   at t = log2(e) / log2(max_ulps), clamped to [0, 1], so 1 ULP is the ramp's dark purple end and `max_ulps` or
 //!   more its yellow end; a NaN or infinity meeting anything else is magenta (255, 0, 255, 255); pixels not
-//!   compared are transparent. The default `max_ulps` is the whole range of the compared channels (255 for 8-bit
+//!   compared are transparent. Bit differences with no ULP distance (under an exact tolerance: +0 against -0, two
+//!   NaN payloads, SNORM's two -1.0 codes) show black here; the mask shows them as differences. The default `max_ulps` is the whole range of the compared channels (255 for 8-bit
 //!   UNORM: the full 0..1 swing is yellow; 2^23 for float32: an error the size of the value). The ramp is
 //!   matplotlib's viridis (perceptually uniform) at its five quartile stops #440154, #3b528b, #21918c, #5ec962,
 //!   #fde725, linear in between.
