@@ -9,10 +9,6 @@ use crate::d3d::{Blend, BlendOp, ComparisonFunc, DepthWriteMask, LogicOp, Stenci
 use crate::format::Format;
 use crate::state::{RenderTargetBlendDesc, StencilFaceDesc};
 
-fn bits(value: f32) -> u32 {
-    value.to_bits()
-}
-
 fn texel(values: [f32; 4]) -> Texel {
     values.map(f32::to_bits)
 }
