@@ -187,6 +187,26 @@ pub struct OutputMerger {
     depth_range: [f32; 2],
 }
 
+/// The record of one blend: the equation and every value it used, as floats.
+fn blend_record(equation: &BlendEquation, inputs: &BlendInputs, terms: &BlendTerms) -> TargetOperation {
+    let floats = |t: Texel| t.map(f32::from_bits);
+    TargetOperation::Blend(BlendRecord {
+        src_blend: equation.src,
+        dest_blend: equation.dest,
+        blend_op: equation.op,
+        src_blend_alpha: equation.src_alpha,
+        dest_blend_alpha: equation.dest_alpha,
+        blend_op_alpha: equation.op_alpha,
+        source: floats(inputs.source),
+        source1: floats(inputs.source1),
+        destination: floats(inputs.destination),
+        blend_factor: floats(inputs.blend_factor),
+        source_factor: floats(terms.source_factor),
+        destination_factor: floats(terms.destination_factor),
+        result: floats(terms.result),
+    })
+}
+
 /// The blend factors 17.2 allows as SrcBlendAlpha and DestBlendAlpha.
 fn valid_alpha_factor(factor: Blend) -> bool {
     !matches!(
@@ -492,8 +512,10 @@ impl OutputMerger {
                         .map(|words| StoredTexel::new(bytes, words, shader_type))
                 })
                 .transpose()?;
+            // The operation's record is built only when a record is asked for.
+            let recording = before.is_some();
             let (value, operation) = match plan.operation {
-                Operation::Replace => (source, TargetOperation::Replace),
+                Operation::Replace => (source, Some(TargetOperation::Replace)),
                 Operation::Blend(equation) => {
                     let inputs = BlendInputs {
                         source: plan.range.clamp_texel(source),
@@ -502,40 +524,25 @@ impl OutputMerger {
                         blend_factor: plan.blend_factor,
                     };
                     let terms = blend(&equation, &inputs);
-                    let floats = |t: Texel| t.map(f32::from_bits);
-                    let operation = TargetOperation::Blend(BlendRecord {
-                        src_blend: equation.src,
-                        dest_blend: equation.dest,
-                        blend_op: equation.op,
-                        src_blend_alpha: equation.src_alpha,
-                        dest_blend_alpha: equation.dest_alpha,
-                        blend_op_alpha: equation.op_alpha,
-                        source: floats(inputs.source),
-                        source1: floats(inputs.source1),
-                        destination: floats(inputs.destination),
-                        blend_factor: floats(inputs.blend_factor),
-                        source_factor: floats(terms.source_factor),
-                        destination_factor: floats(terms.destination_factor),
-                        result: floats(terms.result),
-                    });
+                    let operation = recording.then(|| blend_record(&equation, &inputs, &terms));
                     (terms.result, operation)
                 }
                 Operation::Logic(op) => {
                     let destination = codec.decode(bytes)?;
                     let (cut, result) = logic_texel(op, source, destination, plan.component_bits);
-                    let operation = TargetOperation::Logic(LogicRecord {
+                    let operation = recording.then_some(TargetOperation::Logic(LogicRecord {
                         op,
                         source: cut,
                         destination,
                         result,
-                    });
+                    }));
                     (result, operation)
                 }
             };
             if mask != 0 {
                 codec.encode_masked(value, mask, bytes)?;
             }
-            if let (Some(record), Some(before)) = (record.as_deref_mut(), before) {
+            if let (Some(record), Some(before), Some(operation)) = (record.as_deref_mut(), before, operation) {
                 let after = StoredTexel::new(bytes, codec.decode(bytes)?, shader_type);
                 if let Some(entry) = record.targets.get_mut(slot) {
                     *entry = Some(TargetRecord {

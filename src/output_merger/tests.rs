@@ -1366,3 +1366,48 @@ mod views {
         assert!(DepthStencilTarget::from_view(&texture, &colour).is_err());
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pixel history records
+
+#[test]
+fn a_record_shows_the_inputs_and_outcome_without_changing_the_result() {
+    // R8G8B8A8_UINT with XOR: s = 0b1010, d = 0b1100 -> 0b0110; the record holds both operands and the bytes.
+    let state = blend_state(RenderTargetBlendDesc {
+        logic_op_enable: true,
+        logic_op: LogicOp::Xor,
+        ..RenderTargetBlendDesc::default()
+    });
+    let mut outputs = [[0u32; 4]; 8];
+    outputs[0] = [10; 4];
+    let run = |record: Option<&mut WriteRecord>| {
+        let mut om = OutputMerger::new(&state, one_target(Format::R8G8B8A8Uint, vec![12; 4])).unwrap();
+        om.write(0, 0, &outputs, &[0xf; 8], record).unwrap();
+        om.into_targets().render_targets[0].take().unwrap().into_bytes()
+    };
+    let mut record = WriteRecord::default();
+    assert_eq!(run(None), [6; 4]);
+    assert_eq!(run(Some(&mut record)), [6; 4]);
+    let target = record.targets[0].unwrap();
+    assert_eq!(target.before.bytes[..4], [12; 4]);
+    assert_eq!(target.before.values, [12.0; 4]);
+    assert_eq!(target.after.bytes[..usize::from(target.after.len)], [6; 4]);
+    assert_eq!(
+        target.operation,
+        TargetOperation::Logic(LogicRecord {
+            op: LogicOp::Xor,
+            source: [10; 4],
+            destination: [12; 4],
+            result: [6; 4],
+        })
+    );
+    assert!(record.targets[1..].iter().all(Option::is_none));
+    // A depth/stencil record with nothing bound says so: no depth, no stencil, passed.
+    let mut om = OutputMerger::new(&OutputMergerState::default(), Targets::default()).unwrap();
+    let mut ds = DepthStencilRecord {
+        outcome: DepthStencilOutcome::DepthFailed,
+        ..DepthStencilRecord::default()
+    };
+    assert!(om.depth_stencil(0, 0, 0.5, true, Some(&mut ds)).unwrap().passed());
+    assert_eq!(ds, DepthStencilRecord::default());
+}
