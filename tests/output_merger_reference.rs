@@ -270,7 +270,8 @@ enum Explained {
     /// and factors see the wrong channel (only plain writes are compared).
     SkippedA8Blend,
     /// Not compared: SNORM blends of out-of-range or NaN inputs, where llvmpipe turns NaN into -1, writes -1 as the
-    /// most negative code and wraps `1 - x` for negative x in fixed point (17.5: `1 - x` is not clamped).
+    /// most negative code, is up to two codes off on negative values in 16 bits and wraps `1 - x` for negative x in
+    /// 8-bit fixed point (17.5: `1 - x` is not clamped).
     SkippedSnormOutOfRange,
 }
 
