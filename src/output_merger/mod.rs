@@ -22,9 +22,10 @@
 //! - **Coverage (17.17, 16.9.4, 17.18).** With one sample, the sample is covered when bit 0 of the state's
 //!   SampleMask is set, bit 0 of the program's `oMask` is set (when it writes one) and, with alpha-to-coverage on
 //!   (off when the program writes `oMask`), when alpha-to-coverage's mask covers it. 17.18 wants an n-step mask of
-//!   `o0.a`: none at 0 or below or NaN, all at 1 or above, monotonic between. For n = 1 the one step is placed at
-//!   0.5 (`o0.a * 1` rounded to nearest), with no dithering — our choice, as hardware documentation describes it
-//!   ("alpha less than 0.5: transparent"). An uncovered sample changes nothing: not depth, not stencil, not colour.
+//!   `o0.a`: none at 0 or below or NaN, all at 1 or above, monotonic between, dithering allowed. For n = 1 the one
+//!   step is placed at 0.5 (`o0.a * 1` rounded to nearest), with no dithering: our choice, as WARP's is not
+//!   published. (GL, and so the reference renderer, ignores alpha-to-coverage on single-sample targets, which 17.18
+//!   does not allow at alpha 0.) An uncovered sample changes nothing: not depth, not stencil, not colour.
 //! - **Depth into the merger (16.9.2, 16.9.3, 17.10).** The interpolated depth, or the program's `oDepth` (any float,
 //!   NaN and infinities included), clamped to the viewport's range: `min(MaxDepth, max(MinDepth, z))` with 3.1's
 //!   min and max, so NaN becomes MinDepth ([`OutputMerger::set_depth_range`]). Conservative depth
@@ -82,7 +83,12 @@
 //! - **Pixel history.** Each call fills a record ([`CoverageRecord`], [`DepthStencilRecord`], [`WriteRecord`]) when
 //!   given one: stencil before/after and the test, depth test inputs and result, and per target the outputs, the
 //!   destination before, the blend factors, the blended value and the value stored (bytes, words and numbers).
-//!   Without a record nothing extra is computed.
+//!   Without a record nothing is decoded or copied for one.
+//!
+//! Tests: `tests.rs` here derives every rule by hand; `tests/output_merger_reference.rs` replays draws rendered by a
+//! real D3D11 (Wine on llvmpipe) for every depth format, both stencil formats and every float, UNORM, SRGB and SNORM
+//! render-target format it creates, and explains each difference by a documented deviation of the reference
+//! (`fixtures/output-merger/README.md`).
 
 mod blend;
 mod depth_stencil;
