@@ -12,6 +12,7 @@ pub mod d3d;
 pub mod dxbc;
 pub mod error;
 pub mod format;
+pub mod output_merger;
 pub mod raster;
 pub mod resource;
 pub mod shader;
