@@ -16,7 +16,7 @@
 //! [`MAX_RELATIVE_DEPTH`] deep, literals hold at most four values, numbers must fit their fields).
 
 use super::container::FourCc;
-use super::disasm::{literal_natural, registerless_name, stored_system_value, system_value_abbreviation};
+use super::disasm::{literal_natural, registerless_name, rw_from_used, stored_system_value, system_value_abbreviation};
 use super::program::{
     self, CustomData, Declaration, ExtendedOpcode, ExtendedOpcodeKind, ExtendedOperand, ExtendedOperandKind,
     GlobalFlags, Immediate, Index, Instruction, InstructionReturnType, MAX_RELATIVE_DEPTH, MinPrecision, Modifier,
@@ -166,7 +166,7 @@ fn read_header(lines: &[&str]) -> Result<Header> {
         if body.starts_with("no ") {
             continue;
         }
-        let element = signature_row(body, number)?;
+        let element = signature_row(body, number, signature.kind)?;
         signature.elements.push(element);
     }
     finish_table(&mut header, table.take());
@@ -259,7 +259,7 @@ fn mask_of(cells: &[&str]) -> u8 {
 }
 
 /// One signature table row: `NAME INDEX MASK REGISTER SYSVALUE FORMAT USED [key=value ...]`.
-fn signature_row(body: &str, line: usize) -> Result<SignatureElement> {
+fn signature_row(body: &str, line: usize, kind: SignatureKind) -> Result<SignatureElement> {
     let (semantic_name, cells) = row_cells(body, line)?;
     let bad = |what: &str| error(line, 0, format!("signature row {body:?}: {what}"));
     let mut cells = cells.into_iter().peekable();
@@ -302,7 +302,7 @@ fn signature_row(body: &str, line: usize) -> Result<SignatureElement> {
         component_type,
         register,
         mask: mask_of(&mask_cells),
-        rw_mask: mask_of(&used_cells),
+        rw_mask: rw_from_used(kind, mask_of(&mask_cells), mask_of(&used_cells)),
         stream: 0,
         min_precision: SignaturePrecision::DEFAULT,
     };
@@ -318,8 +318,11 @@ fn signature_row(body: &str, line: usize) -> Result<SignatureElement> {
             "stream" => element.stream = value,
             "minprec" => element.min_precision = SignaturePrecision(value),
             "sysvalue" => element.system_value = SystemValue(value),
-            "mask" => element.mask = u8::try_from(value).map_err(|_| bad("mask= must fit a byte"))?,
-            "used" => element.rw_mask = u8::try_from(value).map_err(|_| bad("used= must fit a byte"))?,
+            "mask" => {
+                element.mask = u8::try_from(value).map_err(|_| bad("mask= must fit a byte"))?;
+                element.rw_mask = rw_from_used(kind, element.mask & 0xf, mask_of(&used_cells));
+            }
+            "rw" => element.rw_mask = u8::try_from(value).map_err(|_| bad("rw= must fit a byte"))?,
             other => return Err(bad(&format!("unknown annotation {other:?}"))),
         }
     }

@@ -70,10 +70,15 @@
 //! In a signature table row, after the columns: `stream=N` (the geometry shader stream), `minprec=N` (minimum
 //! precision), `sysvalue=N` (the stored system value, when it is not the one the SysValue column implies: the
 //! column shows what D3D11 reflection reports, so `TARGET` on an `SV_Target` row stands for the stored 0 compilers
-//! write). A table heading names its chunk when it is not the plain kind: `// Input signature (ISG1):`.
+//! write), `mask=0xN` (a mask byte with bits above the four components), `rw=0xN` (the stored read/write byte, when
+//! the Used column cannot say it: the column shows the components read for inputs and, as `fxc` does, the
+//! components written for outputs and patch constants, whose stored byte is the mask's components never written). A
+//! table heading names its chunk when it is not the plain kind: `// Input signature (ISG1):`.
 //!
 //! The signature tables print `fxc`'s columns, except that registers outside any register file (`oDepth`, `oMask`)
-//! show their mask letters where `fxc` shows `N/A`, and the Used column always shows letters.
+//! show their mask letters where `fxc` shows `N/A`, and the Used column always shows letters where `fxc` shows
+//! `YES`/`NO` for those. Semantic names that are not printable ASCII without spaces print quoted, with `\"`, `\\` and
+//! `\u{N}` escapes.
 
 use std::fmt::Write as _;
 
@@ -887,6 +892,25 @@ fn positional_mask(mask: u8) -> String {
         .collect()
 }
 
+/// The Used column of a row: the components read (inputs: the stored byte) or written (outputs and patch constants,
+/// whose stored byte is the components never written, so the column shows the mask's others), as `fxc` shows them.
+pub(crate) fn used_column(kind: SignatureKind, mask: u8, rw_mask: u8) -> u8 {
+    if kind.rw_mask_is_never_written() {
+        mask & !rw_mask & 0xf
+    } else {
+        rw_mask & 0xf
+    }
+}
+
+/// The stored read/write byte a Used column stands for (the inverse of [`used_column`] where there is one).
+pub(crate) fn rw_from_used(kind: SignatureKind, mask: u8, used: u8) -> u8 {
+    if kind.rw_mask_is_never_written() {
+        mask & !used & 0xf
+    } else {
+        used
+    }
+}
+
 /// The heading word for a signature chunk kind: nothing for the plain kinds, ` (ISG1)` and so on for the others.
 fn kind_note(kind: SignatureKind) -> String {
     match kind {
@@ -915,6 +939,7 @@ fn write_signature(signature: &Signature, heading: &str, out: &mut String) {
             || element.component_type.0.to_string(),
             |n| if n == "sint" { "int".into() } else { n.into() },
         );
+        let used = used_column(signature.kind, element.mask, element.rw_mask);
         let mut row = format!(
             "// {:<20} {:>5}   {} {:>8} {:>8} {:>7}   {}",
             name_cell(&element.semantic_name),
@@ -923,15 +948,15 @@ fn write_signature(signature: &Signature, heading: &str, out: &mut String) {
             register,
             sysvalue,
             format,
-            positional_mask(element.rw_mask),
+            positional_mask(used),
         );
         let row_trimmed_len = row.trim_end().len();
         row.truncate(row_trimmed_len);
         if element.mask > 0xf {
             let _ = write!(row, " mask={:#x}", element.mask);
         }
-        if element.rw_mask > 0xf {
-            let _ = write!(row, " used={:#x}", element.rw_mask);
+        if rw_from_used(signature.kind, element.mask & 0xf, used) != element.rw_mask {
+            let _ = write!(row, " rw={:#x}", element.rw_mask);
         }
         if element.stream != 0 {
             let _ = write!(row, " stream={}", element.stream);
@@ -1044,7 +1069,7 @@ fn write_reflection(reflection: &Reflection, out: &mut String) {
     }
 }
 
-/// One constant buffer's definition block.
+/// One constant buffer's definition block, its variables as `fxc` lists them (struct members spelled out).
 fn write_constant_buffer(buffer: &ConstantBuffer, out: &mut String) {
     let keyword = match buffer.kind {
         CbufferType::CT_TBUFFER => "tbuffer",
@@ -1059,40 +1084,41 @@ fn write_constant_buffer(buffer: &ConstantBuffer, out: &mut String) {
         } else {
             " [unused]"
         };
-        write_typed_name(&variable.ty, &variable.name, 1, out);
-        let declaration = format!("{};", declaration_head(&variable.ty, &variable.name));
+        let head = write_struct_body(&variable.ty, &variable.name, variable.offset, 0, out);
         let _ = writeln!(
             out,
-            "//   {declaration:<35}// Offset:{:>5} Size:{:>6}{unused}",
+            "//   {head:<35}// Offset:{:>5} Size:{:>6}{unused}",
             variable.offset, variable.size
         );
     }
     out.push_str("//\n// }\n");
 }
 
-/// For a struct variable, its struct block before its own line (`struct Light { ... }`); nothing otherwise.
-fn write_typed_name(ty: &ShaderType, _name: &str, depth: usize, out: &mut String) {
-    if ty.class != VariableClass::SVC_STRUCT || depth > 8 {
-        return;
-    }
+/// For a struct type, writes `struct Name {` and its members (offsets from the buffer's start, `base` being the
+/// struct's) and returns the closing `} name;` line's text; for other types returns `type name;`. `depth` counts the
+/// structs around it.
+fn write_struct_body(ty: &ShaderType, name: &str, base: u32, depth: usize, out: &mut String) -> String {
     let pad = "    ".repeat(depth);
+    let array = if ty.elements > 0 {
+        format!("[{}]", ty.elements)
+    } else {
+        String::new()
+    };
+    if ty.class != VariableClass::SVC_STRUCT || depth >= 8 {
+        return format!("{pad}{};", declaration_head(ty, name));
+    }
     let _ = writeln!(
         out,
-        "//   {pad}struct {}\n//   {pad}{{\n//",
+        "//   {pad}struct {}\n//   {pad}{{\n//   {pad}    ",
         ty.name.as_deref().unwrap_or("")
     );
     for member in &ty.members {
-        write_typed_name(&member.ty, &member.name, depth.saturating_add(1), out);
-        let _ = writeln!(
-            out,
-            "//   {pad}    {};{:>w$}// Offset: {:>4}",
-            declaration_head(&member.ty, &member.name),
-            "",
-            member.offset,
-            w = 1
-        );
+        let offset = base.saturating_add(member.offset);
+        let head = write_struct_body(&member.ty, &member.name, offset, depth.saturating_add(1), out);
+        let _ = writeln!(out, "//   {head:<35}// Offset:{offset:>5}");
     }
-    let _ = writeln!(out, "//\n//   {pad}}}");
+    let _ = writeln!(out, "//");
+    format!("{pad}}} {name}{array};")
 }
 
 /// `float4x4 World` / `float Weights[8]` / `struct Light L`.
