@@ -1,7 +1,12 @@
 //! Every compiled blob under `fixtures/` through the disassembler and back through the assembler: the program tokens
 //! and the signatures must come back exactly.
 
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use iridia::dxbc::{Container, FourCc, Shader, Verify, asm, disasm};
 use std::path::{Path, PathBuf};
@@ -59,23 +64,5 @@ fn every_fixture_blob_assembles_back_from_its_listing() {
             "{}",
             path.display()
         );
-    }
-}
-
-#[test]
-#[ignore]
-fn dump_listings() {
-    for path in all_fixtures() {
-        let bytes = std::fs::read(&path).unwrap();
-        let shader = Shader::parse(&bytes, Verify::Checksum).unwrap();
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let dir = path
-            .parent()
-            .unwrap()
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
-        std::fs::write(format!("/tmp/dis/{dir}__{name}.txt"), disasm::disassemble(&shader)).unwrap();
     }
 }

@@ -4,7 +4,12 @@
 //! four-letter swizzle; it writes `dsx`/`dsy` for `deriv_rtx`/`deriv_rty`, `comparisonMode` for `mode_comparison`,
 //! `sample(u,v,w)` for `sample_aoffimmi(u,v,w)`, and literals as `%.8e`; `fxc` prints six decimals.
 
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use iridia::dxbc::{Shader, Verify, disasm};
 

@@ -906,11 +906,11 @@ fn mnemonic_extended(mnemonic: &Mnemonic, suffix: &Suffix, line: usize) -> Resul
         let items: Vec<&str> = group.split(',').map(str::trim).collect();
         let first = items.first().copied().unwrap_or("");
         if first.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-            let values: Vec<i8> = items
+            let values = items
                 .iter()
                 .map(|v| v.parse::<i8>().ok().filter(|o| (-8..=7).contains(o)))
-                .collect::<Option<_>>()
-                .filter(|v: &Vec<i8>| v.len() == 3)
+                .collect::<Option<Vec<i8>>>()
+                .and_then(|v| <[i8; 3]>::try_from(v).ok())
                 .ok_or_else(|| {
                     error(
                         line,
@@ -918,7 +918,7 @@ fn mnemonic_extended(mnemonic: &Mnemonic, suffix: &Suffix, line: usize) -> Resul
                         format!("texel offsets ({group}) must be three integers from -8 to 7"),
                     )
                 })?;
-            offsets = Some([values[0], values[1], values[2]]);
+            offsets = Some(values);
         } else if let Some(d) = dimension_from_name(first) {
             let stride = match items.get(1) {
                 None => 0,
@@ -937,11 +937,11 @@ fn mnemonic_extended(mnemonic: &Mnemonic, suffix: &Suffix, line: usize) -> Resul
             }
             dimension = Some((d, stride));
         } else {
-            let values: Vec<ReturnType> = items
+            let values = items
                 .iter()
                 .map(|t| return_type_from_name(t))
-                .collect::<Option<_>>()
-                .filter(|v: &Vec<ReturnType>| v.len() == 4)
+                .collect::<Option<Vec<ReturnType>>>()
+                .and_then(|v| <[ReturnType; 4]>::try_from(v).ok())
                 .ok_or_else(|| {
                     error(
                         line,
@@ -949,7 +949,7 @@ fn mnemonic_extended(mnemonic: &Mnemonic, suffix: &Suffix, line: usize) -> Resul
                         format!("({group}) is neither texel offsets, a resource dimension nor four return types"),
                     )
                 })?;
-            types = Some([values[0], values[1], values[2], values[3]]);
+            types = Some(values);
         }
     }
     if suffix.aoffimmi && offsets.is_none() {
@@ -1275,13 +1275,12 @@ fn leading_return_types(cursor: &mut Cursor) -> Result<[ReturnType; 4]> {
     cursor.expect('(', "to open the return types")?;
     let inside = cursor.take_while(|c| c != ')');
     cursor.expect(')', "to close the return types")?;
-    let types: Vec<ReturnType> = inside
+    inside
         .split(',')
         .map(|t| return_type_from_name(t.trim()))
-        .collect::<Option<_>>()
-        .filter(|v: &Vec<ReturnType>| v.len() == 4)
-        .ok_or_else(|| cursor.error(format!("({inside}) is not four return types")))?;
-    Ok([types[0], types[1], types[2], types[3]])
+        .collect::<Option<Vec<ReturnType>>>()
+        .and_then(|v| <[ReturnType; 4]>::try_from(v).ok())
+        .ok_or_else(|| cursor.error(format!("({inside}) is not four return types")))
 }
 
 /// Splits a declaration's flag suffix (`_glc_rov_opc`) into words, checking each is allowed.
