@@ -137,8 +137,13 @@ fn read_header(lines: &[&str]) -> Result<Header> {
             rows = false;
             continue;
         }
-        if let Some(code) = body.strip_prefix("chunk ") {
-            let code = code.trim();
+        // `// chunk SHEX`: exactly one word after `chunk` (a longer line is some other comment, like a binding row
+        // for a resource named "chunk").
+        if let Some(code) = body
+            .strip_prefix("chunk ")
+            .map(str::trim)
+            .filter(|c| !c.contains(char::is_whitespace))
+        {
             header.chunk = Some(match code {
                 "SHEX" => FourCc::SHEX,
                 "SHDR" => FourCc::SHDR,
@@ -163,7 +168,7 @@ fn read_header(lines: &[&str]) -> Result<Header> {
             finish_table(&mut header, table.take());
             continue;
         }
-        if body.starts_with("no ") {
+        if ["no Input", "no Output", "no Patch Constant"].contains(&body) {
             continue;
         }
         let element = signature_row(body, number, signature.kind)?;
@@ -228,7 +233,8 @@ fn row_cells(body: &str, line: usize) -> Result<(String, Vec<&str>)> {
                             .and_then(char::from_u32)
                             .ok_or_else(|| error(line, 0, "a \\u escape in a semantic name is not \\u{HEX}"))?;
                         name.push(value);
-                        for _ in 0..close.unwrap_or(0) {
+                        // Skip `{HEX}`: the brace, the digits and the closing brace (all ASCII, a byte each).
+                        for _ in 0..=close.unwrap_or(0) {
                             chars.next();
                         }
                     }
@@ -397,8 +403,11 @@ fn read_program(lines: &[&str]) -> Result<(Program, Vec<usize>)> {
         let instruction = parse_any(&line)?;
         // Encode it alone now, so that what the encoder refuses is reported at its line.
         let probe = Program {
+            kind: program.kind,
+            major: program.major,
+            minor: program.minor,
+            version_reserved_bits: program.version_reserved_bits,
             instructions: vec![instruction],
-            ..program.clone()
         };
         program::encode(&probe).map_err(|e| error(line.number, 0, e.detail))?;
         program.instructions.extend(probe.instructions);

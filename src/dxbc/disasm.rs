@@ -867,7 +867,8 @@ pub(crate) fn registerless_name(value: SystemValue) -> &'static str {
 /// A semantic name as a table cell: bare when it is printable ASCII without spaces or quotes, else quoted with
 /// `\"`, `\\` and `\u{N}` escapes.
 pub(crate) fn name_cell(name: &str) -> String {
-    if !name.is_empty() && name.chars().all(|c| c.is_ascii_graphic() && c != '"' && c != '\\') {
+    // "no" alone would read as the `// no Input` line of an empty table.
+    if !name.is_empty() && name != "no" && name.chars().all(|c| c.is_ascii_graphic() && c != '"' && c != '\\') {
         return name.to_string();
     }
     let mut text = String::from("\"");
@@ -1060,7 +1061,12 @@ fn write_reflection(reflection: &Reflection, out: &mut String) {
             let bind = format!("{bind_prefix}{}", binding.bind_point);
             let line = format!(
                 "// {:<30} {:>10} {:>7} {:>11} {:>14} {:>6}",
-                binding.name, kind, format, dim, bind, binding.bind_count
+                name_cell(&binding.name),
+                kind,
+                format,
+                dim,
+                bind,
+                binding.bind_count
             );
             out.push_str(line.trim_end());
             out.push('\n');
@@ -1077,7 +1083,7 @@ fn write_constant_buffer(buffer: &ConstantBuffer, out: &mut String) {
         CbufferType::CT_RESOURCE_BIND_INFO => "Resource bind info for",
         _ => "cbuffer",
     };
-    let _ = writeln!(out, "//\n// {keyword} {}\n// {{\n//", buffer.name);
+    let _ = writeln!(out, "//\n// {keyword} {}\n// {{\n//", name_cell(&buffer.name));
     for variable in &buffer.variables {
         let unused = if variable.flags.contains(VariableFlags::USED) {
             ""
@@ -1110,7 +1116,7 @@ fn write_struct_body(ty: &ShaderType, name: &str, base: u32, depth: usize, out: 
     let _ = writeln!(
         out,
         "//   {pad}struct {}\n//   {pad}{{\n//   {pad}    ",
-        ty.name.as_deref().unwrap_or("")
+        ty.name.as_deref().map(name_cell).unwrap_or_default()
     );
     for member in &ty.members {
         let offset = base.saturating_add(member.offset);
@@ -1118,7 +1124,7 @@ fn write_struct_body(ty: &ShaderType, name: &str, base: u32, depth: usize, out: 
         let _ = writeln!(out, "//   {head:<35}// Offset:{offset:>5}");
     }
     let _ = writeln!(out, "//");
-    format!("{pad}}} {name}{array};")
+    format!("{pad}}} {}{array};", name_cell(name))
 }
 
 /// `float4x4 World` / `float Weights[8]` / `struct Light L`.
@@ -1128,13 +1134,13 @@ fn declaration_head(ty: &ShaderType, name: &str) -> String {
     } else {
         String::new()
     };
-    format!("{} {name}{array}", type_name(ty))
+    format!("{} {}{array}", type_name(ty), name_cell(name))
 }
 
 /// A type's HLSL name: its SM5 name when the chunk gives one, else built from its class, base, rows and columns.
 fn type_name(ty: &ShaderType) -> String {
     if let Some(name) = &ty.name {
-        return name.clone();
+        return name_cell(name);
     }
     let base = match ty.base {
         VariableType::SVT_BOOL => "bool",
