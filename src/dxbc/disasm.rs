@@ -789,11 +789,12 @@ fn custom_data_text(data: &CustomData) -> String {
         | CustomData::ClipPlaneConstantMappingsForDx9(words)
         | CustomData::Other { data: words, .. } => {
             let values: Vec<String> = words.iter().map(|w| format!("0x{w:08x}")).collect();
-            format!(
-                "customdata {} {{ {} }}",
-                custom_data_class_name(data.class()),
-                values.join(", ")
-            )
+            let body = if values.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", values.join(", "))
+            };
+            format!("customdata {} {{ {body}}}", custom_data_class_name(data.class()))
         }
     }
 }
