@@ -7,10 +7,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod compare;
 pub mod d3d;
 pub mod dxbc;
 pub mod error;
 pub mod format;
+pub mod output_merger;
 pub mod raster;
 pub mod resource;
 pub mod shader;
