@@ -1042,9 +1042,21 @@ impl<'p> Builder<'p> {
                 name,
                 interpolation,
             } => self.declare_register(index, instruction, register, *name, *interpolation)?,
+            Declaration::FunctionBody(_) | Declaration::FunctionTable { .. } | Declaration::Interface { .. } => {
+                return Err(err(format!(
+                    "{} (interfaces, 7.19) is not implemented",
+                    instruction.opcode.name()
+                )));
+            }
+            Declaration::UavTyped { .. } | Declaration::UavRaw { .. } | Declaration::UavStructured { .. } => {
+                return Err(err(format!(
+                    "{}: unordered access views are not supported in a vertex or pixel program",
+                    instruction.opcode.name()
+                )));
+            }
             _ => {
                 return Err(err(format!(
-                    "{} does not belong in a vertex or pixel program",
+                    "{} belongs to another stage, not a vertex or pixel program",
                     instruction.opcode.name()
                 )));
             }
