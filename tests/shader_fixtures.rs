@@ -163,6 +163,35 @@ fn ps40_switch_icb_computes_its_hlsl_by_hand() {
     );
 }
 
+#[test]
+fn vs41_skinning_indexes_its_bone_palette_per_vertex() {
+    // bones[i] (float4x3, column_major: three registers per bone, register 3i + j = column j) translates by
+    // (i, 0, 0); view_projection (registers 96..99) is the identity. indices (1, 2, 3, 0) with weights 1/4 each move
+    // position (1, 2, 3) by (1 + 2 + 3 + 0) / 4 = 1.5 in x: every partial sum is exact. The identity 3x3 part keeps
+    // the normal (0, 0, 2), normalised by rsqrt(4) = 0.5 to (0, 0, 1); z = 3 is not past 10, so fog is 0.
+    let exe = fixture("vs41_skinning.dxbc");
+    let mut cb = vec![[0u32; 4]; 100];
+    for bone in 0..32 {
+        cb[3 * bone] = [f(1.0), 0, 0, f(bone as f32)];
+        cb[3 * bone + 1] = [0, f(1.0), 0, 0];
+        cb[3 * bone + 2] = [0, 0, f(1.0), 0];
+    }
+    for j in 0..4 {
+        cb[96 + j][j] = f(1.0);
+    }
+    let mut bindings = Bindings::default();
+    bindings.constant_buffers[0] = Some(&cb);
+    let mut m = Machine::new();
+    m.start_vertices(&exe, 1).unwrap();
+    m.set_input(0, 0, [f(1.0), f(2.0), f(3.0), 0]).unwrap();
+    m.set_input(0, 1, [0, 0, f(2.0), 0]).unwrap();
+    m.set_input(0, 2, [1, 2, 3, 0]).unwrap();
+    m.set_input(0, 3, [f(0.25); 4]).unwrap();
+    m.run(&exe, &bindings, None).unwrap();
+    assert_eq!(m.output(0, 0), [f(2.5), f(2.0), f(3.0), f(1.0)]);
+    assert_eq!(m.output(0, 1), [0, 0, f(1.0), 0]);
+}
+
 /// A view answering `(u, v, 0, 1)` for a sample at (u, v), recording the LOD and offsets it was given.
 struct UvView {
     calls: RefCell<Vec<([i32; 3], LevelOfDetail)>>,
