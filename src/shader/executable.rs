@@ -353,6 +353,8 @@ pub(crate) enum Flow {
     },
     /// `case n`.
     Case(u32),
+    /// `label l#`, and a `call`/`callc` before its target is resolved: the label number.
+    Label(u32),
     /// `call`/`callc`: the first op of the subroutine.
     Call {
         /// The op after the `label`.
@@ -1390,8 +1392,7 @@ impl<'p> Builder<'p> {
                         _ => None,
                     })
                     .ok_or_else(|| err("the label operand must be l# with an immediate number (22.7.10)".into()))?;
-                // The label number is kept in `Case` until `match_flow` resolves it to an op position.
-                op.flow = Flow::Case(label);
+                op.flow = Flow::Label(label);
                 return Ok(());
             }
             _ => {}
@@ -2096,7 +2097,7 @@ impl<'p> Builder<'p> {
                             "a label must follow a ret outside flow control (22.7.15)".into(),
                         ));
                     }
-                    if let Flow::Case(number) = flow {
+                    if let Flow::Label(number) = flow {
                         if labels.iter().any(|(n, _)| *n == number) {
                             return Err(op_err(op, format!("l{number} is defined twice")));
                         }
@@ -2128,7 +2129,7 @@ impl<'p> Builder<'p> {
         for op in ops.iter_mut() {
             match op.opcode {
                 Opcode::Call | Opcode::Callc => {
-                    let Flow::Case(number) = op.flow else { continue };
+                    let Flow::Label(number) = op.flow else { continue };
                     let target = labels
                         .iter()
                         .find(|(n, _)| *n == number)
