@@ -1862,7 +1862,7 @@ impl<'p> Builder<'p> {
             Components::One => [0; 4],
             Components::Zero | Components::N => {
                 return Err(err(format!(
-                    "a {:?} operand has no components to read",
+                    "the {:?} operand has no components to read",
                     operand.register
                 )));
             }
