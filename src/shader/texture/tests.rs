@@ -1,0 +1,1 @@
+//! Hand-computed tests of texture sampling.
