@@ -136,14 +136,26 @@ pub(super) fn address(texel: i64, size: u32, mode: AddressMode) -> Option<u32> {
     let addressed = match mode {
         AddressMode::Wrap => texel.checked_rem_euclid(size).unwrap_or(0),
         AddressMode::Mirror => {
-            let reflected = if texel < 0 { texel.saturating_neg().saturating_sub(1) } else { texel };
+            let reflected = if texel < 0 {
+                texel.saturating_neg().saturating_sub(1)
+            } else {
+                texel
+            };
             let flip = reflected.checked_div(size).unwrap_or(0) & 1 == 1;
             let within = reflected.checked_rem(size).unwrap_or(0);
-            if flip { size.wrapping_sub(within).wrapping_sub(1) } else { within }
+            if flip {
+                size.wrapping_sub(within).wrapping_sub(1)
+            } else {
+                within
+            }
         }
         AddressMode::Clamp => texel.clamp(0, size.wrapping_sub(1)),
         AddressMode::MirrorOnce => {
-            let reflected = if texel < 0 { texel.saturating_neg().saturating_sub(1) } else { texel };
+            let reflected = if texel < 0 {
+                texel.saturating_neg().saturating_sub(1)
+            } else {
+                texel
+            };
             reflected.clamp(0, size.wrapping_sub(1))
         }
         AddressMode::Border => return None,

@@ -18,12 +18,36 @@ struct FaceAxes {
 
 /// The six faces' axes, in face order.
 const FACES: [FaceAxes; 6] = [
-    FaceAxes { major: (0, 1), s: (2, -1), t: (1, -1) },
-    FaceAxes { major: (0, -1), s: (2, 1), t: (1, -1) },
-    FaceAxes { major: (1, 1), s: (0, 1), t: (2, 1) },
-    FaceAxes { major: (1, -1), s: (0, 1), t: (2, -1) },
-    FaceAxes { major: (2, 1), s: (0, 1), t: (1, -1) },
-    FaceAxes { major: (2, -1), s: (0, -1), t: (1, -1) },
+    FaceAxes {
+        major: (0, 1),
+        s: (2, -1),
+        t: (1, -1),
+    },
+    FaceAxes {
+        major: (0, -1),
+        s: (2, 1),
+        t: (1, -1),
+    },
+    FaceAxes {
+        major: (1, 1),
+        s: (0, 1),
+        t: (2, 1),
+    },
+    FaceAxes {
+        major: (1, -1),
+        s: (0, 1),
+        t: (2, -1),
+    },
+    FaceAxes {
+        major: (2, 1),
+        s: (0, 1),
+        t: (1, -1),
+    },
+    FaceAxes {
+        major: (2, -1),
+        s: (0, -1),
+        t: (1, -1),
+    },
 ];
 
 /// A direction resolved to a face.
@@ -158,7 +182,10 @@ pub(super) fn spill(face: u32, i: i64, j: i64, size: u32) -> Option<CubeTexel> {
     if let Some(p) = point.get_mut(layout.major.0) {
         *p = layout.major.1.wrapping_mul(n.wrapping_sub(depth));
     }
-    let new_face = u32::try_from(over_axis).ok()?.wrapping_mul(2).wrapping_add(u32::from(over_value < 0));
+    let new_face = u32::try_from(over_axis)
+        .ok()?
+        .wrapping_mul(2)
+        .wrapping_add(u32::from(over_value < 0));
     let new_layout = axes(new_face);
     let read = |(axis, sign): (usize, i64)| point.get(axis).copied().unwrap_or(0).wrapping_mul(sign);
     let texel = |h: i64| u32::try_from(h.wrapping_add(n).wrapping_sub(1).wrapping_div(2)).ok();

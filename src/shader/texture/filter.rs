@@ -1,11 +1,11 @@
 //! The sampling engine: the taps a filter reads at each mip level, how their values combine (weighted sum,
 //! comparison, minimum, maximum), and the blend across levels and anisotropic taps.
 
+use super::LevelOfDetail;
 use super::address::{AxisTaps, array_slice, axis_taps, fixed_position, split_fixed};
 use super::cube::{FaceCoords, face_derivatives, face_of, spill};
 use super::lod::{Footprint, MipChoice, clamp_lod, flatten_3d, footprint, select_mips};
 use super::view::{BlockCache, ComponentRange, TextureData, TextureView, component_ranges};
-use super::LevelOfDetail;
 use crate::d3d::{AddressMode, ComparisonFunc, SrvDimension};
 use crate::format::{ShaderType, Texel};
 use crate::resource::{Reduction, SamplerDesc};
@@ -13,7 +13,11 @@ use crate::{Error, Result};
 
 /// 7.18.16.2 / 3.1: a denormal float is flushed to a zero of its sign on the way into and out of filter arithmetic.
 pub(super) fn flush(value: f32) -> f32 {
-    if value.is_subnormal() { 0.0f32.copysign(value) } else { value }
+    if value.is_subnormal() {
+        0.0f32.copysign(value)
+    } else {
+        value
+    }
 }
 
 /// How the texels a filter reads are combined.
@@ -296,7 +300,9 @@ impl Sampling<'_> {
         let mut axes = [AxisTaps::UNUSED; 3];
         for (axis, taps) in axes.iter_mut().enumerate().take(location.axes) {
             let mode = modes.get(axis).copied().unwrap_or(AddressMode::Clamp);
-            let (Some(&u), Some(&n)) = (uvw.get(axis), size.get(axis)) else { continue };
+            let (Some(&u), Some(&n)) = (uvw.get(axis), size.get(axis)) else {
+                continue;
+            };
             let o = self.offset.get(axis).copied().unwrap_or(0);
             *taps = axis_taps(u, mode, n, o, linear);
         }
@@ -308,7 +314,9 @@ impl Sampling<'_> {
                         continue;
                     }
                     let texel = match (tu.texel, tv.texel, tw.texel) {
-                        (Some(x), Some(y), Some(z)) => self.data.texel(level, location.slice, [x, y, z], &mut self.cache)?,
+                        (Some(x), Some(y), Some(z)) => {
+                            self.data.texel(level, location.slice, [x, y, z], &mut self.cache)?
+                        }
                         _ => self.border,
                     };
                     accumulator.add(self.prepare(texel), weight);
@@ -376,15 +384,31 @@ impl Sampling<'_> {
 
     /// The filtered result at the chosen mip level(s), with `taps` anisotropic taps spread along `step` (normalized
     /// coordinates per tap) around the location.
-    pub(super) fn filter(&mut self, location: &Location, mips: MipChoice, taps: u32, step: [f32; 2]) -> Result<Partial> {
+    pub(super) fn filter(
+        &mut self,
+        location: &Location,
+        mips: MipChoice,
+        taps: u32,
+        step: [f32; 2],
+    ) -> Result<Partial> {
         let filter = self.sampler.filter;
-        let linear = if mips.magnify { filter.mag_linear() } else { filter.min_linear() };
+        let linear = if mips.magnify {
+            filter.mag_linear()
+        } else {
+            filter.min_linear()
+        };
         let floor = self.taps(mips.floor, location, linear, taps, step)?;
         if mips.ceil_weight == 0.0 {
             return Ok(floor);
         }
         let ceil = self.taps(mips.ceil, location, linear, taps, step)?;
-        Ok(blend(self.combine, ceil, mips.ceil_weight, floor, 1.0 - mips.ceil_weight))
+        Ok(blend(
+            self.combine,
+            ceil,
+            mips.ceil_weight,
+            floor,
+            1.0 - mips.ceil_weight,
+        ))
     }
 
     /// The anisotropic taps (one for isotropic filtering) at one level: tap `i` of `n` at `(i + 0.5) / n - 0.5`
@@ -478,13 +502,7 @@ pub(super) fn resolve_lod(
             let (dx, dy) = texel_derivatives(data, location, ddx, ddy);
             (footprint(dx, dy, anisotropic), bias)
         }
-        LevelOfDetail::Explicit(lod) => (
-            Footprint {
-                lod,
-                anisotropy: None,
-            },
-            0.0,
-        ),
+        LevelOfDetail::Explicit(lod) => (Footprint { lod, anisotropy: None }, 0.0),
         LevelOfDetail::Zero => (
             Footprint {
                 lod: 0.0,
@@ -552,13 +570,20 @@ pub(super) fn anisotropic_taps(data: &TextureData, footprint: &Footprint) -> (u3
         return (1, [0.0; 2]);
     };
     let ratio = anisotropy.ratio;
-    let taps = if ratio.is_nan() { 1 } else { ratio.ceil().clamp(1.0, 16.0) as u32 };
+    let taps = if ratio.is_nan() {
+        1
+    } else {
+        ratio.ceil().clamp(1.0, 16.0) as u32
+    };
     if taps <= 1 {
         return (1, [0.0; 2]);
     }
     let size = data.size(0).unwrap_or([1, 1, 1]).map(|s| s as f32);
     let n = taps as f32;
-    (taps, [anisotropy.major[0] / size[0] / n, anisotropy.major[1] / size[1] / n])
+    (
+        taps,
+        [anisotropy.major[0] / size[0] / n, anisotropy.major[1] / size[1] / n],
+    )
 }
 
 /// 22.4.19: the reference value quantized to the view format's red component as depth is to a depth buffer (17.11):
@@ -576,7 +601,10 @@ pub(super) fn quantize_reference(view: &TextureView, reference: f32) -> f32 {
     let Some(bytes) = element.get_mut(..codec.element_bytes()) else {
         return reference;
     };
-    if codec.encode_masked([reference.to_bits(), 0, 0, 0], 0b0001, bytes).is_err() {
+    if codec
+        .encode_masked([reference.to_bits(), 0, 0, 0], 0b0001, bytes)
+        .is_err()
+    {
         return reference;
     }
     match codec.decode(bytes) {
@@ -600,17 +628,26 @@ pub(super) fn gather(
     let data = view.texture(instruction)?;
     if !matches!(
         view.dimension,
-        SrvDimension::Texture2D | SrvDimension::Texture2DArray | SrvDimension::TextureCube | SrvDimension::TextureCubeArray
+        SrvDimension::Texture2D
+            | SrvDimension::Texture2DArray
+            | SrvDimension::TextureCube
+            | SrvDimension::TextureCubeArray
     ) {
         return Err(Error::new(
             "texture",
-            format!("{instruction} reads only 2D and cube views (22.4.2), not {}", view.dimension),
+            format!(
+                "{instruction} reads only 2D and cube views (22.4.2), not {}",
+                view.dimension
+            ),
         ));
     }
     if reference.is_some() && matches!(data.shader_type, ShaderType::Uint | ShaderType::Sint) {
         return Err(Error::new(
             "texture",
-            format!("{instruction} cannot compare {}: comparison needs a float format (22.4.19)", view.format),
+            format!(
+                "{instruction} cannot compare {}: comparison needs a float format (22.4.19)",
+                view.format
+            ),
         ));
     }
     let location = locate(view, data, coords, instruction)?;
@@ -621,7 +658,12 @@ pub(super) fn gather(
     let quantized = reference.map(|r| quantize_reference(view, r));
     let pick = |texel: Texel| -> u32 {
         match quantized {
-            Some(r) => if compare(sampler.comparison, r, f32::from_bits(texel[0])) { 1.0f32 } else { 0.0 }.to_bits(),
+            Some(r) => if compare(sampler.comparison, r, f32::from_bits(texel[0])) {
+                1.0f32
+            } else {
+                0.0
+            }
+            .to_bits(),
             None => texel.get(channel).copied().unwrap_or(0),
         }
     };
@@ -642,7 +684,11 @@ pub(super) fn gather(
             }
         }
         // 22.4.2 / 22.4.3: the missing corner texel is the average of the three real ones (after comparison).
-        let kind = if quantized.is_some() { ShaderType::Float } else { data.shader_type };
+        let kind = if quantized.is_some() {
+            ShaderType::Float
+        } else {
+            data.shader_type
+        };
         let synthesized = average_words(&values, kind);
         for (o, v) in out.iter_mut().zip(values) {
             *o = v.unwrap_or(synthesized);
@@ -652,7 +698,9 @@ pub(super) fn gather(
     let taps_u = axis_taps(location.uvw[0], sampler.address_u, size[0], six_bits(offset[0]), true);
     let taps_v = axis_taps(location.uvw[1], sampler.address_v, size[1], six_bits(offset[1]), true);
     for (o, (du, dv)) in out.iter_mut().zip(order) {
-        let (Some(tu), Some(tv)) = (taps_u.taps.get(du), taps_v.taps.get(dv)) else { continue };
+        let (Some(tu), Some(tv)) = (taps_u.taps.get(du), taps_v.taps.get(dv)) else {
+            continue;
+        };
         let texel = match (tu.texel, tv.texel) {
             (Some(x), Some(y)) => data.texel(0, location.slice, [x, y, 0], &mut cache)?,
             _ => border,

@@ -79,6 +79,7 @@ mod lod;
 mod view;
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)] // tests build textures and expected values from small constants
 mod tests;
 
 pub use view::TextureView;
@@ -191,7 +192,11 @@ pub fn load(view: &TextureView, address: [i32; 4], offset: [i32; 3], sample: u32
             if sample >= data.sample_count {
                 return Ok(zero);
             }
-            let slice = if view.dimension == SrvDimension::Texture2DMsArray { a2 } else { 0 };
+            let slice = if view.dimension == SrvDimension::Texture2DMsArray {
+                a2
+            } else {
+                0
+            };
             ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], slice, 0)
         }
         dimension => {
@@ -324,7 +329,10 @@ pub fn lod(view: &TextureView, sampler: &SamplerDesc, coords: [f32; 4], ddx: [f3
 /// view's start (its 2 low bits dropped); 0 for a word past the view.
 pub fn load_raw(view: &TextureView, byte_address: u32) -> Result<u32> {
     let Content::Buffer(buffer) = &view.content else {
-        return Err(Error::new("texture", format!("ld_raw cannot read a {} view", view.dimension)));
+        return Err(Error::new(
+            "texture",
+            format!("ld_raw cannot read a {} view", view.dimension),
+        ));
     };
     if matches!(buffer.kind, BufferKind::Typed(_)) {
         return Err(Error::new(
@@ -342,7 +350,10 @@ pub fn load_raw(view: &TextureView, byte_address: u32) -> Result<u32> {
 /// result undefined). Added to the interpreter contract so that `index * stride + offset` cannot wrap into range.
 pub fn load_structured(view: &TextureView, index: u32, byte_offset: u32) -> Result<u32> {
     let Content::Buffer(buffer) = &view.content else {
-        return Err(Error::new("texture", format!("ld_structured cannot read a {} view", view.dimension)));
+        return Err(Error::new(
+            "texture",
+            format!("ld_structured cannot read a {} view", view.dimension),
+        ));
     };
     if matches!(buffer.kind, BufferKind::Typed(_)) {
         return Err(Error::new(
@@ -354,7 +365,9 @@ pub fn load_structured(view: &TextureView, index: u32, byte_offset: u32) -> Resu
     if index >= buffer.elements || offset.saturating_add(4) > buffer.element_bytes {
         return Ok(0);
     }
-    let address = u64::from(index).saturating_mul(buffer.element_bytes).saturating_add(offset);
+    let address = u64::from(index)
+        .saturating_mul(buffer.element_bytes)
+        .saturating_add(offset);
     let view_bytes = u64::from(buffer.elements).saturating_mul(buffer.element_bytes);
     Ok(read_word(buffer, address, view_bytes))
 }

@@ -131,12 +131,10 @@ impl TextureView {
                     content: Content::Buffer(buffer),
                 })
             }
-            (Resource::Buffer(_), dimension) => Err(view_error(format!(
-                "a {dimension} view cannot see a buffer"
-            ))),
-            (Resource::Texture(_), SrvDimension::Buffer | SrvDimension::BufferEx | SrvDimension::Unknown) => Err(
-                view_error(format!("a {} view cannot see a texture", desc.dimension)),
-            ),
+            (Resource::Buffer(_), dimension) => Err(view_error(format!("a {dimension} view cannot see a buffer"))),
+            (Resource::Texture(_), SrvDimension::Buffer | SrvDimension::BufferEx | SrvDimension::Unknown) => {
+                Err(view_error(format!("a {} view cannot see a texture", desc.dimension)))
+            }
             (Resource::Texture(texture), dimension) => {
                 let (format, data) = texture_view(texture, srv)?;
                 Ok(TextureView {
@@ -197,7 +195,10 @@ fn buffer_view(data: &Arc<[u8]>, srv: &ShaderResourceView) -> Result<(Format, Bu
             )));
         }
         let codec = TexelCodec::new(desc.format)?;
-        (BufferKind::Typed(codec), u64::try_from(codec.element_bytes()).unwrap_or(0))
+        (
+            BufferKind::Typed(codec),
+            u64::try_from(codec.element_bytes()).unwrap_or(0),
+        )
     };
     if element_bytes == 0 {
         return Err(view_error(format!("{} has no element size", desc.format)));
@@ -315,8 +316,7 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
             shape.array_size
         )));
     }
-    if matches!(dimension, SrvDimension::TextureCube | SrvDimension::TextureCubeArray) && shape.width != shape.height
-    {
+    if matches!(dimension, SrvDimension::TextureCube | SrvDimension::TextureCubeArray) && shape.width != shape.height {
         return Err(view_error(format!(
             "a cube's faces are square; this resource is {}x{}",
             shape.width, shape.height
@@ -336,9 +336,13 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
     for slice in first_slice..first_slice.saturating_add(slices) {
         for (index, level) in (first_mip..first_mip.saturating_add(mip_count)).enumerate() {
             let data = texture.subresource(level, slice).ok_or_else(|| {
-                view_error(format!("the resource has no subresource for mip {level}, slice {slice}"))
+                view_error(format!(
+                    "the resource has no subresource for mip {level}, slice {slice}"
+                ))
             })?;
-            let needed = mips.get(index).map_or(0, |m| m.slice_bytes.saturating_mul(u64::from(m.size[2])));
+            let needed = mips
+                .get(index)
+                .map_or(0, |m| m.slice_bytes.saturating_mul(u64::from(m.size[2])));
             if u64::try_from(data.len()).ok() != Some(needed) {
                 return Err(view_error(format!(
                     "mip {level} of slice {slice} holds {} bytes where its texels take {needed}",
@@ -389,7 +393,10 @@ impl TextureData {
                 format!("texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
             )
         };
-        let mip = self.mips.get(usize::try_from(level).map_err(|_| outside())?).ok_or_else(outside)?;
+        let mip = self
+            .mips
+            .get(usize::try_from(level).map_err(|_| outside())?)
+            .ok_or_else(outside)?;
         if x >= mip.size[0] || y >= mip.size[1] || z >= mip.size[2] || slice >= self.slices {
             return Err(outside());
         }
@@ -401,8 +408,14 @@ impl TextureData {
             .and_then(|i| self.subresources.get(i))
             .ok_or_else(outside)?;
         let (block_width, block_height) = self.codec.block_size();
-        let (column, row) = (x.checked_div(block_width).unwrap_or(0), y.checked_div(block_height).unwrap_or(0));
-        let (within_x, within_y) = (x.checked_rem(block_width).unwrap_or(0), y.checked_rem(block_height).unwrap_or(0));
+        let (column, row) = (
+            x.checked_div(block_width).unwrap_or(0),
+            y.checked_div(block_height).unwrap_or(0),
+        );
+        let (within_x, within_y) = (
+            x.checked_rem(block_width).unwrap_or(0),
+            y.checked_rem(block_height).unwrap_or(0),
+        );
         let element_bytes = u64::try_from(self.codec.element_bytes()).unwrap_or(u64::MAX);
         // All products are bounded by the subresource's length, checked against the layout in `TextureView::new`.
         let offset = u64::from(z)
