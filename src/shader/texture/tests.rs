@@ -209,6 +209,9 @@ fn mirror_reflects_every_other_tile() {
     assert_eq!(at(&view, &s, [-0.3, 0.5, 0.0, 0.0]), 1.0);
     // 3.3: signedFrac(1.65) * 2 = 1.3 -> texel 2, as for 1.3 (the period is 2).
     assert_eq!(at(&view, &s, [3.3, 0.5, 0.0, 0.0]), 2.0);
+    // 1000001.3 is 1000001.3125 in float32; / 2 = 500000.65625, signedFrac 0.65625, * 2 = 1.3125 -> 5.25 ->
+    // texel 5 -> odd tile -> 2.
+    assert_eq!(at(&view, &s, [1_000_001.3, 0.5, 0.0, 0.0]), 2.0);
 }
 
 #[test]
@@ -938,6 +941,28 @@ fn trilinear_filtering_of_a_volume_blends_eight_texels() {
     // 179/256 + 4 * 435/256 + 16 * 691/256 = 12975/256 = 50.68359375, to float32 rounding of the 8 products.
     let got = at(&view, &smp, [0.3, 0.55, 0.8, 0.0]);
     assert!((got - 50.683_594).abs() < 1e-5, "{got}");
+    // 7.18.11 for a volume (4 texels a side): dX = (0, 0, 1/4) and dY = (0, 1/4, 0) are (0, 0, 1) and (0, 1, 0)
+    // texels; reduced to 2D they keep their lengths and right angle: LOD log2 1 = 0. dX = (0, 0, 1) is 4 texels:
+    // LOD 2.
+    let s = sampler(Filter::MinMagMipLinear, AddressMode::Clamp);
+    assert_eq!(lod(&view, &s, [0.5; 4], [0.0, 0.0, 0.25], [0.0, 0.25, 0.0]), [0.0, 0.0]);
+    assert_eq!(lod(&view, &s, [0.5; 4], [0.0, 0.0, 1.0], [0.0, 0.25, 0.0])[1], 2.0);
+}
+
+#[test]
+fn a_1d_texture_reads_u_and_a_1d_array_its_slice_from_y() {
+    // 4 texels per slice reading 10 * slice + x. u = 0.6 -> 2.4 -> texel 2; slice coordinate 1.4 -> 1.
+    let s = shape(ResourceDimension::Texture1D, Format::R32Float, [4, 1, 1], 3, 1);
+    let resource = texture(s, |_, slice, x, _, _| ((10 * slice + x) as f32).to_le_bytes().to_vec());
+    let smp = sampler(Filter::MinMagMipPoint, AddressMode::Clamp);
+    let one_d = view_of(&resource, SrvDimension::Texture1D, Format::R32Float);
+    assert_eq!(at(&one_d, &smp, [0.6, 1.4, 9.0, 9.0]), 2.0);
+    let array = view_of(&resource, SrvDimension::Texture1DArray, Format::R32Float);
+    assert_eq!(at(&array, &smp, [0.6, 1.4, 9.0, 9.0]), 12.0);
+    // Linear in u only: 0.6 * 4 - 0.5 = 1.9 -> texels 1, 2 weighing 26/256 and 230/256 (1.9 * 256 = 486.4 ->
+    // 486 = 1 + 230/256): 11 * 26/256 + 12 * 230/256 = 11 + 230/256.
+    let linear = sampler(Filter::MinMagMipLinear, AddressMode::Clamp);
+    assert_eq!(at(&array, &linear, [0.6, 1.4, 9.0, 9.0]), 11.0 + 230.0 / 256.0);
 }
 
 // ---- cubes (7.18.7, 7.18.11, 7.18.12) -------------------------------------------------------------------------------
@@ -1331,6 +1356,14 @@ fn a_texture_whose_data_is_shorter_than_its_shape_is_refused() {
         ..Default::default()
     };
     assert!(TextureView::new(&ShaderResourceView { resource, desc }).is_err());
+    // Nor one of a shape `Texture::new` would refuse: zero width, more mips than the sides allow.
+    for bad in [TextureShape { width: 0, ..s }, TextureShape { mip_levels: 9, ..s }] {
+        let resource = Arc::new(Resource::Texture(Texture {
+            shape: bad,
+            subresources: vec![Arc::from(vec![0u8; 64]); 9],
+        }));
+        assert!(TextureView::new(&ShaderResourceView { resource, desc }).is_err());
+    }
     // Buffer views past the buffer, including by overflow.
     let desc = ShaderResourceViewDesc {
         format: Format::R32Float,

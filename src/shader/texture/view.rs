@@ -234,6 +234,8 @@ fn buffer_view(data: &Arc<[u8]>, srv: &ShaderResourceView) -> Result<(Format, Bu
 fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, TextureData)> {
     let desc = &srv.desc;
     let shape = &texture.shape;
+    // `Texture`'s fields are public: a texture need not have come through `Texture::new`.
+    shape.validate()?;
     let dimension = desc.dimension;
     let resource_fits = match dimension {
         SrvDimension::Texture1D | SrvDimension::Texture1DArray => shape.dimension == ResourceDimension::Texture1D,
