@@ -255,6 +255,22 @@ pub(super) fn border_texel(view: &TextureView, data: &TextureData, sampler: &Sam
     texel
 }
 
+/// Where one filter tap on a cube reads: a level, the cube's first face (view slice), the face and the 2D
+/// coordinate on it, the face's size at that level.
+#[derive(Clone, Copy, Debug)]
+struct CubeTap {
+    /// View mip level.
+    level: u32,
+    /// The view slice of the cube's +X face.
+    first_face: u32,
+    /// The face the direction selects.
+    face: u32,
+    /// (u, v) on the face.
+    uv: [f32; 2],
+    /// Texels per face side at the level.
+    size: u32,
+}
+
 /// Everything one sample instruction's taps share.
 pub(super) struct Sampling<'a> {
     /// The view's data.
@@ -293,7 +309,14 @@ impl Sampling<'_> {
             .ok_or_else(|| Error::new("texture", format!("the view has no mip {level}")))?;
         let mut accumulator = Accumulator::new(self.combine);
         if let Some(face) = &location.cube {
-            self.cube_level(level, location.slice, face.face, uvw, size[0], linear, &mut accumulator)?;
+            let tap = CubeTap {
+                level,
+                first_face: location.slice,
+                face: face.face,
+                uv: [uvw[0], uvw[1]],
+                size: size[0],
+            };
+            self.cube_level(&tap, linear, &mut accumulator)?;
             return Ok(accumulator.finish());
         }
         let modes = [self.sampler.address_u, self.sampler.address_v, self.sampler.address_w];
@@ -330,17 +353,14 @@ impl Sampling<'_> {
     /// (7.18.12) and a corner's missing texel gives its weight in equal thirds to the other three (the reference
     /// behaviour). A point tap, which lies on the face, is clamped to it (a coordinate of exactly 1 would otherwise
     /// read past the edge).
-    #[allow(clippy::too_many_arguments)]
-    fn cube_level(
-        &mut self,
-        level: u32,
-        first_face: u32,
-        face: u32,
-        uv: [f32; 3],
-        size: u32,
-        linear: bool,
-        accumulator: &mut Accumulator,
-    ) -> Result<()> {
+    fn cube_level(&mut self, tap: &CubeTap, linear: bool, accumulator: &mut Accumulator) -> Result<()> {
+        let CubeTap {
+            level,
+            first_face,
+            face,
+            uv,
+            size,
+        } = *tap;
         let (u0, fu) = split_fixed(fixed_position(uv[0], size, linear));
         let (v0, fv) = split_fixed(fixed_position(uv[1], size, linear));
         let last = i64::from(size.saturating_sub(1));

@@ -71,6 +71,12 @@
 //!   clamped LOD (sampler clamps, then the view's levels) and the unclamped one (with the sampler's bias).
 //!
 //! An unbound slot (7.18.17: zeros) is the interpreter's to handle: these functions take a view.
+//!
+//! Tests: `tests.rs` here checks each rule on hand-computed cases (the arithmetic in their comments);
+//! `tests/texture_reference.rs` replays 103 reference renders of 2D sampling from a real D3D11 (Wine on llvmpipe,
+//! `fixtures/texture/`) within tolerances derived there from llvmpipe's own arithmetic (8-bit filtering, an
+//! approximate log2 for the LOD). That reference cannot show anisotropic filtering (llvmpipe runs its own filter)
+//! nor min/max reduction (wined3d ignores it); both are tested by hand only.
 
 mod address;
 mod cube;
