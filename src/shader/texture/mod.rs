@@ -39,9 +39,11 @@
 //!   by `MaxAnisotropy`, 1..16), evenly spaced along the footprint's major axis — tap i at `(i + 0.5)/N - 1/2` of the
 //!   axis vector from the centre, so the taps tile the whole pixel footprint —, each a bilinear (trilinear with the
 //!   mip blend) tap at the minor axis's LOD, range-reduced and addressed on its own (7.18.6), averaged with equal
-//!   weights (the sum divided by N, per level, then the levels blended). This is footprint assembly, what WARP is
-//!   described as doing ("N linear taps along the major axis"); WARP's tap count and spacing are not published,
-//!   so results under anisotropy are approximate against it (exact for a ratio of 1, where it is trilinear).
+//!   weights (the sum divided by N, per level, then the levels blended). This is footprint assembly, the shape of
+//!   filter the spec's outputs (ratio, line direction, minor-axis LOD) are made for, and the form our brief
+//!   attributes to WARP ("N linear taps along the major axis"). WARP's tap count, spacing and weights are not
+//!   published, so under anisotropy (ratio > 1) our results are an approximation of WARP's, not a match; with a
+//!   ratio of 1 (isotropic footprints, `sample_l`, `sample_c_lz`) the filter is exactly trilinear.
 //! - **Cubes (7.18.7, 7.18.12).** The face of the largest component (ties to Z, then Y, then X), D3D's face layout;
 //!   address modes do not apply. A linear tap past an edge reads the adjacent face's edge texel; at a corner the
 //!   missing texel's weight goes in equal thirds to the other three (the reference behaviour). A point tap is clamped
