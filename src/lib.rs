@@ -8,9 +8,11 @@
 #![forbid(unsafe_code)]
 
 pub mod d3d;
+pub mod draw;
 pub mod dxbc;
 pub mod error;
 pub mod format;
+pub mod input_assembler;
 pub mod raster;
 pub mod resource;
 pub mod shader;
