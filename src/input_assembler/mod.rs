@@ -7,7 +7,9 @@
 //!   without case) and index, in the input's `v#` register and components; the format's first component goes to the
 //!   lowest component of the input's mask. An input no element feeds is an error, but for `SV_VertexID` and
 //!   `SV_InstanceID`, which the input assembler makes (8.16, 8.18; `SV_PrimitiveID` is not a vertex program input,
-//!   8.17). Elements the program does not read are checked (format, slot, class) but not fetched. An element without
+//!   8.17). The element's format alone decides the conversion: an input declared `uint` fed by a FLOAT format reads
+//!   the float's bits, as D3D11 allows (8.20). Elements the program does not read are checked (format, slot, class)
+//!   but not fetched. An element without
 //!   an offset (`D3D11_APPEND_ALIGNED_ELEMENT`) follows the one before it in its slot, rounded up to its alignment
 //!   (4.4.6: the power of two at or above its size, at most 4). A per-vertex element's step rate is 0, and a slot's
 //!   elements share class and step rate (8.1.3).
@@ -474,8 +476,12 @@ impl InputAssembler {
 
 /// What an out-of-bounds read of `element` returns: the format's missing components' defaults, 0 elsewhere.
 fn out_of_bounds_texel(element: &Element) -> Texel {
-    let zeros = vec![0u8; element.size as usize];
-    element.codec.decode(&zeros).unwrap_or([0; 4])
+    // every vertex format is at most 16 bytes; zero bytes decode to 0 in the stored components
+    let zeros = [0u8; 16];
+    zeros
+        .get(..element.size as usize)
+        .and_then(|bytes| element.codec.decode(bytes).ok())
+        .unwrap_or([0; 4])
 }
 
 /// The index values a `DrawIndexed*` reads (8.6.1): `count` from `start`, or an error for an index buffer that does
