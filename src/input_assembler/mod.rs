@@ -9,10 +9,10 @@
 //!   `SV_InstanceID`, which the input assembler makes (8.16, 8.18; `SV_PrimitiveID` is not a vertex program input,
 //!   8.17). The element's format alone decides the conversion: an input declared `uint` fed by a FLOAT format reads
 //!   the float's bits, as D3D11 allows (8.20). Elements the program does not read are checked (format, slot, class)
-//!   but not fetched. An element without
-//!   an offset (`D3D11_APPEND_ALIGNED_ELEMENT`) follows the one before it in its slot, rounded up to its alignment
-//!   (4.4.6: the power of two at or above its size, at most 4). A per-vertex element's step rate is 0, and a slot's
-//!   elements share class and step rate (8.1.3).
+//!   but not fetched. An element without an offset (`D3D11_APPEND_ALIGNED_ELEMENT`) follows the one before it in its
+//!   slot, rounded up to its alignment (4.4.6: the power of two at or above its size, at most 4; "including any
+//!   packing if necessary", as the API documents the constant and Wine's d3d11 does it). A per-vertex element's step
+//!   rate is 0, and a slot's elements share class and step rate (8.1.3).
 //! - **Addresses (8.4.1, 8.6.1).** A per-vertex element of vertex `n` is at `offset + stride * n + element offset`,
 //!   where `n` is `StartVertexLocation + i` for `Draw*` and `BaseVertexLocation + index` for `DrawIndexed*`. A
 //!   per-instance element of instance `i` is at `offset + stride * m + element offset` with
@@ -45,6 +45,10 @@
 //! - **Limits.** At most [`Options::max_vertices`] indices or vertices per instance (by default
 //!   `D3D11_WHQL_DRAW_VERTEX_COUNT_2_TO_EXP`, 2^25) and 2^32 over all instances
 //!   (`D3D11_REQ_DRAW_VERTEX_COUNT_2_TO_EXP`, 8.19.2): the assembly keeps one word per index read.
+//!
+//! `tests/input_assembler_reference.rs` checks the fetch of 34 vertex formats, appended offsets, step rates, vertex
+//! and instance IDs, strips, cuts and adjacency against a real D3D11 (`fixtures/input-assembler/README.md` lists
+//! what that reference cannot check: eight formats, primitive IDs).
 //!
 //! Use: [`InputAssembler::for_draw`] checks the draw and assembles the topology once; [`InputAssembler::primitives`]
 //! lists the triangles (the same for every instance); [`InputAssembler::fetch`] writes the input registers of a range

@@ -158,7 +158,7 @@ impl Assembly {
     }
 }
 
-/// A triangle: its vertices (slots in [`Assembly::vertices`]) with the leading vertex (8.14) first and the winding of
+/// A triangle: its vertices (slots in the draw's [`Vertices`]) with the leading vertex (8.14) first and the winding of
 /// the topology's order, and its `SV_PrimitiveID` (8.17).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Primitive {
@@ -168,10 +168,10 @@ pub struct Primitive {
     pub id: u32,
 }
 
-/// The triangles of an [`Assembly`], made as the input assembler reads the stream.
+/// The triangles of one instance of a draw, made as the input assembler reads its vertex or index stream.
 ///
 /// - A cut (8.12) restarts the topology: a partly read primitive is dropped (8.13), a strip starts over. Primitive
-///   IDs go on counting across cuts (8.6.2) and so does nothing else.
+///   IDs go on counting across cuts (8.6.2).
 /// - Lists: vertices `3k, 3k+1, 3k+2` make triangle `k` (after a restart, counting from it); with adjacency six do,
 ///   and the triangle is their `0, 2, 4` (8.10's figure).
 /// - Strips: vertex `k + 2` completes triangle `k` of vertices `k, k+1, k+2`; an odd `k` is wound the other way,
