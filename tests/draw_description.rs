@@ -518,6 +518,32 @@ fn defaults_are_the_reference_renderers() {
     assert!(d.render_targets.is_empty() && d.draws.is_empty());
 }
 
+#[test]
+fn vertex_counts_and_starts_make_draw_and_draw_instanced() {
+    let d = read(
+        r#"{"vs": "vs.dxbc", "vertex_count": 7, "start_vertex": 2, "start_instance": 5,
+                     "draws": [{}, {"instance_count": 3, "start_instance": 1}]}"#,
+    )
+    .unwrap();
+    // instance_count 0 (the default): Draw, whatever start_instance says
+    assert_eq!(
+        d.draws[0].call,
+        DrawCall::Draw {
+            vertex_count: 7,
+            start_vertex: 2
+        }
+    );
+    assert_eq!(
+        d.draws[1].call,
+        DrawCall::DrawInstanced {
+            vertex_count_per_instance: 7,
+            instance_count: 3,
+            start_vertex: 2,
+            start_instance: 1
+        }
+    );
+}
+
 /// A bad description's error: its place and a fragment of its detail.
 fn fails(text: &str, at: &str, detail: &str) {
     let e = read(text).unwrap_err();
