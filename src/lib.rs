@@ -9,10 +9,15 @@
 
 pub mod compare;
 pub mod d3d;
+pub mod draw;
 pub mod dxbc;
 pub mod error;
 pub mod format;
+<<<<<<< HEAD
 pub mod output_merger;
+=======
+pub mod input_assembler;
+>>>>>>> draw-state
 pub mod raster;
 pub mod resource;
 pub mod shader;
