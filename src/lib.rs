@@ -13,11 +13,8 @@ pub mod draw;
 pub mod dxbc;
 pub mod error;
 pub mod format;
-<<<<<<< HEAD
-pub mod output_merger;
-=======
 pub mod input_assembler;
->>>>>>> draw-state
+pub mod output_merger;
 pub mod raster;
 pub mod resource;
 pub mod shader;
