@@ -10,11 +10,25 @@
 
 import { createServer } from "node:http";
 import { readdirSync, statSync, createReadStream, existsSync } from "node:fs";
-import { extname, join, normalize, resolve, sep, relative } from "node:path";
+import { dirname, extname, join, normalize, resolve, sep, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root (this file is in scripts/). */
-export const REPO = resolve(fileURLToPath(new URL("..", import.meta.url)));
+/**
+ * The repository root: the nearest directory above this file that holds www/index.html (this file is in scripts/,
+ * or bundled into test-output/build/ for the browser tests).
+ * @returns {string}
+ */
+function findRepo() {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(directory, "www", "index.html"))) return directory;
+    const parent = dirname(directory);
+    if (parent === directory) throw new Error("serve: cannot find the repository (no www/index.html above this file)");
+    directory = parent;
+  }
+}
+
+export const REPO = findRepo();
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -83,11 +97,7 @@ function fileFor(urlPath) {
 export function startServer(options = {}) {
   const host = options.host ?? "127.0.0.1";
   const capture = defaultCapture(options.capture ?? process.env["IRIDIA_CAPTURE"]);
-  const mockPath = join(REPO, "fixtures", "viewer", "mock.iridia");
-  const config = JSON.stringify({
-    default_capture: capture,
-    mock_capture: existsSync(mockPath) ? "/fixtures/viewer/mock.iridia" : null,
-  });
+  const config = JSON.stringify({ default_capture: capture });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const log = () => {
@@ -183,7 +193,9 @@ async function main() {
   process.on("SIGTERM", stop);
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// run as a program, not when imported (or bundled into a test, where argv[1] is the bundle itself)
+const self = fileURLToPath(import.meta.url);
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === self && self.endsWith(`${sep}serve.mjs`)) {
   main().catch((error) => {
     console.error(error);
     process.exit(1);

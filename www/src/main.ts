@@ -77,10 +77,9 @@ interface Restore {
   pixel: PixelCoord | null;
 }
 
-/** The server's viewer-config.json (scripts/serve.mjs). */
+/** The server's viewer-config.json (scripts/serve.mjs): the capture to open when the URL names none. */
 interface ViewerConfig {
   default_capture: string | null;
-  mock_capture: string | null;
 }
 
 /** How many rendered images are kept for flicking back and forth. */
@@ -215,21 +214,19 @@ class App {
     let state = parseHash(location.hash);
     if (state.source === null) {
       const config = await this.config();
-      const url = this.mock ? config.mock_capture : config.default_capture;
+      const url = config.default_capture;
       if (url !== null) {
         state = { ...state, source: { kind: "url", url } };
         history.replaceState(null, "", formatHash(state));
       } else {
-        this.placeholderNote = this.mock
-          ? null
-          : "No sample capture is configured yet (the server found none in fixtures/captures/).";
+        this.placeholderNote = "No sample capture is configured (the server found none in fixtures/captures/).";
       }
     }
     await this.applyState(state);
   }
 
   private async config(): Promise<ViewerConfig> {
-    const none: ViewerConfig = { default_capture: null, mock_capture: null };
+    const none: ViewerConfig = { default_capture: null };
     try {
       const response = await fetch("viewer-config.json", { cache: "no-store" });
       if (!response.ok) return none;
@@ -240,7 +237,7 @@ class App {
         const field = record[key];
         return typeof field === "string" && field !== "" ? field : null;
       };
-      return { default_capture: text("default_capture"), mock_capture: text("mock_capture") };
+      return { default_capture: text("default_capture") };
     } catch {
       return none;
     }
