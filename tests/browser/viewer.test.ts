@@ -376,6 +376,24 @@ test("keyboard shortcuts drive the list, the view, channels, differences and dia
   await page.keyboard.press("t");
   await waitForText(page, "#compare-summary", /draw 5 RT1/);
   assert.match(page.url(), /target=rt1/);
+  // the filter: "/" focuses it, words narrow the list, Enter puts the cursor on the first match
+  await page.keyboard.press("/");
+  await page.keyboard.type("shadow");
+  assert.deepEqual(await page.locator("li.draw:visible .draw-name").allTextContents(), ["Shadow map"]);
+  await page.keyboard.press("Enter");
+  assert.equal(await page.getAttribute("li.draw.cursor", "data-index"), "3");
+  await page.focus("#draw-filter");
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("li.draw:visible").count(), 6);
+  // C copies a link to this view (or, where the clipboard is refused, shows it to copy)
+  await page.keyboard.press("c");
+  await page.waitForFunction(
+    () => !(document.querySelector("#link-overlay") as HTMLElement).hidden || /Link copied/.test(document.querySelector("#messages")?.textContent ?? ""),
+  );
+  if (await page.isVisible("#link-overlay")) {
+    assert.equal(await page.inputValue("#link-input"), page.url());
+    await page.keyboard.press("Escape");
+  }
   // help
   await page.keyboard.press("?");
   assert.equal(await page.isVisible("#help-overlay"), true);

@@ -552,7 +552,10 @@ class MockDraw {
       if (weights === null) return;
       const shaded = interpolate(tri, weights);
       const discarded = spec.hasPixelShader && shaded.discarded;
-      const outputs = discarded ? [] : spec.shade(shaded.uv, shaded.color);
+      const poison = spec.nonFinite(x, y);
+      const shadedOutputs = discarded ? [] : spec.shade(shaded.uv, shaded.color);
+      // where the draw makes NaN or Inf, its pixel program writes them to every colour channel
+      const outputs = poison === null ? shadedOutputs : shadedOutputs.map((output) => output.map((value, c) => (c < 3 ? poison : value)));
       const storedDepth = spec.depthStencil === null ? null : depth;
       const depthPassed = storedDepth === null || shaded.depth < storedDepth;
       const destination = colors.map((value) => [...value]);
@@ -574,8 +577,6 @@ class MockDraw {
       }
       fragments.push({ primitive, shaded, outputs, storedDepth, depthPassed, destination, results, outcome });
     });
-    const poison = spec.nonFinite(x, y);
-    if (poison !== null && fragments.length > 0) colors.forEach((value) => value.fill(poison, 0, 3));
     return { fragments, colors, depth, stencil };
   }
 

@@ -75,11 +75,12 @@ export class ImagePane {
   private readonly canvas: HTMLCanvasElement;
   private readonly caption: HTMLElement;
   private readonly badge: HTMLElement;
+  /** Says why there is no image (replay failed, nothing to show), over the canvas. */
+  private readonly notice: HTMLElement;
   private source: HTMLCanvasElement | null = null;
   private imageWidth = 0;
   private imageHeight = 0;
   private selected: PixelCoord | null = null;
-  private message: string | null = null;
   private checker: CanvasPattern | null = null;
 
   constructor(
@@ -90,7 +91,15 @@ export class ImagePane {
     this.canvas = h("canvas", { class: "pane-canvas", attrs: { "data-role": role } });
     this.caption = h("span", { class: "pane-caption" });
     this.badge = h("span", { class: "pane-badge" });
-    this.element = h("div", { class: "pane", attrs: { "data-role": role } }, this.canvas, h("div", { class: "pane-label" }, this.caption, this.badge));
+    this.notice = h("div", { class: "pane-message" });
+    this.notice.hidden = true;
+    this.element = h(
+      "div",
+      { class: "pane", attrs: { "data-role": role } },
+      this.canvas,
+      this.notice,
+      h("div", { class: "pane-label" }, this.caption, this.badge),
+    );
     transform.onChange(() => this.draw());
     new ResizeObserver(() => this.resize()).observe(this.canvas);
     this.listen();
@@ -105,7 +114,8 @@ export class ImagePane {
   setImage(image: RenderedImage | null, caption: string, badge = "", message: string | null = null): void {
     this.caption.textContent = caption;
     this.badge.textContent = badge;
-    this.message = message;
+    this.notice.textContent = message ?? "";
+    this.notice.hidden = message === null || message === "";
     if (image === null) {
       this.source = null;
     } else {
@@ -229,15 +239,7 @@ export class ImagePane {
     this.canvas.dataset["offsetX"] = String(offsetX);
     this.canvas.dataset["offsetY"] = String(offsetY);
     this.canvas.dataset["image"] = this.source === null ? "" : `${this.imageWidth}x${this.imageHeight}`;
-    if (this.source === null) {
-      if (this.message !== null) {
-        context.fillStyle = "#8b929c";
-        context.font = "13px system-ui, sans-serif";
-        context.textAlign = "center";
-        context.fillText(this.message, this.canvas.clientWidth / 2, this.canvas.clientHeight / 2, this.canvas.clientWidth - 20);
-      }
-      return;
-    }
+    if (this.source === null) return;
     const width = this.imageWidth * scale;
     const height = this.imageHeight * scale;
     const pattern = this.pattern(context);
