@@ -404,6 +404,80 @@ test("keyboard shortcuts drive the list, the view, channels, differences and dia
   await page.close();
 });
 
+test("the mouse pans and zooms, a drag picks no pixel, and the draw's programs can be listed", async () => {
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=1");
+  await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
+  // before a pixel is picked, the inspector describes the draw and lists its programs on request
+  assert.match((await page.textContent("#inspector h3")) ?? "", /Draw 1: Terrain/);
+  await page.click('#inspector button[data-stage="ps"]');
+  await page.waitForSelector('[data-testid="listing"] .asm-line');
+  assert.match((await page.textContent('[data-testid="listing"]')) ?? "", /ps_5_0[\s\S]*ret/);
+  const canvas = page.locator('canvas[data-role="main"]');
+  const box = await canvas.boundingBox();
+  assert.ok(box !== null);
+  const read = async (): Promise<{ scale: number; x: number; y: number }> => {
+    const data = await canvas.evaluate((element) => ({ ...(element as HTMLCanvasElement).dataset }));
+    return { scale: Number(data["scale"]), x: Number(data["offsetX"]), y: Number(data["offsetY"]) };
+  };
+  const start = await read();
+  // a drag of (40, 25) moves the image by as much, in both panes, and picks nothing
+  await page.mouse.move(box.x + 100, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 120, box.y + 110);
+  await page.mouse.move(box.x + 140, box.y + 125);
+  await page.mouse.up();
+  const panned = await read();
+  assert.deepEqual(panned, { scale: start.scale, x: start.x + 40, y: start.y + 25 });
+  assert.equal(await page.getAttribute('canvas[data-role="side"]', "data-offset-x"), String(start.x + 40));
+  assert.equal(await page.textContent("#inspector-title"), "");
+  // the wheel zooms about the pointer: the image point under it stays put (within the rounding of mouse events to
+  // whole CSS pixels, which the pane's fractional position exposes)
+  const pointer = { x: 150, y: 120 };
+  const imagePoint = { x: (pointer.x - panned.x) / panned.scale, y: (pointer.y - panned.y) / panned.scale };
+  await page.mouse.move(box.x + pointer.x, box.y + pointer.y);
+  await page.mouse.wheel(0, -240);
+  await page.waitForFunction((before) => Number((document.querySelector('canvas[data-role="main"]') as HTMLCanvasElement).dataset["scale"]) !== before, panned.scale);
+  const zoomed = await read();
+  assert.ok(zoomed.scale > panned.scale);
+  assert.ok(Math.abs(zoomed.x + imagePoint.x * zoomed.scale - pointer.x) < 1);
+  assert.ok(Math.abs(zoomed.y + imagePoint.y * zoomed.scale - pointer.y) < 1);
+  await shot(page, "14-zoomed-grid");
+  assertNoPageErrors(page);
+  await page.close();
+});
+
+test("Replay all fills in every draw's status", async () => {
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia");
+  await page.waitForSelector("li.draw");
+  await page.click("#replay-all-button");
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('li.draw [data-testid="draw-status"]')).every((tag) => tag.textContent !== "not replayed"),
+  );
+  const expected = await Promise.all([0, 1, 2, 3, 5].map(async (draw) => (await mockComparison(draw)).status));
+  const shown = await page.locator('li.draw [data-testid="draw-status"]').allTextContents();
+  const text = (status: (typeof expected)[number] | undefined): string =>
+    status === undefined ? "" : status.state === "differs" ? `${status.differing_pixels} px differ` : status.state;
+  assert.deepEqual(shown, [text(expected[0]), text(expected[1]), text(expected[2]), text(expected[3]), "error", text(expected[4])]);
+  // nothing is selected by replaying all
+  assert.equal(await page.locator("li.draw.selected").count(), 0);
+  await shot(page, "15-replay-all");
+  assertNoPageErrors(page);
+  await page.close();
+});
+
+test("editing the hash moves the page to the view it names", async () => {
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=1");
+  await waitForText(page, "#compare-summary", /draw 1 RT0/);
+  await page.evaluate(() => {
+    location.hash = "#capture=/fixtures/viewer/mock.iridia&draw=5&target=rt2&view=recorded&pixel=10,10";
+  });
+  await waitForText(page, "#inspector-title", /\(10, 10\) · RT2 R32_FLOAT/);
+  assert.equal(await selectedDraw(page), "5");
+  assert.equal(await activeView(page), "recorded");
+  assertNoPageErrors(page);
+  await page.close();
+});
+
 test("Esc cancels a running replay, and Enter replays the draw again", async () => {
   const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia");
   await page.waitForSelector("li.draw");
@@ -415,7 +489,7 @@ test("Esc cancels a running replay, and Enter replays the draw again", async () 
   await page.keyboard.press("Enter");
   await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
   assert.equal(await page.inputValue("#target-select"), "depth");
-  await shot(page, "14-depth-target");
+  await shot(page, "16-depth-target");
   assertNoPageErrors(page);
   await page.close();
 });
@@ -425,7 +499,7 @@ test("a capture URL that does not exist is reported in the page", async () => {
   const message = await waitForText(page, '[data-testid="message-error"]', /missing\.iridia/);
   assert.match(message, /HTTP 404/);
   await page.waitForSelector('h2:text-is("Open a capture")');
-  await shot(page, "15-missing-url");
+  await shot(page, "17-missing-url");
   assertNoPageErrors(page);
   await page.close();
 });
@@ -456,7 +530,7 @@ test("without ?mock the page loads the wasm module or says in the page why it ca
     assert.equal(status, "backend not loaded");
     await waitForText(page, '[data-testid="message-error"]', /replay engine could not be loaded/);
   }
-  await shot(page, "16-real-backend");
+  await shot(page, "18-real-backend");
   assertNoPageErrors(page);
   await page.close();
 });

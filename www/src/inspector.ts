@@ -5,6 +5,7 @@ import { type Child, append, h } from "./dom";
 import type {
   BlendResult,
   DepthResult,
+  Disassembly,
   FragmentRecord,
   PixelHistory,
   ProgramTrace,
@@ -251,8 +252,13 @@ function writesText(step: TraceStep): string {
 /** How many executions of one line a trace shows before it says "and N more". */
 const MAX_EXECUTIONS_SHOWN = 4;
 
+/** A program's disassembly alone. */
+export function listingView(title: string, disassembly: Disassembly): HTMLElement {
+  return traceView(title, { disassembly, steps: [], truncated: false }, false);
+}
+
 /** A program's disassembly with, beside each executed instruction, the values it wrote. */
-export function traceView(title: string, trace: ProgramTrace): HTMLElement {
+export function traceView(title: string, trace: ProgramTrace, traced = true): HTMLElement {
   const byLine = new Map<number, TraceStep[]>();
   for (const step of trace.steps) {
     const steps = byLine.get(step.line) ?? [];
@@ -282,8 +288,14 @@ export function traceView(title: string, trace: ProgramTrace): HTMLElement {
   const program = trace.disassembly.program;
   return h(
     "div",
-    { class: "trace", attrs: { "data-testid": "trace" } },
-    h("h3", null, title, " ", h("span", { class: "muted" }, `${program.model} · ${program.sha256.slice(0, 12)} · ${trace.steps.length} steps`)),
+    { class: traced ? "trace" : "trace listing", attrs: { "data-testid": traced ? "trace" : "listing" } },
+    h(
+      "h3",
+      null,
+      title,
+      " ",
+      h("span", { class: "muted" }, `${program.model} · ${program.sha256.slice(0, 12)}${traced ? ` · ${trace.steps.length} steps` : ""}`),
+    ),
     trace.truncated ? h("p", { class: "muted" }, "The trace was cut at the backend's step limit.") : null,
     h("div", { class: "asm" }, lines),
   );

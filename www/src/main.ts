@@ -4,7 +4,7 @@
 
 import { BackendClient, isCancelled, workerEndpoint } from "./client";
 import { byId, h, replace } from "./dom";
-import { decidingFragment, historyView, num, texelTable, traceView, verdictTag } from "./inspector";
+import { decidingFragment, historyView, listingView, num, texelTable, traceView, verdictTag } from "./inspector";
 import {
   BackendError,
   type CaptureSummary,
@@ -1013,12 +1013,64 @@ class App {
     );
   }
 
+  /** The inspector before a pixel is picked: the draw's call, programs (with their listings) and targets. */
   private renderInspectorEmpty(): void {
     byId("inspector-title", HTMLSpanElement).textContent = "";
+    const draw = this.currentDraw();
+    if (draw === null) {
+      replace(this.inspector, h("p", { class: "muted hint" }, "Pick a draw, then click a pixel to see why it has its value."));
+      return;
+    }
+    const listing = h("div", { class: "section", attrs: { "data-testid": "program-listing" } });
+    const programs = [draw.vs, draw.ps].filter((program) => program !== null);
     replace(
       this.inspector,
-      h("p", { class: "muted hint" }, this.currentDraw() === null ? "Pick a draw, then click a pixel to see why it has its value." : "Click a pixel (or Ctrl+G) to see its values, the fragments that reached it, and the program's trace."),
+      h("p", { class: "muted hint" }, "Click a pixel (or Ctrl+G) to see its values, the fragments that reached it, and the program's trace."),
+      h("h3", null, `Draw ${draw.index}: ${draw.name}`),
+      h(
+        "table",
+        { class: "regs draw-facts" },
+        h(
+          "tbody",
+          null,
+          h("tr", null, h("th", null, "call"), h("td", null, draw.api_call ?? "—")),
+          programs.map((program) =>
+            h("tr", null, h("th", null, program.stage), h("td", null, `${program.model} · ${program.instruction_count} instructions · ${program.sha256}`)),
+          ),
+          draw.targets.map((target) =>
+            h("tr", null, h("th", null, targetLabel(target.target)), h("td", null, `${target.format} ${target.width}×${target.height}`)),
+          ),
+        ),
+      ),
+      h(
+        "div",
+        { class: "buttons" },
+        programs.map((program) =>
+          h(
+            "button",
+            { class: "small", attrs: { type: "button", "data-stage": program.stage }, on: { click: () => void this.showProgram(program.stage, listing) } },
+            program.stage === "vs" ? "Vertex program" : "Pixel program",
+          ),
+        ),
+      ),
+      listing,
     );
+  }
+
+  private async showProgram(stage: "vs" | "ps", section: HTMLElement): Promise<void> {
+    const capture = this.capture;
+    const draw = this.drawIndex;
+    if (capture === null || draw === null) return;
+    const navigation = this.navigation;
+    replace(section, h("p", { class: "muted" }, "Disassembling…"));
+    try {
+      const listing = await this.client.request({ kind: "disassemble", capture: capture.summary.capture, draw, stage });
+      if (navigation !== this.navigation) return;
+      replace(section, listingView(stage === "vs" ? "Vertex program" : "Pixel program", listing));
+    } catch (error: unknown) {
+      if (navigation !== this.navigation) return;
+      replace(section, this.inlineError("Could not disassemble the program", error));
+    }
   }
 
   private renderPlaceholder(): void {
