@@ -361,6 +361,11 @@ test("keyboard shortcuts drive the list, the view, channels, differences and dia
   await page.fill("#goto-input", "5, 6");
   await page.keyboard.press("Enter");
   await waitForText(page, "#inspector-title", /\(5, 6\)/);
+  await page.keyboard.press("Shift+ArrowRight");
+  await waitForText(page, "#inspector-title", /\(6, 6\)/);
+  await page.keyboard.press("Shift+ArrowUp");
+  await waitForText(page, "#inspector-title", /\(6, 5\)/);
+  assert.match(page.url(), /pixel=6,5/);
   // side by side off and on
   assert.equal(await page.isVisible('.pane[data-role="side"]'), true);
   await page.keyboard.press("s");

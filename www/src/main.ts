@@ -41,6 +41,7 @@ const SHORTCUTS: [string, string][] = [
   ["S", "Side by side on / off"],
   ["+ / − / 0", "Zoom in / out / fit"],
   ["Ctrl+G", "Go to a pixel (x, y)"],
+  ["Shift+arrows", "Move the picked pixel by one"],
   ["Ctrl+O", "Open a capture file"],
   ["C", "Copy a link to this view"],
   ["/", "Filter draws"],
@@ -1359,6 +1360,18 @@ class App {
     if (ctrl || event.altKey || isEditable(event.target)) return;
     if (Array.from(document.querySelectorAll<HTMLDivElement>(".overlay")).some((overlay) => !overlay.hidden)) return;
     const key = event.key;
+    if (event.shiftKey && key.startsWith("Arrow")) {
+      // Shift+arrows move the picked pixel by one
+      const info = this.currentTarget();
+      const pixel = this.pixel;
+      if (info === null || pixel === null) return;
+      const dx = key === "ArrowLeft" ? -1 : key === "ArrowRight" ? 1 : 0;
+      const dy = key === "ArrowUp" ? -1 : key === "ArrowDown" ? 1 : 0;
+      const next = { x: Math.max(0, Math.min(info.width - 1, pixel.x + dx)), y: Math.max(0, Math.min(info.height - 1, pixel.y + dy)) };
+      event.preventDefault();
+      if (next.x !== pixel.x || next.y !== pixel.y) void this.selectPixel(next, false);
+      return;
+    }
     const handled = ((): boolean => {
       switch (key) {
         case "ArrowUp":

@@ -6,11 +6,15 @@
 // - a union with a `kind` (or `state`) member is an internally tagged enum:
 //   `#[serde(tag = "kind", rename_all = "snake_case")]`;
 // - a string union is a unit-variant enum with `#[serde(rename_all = "snake_case")]`;
-// - `T | null` is `Option<T>` (serialized as null, not omitted); `?:` members may be omitted (`skip_serializing_if`);
+// - `T | null` is `Option<T>` (serialized as null, e.g. with serde-wasm-bindgen's `Serializer::json_compatible()`;
+//   wasm-backend.ts also accepts undefined); `?:` members may be omitted (`skip_serializing_if`);
 // - `Uint8Array` is a `Vec<u8>` sent as bytes (`serde_bytes`, which serde-wasm-bindgen turns into a Uint8Array);
 // - numbers are JavaScript numbers: u32/i32/f32/f64 fit; a 64-bit value that may exceed 2^53 is sent as a string.
 // Float values may be NaN or ±Infinity (serde-wasm-bindgen keeps them; JSON could not), and every value that a
 // person reads also comes as `text`, formatted by the backend the way the format defines it.
+//
+// Only results (and DisplayOptions, which render_target passes on) cross into Rust as serde values; requests are
+// unpacked by wasm-backend.ts into plain arguments of the module's functions, which that file lists.
 //
 // Envelope: the page sends `ToWorker` messages and receives `FromWorker` messages. Each request carries an `id`
 // chosen by the page; the worker answers it with exactly one `response` (ok or error), possibly preceded by
