@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Every test Iridia has: formatting, lints, the Rust tests, the wasm build. `npm test` runs this; so does `.ci/run`.
+# Every test Iridia has: formatting, lints, the Rust tests, the wasm build, then the viewer's type checks, bundle,
+# unit and browser tests (scripts/test-browser.sh). `npm test` runs this; so does `.ci/run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*" >&2; }
 
 step setup
-scripts/setup.sh
+scripts/setup.sh --browser
 step "cargo fmt --check"
 cargo fmt --all --check
 step "cargo clippy"
@@ -14,4 +15,5 @@ step "cargo test"
 cargo test --locked --workspace
 step "wasm build"
 scripts/build-wasm.sh
+scripts/test-browser.sh
 step "all tests passed"

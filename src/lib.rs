@@ -9,9 +9,11 @@
 
 pub mod compare;
 pub mod d3d;
+pub mod draw;
 pub mod dxbc;
 pub mod error;
 pub mod format;
+pub mod input_assembler;
 pub mod output_merger;
 pub mod raster;
 pub mod resource;

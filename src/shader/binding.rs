@@ -1,14 +1,16 @@
 //! What a program reads besides its inputs: constant buffers, shader resource views and samplers, by slot; and the
 //! interface through which the interpreter asks a bound view for texels.
 //!
-//! The texels themselves (addressing, filtering, format decode, LOD) are `shader::texture`'s business. The
-//! interpreter reaches them through [`ShaderResource`], whose methods are the functions of that module's contract
-//! (`notes/shader-api.md`) with the view as receiver: a `texture::TextureView` implements it by calling them, and a
-//! test can bind a view of its own that records what it was asked.
+//! The texels themselves (addressing, filtering, format decode, LOD) are [`super::texture`]'s business. The
+//! interpreter reaches them through [`ShaderResource`], whose methods are that module's functions with the view as
+//! receiver: [`TextureView`] implements it by calling them, and a test can bind a view of its own that records what
+//! it was asked.
 
 use crate::Result;
 use crate::d3d::SrvDimension;
 use crate::resource::SamplerDesc;
+
+use super::texture::{self, TextureView};
 
 /// The constant buffer slots a program stage has (`D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`; 7.5 counts a
 /// fifteenth, which holds the immediate constant buffer).
@@ -20,38 +22,7 @@ pub const RESOURCE_SLOTS: usize = 128;
 /// The sampler slots a program stage has (`D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`).
 pub const SAMPLER_SLOTS: usize = 16;
 
-/// Where a sample's level of detail comes from (7.18.11).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum LevelOfDetail {
-    /// `sample`, `sample_c` in a pixel program: the coarse derivatives of the address's first three components
-    /// across the quad (22.4.15 "using the same definition that the deriv* Shader instructions use").
-    Implicit {
-        /// d(u, v, w)/dx.
-        ddx: [f32; 3],
-        /// d(u, v, w)/dy.
-        ddy: [f32; 3],
-    },
-    /// `sample_b`: implicit plus the instruction's bias (22.4.16).
-    Bias {
-        /// d(u, v, w)/dx.
-        ddx: [f32; 3],
-        /// d(u, v, w)/dy.
-        ddy: [f32; 3],
-        /// The instruction's LOD bias.
-        bias: f32,
-    },
-    /// `sample_d`: the program's derivatives (22.4.17).
-    Gradient {
-        /// d(u, v, w)/dx.
-        ddx: [f32; 3],
-        /// d(u, v, w)/dy.
-        ddy: [f32; 3],
-    },
-    /// `sample_l`: the program's LOD (22.4.18).
-    Explicit(f32),
-    /// `sample_c_lz`: level 0 (22.4.20).
-    Zero,
-}
+pub use super::texture::LevelOfDetail;
 
 /// A shader resource view as the interpreter reads it: one method per texture instruction family, each for one lane.
 /// The methods are `shader::texture`'s functions (see the module docs); results are the four shader-visible words
@@ -185,5 +156,65 @@ impl std::fmt::Debug for Bindings<'_> {
             .field("unbound", &self.unbound)
             .field("rasterizer", &self.rasterizer)
             .finish()
+    }
+}
+
+impl ShaderResource for TextureView {
+    fn dimension(&self) -> SrvDimension {
+        TextureView::dimension(self)
+    }
+
+    fn sample(
+        &self,
+        sampler: &SamplerDesc,
+        coords: [f32; 4],
+        offset: [i32; 3],
+        lod: LevelOfDetail,
+        reference: Option<f32>,
+    ) -> Result<[u32; 4]> {
+        texture::sample(self, sampler, coords, offset, lod, reference)
+    }
+
+    fn gather(
+        &self,
+        sampler: &SamplerDesc,
+        coords: [f32; 4],
+        offset: [i32; 2],
+        channel: u8,
+        reference: Option<f32>,
+    ) -> Result<[u32; 4]> {
+        texture::gather(self, sampler, coords, offset, channel, reference)
+    }
+
+    fn load(&self, address: [i32; 4], offset: [i32; 3], sample: u32) -> Result<[u32; 4]> {
+        texture::load(self, address, offset, sample)
+    }
+
+    fn dimensions(&self, level: u32) -> [u32; 4] {
+        texture::dimensions(self, level)
+    }
+
+    fn buffer_elements(&self) -> u32 {
+        texture::buffer_elements(self)
+    }
+
+    fn sample_count(&self) -> u32 {
+        texture::sample_count(self)
+    }
+
+    fn sample_position(&self, index: u32) -> [f32; 2] {
+        texture::sample_position(self, index)
+    }
+
+    fn lod(&self, sampler: &SamplerDesc, coords: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> [f32; 2] {
+        texture::lod(self, sampler, coords, ddx, ddy)
+    }
+
+    fn load_raw(&self, byte_address: u32) -> Result<u32> {
+        texture::load_raw(self, byte_address)
+    }
+
+    fn load_structured(&self, index: u32, byte_offset: u32) -> Result<u32> {
+        texture::load_structured(self, index, byte_offset)
     }
 }

@@ -1,8 +1,8 @@
 //! The SM4/SM5 shader interpreter: vertex and pixel programs (shader models 4.0, 4.1 and 5.0) run on the CPU, a
 //! batch of lanes at a time, as the D3D11.3 functional specification says. [`alu`] holds what each arithmetic,
 //! bitwise and conversion instruction does to one lane's register words; this module decodes operands, runs flow
-//! control across lanes, takes derivatives across pixel quads and asks bound views for texels. Section numbers are
-//! the spec's.
+//! control across lanes, takes derivatives across pixel quads and asks bound views for texels, which [`texture`]
+//! reads and filters. Section numbers are the spec's.
 //!
 //! # Use
 //!
@@ -101,7 +101,7 @@
 //! # Texture instructions (22.4, 22.5.6)
 //!
 //! For each executing lane the interpreter reads the operands and calls the view bound at the `t#` slot through
-//! [`ShaderResource`] (implemented by `shader::texture`'s views; see `notes/shader-api.md`), then swizzles the four
+//! [`ShaderResource`] (implemented by [`texture::TextureView`] with [`texture`]'s functions), then swizzles the four
 //! returned words by the resource operand's swizzle (22.4.15: "The swizzle on srcResource determines how to swizzle
 //! the 4-component result") and writes them through the destination mask.
 //!
@@ -146,6 +146,7 @@ pub mod alu;
 mod binding;
 mod executable;
 mod machine;
+pub mod texture;
 mod trace;
 
 pub use binding::{

@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// @ts-check
+// A small static server for the viewer: www/ at /, fixtures/ at /fixtures/, and /viewer-config.json naming the
+// capture the page opens by default. Local only (binds 127.0.0.1), GET and HEAD only, no directory listings.
+//
+//   node scripts/serve.mjs [--port N] [--capture PATH_OR_URL]
+//
+// The default capture is --capture, else $IRIDIA_CAPTURE, else the first fixtures/captures/*.iridia; with none the
+// page says so. A PATH is relative to the repository and must lie under fixtures/.
+
+import { createServer } from "node:http";
+import { readdirSync, statSync, createReadStream, existsSync } from "node:fs";
+import { dirname, extname, join, normalize, resolve, sep, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The repository root: the nearest directory above this file that holds www/index.html (this file is in scripts/,
+ * or bundled into test-output/build/ for the browser tests).
+ * @returns {string}
+ */
+function findRepo() {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(directory, "www", "index.html"))) return directory;
+    const parent = dirname(directory);
+    if (parent === directory) throw new Error("serve: cannot find the repository (no www/index.html above this file)");
+    directory = parent;
+  }
+}
+
+export const REPO = findRepo();
+
+/** @type {Record<string, string>} */
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".md": "text/plain; charset=utf-8",
+  ".d.ts": "text/plain; charset=utf-8",
+};
+
+/**
+ * The capture the page opens by default, as a URL path, or null when there is none.
+ * @param {string | undefined} wanted a path relative to the repository (under fixtures/) or an http(s) URL
+ * @returns {string | null}
+ */
+export function defaultCapture(wanted) {
+  if (wanted !== undefined && wanted !== "") {
+    if (/^https?:\/\//.test(wanted)) return wanted;
+    const path = resolve(REPO, wanted);
+    const fromFixtures = relative(join(REPO, "fixtures"), path);
+    if (fromFixtures.startsWith("..") || !existsSync(path)) {
+      console.error(`serve: the default capture ${wanted} is not a file under fixtures/; starting without one`);
+      return null;
+    }
+    return `/fixtures/${fromFixtures.split(sep).join("/")}`;
+  }
+  const directory = join(REPO, "fixtures", "captures");
+  if (!existsSync(directory)) return null;
+  const found = readdirSync(directory).filter((name) => name.endsWith(".iridia")).sort();
+  return found.length > 0 ? `/fixtures/captures/${found[0]}` : null;
+}
+
+/**
+ * Maps a URL path to a file under www/ or fixtures/, or null when it escapes them.
+ * @param {string} urlPath
+ * @returns {string | null}
+ */
+function fileFor(urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  const [root, rest] = decoded.startsWith("/fixtures/")
+    ? [join(REPO, "fixtures"), decoded.slice("/fixtures/".length)]
+    : [join(REPO, "www"), decoded.slice(1)];
+  const path = normalize(join(root, rest));
+  if (path !== root && !path.startsWith(root + sep)) return null;
+  return path;
+}
+
+/**
+ * Starts the server.
+ * @param {{ port?: number, host?: string, capture?: string | undefined, quiet?: boolean }} options
+ * @returns {Promise<{ url: string, port: number, defaultCapture: string | null, close: () => Promise<void> }>}
+ */
+export function startServer(options = {}) {
+  const host = options.host ?? "127.0.0.1";
+  const capture = defaultCapture(options.capture ?? process.env["IRIDIA_CAPTURE"]);
+  const config = JSON.stringify({ default_capture: capture });
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const log = () => {
+      if (!options.quiet) console.error(`${request.method} ${url.pathname} ${response.statusCode}`);
+    };
+    response.on("finish", log);
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { Allow: "GET, HEAD" }).end();
+      return;
+    }
+    const headers = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+    if (url.pathname === "/viewer-config.json") {
+      response.writeHead(200, { ...headers, "Content-Type": TYPES[".json"] });
+      response.end(request.method === "HEAD" ? undefined : config);
+      return;
+    }
+    let path = fileFor(url.pathname);
+    if (path !== null && existsSync(path) && statSync(path).isDirectory()) path = join(path, "index.html");
+    if (path === null || !existsSync(path) || !statSync(path).isFile()) {
+      response.writeHead(404, { ...headers, "Content-Type": TYPES[".txt"] });
+      response.end(request.method === "HEAD" ? undefined : `not found: ${url.pathname}\n`);
+      return;
+    }
+    const size = statSync(path).size;
+    response.writeHead(200, {
+      ...headers,
+      "Content-Type": TYPES[extname(path)] ?? "application/octet-stream",
+      "Content-Length": String(size),
+    });
+    if (request.method === "HEAD") {
+      response.end();
+      return;
+    }
+    const stream = createReadStream(path);
+    stream.on("error", () => response.destroy());
+    stream.pipe(response);
+  });
+  return new Promise((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      resolvePromise({
+        url: `http://${host === "127.0.0.1" ? "localhost" : host}:${port}/`,
+        port,
+        defaultCapture: capture,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** The command line. */
+async function main() {
+  const args = process.argv.slice(2);
+  /** @type {{ port: number, capture: string | undefined }} */
+  const options = { port: 8080, capture: undefined };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = args[i + 1];
+    if (arg === "--port" && value !== undefined) {
+      options.port = Number(value);
+      i++;
+    } else if (arg === "--capture" && value !== undefined) {
+      options.capture = value;
+      i++;
+    } else {
+      console.error(`usage: node scripts/serve.mjs [--port N] [--capture PATH_OR_URL]`);
+      process.exit(2);
+    }
+  }
+  let server;
+  try {
+    server = await startServer({ port: options.port, capture: options.capture, quiet: true });
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "EADDRINUSE" && options.port !== 0) {
+      console.error(`serve: port ${options.port} is taken; using a free one`);
+      server = await startServer({ port: 0, capture: options.capture, quiet: true });
+    } else throw error;
+  }
+  const hash = server.defaultCapture === null ? "" : `#capture=${server.defaultCapture}`;
+  console.log(`Iridia viewer: ${server.url}${hash}`);
+  if (server.defaultCapture === null)
+    console.log("  (no sample capture yet: put one in fixtures/captures/*.iridia or pass --capture PATH)");
+  console.log(`  with the mock backend: ${server.url}?mock#capture=/fixtures/viewer/mock.iridia`);
+  console.log("Press Ctrl+C to stop.");
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+// run as a program, not when imported (or bundled into a test, where argv[1] is the bundle itself)
+const self = fileURLToPath(import.meta.url);
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === self && self.endsWith(`${sep}serve.mjs`)) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

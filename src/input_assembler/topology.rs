@@ -1,0 +1,243 @@
+//! Primitive assembly (8.10 to 8.17): the vertices a draw's instance shades, each once, and the triangles they form,
+//! with their primitive IDs. The same for every instance (8.4's and 8.6's pseudocode restart the topology at each
+//! instance and 8.17 restarts the primitive ID).
+
+use crate::d3d::PrimitiveTopology;
+
+/// The marker of a strip cut in an assembled index stream (no vertex slot reaches it).
+const CUT: u32 = u32::MAX;
+
+/// The triangle topologies Iridia assembles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Triangles {
+    /// Three vertices a triangle.
+    List,
+    /// Each vertex after the second makes a triangle with the two before it, every other one wound the other way.
+    Strip,
+    /// Six vertices a triangle: the triangle's at 0, 2, 4 and the adjacent ones at 1, 3, 5 (dropped).
+    ListAdj,
+    /// A strip over the even vertices, the odd ones adjacent (dropped).
+    StripAdj,
+}
+
+impl Triangles {
+    /// The triangle topology `topology` is, or why Iridia does not draw it.
+    pub fn of(topology: PrimitiveTopology) -> Result<Self, String> {
+        match topology {
+            PrimitiveTopology::TriangleList => Ok(Self::List),
+            PrimitiveTopology::TriangleStrip => Ok(Self::Strip),
+            PrimitiveTopology::TriangleListAdj => Ok(Self::ListAdj),
+            PrimitiveTopology::TriangleStripAdj => Ok(Self::StripAdj),
+            PrimitiveTopology::Undefined => Err("no primitive topology is set".to_owned()),
+            PrimitiveTopology::PointList
+            | PrimitiveTopology::LineList
+            | PrimitiveTopology::LineStrip
+            | PrimitiveTopology::LineListAdj
+            | PrimitiveTopology::LineStripAdj => Err(format!(
+                "the topology {topology} is not supported yet (Iridia draws triangles only)"
+            )),
+            _ => Err(format!(
+                "the topology {topology} is a patch list, which only tessellation draws (Iridia runs no hull or \
+                 domain programs)"
+            )),
+        }
+    }
+}
+
+/// The vertices of one instance, each shaded once, in the order they are first used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Vertices {
+    /// `Draw*`: vertex `i` of `count` is the `i`-th read; its `SV_VertexID` is `i`.
+    Sequential {
+        /// How many.
+        count: u32,
+    },
+    /// `DrawIndexed*`: each distinct index value once; `SV_VertexID` is the value (8.16).
+    Indexed {
+        /// The index values, in order of first use.
+        values: Vec<u32>,
+    },
+}
+
+impl Vertices {
+    /// How many vertices.
+    pub fn len(&self) -> usize {
+        match self {
+            Vertices::Sequential { count } => *count as usize,
+            Vertices::Indexed { values } => values.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `SV_VertexID` of vertex `slot` (8.16): its place for `Draw*` (from 0, whatever the start vertex), its index
+    /// value for `DrawIndexed*` (without the base vertex).
+    pub fn vertex_id(&self, slot: usize) -> Option<u32> {
+        match self {
+            Vertices::Sequential { count } => u32::try_from(slot).ok().filter(|&s| s < *count),
+            Vertices::Indexed { values } => values.get(slot).copied(),
+        }
+    }
+}
+
+/// The assembled topology of one instance: the vertices and the stream of vertex slots (with cuts) the primitives
+/// are made from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assembly {
+    /// How the stream forms triangles.
+    pub triangles: Triangles,
+    /// The vertices.
+    pub vertices: Vertices,
+    /// For indexed draws, the slot in `vertices` of each index read, or [`CUT`]; for sequential draws `None` (the
+    /// stream is `0..count`).
+    stream: Option<Vec<u32>>,
+}
+
+impl Assembly {
+    /// The assembly of a `Draw*` of `count` vertices.
+    pub fn sequential(triangles: Triangles, count: u32) -> Self {
+        Self {
+            triangles,
+            vertices: Vertices::Sequential { count },
+            stream: None,
+        }
+    }
+
+    /// The assembly of a `DrawIndexed*` reading `indices` (each index value, cut values included), where `cut` is
+    /// the format's strip cut value (8.12). Each distinct value other than `cut` becomes one vertex.
+    pub fn indexed(triangles: Triangles, indices: impl ExactSizeIterator<Item = u32>, cut: u32) -> Self {
+        let mut stream = Vec::with_capacity(indices.len());
+        let mut values: Vec<u32> = Vec::new();
+        let mut slot_of = std::collections::HashMap::new();
+        for value in indices {
+            if value == cut {
+                stream.push(CUT);
+                continue;
+            }
+            let slot = *slot_of.entry(value).or_insert_with(|| {
+                values.push(value);
+                u32::try_from(values.len().saturating_sub(1)).unwrap_or(CUT)
+            });
+            stream.push(slot);
+        }
+        Self {
+            triangles,
+            vertices: Vertices::Indexed { values },
+            stream: Some(stream),
+        }
+    }
+
+    /// Vertices read by the input assembler (cuts not counted): what `IAVertices` counts for one instance.
+    pub fn vertices_read(&self) -> u64 {
+        match &self.stream {
+            Some(stream) => stream.iter().filter(|&&s| s != CUT).count() as u64,
+            None => self.vertices.len() as u64,
+        }
+    }
+
+    /// The stream entry at `position`: a vertex slot or [`CUT`].
+    fn entry(&self, position: usize) -> Option<u32> {
+        match &self.stream {
+            Some(stream) => stream.get(position).copied(),
+            None => u32::try_from(position).ok().filter(|_| position < self.vertices.len()),
+        }
+    }
+
+    /// The triangles, in order, with their primitive IDs.
+    pub fn primitives(&self) -> Primitives<'_> {
+        Primitives {
+            assembly: self,
+            position: 0,
+            recent: [0; 6],
+            since_restart: 0,
+            next_id: 0,
+        }
+    }
+}
+
+/// A triangle: its vertices (slots in the draw's [`Vertices`]) with the leading vertex (8.14) first and the winding of
+/// the topology's order, and its `SV_PrimitiveID` (8.17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Primitive {
+    /// The vertex slots, leading vertex first.
+    pub vertices: [u32; 3],
+    /// The primitive ID: the count of triangles completed before it in the instance.
+    pub id: u32,
+}
+
+/// The triangles of one instance of a draw, made as the input assembler reads its vertex or index stream.
+///
+/// - A cut (8.12) restarts the topology: a partly read primitive is dropped (8.13), a strip starts over. Primitive
+///   IDs go on counting across cuts (8.6.2).
+/// - Lists: vertices `3k, 3k+1, 3k+2` make triangle `k` (after a restart, counting from it); with adjacency six do,
+///   and the triangle is their `0, 2, 4` (8.10's figure).
+/// - Strips: vertex `k + 2` completes triangle `k` of vertices `k, k+1, k+2`; an odd `k` is wound the other way,
+///   so that every triangle of a strip faces the same way, and written `k, k+2, k+1`, which keeps the leading vertex
+///   `k` first (8.14) and is a rotation of the `k+1, k, k+2` order of the figure.
+/// - Strips with adjacency: triangle `k` is vertices `2k, 2k+2, 2k+4` (odd ones written `2k, 2k+4, 2k+2`), complete
+///   when vertex `2k+5` is read, so a strip of `n` vertices has `(n - 4) / 2` triangles when `n` is 6 or more (the
+///   count of 8.4.2's pseudocode, whose last triangle it finishes at the strip's end).
+pub struct Primitives<'a> {
+    assembly: &'a Assembly,
+    /// The next stream position.
+    position: usize,
+    /// The last six vertex slots since the restart, newest last.
+    recent: [u32; 6],
+    /// Vertices read since the last restart.
+    since_restart: usize,
+    /// The next primitive ID.
+    next_id: u32,
+}
+
+impl Iterator for Primitives<'_> {
+    type Item = Primitive;
+
+    fn next(&mut self) -> Option<Primitive> {
+        loop {
+            let entry = self.assembly.entry(self.position)?;
+            self.position = self.position.saturating_add(1);
+            if entry == CUT {
+                self.since_restart = 0;
+                continue;
+            }
+            self.recent.rotate_left(1);
+            self.recent[5] = entry;
+            self.since_restart = self.since_restart.saturating_add(1);
+            let [r0, _, r2, r3, r4, r5] = self.recent;
+            let n = self.since_restart;
+            let vertices = match self.assembly.triangles {
+                Triangles::List if n == 3 => {
+                    self.since_restart = 0;
+                    [r3, r4, r5]
+                }
+                Triangles::ListAdj if n == 6 => {
+                    self.since_restart = 0;
+                    [r0, r2, r4]
+                }
+                // triangle k = n - 3 of r3, r4, r5; odd ones reversed with the leading vertex kept first
+                Triangles::Strip if n >= 3 => {
+                    if n.wrapping_sub(3).is_multiple_of(2) {
+                        [r3, r4, r5]
+                    } else {
+                        [r3, r5, r4]
+                    }
+                }
+                // triangle k = (n - 6) / 2 of r0, r2, r4 (vertices 2k, 2k+2, 2k+4), done when n is even
+                Triangles::StripAdj if n >= 6 && n.is_multiple_of(2) => {
+                    if (n.wrapping_sub(6) / 2).is_multiple_of(2) {
+                        [r0, r2, r4]
+                    } else {
+                        [r0, r4, r2]
+                    }
+                }
+                _ => continue,
+            };
+            let id = self.next_id;
+            self.next_id = self.next_id.wrapping_add(1);
+            return Some(Primitive { vertices, id });
+        }
+    }
+}

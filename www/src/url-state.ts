@@ -1,0 +1,87 @@
+// The view the URL's hash names, so that a link opens the same capture, draw, target, view and pixel:
+//   #capture=<url>&draw=3&target=rt0&view=difference&pixel=12,34
+//   #file=<sha256>&name=<file name>&draw=3...      (a capture opened from a file, named by its content hash)
+
+import { IMAGE_KINDS, type ImageKind, type PixelCoord, type TargetId, isTargetId } from "./protocol";
+
+/** Where a capture comes from: a URL, or a file this browser may hold, named by the SHA-256 of its bytes. */
+export type CaptureSource = { kind: "url"; url: string } | { kind: "file"; sha256: string; name: string | null };
+
+/** What the hash holds. */
+export interface ViewState {
+  source: CaptureSource | null;
+  draw: number | null;
+  target: TargetId | null;
+  view: ImageKind;
+  pixel: PixelCoord | null;
+}
+
+/** The view a page starts with. */
+export const DEFAULT_VIEW: ImageKind = "difference";
+
+/** An empty state: no capture. */
+export function emptyState(): ViewState {
+  return { source: null, draw: null, target: null, view: DEFAULT_VIEW, pixel: null };
+}
+
+function parseCount(text: string | null): number | null {
+  if (text === null || !/^\d{1,9}$/.test(text)) return null;
+  return Number(text);
+}
+
+function parsePixel(text: string | null): PixelCoord | null {
+  const match = text === null ? null : /^(\d{1,6}),(\d{1,6})$/.exec(text);
+  if (match === null) return null;
+  return { x: Number(match[1]), y: Number(match[2]) };
+}
+
+/** Reads a hash ("#..." or without the "#"); what is missing or malformed is left at its default. */
+export function parseHash(hash: string): ViewState {
+  const params = new URLSearchParams(hash.startsWith("#") ? hash.slice(1) : hash);
+  const state = emptyState();
+  const file = params.get("file");
+  const url = params.get("capture");
+  if (file !== null && /^[0-9a-fA-F]{64}$/.test(file))
+    state.source = { kind: "file", sha256: file.toLowerCase(), name: params.get("name") };
+  else if (url !== null && url !== "") state.source = { kind: "url", url };
+  state.draw = parseCount(params.get("draw"));
+  const target = params.get("target");
+  if (target !== null && isTargetId(target)) state.target = target;
+  const view = params.get("view");
+  const kind = IMAGE_KINDS.find((candidate) => candidate === view);
+  if (kind !== undefined) state.view = kind;
+  state.pixel = parsePixel(params.get("pixel"));
+  return state;
+}
+
+/** Writes a state as a hash, with the "#"; an empty state gives "". */
+export function formatHash(state: ViewState): string {
+  const params = new URLSearchParams();
+  if (state.source?.kind === "url") params.set("capture", state.source.url);
+  if (state.source?.kind === "file") {
+    params.set("file", state.source.sha256);
+    if (state.source.name !== null) params.set("name", state.source.name);
+  }
+  if (state.source === null) return "";
+  if (state.draw !== null) params.set("draw", String(state.draw));
+  if (state.target !== null) params.set("target", state.target);
+  params.set("view", state.view);
+  if (state.pixel !== null) params.set("pixel", `${state.pixel.x},${state.pixel.y}`);
+  // keep URLs and pixel commas readable: URLSearchParams escapes more than a hash needs
+  return `#${params.toString().replace(/%2F/gi, "/").replace(/%3A/gi, ":").replace(/%2C/gi, ",")}`;
+}
+
+/** Whether two sources name the same capture. */
+export function sameSource(a: CaptureSource | null, b: CaptureSource | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.kind === "url" && b.kind === "url") return a.url === b.url;
+  if (a.kind === "file" && b.kind === "file") return a.sha256 === b.sha256;
+  return false;
+}
+
+/** Reads "x, y", "x y" or "(x, y)" as a pixel position. */
+export function parsePixelInput(text: string): PixelCoord | null {
+  const match = /^\s*\(?\s*(\d{1,6})\s*[,\s]\s*(\d{1,6})\s*\)?\s*$/.exec(text);
+  if (match === null) return null;
+  return { x: Number(match[1]), y: Number(match[2]) };
+}

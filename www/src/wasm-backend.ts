@@ -1,0 +1,212 @@
+// Iridia's wasm module as a Backend: the only place that knows the module's exported names (worker.ts loads it).
+//
+// It It expects wasm-bindgen `--target web`
+// output in www/pkg/iridia.js (scripts/build-wasm.sh) with the exports below. Values cross as protocol.ts shapes
+// serialized with serde-wasm-bindgen's `Serializer::json_compatible()` (None as null, maps as objects), image bytes
+// as `serde_bytes` (a Uint8Array); the worker still turns undefined into null and a plain array of bytes into a
+// Uint8Array, so a module that misses those settings works too. Every failure is thrown as a serialized ErrorInfo
+// (`Err(JsValue)` of `crate::Error { what, at, detail }`).
+//
+//   default(): Promise                     wasm-bindgen's init (fetches iridia_bg.wasm beside the script)
+//   version(): string                      the crate's version (exists)
+//   open_capture(bytes: Uint8Array, name: string): Capture
+//                                          reads the ZIP directory and manifest only; fails on a bad archive
+//   class Capture {
+//     summary(): Omit<CaptureSummary, "capture">
+//     draws(): DrawInfo[]
+//     replay_step(draw: number, budget: number): Progress & { finished: boolean }
+//                                          starts the draw's replay (inflating only its blobs) or goes on with it,
+//                                          doing at most `budget` units of work (say, primitives); the worker calls
+//                                          it in a loop so that it can report progress and see a cancel between calls
+//     replay_finish(draw: number): ReplaySummary
+//                                          after `finished`: records the result, which the requests below then use
+//     replay_abandon(draw: number): void   drops an unfinished replay (the page cancelled it)
+//     compare(draw: number): CompareResult
+//     render_target(draw: number, target: TargetId, image: ImageKind, display: DisplayOptions): RenderedImage
+//     read_texels(draw: number, target: TargetId, x: number, y: number): TexelReadout
+//     find_difference(draw: number, target: TargetId, x: number, y: number, backwards: boolean): PixelCoord | null
+//     inspect_pixel(draw: number, target: TargetId, x: number, y: number): PixelHistory
+//     trace_pixel(draw: number, x: number, y: number, fragment: number): ProgramTrace
+//     trace_vertex(draw: number, vertex_id: number, instance_id: number): ProgramTrace
+//     disassemble(draw: number, stage: Stage): Disassembly
+//     free(): void                         (wasm-bindgen's)
+//   }
+
+import type { Backend, Handlers, JobContext } from "./backend";
+import {
+  BackendError,
+  type CaptureSummary,
+  type CompareResult,
+  type Disassembly,
+  type DrawInfo,
+  type PixelCoord,
+  type PixelHistory,
+  type ProgramTrace,
+  type Progress,
+  type RenderedImage,
+  type ReplaySummary,
+  type TexelReadout,
+  toErrorInfo,
+} from "./protocol";
+
+/** Names the module must export for the viewer to work. */
+const REQUIRED_EXPORTS = ["default", "version", "open_capture"] as const;
+
+/** Calls a method of a wasm-bindgen object by name, failing with a clear error when the module lacks it. */
+function call(target: object, name: string, ...args: unknown[]): unknown {
+  const method: unknown = (target as Record<string, unknown>)[name];
+  if (typeof method !== "function")
+    throw new BackendError({
+      what: "wasm",
+      detail: `the wasm module has no ${name}(): its viewer API does not match this page (see www/src/worker.ts)`,
+    });
+  let result: unknown;
+  try {
+    result = (method as (...parameters: unknown[]) => unknown).apply(target, args);
+  } catch (thrown: unknown) {
+    // the module throws serialized ErrorInfo values; a trap (a Rust panic) arrives as a RuntimeError
+    throw new BackendError(toErrorInfo(thrown, "wasm"));
+  }
+  return normalized(result);
+}
+
+/**
+ * A value from the module as the protocol's shapes have it: undefined members become null (serde-wasm-bindgen
+ * writes None as undefined unless told otherwise) and an image's bytes a Uint8Array. Typed arrays and wasm-bindgen
+ * objects are left as they are.
+ */
+export function normalized(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(normalized);
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return value;
+  if (Object.getPrototypeOf(value) !== Object.prototype && !(value instanceof Map)) return value;
+  const entries = value instanceof Map ? Array.from(value.entries()) : Object.entries(value);
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of entries) {
+    out[String(key)] = key === "rgba" && Array.isArray(member) ? Uint8Array.from(member as number[]) : normalized(member);
+  }
+  return out;
+}
+
+/** A wasm-bindgen object returned by the module, whose methods return protocol shapes. */
+function asObject(value: unknown, what: string): object {
+  if (typeof value !== "object" || value === null)
+    throw new BackendError({ what: "wasm", detail: `${what} returned ${String(value)}, not an object` });
+  return value;
+}
+
+/** The replay budget (units of work per step) starts here and adapts so that each step takes about STEP_MS. */
+const INITIAL_BUDGET = 16;
+const STEP_MS = 50;
+
+/**
+ * Loads the wasm module with `load` (the worker's dynamic import of `url`), initializes it, checks its exports and
+ * wraps it as a Backend.
+ */
+export async function loadWasmBackend(load: () => Promise<unknown>, url: string): Promise<Backend> {
+  let module: Record<string, unknown>;
+  try {
+    const loaded = await load();
+    if (typeof loaded !== "object" || loaded === null) throw new Error("the module is not an object");
+    module = loaded as Record<string, unknown>;
+  } catch (thrown: unknown) {
+    throw new BackendError({
+      what: "wasm",
+      at: url,
+      detail: `the wasm module could not be loaded (${toErrorInfo(thrown).detail ?? "unknown error"}); build it with scripts/build-wasm.sh`,
+    });
+  }
+  await call(module, "default");
+  const version = String(call(module, "version"));
+  const missing = REQUIRED_EXPORTS.filter((name) => typeof module[name] !== "function");
+  if (missing.length > 0)
+    throw new BackendError({
+      what: "wasm",
+      at: url,
+      detail: `iridia ${version} does not export ${missing.join(", ")}: this build has no viewer API yet`,
+    });
+
+  const captures = new Map<number, object>();
+  let nextCapture = 1;
+  const capture = (id: number): object => {
+    const found = captures.get(id);
+    if (found === undefined) throw new BackendError({ what: "request", detail: `no open capture ${id}` });
+    return found;
+  };
+
+  const handlers: Handlers = {
+    open_capture: async (request, job) => {
+      job.progress({ stage: "reading the archive", done: 0, total: 1 });
+      const opened = asObject(call(module, "open_capture", new Uint8Array(request.bytes), request.name), "open_capture");
+      const id = nextCapture++;
+      captures.set(id, opened);
+      const summary = call(opened, "summary") as Omit<CaptureSummary, "capture">;
+      return { ...summary, capture: id };
+    },
+    close_capture: async (request) => {
+      const found = captures.get(request.capture);
+      captures.delete(request.capture);
+      if (found !== undefined) call(found, "free");
+      return null;
+    },
+    list_draws: async (request) => call(capture(request.capture), "draws") as DrawInfo[],
+    replay: async (request, job: JobContext) => {
+      const opened = capture(request.capture);
+      let finished = false;
+      try {
+        let budget = INITIAL_BUDGET;
+        while (!finished) {
+          const started = performance.now();
+          const progress = call(opened, "replay_step", request.draw, budget) as Progress & { finished: boolean };
+          const took = performance.now() - started;
+          job.progress({ stage: progress.stage, done: progress.done, total: progress.total });
+          finished = progress.finished;
+          // keep each step near STEP_MS: well inside the protocol's progress interval, and cancellable in time
+          if (took < STEP_MS / 2) budget = Math.min(budget * 2, 1 << 20);
+          else if (took > STEP_MS * 2) budget = Math.max(1, Math.floor(budget / 2));
+          if (!finished) await job.pause();
+        }
+        return call(opened, "replay_finish", request.draw) as ReplaySummary;
+      } finally {
+        if (!finished) call(opened, "replay_abandon", request.draw);
+      }
+    },
+    compare: async (request) => call(capture(request.capture), "compare", request.draw) as CompareResult,
+    render_target: async (request) =>
+      call(
+        capture(request.capture),
+        "render_target",
+        request.draw,
+        request.target,
+        request.image,
+        request.display,
+      ) as RenderedImage,
+    read_texels: async (request) =>
+      call(capture(request.capture), "read_texels", request.draw, request.target, request.x, request.y) as TexelReadout,
+    find_difference: async (request) =>
+      (call(
+        capture(request.capture),
+        "find_difference",
+        request.draw,
+        request.target,
+        request.x,
+        request.y,
+        request.backwards,
+      )) as PixelCoord | null,
+    inspect_pixel: async (request) =>
+      call(capture(request.capture), "inspect_pixel", request.draw, request.target, request.x, request.y) as PixelHistory,
+    trace_pixel: async (request) =>
+      call(capture(request.capture), "trace_pixel", request.draw, request.x, request.y, request.fragment) as ProgramTrace,
+    trace_vertex: async (request) =>
+      call(
+        capture(request.capture),
+        "trace_vertex",
+        request.draw,
+        request.vertex_id,
+        request.instance_id,
+      ) as ProgramTrace,
+    disassemble: async (request) =>
+      call(capture(request.capture), "disassemble", request.draw, request.stage) as Disassembly,
+  };
+  return { kind: "wasm", version, handlers };
+}
