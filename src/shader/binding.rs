@@ -12,6 +12,8 @@ use crate::resource::SamplerDesc;
 
 use super::texture::{self, TextureView};
 
+pub use super::texture::LevelOfDetail;
+
 /// The constant buffer slots a program stage has (`D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`; 7.5 counts a
 /// fifteenth, which holds the immediate constant buffer).
 pub const CONSTANT_BUFFER_SLOTS: usize = 14;
@@ -22,10 +24,8 @@ pub const RESOURCE_SLOTS: usize = 128;
 /// The sampler slots a program stage has (`D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`).
 pub const SAMPLER_SLOTS: usize = 16;
 
-pub use super::texture::LevelOfDetail;
-
 /// A shader resource view as the interpreter reads it: one method per texture instruction family, each for one lane.
-/// The methods are `shader::texture`'s functions (see the module docs); results are the four shader-visible words
+/// The methods are [`super::texture`]'s functions; results are the four shader-visible words
 /// (float bits or integers) before the instruction's resource swizzle, which the interpreter applies.
 pub trait ShaderResource {
     /// The view's dimension.
@@ -109,7 +109,8 @@ pub struct Bindings<'a> {
     /// `cb0`..`cb13` as 16-byte vectors. A binding may be shorter than the declared size: reads past its end give 0
     /// (7.5: "Out of bounds behavior is always with respect to the size of the buffer bound at that slot").
     pub constant_buffers: [Option<&'a [[u32; 4]]>; CONSTANT_BUFFER_SLOTS],
-    /// `t0`..`t127`; missing entries past the end are unbound.
+    /// `t0`..`t127`, normally [`TextureView`]s (a `&TextureView` coerces to `&dyn ShaderResource`); entries past
+    /// the end are unbound.
     pub resources: Vec<Option<&'a dyn ShaderResource>>,
     /// `s0`..`s15`.
     pub samplers: [Option<&'a SamplerDesc>; SAMPLER_SLOTS],
