@@ -17,7 +17,7 @@ use crate::draw::description::{self, Description};
 use std::ops::ControlFlow;
 
 /// A signature table of the disassembler's format: (name, index, mask, register, system value, format).
-fn signature(title: &str, elements: &[(&str, u32, &str, u32, &str, &str)]) -> String {
+fn signature(title: &str, elements: &[(&str, u32, &str, &str, &str, &str)]) -> String {
     let mut text = format!(
         "// {title}:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n\
          // -------------------- ----- ------ -------- -------- ------- ------\n"
@@ -33,8 +33,8 @@ fn signature(title: &str, elements: &[(&str, u32, &str, u32, &str, &str)]) -> St
 
 /// A program: its signatures and its listing.
 fn program(
-    inputs: &[(&str, u32, &str, u32, &str, &str)],
-    outputs: &[(&str, u32, &str, u32, &str, &str)],
+    inputs: &[(&str, u32, &str, &str, &str, &str)],
+    outputs: &[(&str, u32, &str, &str, &str, &str)],
     code: &str,
 ) -> Vec<u8> {
     let text = format!(
@@ -49,14 +49,14 @@ fn program(
 fn vs_attr() -> Vec<u8> {
     program(
         &[
-            ("POSITION", 0, "xyzw", 0, "NONE", "float"),
-            ("ATTR", 0, "xyzw", 1, "NONE", "float"),
+            ("POSITION", 0, "xyzw", "0", "NONE", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
         ],
         &[
-            ("SV_Position", 0, "xyzw", 0, "POS", "float"),
-            ("ATTR", 0, "xyzw", 1, "NONE", "float"),
-            ("ATTR", 1, "xyzw", 2, "NONE", "float"),
-            ("ATTR", 2, "xyzw", 3, "NONE", "float"),
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+            ("ATTR", 1, "xyzw", "2", "NONE", "float"),
+            ("ATTR", 2, "xyzw", "3", "NONE", "float"),
         ],
         "vs_4_0\n\
          dcl_input v0.xyzw\n\
@@ -76,8 +76,8 @@ fn vs_attr() -> Vec<u8> {
 /// `vs_pos`: position from `POSITION` only.
 fn vs_pos() -> Vec<u8> {
     program(
-        &[("POSITION", 0, "xyzw", 0, "NONE", "float")],
-        &[("SV_Position", 0, "xyzw", 0, "POS", "float")],
+        &[("POSITION", 0, "xyzw", "0", "NONE", "float")],
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
         "vs_4_0\n\
          dcl_input v0.xyzw\n\
          dcl_output_siv o0.xyzw, position\n\
@@ -91,16 +91,16 @@ fn vs_pos() -> Vec<u8> {
 fn ps_interp() -> Vec<u8> {
     program(
         &[
-            ("SV_Position", 0, "xyzw", 0, "POS", "float"),
-            ("ATTR", 0, "xyzw", 1, "NONE", "float"),
-            ("ATTR", 1, "xyzw", 2, "NONE", "float"),
-            ("ATTR", 2, "xyzw", 3, "NONE", "float"),
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+            ("ATTR", 1, "xyzw", "2", "NONE", "float"),
+            ("ATTR", 2, "xyzw", "3", "NONE", "float"),
         ],
         &[
-            ("SV_Target", 0, "xyzw", 0, "TARGET", "float"),
-            ("SV_Target", 1, "xyzw", 1, "TARGET", "float"),
-            ("SV_Target", 2, "xyzw", 2, "TARGET", "float"),
-            ("SV_Target", 3, "xyzw", 3, "TARGET", "float"),
+            ("SV_Target", 0, "xyzw", "0", "TARGET", "float"),
+            ("SV_Target", 1, "xyzw", "1", "TARGET", "float"),
+            ("SV_Target", 2, "xyzw", "2", "TARGET", "float"),
+            ("SV_Target", 3, "xyzw", "3", "TARGET", "float"),
         ],
         "ps_4_0\n\
          dcl_input_ps_siv linear noperspective v0.xyzw, position\n\
@@ -123,8 +123,8 @@ fn ps_interp() -> Vec<u8> {
 /// triangles that covered it.
 fn ps_one() -> Vec<u8> {
     program(
-        &[("SV_Position", 0, "xyzw", 0, "POS", "float")],
-        &[("SV_Target", 0, "xyzw", 0, "TARGET", "float")],
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
         "ps_4_0\n\
          dcl_output o0.xyzw\n\
          mov o0.xyzw, l(1.000000, 1.000000, 1.000000, 1.000000)\n\
@@ -135,8 +135,8 @@ fn ps_one() -> Vec<u8> {
 /// `ps_const`: writes the constant buffer's register 0 to target 0.
 fn ps_const() -> Vec<u8> {
     program(
-        &[("SV_Position", 0, "xyzw", 0, "POS", "float")],
-        &[("SV_Target", 0, "xyzw", 0, "TARGET", "float")],
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
         "ps_4_0\n\
          dcl_constantbuffer cb0[1], immediateIndexed\n\
          dcl_output o0.xyzw\n\
@@ -203,6 +203,15 @@ fn clip(x: f32, y: f32, z: f32, w: f32, size: f32) -> [f32; 4] {
     [(x / size * 2. - 1.) * w, (1. - y / size * 2.) * w, z * w, w]
 }
 
+/// `, "rasterizer": {"cull": "NONE"}` unless `extra` sets the rasterizer state itself.
+fn no_cull(extra: &str) -> &'static str {
+    if extra.contains(r#""rasterizer""#) {
+        ""
+    } else {
+        r#", "rasterizer": {"cull": "NONE"}"#
+    }
+}
+
 /// A counting description: `R32_FLOAT` target, additive blending, culling off, `ps_one`, these clip-space triangles.
 fn counting(size: u32, positions: &[[f32; 4]], extra: &str) -> String {
     let data: Vec<String> = positions.iter().flatten().map(|v| format!("{v:?}")).collect();
@@ -210,10 +219,10 @@ fn counting(size: u32, positions: &[[f32; 4]], extra: &str) -> String {
         r#"{{"vs": "vs", "ps": "ps", "width": {size}, "height": {size}, "rt_format": "R32_FLOAT",
         "input_layout": [{{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}}],
         "vertex_buffers": [{{"stride": 16, "f32": [{}]}}],
-        "rasterizer": {{"cull": "NONE"}},
         "blend": {{"targets": [{{"enable": true, "src": "ONE", "dest": "ONE"}}]}}
-        {extra}}}"#,
-        data.join(", ")
+        {}{extra}}}"#,
+        data.join(", "),
+        no_cull(extra)
     )
 }
 
@@ -233,4 +242,512 @@ fn a_triangle_through_the_clip_space_origin_draws_nothing() {
     assert_eq!(out.stats.triangles, 1);
     assert_eq!(out.stats.rasterized, 0);
     assert_eq!(out.stats.shaded, 0);
+}
+
+/// The files of the interpolation scenes.
+fn interp_files() -> Vec<(&'static str, Vec<u8>)> {
+    vec![("vs", vs_attr()), ("ps", ps_interp())]
+}
+
+/// A description of `R32G32B32A32_FLOAT` targets cleared to -1, vertices of a clip-space position and an attribute,
+/// culling off, with `extra` keys.
+fn attr_scene(size: u32, targets: usize, vertices: &[([f32; 4], [f32; 4])], extra: &str) -> String {
+    let data: Vec<String> = vertices
+        .iter()
+        .flat_map(|(p, a)| p.iter().chain(a))
+        .map(|v| format!("{v:?}"))
+        .collect();
+    let rts = vec![r#"{"format": "R32G32B32A32_FLOAT", "clear": [-1, -1, -1, -1]}"#; targets].join(", ");
+    format!(
+        r#"{{"vs": "vs", "ps": "ps", "width": {size}, "height": {size}, "render_targets": [{rts}],
+        "input_layout": [{{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}},
+                         {{"semantic": "ATTR", "format": "R32G32B32A32_FLOAT"}}],
+        "vertex_buffers": [{{"stride": 32, "f32": [{}]}}]
+        {}{extra}}}"#,
+        data.join(", "),
+        no_cull(extra)
+    )
+}
+
+/// The triangle of the interpolation tests on an 8 x 8 target: screen corners (0, 0), (8, 0), (0, 8) with clip w 1, 2
+/// and 4, screen depths 0.2, 0.6, 1, and attributes (0, 0, 0, 10), (1, 0, 0, 20), (0, 1, 0, 30). Its pixel centres
+/// (x + 0.5, y + 0.5) have screen weights (1 - x/8 - y/8, x/8, y/8) on the corners; the edge from (8, 0) to (0, 8) is
+/// neither top nor left, so the covered pixels are those with x + y <= 6 (28 of them).
+fn interp_triangle() -> Vec<([f32; 4], [f32; 4])> {
+    vec![
+        (clip(0., 0., 0.2, 1., 8.), [0., 0., 0., 10.]),
+        (clip(8., 0., 0.6, 2., 8.), [1., 0., 0., 20.]),
+        (clip(0., 8., 1., 4., 8.), [0., 1., 0., 30.]),
+    ]
+}
+
+/// Whether `a` is within one float32 step of `b` (the expected values are worked out in exact fractions, the draw
+/// rounds once to float32).
+fn near(a: f32, b: f64) -> bool {
+    (f64::from(a) - b).abs() <= b.abs() * f64::from(f32::EPSILON)
+}
+
+#[test]
+fn attributes_are_perspective_correct_screen_linear_or_flat_as_the_pixel_program_declares() {
+    let out = last(&attr_scene(8, 4, &interp_triangle(), ""), &interp_files());
+    let [persp, linear, flat, position] = [0, 1, 2, 3].map(|i| out.render_targets[i].as_ref().unwrap());
+    // pixel (1, 2), centre (1.5, 2.5): screen weights (0.5, 0.1875, 0.3125); over w: 0.5, 0.09375, 0.078125, which
+    // sum to 43/64, so the perspective weights are 32/43, 6/43, 5/43 and w = 64/43
+    let p = rgba(persp, 1, 2);
+    let expected = [6. / 43., 5. / 43., 0., (32. * 10. + 6. * 20. + 5. * 30.) / 43.];
+    for (a, b) in p.iter().zip(expected) {
+        assert!(near(*a, b), "perspective {p:?} against {expected:?}");
+    }
+    assert_eq!(
+        rgba(linear, 1, 2),
+        [0.1875, 0.3125, 0., 0.5 * 10. + 0.1875 * 20. + 0.3125 * 30.]
+    );
+    // flat: the provoking (first) vertex's words
+    assert_eq!(rgba(flat, 1, 2), [0., 0., 0., 10.]);
+    let sv = rgba(position, 1, 2);
+    assert_eq!((sv[0], sv[1]), (1.5, 2.5));
+    // depth is linear in screen space: 0.5 * 0.2 + 0.1875 * 0.6 + 0.3125 * 1 (the vertices' float32 depths)
+    let z = 0.5 * f64::from(0.2f32) + 0.1875 * f64::from(0.6f32) + 0.3125;
+    assert!(near(sv[2], z), "{} against {z}", sv[2]);
+    assert!(near(sv[3], 64. / 43.), "{}", sv[3]);
+    // coverage: x + y <= 6, the rest keeps the clear
+    for y in 0..8 {
+        for x in 0..8 {
+            let written = rgba(flat, x, y) != [-1.; 4];
+            assert_eq!(written, x + y <= 6, "pixel ({x}, {y})");
+        }
+    }
+    assert_eq!(out.stats.shaded, 28);
+    assert_eq!(out.stats.written, 28);
+}
+
+#[test]
+fn a_noperspective_attribute_is_exact_and_its_helper_lanes_give_the_quads_derivatives_at_the_edge() {
+    // ATTR1 (screen-linear) carries 3 X + 5 Y of each corner's screen position: 0, 24, 40. Interpolated it is
+    // 3 x + 5 y at every centre (the weights are x/8 and y/8), and helper lanes extrapolate the same plane, so every
+    // covered pixel's fine and coarse derivatives are 3 along x and 5 along y, also where its quad-mates are helpers.
+    let ps = program(
+        &[("ATTR", 1, "x", "1", "NONE", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_5_0\n\
+         dcl_input_ps linear noperspective v1.x\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         deriv_rtx_fine r0.x, v1.x\n\
+         deriv_rty_fine r0.y, v1.x\n\
+         deriv_rtx_coarse r0.z, v1.x\n\
+         deriv_rty_coarse r0.w, v1.x\n\
+         mov o0.xyzw, r0.xyzw\n\
+         ret\n",
+    );
+    let mut vertices = interp_triangle();
+    for (v, value) in vertices.iter_mut().zip([0., 24., 40.]) {
+        v.1 = [value, 0., 0., 0.];
+    }
+    let out = last(&attr_scene(8, 1, &vertices, ""), &[("vs", vs_attr()), ("ps", ps)]);
+    let target = out.render_targets[0].as_ref().unwrap();
+    for y in 0..8 {
+        for x in 0..8 {
+            let expected = if x + y <= 6 { [3., 5., 3., 5.] } else { [-1.; 4] };
+            assert_eq!(rgba(target, x, y), expected, "pixel ({x}, {y})");
+        }
+    }
+    // the quads with a covered lane are those whose top-left pixel has x + y <= 6: (0,0) (0,2) (0,4) (0,6) (2,0)
+    // (2,2) (2,4) (4,0) (4,2) (6,0), ten quads of 40 lanes, 28 of them covered
+    assert_eq!(out.stats.shaded, 28);
+    assert_eq!(out.stats.helper_invocations, 12);
+}
+
+#[test]
+fn a_discarded_pixel_writes_nothing() {
+    // discard where 3 x + 5 y < 10 (the interpolated ATTR1.x of the previous test): at the centres of (0, 0), (1, 0)
+    // and (0, 1) it is 4, 7 and 9; at (2, 0) 10 and at (1, 1) 12 are kept, and it only grows from there
+    let ps = program(
+        &[("ATTR", 1, "x", "1", "NONE", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_0\n\
+         dcl_input_ps linear noperspective v1.x\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         lt r0.x, v1.x, l(10.000000)\n\
+         discard_nz r0.x\n\
+         mov o0.xyzw, l(1.000000, 1.000000, 1.000000, 1.000000)\n\
+         ret\n",
+    );
+    let mut vertices = interp_triangle();
+    for (v, value) in vertices.iter_mut().zip([0., 24., 40.]) {
+        v.1 = [value, 0., 0., 0.];
+    }
+    let out = last(&attr_scene(8, 1, &vertices, ""), &[("vs", vs_attr()), ("ps", ps)]);
+    let target = out.render_targets[0].as_ref().unwrap();
+    for y in 0..8u32 {
+        for x in 0..8u32 {
+            let value = 3. * (x as f32 + 0.5) + 5. * (y as f32 + 0.5);
+            let expected = if x + y <= 6 && value >= 10. { [1.; 4] } else { [-1.; 4] };
+            assert_eq!(rgba(target, x, y), expected, "pixel ({x}, {y})");
+        }
+    }
+    assert_eq!(out.stats.discarded, 3);
+    assert_eq!(out.stats.written, 25);
+}
+
+#[test]
+fn a_vertex_near_the_camera_plane_is_clipped_to_the_viewport() {
+    // a = (3.25, 6) and b = (9.25, 13) on a 16 x 16 target; c = (1e3, 2e2, 0, 1e-7) is about 8e10 pixels right and
+    // 1.6e10 up, past what 16.8 fixed point holds. Seen from the target the triangle is a, b and the point at
+    // infinity along (5, -1): the centres between the lines x + 5 y = 33.25 (through a) and 74.25 (through b), on
+    // the side of a -> b that (5, -1) points to (7 x - 6 y > -13.25). Centres have x + 5 y an integer and 7 x - 6 y a
+    // half-integer, so none is within 0.027 pixels of a boundary, and snapping the cut vertices moves an edge by
+    // under 1/256 pixel.
+    let a = clip(3.25, 6., 0.5, 1., 16.);
+    let b = clip(9.25, 13., 0.5, 1., 16.);
+    let c = [1e3, 2e2, 0., 1e-7];
+    let out = last(&counting(16, &[a, b, c], ""), &count_files());
+    let image = out.render_targets[0].as_ref().unwrap();
+    let got = counts(image);
+    let expected: Vec<String> = (0..16)
+        .map(|py| {
+            (0..16)
+                .map(|px| {
+                    let (x, y) = (px as f64 + 0.5, py as f64 + 0.5);
+                    let inside = x + 5. * y > 33.25 && x + 5. * y < 74.25 && 7. * x - 6. * y > -13.25;
+                    if inside { '1' } else { '0' }
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(out.stats.rasterized, 1);
+}
+
+#[test]
+fn triangles_sharing_edges_cover_each_pixel_once() {
+    // a square from (1.25, 2.25) to (13.75, 12.75) cut into four triangles around an off-grid point (5.3, 4.7):
+    // every centre inside the square (x 1.5..13.5, y 2.5..12.5; no centre is on its sides) is covered exactly once,
+    // whatever the inner edges do
+    let corners = [(1.25, 2.25), (13.75, 2.25), (13.75, 12.75), (1.25, 12.75)];
+    let centre = clip(5.3, 4.7, 0.5, 1., 16.);
+    let mut positions = Vec::new();
+    for k in 0..4 {
+        let (x0, y0) = corners[k];
+        let (x1, y1) = corners[(k + 1) % 4];
+        positions.extend([centre, clip(x0, y0, 0.5, 1., 16.), clip(x1, y1, 0.5, 1., 16.)]);
+    }
+    let out = last(&counting(16, &positions, ""), &count_files());
+    let expected: Vec<String> = (0..16)
+        .map(|py| {
+            (0..16)
+                .map(|px| {
+                    if (1..=13).contains(&px) && (2..=12).contains(&py) {
+                        '1'
+                    } else {
+                        '0'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(counts(out.render_targets[0].as_ref().unwrap()), expected);
+    assert_eq!(out.stats.triangles, 4);
+}
+
+#[test]
+fn the_scissor_keeps_its_rectangle() {
+    // a triangle covering the whole 8 x 8 target, scissored to columns 2..6 and rows 3..5
+    let full = [
+        clip(-8., -8., 0.5, 1., 8.),
+        clip(24., -8., 0.5, 1., 8.),
+        clip(-8., 24., 0.5, 1., 8.),
+    ];
+    let out = last(&counting(8, &full, r#", "scissor": [2, 3, 6, 5]"#), &count_files());
+    let expected: Vec<String> = (0..8)
+        .map(|py| {
+            (0..8)
+                .map(|px| {
+                    if (2..6).contains(&px) && (3..5).contains(&py) {
+                        '1'
+                    } else {
+                        '0'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(counts(out.render_targets[0].as_ref().unwrap()), expected);
+}
+
+#[test]
+fn triangles_are_drawn_in_order_the_later_one_on_top() {
+    // two triangles over the same pixels, no depth buffer: each writes its flat ATTR2 (the provoking vertex's); the
+    // second one's colour is left wherever both cover
+    let tri =
+        |colour: f32| [(0., 0.), (8., 0.), (0., 8.)].map(|(x, y)| (clip(x, y, 0.5, 1., 8.), [colour, 0., 0., 1.]));
+    let vertices: Vec<_> = tri(1.).into_iter().chain(tri(2.)).collect();
+    let out = last(&attr_scene(8, 3, &vertices, ""), &interp_files());
+    let flat = out.render_targets[2].as_ref().unwrap();
+    assert_eq!(rgba(flat, 0, 0), [2., 0., 0., 1.]);
+    assert_eq!(rgba(flat, 6, 0), [2., 0., 0., 1.]);
+    assert_eq!(out.stats.written, 56);
+}
+
+/// A pixel program writing 1 to target 0, with `lines` (declarations and code) before its `ret`.
+fn ps_with(version: &str, outputs: &[(&str, u32, &str, &str, &str, &str)], lines: &str) -> Vec<u8> {
+    let mut all = vec![("SV_Target", 0, "xyzw", "0", "TARGET", "float")];
+    all.extend_from_slice(outputs);
+    program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &all,
+        &format!("{version}\n{lines}\nret\n"),
+    )
+}
+
+/// The depth buffer's words: D32_FLOAT as floats.
+fn depths(out: &DrawOutput) -> Vec<f32> {
+    floats(out.depth_stencil.as_ref().unwrap())
+}
+
+/// The covered pixels of `interp_triangle`'s shape (x + y <= 6 on 8 x 8) at screen depth `z`, w = 1.
+fn corner_triangle(z: f32) -> [[f32; 4]; 3] {
+    [
+        clip(0., 0., z, 1., 8.),
+        clip(8., 0., z, 1., 8.),
+        clip(0., 8., z, 1., 8.),
+    ]
+}
+
+const WRITE_ONE: &str = "dcl_output o0.xyzw\nmov o0.xyzw, l(1.000000, 1.000000, 1.000000, 1.000000)";
+
+#[test]
+fn the_depth_test_runs_after_the_program_unless_it_forces_early_tests() {
+    // the triangle at depth 0.5 is behind the cleared 0.3 (LESS): every covered pixel fails. By default the test
+    // comes after the program (16.12.2): the 28 pixels are shaded and then fail. With forceEarlyDepthStencil
+    // (16.12.1) they fail before it and the program never runs.
+    let extra = r#", "depth": {"format": "D32_FLOAT", "func": "LESS"}, "clear_depth": 0.3"#;
+    let late = last(
+        &counting(8, &corner_triangle(0.5), extra),
+        &[("vs", vs_pos()), ("ps", ps_with("ps_5_0", &[], WRITE_ONE))],
+    );
+    assert_eq!(
+        (late.stats.shaded, late.stats.depth_failed, late.stats.written),
+        (28, 28, 0)
+    );
+    let early_ps = ps_with(
+        "ps_5_0",
+        &[],
+        &format!("dcl_globalFlags forceEarlyDepthStencil\n{WRITE_ONE}"),
+    );
+    let early = last(
+        &counting(8, &corner_triangle(0.5), extra),
+        &[("vs", vs_pos()), ("ps", early_ps)],
+    );
+    assert_eq!(
+        (early.stats.shaded, early.stats.depth_failed, early.stats.written),
+        (0, 28, 0)
+    );
+    assert_eq!(early.stats.helper_invocations, 0);
+    for out in [late, early] {
+        assert!(floats(out.render_targets[0].as_ref().unwrap()).iter().all(|&v| v == 0.));
+        assert!(depths(&out).iter().all(|&d| d == 0.3));
+    }
+}
+
+#[test]
+fn early_tests_write_depth_before_the_program_so_its_discard_and_depth_change_nothing_there() {
+    // forceEarlyDepthStencil: the test and the depth write happen before the program (16.12.1), so a program that
+    // writes oDepth 0.9 and discards leaves depth 0.5 (the interpolated one) and no colour
+    let extra = r#", "depth": {"format": "D32_FLOAT", "func": "LESS"}"#;
+    let ps = ps_with(
+        "ps_5_0",
+        &[("SV_Depth", 0, "x", "oDepth", "DEPTH", "float")],
+        &format!(
+            "dcl_globalFlags forceEarlyDepthStencil\n{WRITE_ONE}\ndcl_output oDepth\nmov oDepth, l(0.900000)\n\
+             discard_nz l(1)"
+        ),
+    );
+    let out = last(
+        &counting(8, &corner_triangle(0.5), extra),
+        &[("vs", vs_pos()), ("ps", ps)],
+    );
+    let d = depths(&out);
+    for y in 0..8 {
+        for x in 0..8 {
+            let expected = if x + y <= 6 { 0.5 } else { 1.0 };
+            assert_eq!(d[y * 8 + x], expected, "pixel ({x}, {y})");
+        }
+    }
+    assert!(floats(out.render_targets[0].as_ref().unwrap()).iter().all(|&v| v == 0.));
+    assert_eq!((out.stats.discarded, out.stats.written), (28, 0));
+}
+
+#[test]
+fn the_programs_depth_replaces_the_interpolated_one_and_is_clamped_to_the_viewport() {
+    // oDepth 0.9 is tested and written instead of 0.5 (16.9.2); 2.0 is clamped to MaxDepth (15.6, 17.10), here 0.75
+    let run = |value: &str, extra: &str| {
+        let ps = ps_with(
+            "ps_4_0",
+            &[("SV_Depth", 0, "x", "oDepth", "DEPTH", "float")],
+            &format!("{WRITE_ONE}\ndcl_output oDepth\nmov oDepth, l({value})"),
+        );
+        let json = counting(
+            8,
+            &corner_triangle(0.5),
+            &format!(r#", "depth": {{"format": "D32_FLOAT"}}{extra}"#),
+        );
+        depths(&last(&json, &[("vs", vs_pos()), ("ps", ps)]))
+    };
+    let written = run("0.900000", "");
+    assert_eq!((written[0], written[7]), (0.9, 1.0));
+    let clamped = run("2.000000", r#", "viewport": {"min_depth": 0.25, "max_depth": 0.75}"#);
+    assert_eq!((clamped[0], clamped[7]), (0.75, 1.0));
+}
+
+#[test]
+fn a_broken_conservative_depth_promise_is_used_as_written() {
+    // oDepthGE promises at least the interpolated 0.5 and writes 0.1; 16.9.3.2 lets an implementation clamp it but
+    // notes that compilers and many implementations do not, and neither does Iridia: 0.1 is written
+    let ps = ps_with(
+        "ps_5_0",
+        &[("SV_DepthGreaterEqual", 0, "x", "oDepthGE", "DEPTHGE", "float")],
+        &format!("{WRITE_ONE}\ndcl_output oDepthGE\nmov oDepthGE, l(0.100000)"),
+    );
+    let json = counting(8, &corner_triangle(0.5), r#", "depth": {"format": "D32_FLOAT"}"#);
+    let d = depths(&last(&json, &[("vs", vs_pos()), ("ps", ps)]));
+    assert_eq!((d[0], d[7]), (0.1, 1.0));
+}
+
+#[test]
+fn without_depth_clipping_a_triangle_past_the_far_plane_draws_at_max_depth() {
+    // z/w = 1.5: with depth clipping on, the far plane z <= w removes it all (15.4); off, it is drawn and its depth
+    // clamped to MaxDepth 0.8 (15.6)
+    let extra = |clip_on: bool| {
+        format!(
+            r#", "depth": {{"format": "D32_FLOAT", "func": "ALWAYS"}},
+            "viewport": {{"max_depth": 0.8}}, "rasterizer": {{"cull": "NONE", "depth_clip": {clip_on}}}"#
+        )
+    };
+    let on = last(&counting(8, &corner_triangle(1.5), &extra(true)), &count_files());
+    assert_eq!((on.stats.clipped_away, on.stats.written), (1, 0));
+    let off = last(&counting(8, &corner_triangle(1.5), &extra(false)), &count_files());
+    assert_eq!(off.stats.written, 28);
+    assert_eq!(depths(&off)[0], 0.8);
+}
+
+#[test]
+fn depth_bias_is_in_units_of_the_depth_buffers_format() {
+    // 15.10 with DepthBias 100 on a flat triangle at 0.25. D16 (UNORM, r = 2^-16 as the raster module takes it):
+    // 0.25 + 100 / 65536 = 0.25152587890625, stored as round(0.25152587890625 * 65535) = round(16483.748) = 16484.
+    // D32 (float, r = 2^(exponent(0.25) - 23) = 2^-25, one float32 step at 0.25): 100 steps above 0.25.
+    let run = |format: &str| {
+        let json = counting(
+            8,
+            &corner_triangle(0.25),
+            &format!(r#", "depth": {{"format": "{format}"}}, "rasterizer": {{"cull": "NONE", "depth_bias": 100}}"#),
+        );
+        last(&json, &count_files()).depth_stencil.unwrap().bytes
+    };
+    let d16 = run("D16_UNORM");
+    assert_eq!(u16::from_le_bytes([d16[0], d16[1]]), 16484);
+    let d32 = run("D32_FLOAT");
+    assert_eq!(
+        u32::from_le_bytes([d32[0], d32[1], d32[2], d32[3]]),
+        0.25f32.to_bits() + 100
+    );
+}
+
+#[test]
+fn slope_scaled_depth_bias_adds_the_largest_slope_times_the_factor() {
+    // screen depth 0.25 at (0, 0) and (0, 8), 0.375 at (8, 0): dz/dx = 1/64, dz/dy = 0; SlopeScaledDepthBias 2 adds
+    // 2/64 to the whole triangle (15.10). At pixel (1, 2) the depth is 0.25 + 1.5/64 + 2/64 = 0.3046875.
+    let positions = [
+        clip(0., 0., 0.25, 1., 8.),
+        clip(8., 0., 0.375, 1., 8.),
+        clip(0., 8., 0.25, 1., 8.),
+    ];
+    let json = counting(
+        8,
+        &positions,
+        r#", "depth": {"format": "D32_FLOAT"}, "rasterizer": {"cull": "NONE", "slope_scaled_depth_bias": 2}"#,
+    );
+    let out = last(&json, &count_files());
+    assert_eq!(depths(&out)[2 * 8 + 1], 0.3046875);
+}
+
+/// `ps_ids`: the flat `ATTR2` to target 0; `SV_PrimitiveID` and `SV_IsFrontFace` to target 1 (`R32G32B32A32_UINT`).
+fn ps_ids() -> Vec<u8> {
+    program(
+        &[
+            ("ATTR", 2, "xyzw", "3", "NONE", "float"),
+            ("SV_PrimitiveID", 0, "x", "4", "PRIMID", "uint"),
+            ("SV_IsFrontFace", 0, "x", "5", "FFACE", "uint"),
+        ],
+        &[
+            ("SV_Target", 0, "xyzw", "0", "TARGET", "float"),
+            ("SV_Target", 1, "xyzw", "1", "TARGET", "uint"),
+        ],
+        "ps_4_0\n\
+         dcl_input_ps constant v3.xyzw\n\
+         dcl_input_ps_sgv constant v4.x, primitive_id\n\
+         dcl_input_ps_sgv constant v5.x, is_front_face\n\
+         dcl_output o0.xyzw\n\
+         dcl_output o1.xyzw\n\
+         mov o0.xyzw, v3.xyzw\n\
+         mov o1.x, v4.x\n\
+         mov o1.y, v5.x\n\
+         mov o1.zw, l(0, 0, 0, 0)\n\
+         ret\n",
+    )
+}
+
+/// A strip of four vertices over an 8 x 8 target: (0, 0), (8, 0), (0, 8), (8, 8), each with its number as ATTR.x.
+fn strip_scene(rasterizer: &str) -> String {
+    let vertices: Vec<_> = [(0., 0.), (8., 0.), (0., 8.), (8., 8.)]
+        .iter()
+        .enumerate()
+        .map(|(k, &(x, y))| (clip(x, y, 0.5, 1., 8.), [k as f32, 0., 0., 0.]))
+        .collect();
+    let scene = attr_scene(
+        8,
+        1,
+        &vertices,
+        &format!(r#", "topology": "TRIANGLESTRIP", "rasterizer": {rasterizer}"#),
+    );
+    // the second target holds the IDs as integers
+    scene.replace(
+        r#""render_targets": [{"format": "R32G32B32A32_FLOAT", "clear": [-1, -1, -1, -1]}]"#,
+        r#""render_targets": [{"format": "R32G32B32A32_FLOAT", "clear": [-1, -1, -1, -1]}, "R32G32B32A32_UINT"]"#,
+    )
+}
+
+/// Texel (`x`, `y`) of an `R32G32B32A32_UINT` target.
+fn uints(image: &TargetImage, x: u32, y: u32) -> [u32; 4] {
+    let i = ((y * image.width + x) * 16) as usize;
+    std::array::from_fn(|k| u32::from_le_bytes(image.bytes[i + 4 * k..i + 4 * k + 4].try_into().unwrap()))
+}
+
+#[test]
+fn a_strips_odd_triangles_are_wound_back_so_every_triangle_faces_the_same_way() {
+    // triangle 0 is (0, 0) (8, 0) (0, 8), clockwise on screen; triangle 1 is vertices 1, 3, 2 (8.14: wound back,
+    // its leading vertex 1 first): (8, 0) (8, 8) (0, 8), clockwise too. Culling back faces keeps both: the square is
+    // covered, triangle 0 where x + y <= 6, triangle 1 elsewhere (the shared edge is neither top nor left for
+    // triangle 0, and left for triangle 1). Flat values are the leading vertex's: 0 and 1; primitive IDs 0 and 1;
+    // both front facing.
+    let files = [("vs", vs_attr()), ("ps", ps_ids())];
+    let out = last(&strip_scene(r#"{"cull": "BACK"}"#), &files);
+    let (colour, ids) = (
+        out.render_targets[0].as_ref().unwrap(),
+        out.render_targets[1].as_ref().unwrap(),
+    );
+    for y in 0..8 {
+        for x in 0..8 {
+            let k = u32::from(x + y > 6);
+            assert_eq!(rgba(colour, x, y)[0], k as f32, "pixel ({x}, {y})");
+            assert_eq!(uints(ids, x, y), [k, u32::MAX, 0, 0], "pixel ({x}, {y})");
+        }
+    }
+    // counter-clockwise front faces: both are back faces and culled
+    let culled = last(&strip_scene(r#"{"cull": "BACK", "front_ccw": true}"#), &files);
+    assert_eq!((culled.stats.culled, culled.stats.written), (2, 0));
+    // not culled, they are drawn as back faces: SV_IsFrontFace is 0
+    let back = last(&strip_scene(r#"{"cull": "NONE", "front_ccw": true}"#), &files);
+    assert_eq!(uints(back.render_targets[1].as_ref().unwrap(), 7, 7), [1, 0, 0, 0]);
 }
