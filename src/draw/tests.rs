@@ -751,3 +751,504 @@ fn a_strips_odd_triangles_are_wound_back_so_every_triangle_faces_the_same_way() 
     let back = last(&strip_scene(r#"{"cull": "NONE", "front_ccw": true}"#), &files);
     assert_eq!(uints(back.render_targets[1].as_ref().unwrap(), 7, 7), [1, 0, 0, 0]);
 }
+
+/// The error of running a description's draws.
+fn error_of(json: &str, files: &[(&str, Vec<u8>)], options: DrawOptions) -> crate::Error {
+    let description = describe(json, files);
+    run_sequence(&description.draws, &mut ShaderCache::new(), options, None).unwrap_err()
+}
+
+/// A description whose second draw (`draws[1]`) sets `second`; the first draws nothing.
+fn second_draw(second: &str) -> String {
+    format!(
+        r#"{{"vs": "vs", "ps": "ps", "width": 8, "height": 8,
+        "input_layout": [{{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}}],
+        "vertex_buffers": [{{"stride": 16, "f32": [-1, -1, 0.5, 1, -1, 3, 0.5, 1, 3, -1, 0.5, 1]}}],
+        "draws": [{{"vertex_count": 0}}, {{{second}}}]}}"#
+    )
+}
+
+#[test]
+fn bad_draws_are_errors_naming_the_draw_and_the_binding() {
+    let files = || vec![("vs", vs_pos()), ("ps", ps_one())];
+    let options = DrawOptions::default();
+    let check = |e: crate::Error, words: &[&str]| {
+        let text = e.to_string();
+        assert!(text.contains("draws[1]"), "{text}");
+        for word in words {
+            assert!(text.contains(word), "{text} should say {word}");
+        }
+    };
+    // an index past the vertex buffer's three vertices
+    check(
+        error_of(&second_draw(r#""indices": [0, 1, 5]"#), &files(), options),
+        &["vertex 5", "slot 0"],
+    );
+    // an offset that takes the last vertex past the buffer's end
+    check(
+        error_of(
+            &second_draw(
+                r#""vertex_buffers": [{"stride": 16, "offset": 16, "f32": [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]}]"#,
+            ),
+            &files(),
+            options,
+        ),
+        &["input assembler", "bytes"],
+    );
+    // a layout element past the stride
+    check(
+        error_of(
+            &second_draw(r#""vertex_buffers": [{"stride": 12, "f32": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}]"#),
+            &files(),
+            options,
+        ),
+        &["12-byte stride"],
+    );
+    // a pixel input no vertex output carries
+    check(
+        error_of(
+            &second_draw(r#""ps": "ps_interp""#),
+            &[("vs", vs_pos()), ("ps", ps_one()), ("ps_interp", ps_interp())],
+            options,
+        ),
+        &["ps", "ATTR0"],
+    );
+    // an unsupported topology
+    check(
+        error_of(&second_draw(r#""topology": "POINTLIST""#), &files(), options),
+        &["POINTLIST"],
+    );
+    // wireframe
+    check(
+        error_of(
+            &second_draw(r#""rasterizer": {"fill": "WIREFRAME"}"#),
+            &files(),
+            options,
+        ),
+        &["wireframe"],
+    );
+    // a texture the pixel program declares and nothing binds
+    let sampling = program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_0\n\
+         dcl_resource_texture2d (float,float,float,float) t2\n\
+         dcl_output o0.xyzw\n\
+         ld o0.xyzw, l(0, 0, 0, 0), t2.xyzw\n\
+         ret\n",
+    );
+    check(
+        error_of(
+            &second_draw(r#""ps": "sampling""#),
+            &[("vs", vs_pos()), ("ps", ps_one()), ("sampling", sampling)],
+            options,
+        ),
+        &["ps", "t2 is not bound"],
+    );
+    // a program that never ends runs past its instruction budget
+    let endless = program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_0\ndcl_output o0.xyzw\nloop\nendloop\nmov o0.xyzw, l(0, 0, 0, 0)\nret\n",
+    );
+    let budget = DrawOptions {
+        instruction_budget: 10_000,
+        ..DrawOptions::default()
+    };
+    check(
+        error_of(
+            &second_draw(r#""ps": "endless""#),
+            &[("vs", vs_pos()), ("ps", ps_one()), ("endless", endless)],
+            budget,
+        ),
+        &["ps", "budget"],
+    );
+    // a vertex program without SV_Position
+    let no_position = program(
+        &[("POSITION", 0, "xyzw", "0", "NONE", "float")],
+        &[("TEXCOORD", 0, "xyzw", "0", "NONE", "float")],
+        "vs_4_0\ndcl_input v0.xyzw\ndcl_output o0.xyzw\nmov o0.xyzw, v0.xyzw\nret\n",
+    );
+    check(
+        error_of(
+            &second_draw(r#""vs": "bad""#),
+            &[("vs", vs_pos()), ("ps", ps_one()), ("bad", no_position)],
+            options,
+        ),
+        &["vs", "SV_Position"],
+    );
+}
+
+#[test]
+fn targets_of_different_sizes_and_formats_that_cannot_be_drawn_are_errors() {
+    use crate::resource::{Resource, Texture, TextureShape};
+    let description = describe(
+        &second_draw("").replace(
+            r#""width": 8,"#,
+            r#""render_targets": ["R8G8B8A8_UNORM", "R8G8B8A8_UNORM"], "width": 8,"#,
+        ),
+        &[("vs", vs_pos()), ("ps", ps_one())],
+    );
+    let mut state = description.draws[1].clone();
+    let shape = |width: u32, format| TextureShape {
+        dimension: crate::d3d::ResourceDimension::Texture2D,
+        format,
+        width,
+        height: 8,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        sample_count: 1,
+    };
+    // target 1 is 4 x 8 where target 0 is 8 x 8
+    let small = Texture::new(
+        shape(4, crate::format::Format::R8G8B8A8Unorm),
+        vec![Arc::from(vec![0u8; 4 * 8 * 4])],
+    )
+    .unwrap();
+    state.render_targets[1].as_mut().unwrap().resource = Arc::new(Resource::Texture(small));
+    let e = run_draw(&state, &mut ShaderCache::new(), None).unwrap_err().to_string();
+    assert!(e.contains("draws[1]") && e.contains("render target 1 is 4x8"), "{e}");
+    // a block-compressed render target
+    let mut state = description.draws[1].clone();
+    let bc = Texture::new(
+        shape(8, crate::format::Format::Bc1Unorm),
+        vec![Arc::from(vec![0u8; 32])],
+    )
+    .unwrap();
+    let view = state.render_targets[1].as_mut().unwrap();
+    view.resource = Arc::new(Resource::Texture(bc));
+    view.desc.format = crate::format::Format::Bc1Unorm;
+    let e = run_draw(&state, &mut ShaderCache::new(), None).unwrap_err().to_string();
+    assert!(
+        e.contains("draws[1]") && e.contains("render target 1") && e.contains("BC1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_ambiguity_mask_marks_centres_within_a_snapping_step_of_an_edge() {
+    // the triangle (2.5, 1) (6.25, 1) (2.5, 7): its left side x = 2.5 runs through the centres of column 2, which a
+    // different rounding could leave out, rows 1 to 6 being inside the other two sides. Its top y = 1 is half a
+    // pixel from the nearest centres; its long side 8 x + 5 y = 55 has 8 x + 5 y - 55 = 8 px + 5 py - 48.5 at
+    // centres, never 0, so at least 0.05 pixels away (a snapping step is 1/256). Exactly those six pixels are marked.
+    // A vertex 1/600 pixel right of 2.5 snaps to 2.5 and changes nothing.
+    for left in [2.5f32, 2.5 + 1. / 600.] {
+        let positions = [
+            clip(left, 1., 0.5, 1., 8.),
+            clip(6.25, 1., 0.5, 1., 8.),
+            clip(left, 7., 0.5, 1., 8.),
+        ];
+        let out = last(&counting(8, &positions, ""), &count_files());
+        let marked: Vec<(usize, usize)> = (0..64).filter(|&i| out.ambiguous[i]).map(|i| (i % 8, i / 8)).collect();
+        assert_eq!(
+            marked,
+            (1..=6).map(|y| (2, y)).collect::<Vec<_>>(),
+            "left side at {left}"
+        );
+    }
+    // a triangle whose sides are all half a pixel from every centre marks nothing
+    let out = last(
+        &counting(
+            8,
+            &[
+                clip(1., 1., 0.5, 1., 8.),
+                clip(7., 1., 0.5, 1., 8.),
+                clip(1., 7., 0.5, 1., 8.),
+            ],
+            "",
+        ),
+        &count_files(),
+    );
+    // its long side x + y = 8 holds centres (x + y = px + py + 1): (3.5, 4.5) and the rest of that diagonal
+    let marked: Vec<(usize, usize)> = (0..64).filter(|&i| out.ambiguous[i]).map(|i| (i % 8, i / 8)).collect();
+    assert_eq!(marked, (1..=6).map(|y| (7 - y, y)).collect::<Vec<_>>());
+}
+
+/// A scene of two triangles with a depth test (LESS): the first at depth 0.5 covering x + y <= 6 of an 8 x 8 target,
+/// the second over the whole target at depth 0.75, behind the first. The target counts the fragments written
+/// (`R32_FLOAT`, blended ONE + ONE): 1 everywhere, the second triangle failing where the first was drawn.
+fn depth_scene() -> String {
+    let mut positions = corner_triangle(0.5).to_vec();
+    // a triangle over the whole target at depth 0.75 (behind the first, in front of the clear)
+    positions.extend([
+        clip(-8., -8., 0.75, 1., 8.),
+        clip(24., -8., 0.75, 1., 8.),
+        clip(-8., 24., 0.75, 1., 8.),
+    ]);
+    counting(8, &positions, r#", "depth": {"format": "D32_FLOAT", "func": "LESS"}"#)
+}
+
+#[test]
+fn a_pixels_history_is_what_the_draw_did_there() {
+    // every pixel of the depth scene: the last fragment leaves what the full draw left, and the fragments are the
+    // triangles covering it in order: where x + y <= 6 the first one (written) then the second (behind it: depth
+    // failed); elsewhere only the second (written)
+    let description = describe(&depth_scene(), &count_files());
+    let state = &description.draws[0];
+    let mut cache = ShaderCache::new();
+    let mut prepared = PreparedDraw::new(state, &mut cache, DrawOptions::default()).unwrap();
+    let out = prepared.run(None).unwrap();
+    let colour = out.render_targets[0].as_ref().unwrap();
+    let depth = out.depth_stencil.as_ref().unwrap();
+    for y in 0..8u32 {
+        for x in 0..8u32 {
+            let history = prepared.pixel_history(x, y, HistoryOptions::default()).unwrap();
+            let i = (y * 8 + x) as usize;
+            let after = &history.after;
+            assert_eq!(
+                &after.render_targets[0].unwrap().bytes[..4],
+                &colour.bytes[i * 4..i * 4 + 4]
+            );
+            assert_eq!(after.depth.unwrap().to_le_bytes(), depth.bytes[i * 4..i * 4 + 4]);
+            let outcomes: Vec<(u64, FragmentOutcome)> = history
+                .fragments
+                .iter()
+                .map(|f| (f.primitive_index, f.outcome))
+                .collect();
+            let expected = if x + y <= 6 {
+                vec![(0, FragmentOutcome::Written), (1, FragmentOutcome::DepthFailed)]
+            } else {
+                vec![(1, FragmentOutcome::Written)]
+            };
+            assert_eq!(outcomes, expected, "pixel ({x}, {y})");
+            assert_eq!(history.before.depth, Some(1.0));
+        }
+    }
+    // the depth record of the failed fragment at (0, 0): 0.75 against the first triangle's 0.5
+    let history = prepared.pixel_history(0, 0, HistoryOptions::default()).unwrap();
+    let record = history.fragments[1].depth_stencil.unwrap().depth.unwrap();
+    assert_eq!(
+        (record.incoming, record.stored, record.passed),
+        (0.75, 0.5, Some(false))
+    );
+}
+
+#[test]
+fn a_pixels_history_shows_its_vertices_inputs_outputs_and_traces() {
+    let description = describe(&attr_scene(8, 4, &interp_triangle(), ""), &interp_files());
+    let mut cache = ShaderCache::new();
+    let mut prepared = PreparedDraw::new(&description.draws[0], &mut cache, DrawOptions::default()).unwrap();
+    let options = HistoryOptions {
+        trace_pixel: true,
+        trace_vertex: Some((0, 1)),
+    };
+    let history = prepared.pixel_history(1, 2, options).unwrap();
+    assert_eq!(history.fragments.len(), 1);
+    let fragment = &history.fragments[0];
+    // pixel (1, 2) is lane 1 (top-right) of the quad at (0, 2)
+    assert_eq!((fragment.quad.x, fragment.quad.y, fragment.quad.lane), (0, 2, 1));
+    assert_eq!(fragment.primitive_id, 0);
+    // the second vertex: its input ATTR (1, 0, 0, 20) and its outputs, o0 the clip position (8, 0) at w 2
+    let vertex = &fragment.vertices[1];
+    assert_eq!(vertex.inputs[1], [1f32, 0., 0., 20.].map(f32::to_bits));
+    assert_eq!(vertex.position, clip(8., 0., 0.6, 2., 8.));
+    assert_eq!(vertex.outputs[3], [1f32, 0., 0., 20.].map(f32::to_bits));
+    let trace = vertex.trace.as_ref().unwrap();
+    assert_eq!(
+        trace.steps.iter().map(|s| s.opcode).collect::<Vec<_>>(),
+        ["mov", "mov", "mov", "mov", "ret"]
+    );
+    assert!(fragment.vertices[0].trace.is_none());
+    // the flat input (v3) is the first vertex's words; the screen-linear v2.x is 0.1875 (the weight of vertex 1)
+    let word = |register: u32, component: u8| {
+        fragment
+            .inputs
+            .iter()
+            .find(|i| i.register == register && i.component == component)
+            .unwrap()
+            .word
+    };
+    assert_eq!(word(3, 3), 10f32.to_bits());
+    assert_eq!(word(2, 0), 0.1875f32.to_bits());
+    assert_eq!(word(0, 0), 1.5f32.to_bits());
+    // the program's trace: four movs then ret, the third mov writing the flat value to o2
+    let program = fragment.program.as_ref().unwrap();
+    let steps = &program.trace.as_ref().unwrap().steps;
+    assert_eq!(steps.len(), 5);
+    assert_eq!(
+        steps[2].destinations,
+        vec![(0xf, [0f32, 0., 0., 10.].map(f32::to_bits))]
+    );
+    assert_eq!(program.outputs[2], [0f32, 0., 0., 10.].map(f32::to_bits));
+    // what was written to target 2 is the flat value
+    let write = fragment.write.unwrap();
+    assert_eq!(write.targets[2].unwrap().after.values, [0., 0., 0., 10.]);
+    // it serializes for the viewer
+    let json = serde_json::to_string(&history).unwrap();
+    assert!(json.contains("\"fragments\""));
+}
+
+#[test]
+fn a_pixels_history_rejects_far_triangles_by_their_bounds() {
+    // 50 small triangles in a row along the top, the first of which covers pixel (0, 0) (centre (0.5, 0.5) inside
+    // (0, 0) (2, 0) (0, 2)): the others' bounding boxes, from x = 3 on, miss it by more than a pixel and are never
+    // rasterized
+    let mut positions = Vec::new();
+    for k in 0..50 {
+        let x = k as f32 * 3.;
+        positions.extend([
+            clip(x, 0., 0.5, 1., 160.),
+            clip(x + 2., 0., 0.5, 1., 160.),
+            clip(x, 2., 0.5, 1., 160.),
+        ]);
+    }
+    let description = describe(&counting(160, &positions, ""), &count_files());
+    let mut cache = ShaderCache::new();
+    let mut prepared = PreparedDraw::new(&description.draws[0], &mut cache, DrawOptions::default()).unwrap();
+    let history = prepared.pixel_history(0, 0, HistoryOptions::default()).unwrap();
+    assert_eq!(history.fragments.len(), 1);
+    assert_eq!((history.rasterized, history.rejected_by_bounds), (1, 49));
+}
+
+#[test]
+fn progress_is_reported_and_a_callback_can_cancel_the_draw() {
+    // 200 triangles: the callback sees the primitives counted up to 200 and is called at the start and the end
+    let mut positions = Vec::new();
+    for _ in 0..200 {
+        positions.extend(corner_triangle(0.5));
+    }
+    let description = describe(&counting(8, &positions, ""), &count_files());
+    let mut seen = Vec::new();
+    let mut callback = |p: &Progress| {
+        seen.push(*p);
+        ControlFlow::Continue(())
+    };
+    let out = run_draw(&description.draws[0], &mut ShaderCache::new(), Some(&mut callback)).unwrap();
+    assert_eq!(out.stats.triangles, 200);
+    let last = seen.last().unwrap();
+    assert_eq!(
+        (last.primitives_done, last.primitives_total, last.vertices_done),
+        (200, 200, 600)
+    );
+    assert!(seen.len() >= 2);
+    assert!(seen.windows(2).all(|w| w[0].primitives_done <= w[1].primitives_done));
+    // stopping at the first report cancels the draw
+    let mut stop = |_: &Progress| ControlFlow::Break(());
+    let e = run_draw(&description.draws[0], &mut ShaderCache::new(), Some(&mut stop)).unwrap_err();
+    assert_eq!(e.detail, "cancelled");
+    assert_eq!(e.what, "draw");
+}
+
+#[test]
+fn a_long_draw_reports_progress_as_its_work_grows() {
+    // each full-target triangle on 64 x 64 runs 1024 quads of a 2-instruction program: 8192 lane-instructions, so
+    // 64 of them pass WORK_PER_REPORT (2^18) twice; each report is at most WORK_PER_REPORT (plus one batch) after
+    // the one before
+    let full = [
+        clip(-64., -64., 0.5, 1., 64.),
+        clip(192., -64., 0.5, 1., 64.),
+        clip(-64., 192., 0.5, 1., 64.),
+    ];
+    let positions: Vec<[f32; 4]> = (0..64).flat_map(|_| full).collect();
+    let description = describe(&counting(64, &positions, ""), &count_files());
+    let mut reports = 0;
+    let mut callback = |_: &Progress| {
+        reports += 1;
+        ControlFlow::Continue(())
+    };
+    run_draw(&description.draws[0], &mut ShaderCache::new(), Some(&mut callback)).unwrap();
+    // the start, two for the work, the end
+    assert_eq!(reports, 4);
+}
+
+/// `vs_distances`: the position, `ATTR.x` as `SV_ClipDistance0` and `ATTR.y` as `SV_CullDistance0`.
+fn vs_distances() -> Vec<u8> {
+    program(
+        &[
+            ("POSITION", 0, "xyzw", "0", "NONE", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+        ],
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("SV_ClipDistance", 0, "x", "1", "CLIPDST", "float"),
+            ("SV_CullDistance", 0, "y", "1", "CULLDST", "float"),
+        ],
+        "vs_4_0\n\
+         dcl_input v0.xyzw\n\
+         dcl_input v1.xy\n\
+         dcl_output_siv o0.xyzw, position\n\
+         dcl_output_siv o1.x, clip_distance\n\
+         dcl_output_siv o1.y, cull_distance\n\
+         mov o0.xyzw, v0.xyzw\n\
+         mov o1.xy, v1.xyxx\n\
+         ret\n",
+    )
+}
+
+#[test]
+fn clip_distances_remove_pixels_and_cull_distances_whole_triangles() {
+    // a triangle over the whole 8 x 8 target (screen corners (-8, -8), (24, -8), (-8, 24), w = 1) whose clip
+    // distance is X - 4 at each corner: -12, 20, -12. Interpolated it is x - 4 at every centre, so the pixels with
+    // x + 0.5 < 4 (columns 0 to 3) are removed (15.4.1)
+    let corners = [(-8., -8.), (24., -8.), (-8., 24.)];
+    let scene = |cull: [f32; 3]| {
+        let vertices: Vec<_> = corners
+            .iter()
+            .zip(cull)
+            .map(|(&(x, y), c)| (clip(x, y, 0.5, 1., 8.), [x - 4., c, 0., 0.]))
+            .collect();
+        let out = last(
+            &attr_scene(8, 1, &vertices, ""),
+            &[("vs", vs_distances()), ("ps", ps_one())],
+        );
+        let written: Vec<bool> = (0..8)
+            .map(|x| rgba(out.render_targets[0].as_ref().unwrap(), x, 5) == [1.; 4])
+            .collect();
+        (out.stats, written)
+    };
+    let (stats, written) = scene([1., 1., 1.]);
+    assert_eq!(written, [false, false, false, false, true, true, true, true]);
+    assert_eq!((stats.clip_distance_removed, stats.written), (32, 32));
+    // every corner below 0 in the cull distance: the triangle is dropped (15.4.2); one at 0 keeps it
+    let (stats, _) = scene([-1., -1., -1.]);
+    assert_eq!((stats.distance_culled, stats.rasterized), (1, 0));
+    let (stats, _) = scene([-1., -1., 0.]);
+    assert_eq!((stats.distance_culled, stats.rasterized), (0, 1));
+}
+
+#[test]
+fn without_a_pixel_program_depth_is_tested_and_written_and_no_colour() {
+    let json =
+        counting(8, &corner_triangle(0.5), r#", "depth": {"format": "D32_FLOAT"}"#).replace(r#""ps": "ps", "#, "");
+    let out = last(&json, &count_files());
+    let d = depths(&out);
+    assert_eq!((d[0], d[7]), (0.5, 1.0));
+    assert!(floats(out.render_targets[0].as_ref().unwrap()).iter().all(|&v| v == 0.));
+    assert_eq!((out.stats.shaded, out.stats.written), (0, 28));
+}
+
+#[test]
+fn a_draw_without_a_geometry_program_uses_viewport_and_scissor_zero() {
+    // a second viewport and scissor rectangle change nothing (15.8.1: without a geometry program, index 0)
+    let json = counting(8, &corner_triangle(0.5), r#", "scissor": [0, 0, 4, 8]"#);
+    let description = describe(&json, &count_files());
+    let one = run_draw(&description.draws[0], &mut ShaderCache::new(), None).unwrap();
+    let mut state = description.draws[0].clone();
+    state.viewports.push(crate::raster::Viewport {
+        x: 4.,
+        y: 4.,
+        width: 2.,
+        height: 2.,
+        min_depth: 0.,
+        max_depth: 1.,
+    });
+    state.scissor_rects.push(crate::raster::Scissor::default());
+    let two = run_draw(&state, &mut ShaderCache::new(), None).unwrap();
+    assert_eq!(one.render_targets, two.render_targets);
+    // the scissor keeps columns 0..4 of the 28 pixels: x + y <= 6 with x < 4 is 7 + 6 + 5 + 4 = 22
+    assert_eq!(two.stats.written, 22);
+}
+
+#[test]
+fn a_sequence_of_draws_shares_its_targets_and_builds_each_program_once() {
+    // three draws of the counting scene add up: every covered texel reaches 3; the two programs are built once
+    let json = counting(8, &corner_triangle(0.5), r#", "draws": [{}, {}, {}]"#);
+    let description = describe(&json, &count_files());
+    let mut cache = ShaderCache::new();
+    let outputs = run_sequence(&description.draws, &mut cache, DrawOptions::default(), None).unwrap();
+    assert_eq!(cache.len(), 2);
+    let counts = counts(outputs[2].render_targets[0].as_ref().unwrap());
+    assert_eq!(counts[0], "33333330");
+    assert_eq!(counts[7], "00000000");
+}
