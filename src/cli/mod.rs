@@ -1,6 +1,7 @@
 //! Subcommands of the `iridia` binary. Exit codes: 0 success (or every compared draw matches), 1 some draw differs,
 //! 2 an error (bad input, missing file), with the error on stderr.
 
+mod draw;
 mod dxbc;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,15 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Run a draw description's draws on the CPU and write the targets as d3d11-ref's refrender does
+    /// (PREFIX.json, PREFIX.rtN.bin, PREFIX.depth.bin).
+    Draw {
+        /// The draw description (JSON; see docs/draw-description.md).
+        description: PathBuf,
+        /// The output prefix.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// The exit code for an error: 2, with the message on stderr.
@@ -50,6 +60,7 @@ pub fn run() -> ExitCode {
         }
         Command::Disasm { file } => dxbc::disasm(&file),
         Command::Asm { file, output } => dxbc::asm(&file, &output),
+        Command::Draw { description, out } => draw::draw(&description, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
