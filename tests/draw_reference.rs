@@ -445,3 +445,461 @@ fn raster_attributes_and_depth_match_the_reference_on_grid_vertices() {
         tally.failures.join("\n")
     );
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// fixtures/output-merger
+
+use iridia::draw::{DrawState, UpdatedTargets, with_targets};
+use iridia::format::{Channel, Field, FieldKind, Format, NumericKind, convert};
+use iridia::resource::{Resource, Texture};
+use std::sync::Arc;
+
+/// One case of `fixtures/output-merger/reference.json`.
+#[derive(serde::Deserialize)]
+struct MergerCase {
+    name: String,
+    width: u32,
+    height: u32,
+    targets: Vec<String>,
+    depth: Option<String>,
+    ps: String,
+    #[serde(default)]
+    draws_from: Option<String>,
+    #[serde(default)]
+    labels: Vec<(String, i64)>,
+    #[serde(default)]
+    states: Vec<Value>,
+    #[serde(default)]
+    outputs: Vec<[[u32; 4]; 4]>,
+    #[serde(default)]
+    draws: Vec<(u32, u32, usize, usize, f32, u8)>,
+    setup_targets: Vec<String>,
+    #[serde(default)]
+    setup_depth: Option<String>,
+    result_targets: Vec<String>,
+    #[serde(default)]
+    result_depth: Option<String>,
+}
+
+/// A draw of the fixture: pixel x, y, state, outputs, vertex z, back-facing.
+type MergerDraw = (u32, u32, usize, usize, f32, u8);
+
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The reference tool's description of `draws` of `program` into `case`'s targets, as `generate.py`
+/// (`Case.description`) wrote it: each draw scissored to its pixel, covering it with a full-screen triangle (front or
+/// back facing) at depth `z`, the pixel program writing the cbuffer's words.
+fn merger_description(case: &MergerCase, program: &MergerCase, draws: &[MergerDraw]) -> String {
+    let depth_off = json!({"enable": false, "write": false, "func": "ALWAYS", "stencil_enable": false});
+    let mut top = json!({
+        "vs": "vs_position.dxbc", "ps": format!("ps_{}.dxbc", case.ps),
+        "width": case.width, "height": case.height,
+        "render_targets": case.targets.iter().map(|f| json!({"format": f, "clear": [0, 0, 0, 0]})).collect::<Vec<_>>(),
+        "clear_color": [0, 0, 0, 0],
+        "input_layout": [{"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "slot": 0, "offset": 0}],
+        "topology": "TRIANGLELIST",
+    });
+    if let Some(format) = &case.depth {
+        let mut depth = depth_off.clone();
+        depth["format"] = json!(format);
+        top["depth"] = depth;
+        top["clear_depth"] = json!(1.0);
+        top["clear_stencil"] = json!(0);
+    }
+    let mut entries = Vec::new();
+    for &(x, y, s, o, z, back) in draws {
+        let state = &program.states[s];
+        let corners: [(f32, f32); 3] = if back == 1 {
+            [(-1., -1.), (3., -1.), (-1., 3.)]
+        } else {
+            [(-1., -1.), (-1., 3.), (3., -1.)]
+        };
+        let vertices: Vec<Value> = corners
+            .iter()
+            .flat_map(|&(px, py)| [bits(px), bits(py), bits(z)])
+            .collect();
+        let words: Vec<u32> = program.outputs[o].iter().flatten().copied().collect();
+        let mut viewport = json!({"x": 0, "y": 0, "w": case.width, "h": case.height});
+        let range = state
+            .get("viewport")
+            .cloned()
+            .unwrap_or(json!({"min_depth": 0.0, "max_depth": 1.0}));
+        viewport["min_depth"] = range["min_depth"].clone();
+        viewport["max_depth"] = range["max_depth"].clone();
+        let mut rasterizer = json!({"cull": "NONE"});
+        if let Some(Value::Object(more)) = state.get("rasterizer") {
+            for (k, v) in more {
+                rasterizer[k] = v.clone();
+            }
+        }
+        entries.push(json!({
+            "scissor": [x, y, x + 1, y + 1],
+            "ps_cbuffers": [{"slot": 0, "u32": words}],
+            "vertex_buffers": [{"stride": 12, "f32": vertices}],
+            "blend": state["blend"],
+            "depth": state.get("depth").cloned().unwrap_or(depth_off.clone()),
+            "viewport": viewport,
+            "rasterizer": rasterizer,
+        }));
+    }
+    top["draws"] = Value::Array(entries);
+    top.to_string()
+}
+
+/// `description`'s draws with their targets holding `render_targets` (bytes by slot) and `depth` instead of the
+/// clears.
+fn starting_from(description: &Description, render_targets: &[Vec<u8>], depth: Option<&[u8]>) -> Vec<DrawState> {
+    let replace = |resource: &Arc<Resource>, bytes: &[u8]| {
+        let Resource::Texture(texture) = resource.as_ref() else {
+            panic!("a target is a buffer")
+        };
+        Arc::new(Resource::Texture(
+            Texture::new(texture.shape, vec![Arc::from(bytes.to_vec())]).unwrap(),
+        ))
+    };
+    let updated = UpdatedTargets {
+        render_targets: description
+            .render_targets
+            .iter()
+            .zip(render_targets)
+            .map(|(r, bytes)| Some((r.clone(), replace(r, bytes))))
+            .collect(),
+        depth_stencil: description
+            .depth_stencil
+            .as_ref()
+            .zip(depth)
+            .map(|(r, bytes)| (r.clone(), replace(r, bytes))),
+    };
+    description.draws.iter().map(|d| with_targets(d, &updated)).collect()
+}
+
+/// Why a texel may differ from the reference's (`fixtures/output-merger/README.md`): each a documented way the
+/// reference is off the specification or uses a freedom it gives, recognised by its own check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Explained {
+    /// Both NaN with different bits (3.1.3.2).
+    NanBits,
+    /// Float32 results one ULP apart (17.5 allows fused, reordered blending).
+    FusedRounding,
+    /// Ours NaN, theirs not, with NaN inputs: llvmpipe drops a term whose weight is 0 (17.5: NaN propagates).
+    NanTimesZeroWeight,
+    /// A write without blending within 0.6 of the exact scaled value (3.2.3.6, 3.2.3.8).
+    ConversionTolerance,
+    /// SNORM -1 as the most negative code (3.2.3.4 gives -(2^(n-1) - 1)).
+    SnormMinusOne,
+    /// A blended fixed-point value one code apart (17.5 allows blending at the format's precision).
+    BlendPrecision,
+    /// A UNORM depth one code apart (llvmpipe rounds the float32 product to even; 17.11 rounds the exact value).
+    DepthConversion,
+    /// The reference wrote with bit 0 of the SampleMask clear (17.17: always applied).
+    SampleMaskIgnored,
+    /// Not compared: blending into A8_UNORM (wined3d's emulation).
+    SkippedA8Blend,
+    /// Not compared: SNORM blends of out-of-range or NaN inputs.
+    SkippedSnormOutOfRange,
+}
+
+fn field_code(field: &Field, bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 16];
+    word[..bytes.len()].copy_from_slice(bytes);
+    ((u128::from_le_bytes(word) >> field.offset) & ((1u128 << field.bits) - 1)) as u64
+}
+
+fn float_value(field: &Field, code: u64) -> f64 {
+    match field.bits {
+        32 => f64::from(f32::from_bits(code as u32)),
+        16 => f64::from(convert::f16_to_f32(code as u16)),
+        11 => f64::from(convert::small_float_to_f32(code as u32, 6)),
+        _ => f64::from(convert::small_float_to_f32(code as u32, 5)),
+    }
+}
+
+/// The exact value FLOAT -> UNORM/SRGB/SNORM scales before rounding (3.2.3.4, 3.2.3.6, 3.2.3.8).
+fn ideal_scaled(kind: FieldKind, bits: u8, word: u32) -> f64 {
+    let v = f32::from_bits(word);
+    if v.is_nan() {
+        return 0.0;
+    }
+    match kind {
+        FieldKind::Snorm => f64::from(v.clamp(-1.0, 1.0)) * ((1u64 << (bits - 1)) - 1) as f64,
+        _ => {
+            let c = f64::from(v.clamp(0.0, 1.0));
+            let max = ((1u64 << bits) - 1) as f64;
+            match kind {
+                FieldKind::Srgb if v <= 0.003_130_8 => 12.92 * c * max,
+                FieldKind::Srgb => (1.055 * c.powf(1.0 / 2.4) - 0.055) * max,
+                _ => c * max,
+            }
+        }
+    }
+}
+
+/// Why one component differs (`None`: unexplained; `Some(None)`: equal). `source` is the word the program wrote in
+/// a setup draw (`None` in the blend stage).
+fn explain_component(
+    field: &Field,
+    ours: &[u8],
+    theirs: &[u8],
+    source: Option<u32>,
+    value_set: i64,
+) -> Option<Option<Explained>> {
+    let (a, b) = (field_code(field, ours), field_code(field, theirs));
+    if a == b {
+        return Some(None);
+    }
+    let signed = |code: u64| convert::sign_extend(code as u32, u32::from(field.bits)) as i64;
+    Some(Some(match field.kind {
+        FieldKind::Float => {
+            let (x, y) = (float_value(field, a), float_value(field, b));
+            if x.is_nan() && y.is_nan() {
+                Explained::NanBits
+            } else if x.is_nan() && value_set == 3 {
+                Explained::NanTimesZeroWeight
+            } else if field.bits == 32
+                && source.is_none()
+                && x.is_finite()
+                && y.is_finite()
+                && (a as i64 - b as i64).abs() <= 1
+            {
+                Explained::FusedRounding
+            } else {
+                return None;
+            }
+        }
+        FieldKind::Unorm | FieldKind::Srgb | FieldKind::Snorm => {
+            let snorm = field.kind == FieldKind::Snorm;
+            let (x, y) = if snorm {
+                (signed(a), signed(b))
+            } else {
+                (a as i64, b as i64)
+            };
+            let most_negative = -(1i64 << (field.bits - 1));
+            if snorm && y == most_negative && x == most_negative + 1 {
+                Explained::SnormMinusOne
+            } else if let Some(word) = source {
+                if (ideal_scaled(field.kind, field.bits, word) - y as f64).abs() <= 0.6 {
+                    Explained::ConversionTolerance
+                } else {
+                    return None;
+                }
+            } else if (x - y).abs() <= 1 {
+                Explained::BlendPrecision
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    }))
+}
+
+/// Compares our targets after a stage with the reference's; every differing texel is explained or reported.
+#[allow(clippy::too_many_arguments)]
+fn merger_compare(
+    case: &MergerCase,
+    program: &MergerCase,
+    stage: &str,
+    ours: &DrawOutput,
+    unmasked: Option<&DrawOutput>,
+    theirs: (&[String], Option<&String>),
+    sources: Option<&BTreeMap<(u32, u32), [[u32; 4]; 4]>>,
+    explained: &mut BTreeMap<Explained, usize>,
+    report: &mut Vec<String>,
+) -> usize {
+    let label = |x: u32, y: u32| -> (&str, i64) {
+        let (name, set) = &program.labels[(y * case.width + x) as usize];
+        (name.as_str(), *set)
+    };
+    let mut exact = 0;
+    for (slot, expected) in theirs.0.iter().enumerate() {
+        let target = ours.render_targets[slot].as_ref().unwrap();
+        let format = target.format;
+        let size = target.bytes_per_texel();
+        let theirs = hex_bytes(expected);
+        for (i, (a, b)) in target.bytes.chunks(size).zip(theirs.chunks(size)).enumerate() {
+            if a == b {
+                exact += 1;
+                continue;
+            }
+            let (x, y) = (i as u32 % case.width, i as u32 / case.width);
+            let (name, value_set) = label(x, y);
+            let mut why = Vec::new();
+            let mut unexplained = false;
+            if stage == "blend" && format == Format::A8Unorm {
+                why.push(Explained::SkippedA8Blend);
+            } else if stage == "blend" && format.info().kind == NumericKind::Snorm && value_set >= 2 {
+                why.push(Explained::SkippedSnormOutOfRange);
+            } else if name == "sample mask 0xfffffffe" {
+                let alternative = unmasked.unwrap().render_targets[slot].as_ref().unwrap();
+                if &alternative.bytes[i * size..(i + 1) * size] == b {
+                    why.push(Explained::SampleMaskIgnored);
+                } else {
+                    unexplained = true;
+                }
+            } else {
+                let source = sources.map(|s| s[&(x, y)][slot]);
+                for field in format.info().fields() {
+                    let Some(component) = field.channel.slot() else {
+                        continue;
+                    };
+                    match explain_component(field, a, b, source.map(|w| w[component]), value_set) {
+                        Some(Some(reason)) => why.push(reason),
+                        Some(None) => {}
+                        None => unexplained = true,
+                    }
+                }
+            }
+            if unexplained || why.is_empty() {
+                report.push(format!(
+                    "{} {stage} rt{slot} {format} pixel ({x}, {y}) [{name}, set {value_set}]: ours {a:02x?} theirs {b:02x?}",
+                    case.name
+                ));
+            } else {
+                why.sort();
+                why.dedup();
+                for reason in why {
+                    *explained.entry(reason).or_default() += 1;
+                }
+            }
+        }
+    }
+    if let (Some(expected), Some(buffer)) = (theirs.1, &ours.depth_stencil) {
+        let size = buffer.bytes_per_texel();
+        let theirs = hex_bytes(expected);
+        for (i, (a, b)) in buffer.bytes.chunks(size).zip(theirs.chunks(size)).enumerate() {
+            let mut fine = true;
+            let mut depth_off = false;
+            for field in buffer.format.info().fields() {
+                let (p, q) = (field_code(field, a), field_code(field, b));
+                match (field.channel, field.kind) {
+                    (Channel::Depth, FieldKind::Unorm) if p.abs_diff(q) == 1 => depth_off = true,
+                    (Channel::Depth | Channel::Stencil, _) if p != q => fine = false,
+                    _ => {}
+                }
+            }
+            if !fine {
+                let (x, y) = (i as u32 % case.width, i as u32 / case.width);
+                report.push(format!(
+                    "{} {stage} depth pixel ({x}, {y}) [{}]: ours {a:02x?} theirs {b:02x?}",
+                    case.name,
+                    label(x, y).0
+                ));
+            } else if depth_off {
+                *explained.entry(Explained::DepthConversion).or_default() += 1;
+            } else {
+                exact += 1;
+            }
+        }
+    }
+    exact
+}
+
+#[test]
+fn output_merger_draws_leave_the_targets_the_reference_left() {
+    #[derive(serde::Deserialize)]
+    struct Fixture {
+        cases: Vec<MergerCase>,
+    }
+    let fixture: Fixture =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("output-merger/reference.json")).unwrap())
+            .unwrap();
+    let folder = fixtures().join("output-merger/shaders");
+    let mut cache = ShaderCache::new();
+    let mut report = Vec::new();
+    let mut explained = BTreeMap::new();
+    let (mut compared, mut exact, mut draws) = (0usize, 0usize, 0usize);
+    for case in &fixture.cases {
+        let program = match &case.draws_from {
+            Some(name) => fixture.cases.iter().find(|c| &c.name == name).unwrap(),
+            None => case,
+        };
+        // the setup draws (the first at each pixel) from cleared targets, then the rest from the reference's render
+        // targets after its setup (so a destination a code apart does not carry into the blend) and our depth
+        let mut seen = std::collections::HashSet::new();
+        let (setup, rest): (Vec<MergerDraw>, Vec<MergerDraw>) =
+            program.draws.iter().partition(|d| seen.insert((d.0, d.1)));
+        draws += setup.len() + rest.len();
+        let sources: BTreeMap<(u32, u32), [[u32; 4]; 4]> =
+            setup.iter().map(|d| ((d.0, d.1), program.outputs[d.3])).collect();
+        let setup_description = read(&merger_description(case, program, &setup), &folder);
+        let ours = run(&setup_description, &mut cache).pop().unwrap();
+        let theirs = (&case.setup_targets[..], case.setup_depth.as_ref());
+        exact += merger_compare(
+            case,
+            program,
+            "setup",
+            &ours,
+            None,
+            theirs,
+            Some(&sources),
+            &mut explained,
+            &mut report,
+        );
+        let rest_description = read(&merger_description(case, program, &rest), &folder);
+        let setup_bytes: Vec<Vec<u8>> = case.setup_targets.iter().map(|h| hex_bytes(h)).collect();
+        let depth = ours.depth_stencil.as_ref().map(|d| d.bytes.clone());
+        let states = starting_from(&rest_description, &setup_bytes, depth.as_deref());
+        let result = run_sequence(&states, &mut cache, DrawOptions::default(), None)
+            .unwrap()
+            .pop()
+            .unwrap();
+        // the same draws with the sample mask all ones, for the texels the reference wrote through a clear bit 0
+        let unmasked_states: Vec<DrawState> = states
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.sample_mask = u32::MAX;
+                s
+            })
+            .collect();
+        let unmasked = run_sequence(&unmasked_states, &mut cache, DrawOptions::default(), None)
+            .unwrap()
+            .pop()
+            .unwrap();
+        let theirs = (&case.result_targets[..], case.result_depth.as_ref());
+        exact += merger_compare(
+            case,
+            program,
+            "blend",
+            &result,
+            Some(&unmasked),
+            theirs,
+            None,
+            &mut explained,
+            &mut report,
+        );
+        compared += 2 * (case.width * case.height) as usize * (case.targets.len() + usize::from(case.depth.is_some()));
+    }
+    println!(
+        "output merger: {} cases, {draws} draws, {compared} texels compared (after the setup draws and after all), \
+         {exact} exact; explained differences:",
+        fixture.cases.len()
+    );
+    for (reason, count) in &explained {
+        println!("  {reason:?}: {count}");
+    }
+    assert!(
+        report.is_empty(),
+        "{} unexplained mismatches:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+    let total: usize = explained.values().sum();
+    assert!(total < compared / 2, "{total} of {compared}");
+    for rare in [
+        Explained::NanBits,
+        Explained::FusedRounding,
+        Explained::NanTimesZeroWeight,
+        Explained::SnormMinusOne,
+        Explained::SampleMaskIgnored,
+    ] {
+        assert!(
+            explained.get(&rare).copied().unwrap_or(0) <= 16,
+            "{rare:?}: {explained:?}"
+        );
+    }
+}
