@@ -697,6 +697,9 @@ fn explain_component(
     }))
 }
 
+/// The program's output registers o0..o3 at each pixel, in its setup draw.
+type Sources = BTreeMap<(u32, u32), [[u32; 4]; 4]>;
+
 /// Compares our targets after a stage with the reference's; every differing texel is explained or reported.
 #[allow(clippy::too_many_arguments)]
 fn merger_compare(
@@ -706,7 +709,7 @@ fn merger_compare(
     ours: &DrawOutput,
     unmasked: Option<&DrawOutput>,
     theirs: (&[String], Option<&String>),
-    sources: Option<&BTreeMap<(u32, u32), [[u32; 4]; 4]>>,
+    sources: Option<&Sources>,
     explained: &mut BTreeMap<Explained, usize>,
     report: &mut Vec<String>,
 ) -> usize {
@@ -823,8 +826,7 @@ fn output_merger_draws_leave_the_targets_the_reference_left() {
         let (setup, rest): (Vec<MergerDraw>, Vec<MergerDraw>) =
             program.draws.iter().partition(|d| seen.insert((d.0, d.1)));
         draws += setup.len() + rest.len();
-        let sources: BTreeMap<(u32, u32), [[u32; 4]; 4]> =
-            setup.iter().map(|d| ((d.0, d.1), program.outputs[d.3])).collect();
+        let sources: Sources = setup.iter().map(|d| ((d.0, d.1), program.outputs[d.3])).collect();
         let setup_description = read(&merger_description(case, program, &setup), &folder);
         let ours = run(&setup_description, &mut cache).pop().unwrap();
         let theirs = (&case.setup_targets[..], case.setup_depth.as_ref());

@@ -20,7 +20,7 @@ use crate::{Error, Result};
 use serde::Serialize;
 
 use super::ambiguity;
-use super::link::{Interpolation, PixelSource};
+use super::link::{Interpolation, Linkage, PixelSource};
 use super::output::{DrawStats, texel_of};
 use super::progress::Reporter;
 use super::run::{PreparedDraw, QuadJob, Sink};
@@ -75,15 +75,18 @@ pub enum InputSource {
     Zero,
 }
 
-impl From<PixelSource> for InputSource {
-    fn from(source: PixelSource) -> InputSource {
+impl InputSource {
+    /// Where `source` comes from, the kept vertex output named by its `o#` register and component.
+    pub(super) fn of(source: PixelSource, linkage: &Linkage) -> InputSource {
         match source {
-            // the register is filled in by the history, which knows the linkage
-            PixelSource::Varying { varying, mode } => InputSource::Varying {
-                register: u32::try_from(varying).unwrap_or(u32::MAX),
-                component: 0,
-                mode,
-            },
+            PixelSource::Varying { varying, mode } => {
+                let (register, component) = linkage.varyings.get(varying).copied().unwrap_or((u32::MAX, 0));
+                InputSource::Varying {
+                    register,
+                    component,
+                    mode,
+                }
+            }
             PixelSource::Position(k) => InputSource::Position(k),
             PixelSource::FrontFace => InputSource::FrontFace,
             PixelSource::PrimitiveId => InputSource::PrimitiveId,
@@ -499,17 +502,6 @@ impl PreparedDraw<'_> {
                         &mut stats,
                         &mut reporter,
                     )?;
-                    for input in &mut fragment.inputs {
-                        if let InputSource::Varying {
-                            register, component, ..
-                        } = &mut input.source
-                            && let Some(&(from_register, from_component)) =
-                                this.linkage.varyings.get(*register as usize)
-                        {
-                            *register = from_register;
-                            *component = from_component;
-                        }
-                    }
                     history.fragments.push(fragment);
                 }
             }

@@ -774,7 +774,7 @@ impl<'s> PreparedDraw<'s> {
                     register: input.register,
                     component: input.component,
                     semantic: input.semantic.clone(),
-                    source: input.source.into(),
+                    source: super::history::InputSource::of(input.source, &self.linkage),
                     word: machine
                         .input_mut(input.register, usize::from(input.component))
                         .and_then(|rows| rows.get(lane))

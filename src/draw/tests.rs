@@ -132,19 +132,6 @@ fn ps_one() -> Vec<u8> {
     )
 }
 
-/// `ps_const`: writes the constant buffer's register 0 to target 0.
-fn ps_const() -> Vec<u8> {
-    program(
-        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
-        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
-        "ps_4_0\n\
-         dcl_constantbuffer cb0[1], immediateIndexed\n\
-         dcl_output o0.xyzw\n\
-         mov o0.xyzw, cb0[0].xyzw\n\
-         ret\n",
-    )
-}
-
 /// Reads a description whose files are the named programs.
 fn describe(json: &str, files: &[(&str, Vec<u8>)]) -> Description {
     let mut load = |path: &str| -> crate::Result<Vec<u8>> {
