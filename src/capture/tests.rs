@@ -346,7 +346,7 @@ fn every_field_of_a_draw_reads_back_as_written() {
 #[test]
 fn the_summary_lists_programs_and_targets_from_the_manifest_alone() {
     let record = every_field_draw();
-    let archive = write_capture(&[record.clone()], None).unwrap();
+    let archive = write_capture(std::slice::from_ref(&record), None).unwrap();
     let capture = Capture::open(archive).unwrap();
     let summary = &capture.draws()[0];
     assert_eq!(summary.index, 0);
