@@ -14,7 +14,7 @@
 //! - [`manifest`] holds the manifest's types: the format's JSON, field for field.
 //!
 //! **Targets in a replayed draw.** A capture records only the surface a target view writes (one mip of one slice:
-//! without a geometry program a draw writes render target array index 0, the view's first slice, 17.14). So the
+//! without a geometry program a draw writes render target array index 0, the view's first slice, 15.15). So the
 //! [`DrawState`](crate::draw::state::DrawState) of a [`CapturedDraw`] binds, for each target, a texture of one
 //! subresource — the resource's dimension and format, the surface's width and height, one mip, one slice — holding
 //! the recorded `before`, seen through the same view adjusted to mip 0, slice 0. The resource's real shape and the

@@ -29,19 +29,35 @@ fn shader_model(bytes: &[u8]) -> Option<String> {
 }
 
 /// Prints what the capture at `path` holds: its draws, their programs (with their shader models, which inflates
-/// the program blobs, and nothing else), their targets and formats. Fails (exit 2) when any draw is unreadable,
-/// after listing all of them and printing every problem.
-pub fn info(path: &Path, as_json: bool) -> Result<(), String> {
+/// the program blobs and nothing else), their targets and formats. With `check`, reads every draw whole, inflating
+/// and verifying every blob. Fails (exit 2) when any draw is unreadable, after listing all of them and printing
+/// every problem.
+pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
     let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let mut capture = Capture::from_reader(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
-    let draws = capture.draws();
+    // What the directory and manifest show is wrong, then what reading the programs (or, with `check`, every
+    // draw) shows.
+    let mut draws = capture.draws();
     let mut models: HashMap<BlobId, Option<String>> = HashMap::new();
-    for draw in draws.iter().filter(|d| d.problem.is_none()) {
+    for draw in draws.iter_mut().filter(|d| d.problem.is_none()) {
+        if check && let Err(problem) = capture.draw(draw.index) {
+            draw.problem = Some(problem);
+            continue;
+        }
         for program in &draw.programs {
             let id = program.blob.sha256;
-            if let std::collections::hash_map::Entry::Vacant(slot) = models.entry(id) {
-                let model = capture.blob(&id).ok().and_then(|bytes| shader_model(&bytes));
-                slot.insert(model);
+            if models.contains_key(&id) {
+                continue;
+            }
+            match capture.blob(&id) {
+                Ok(bytes) => {
+                    models.insert(id, shader_model(&bytes));
+                }
+                Err(problem) => {
+                    let at = format!("draw {} {} dxbc", draw.index, program.stage.name());
+                    draw.problem = Some(iridia::Error::new("capture", problem.detail).at(at));
+                    break;
+                }
             }
         }
     }

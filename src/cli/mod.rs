@@ -33,14 +33,17 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
-    /// List what a capture holds: its draws, their programs, targets and formats (reads no blob but the
-    /// programs'). Exit 2 when any draw cannot be read.
+    /// List what a capture holds: its draws, their programs, targets and formats (inflates no blob but the
+    /// programs', unless --check). Exit 2 when any draw cannot be read.
     Info {
         /// The capture (.iridia).
         capture: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also read every draw whole, inflating and verifying every blob (sizes, SHA-256).
+        #[arg(long)]
+        check: bool,
     },
     /// Make a capture from a draw description: one capture draw per description draw, each draw's targets
     /// before it the description's clears (first draw) or the previous draw's recorded after.
@@ -76,7 +79,7 @@ pub fn run() -> ExitCode {
         }
         Command::Disasm { file } => dxbc::disasm(&file),
         Command::Asm { file, output } => dxbc::asm(&file, &output),
-        Command::Info { capture, json } => capture::info(&capture, json),
+        Command::Info { capture, json, check } => capture::info(&capture, json, check),
         Command::Pack {
             description,
             recorded,
