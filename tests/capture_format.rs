@@ -81,6 +81,10 @@ fn a_capture_written_from_the_document_alone_reads() {
     assert_eq!(draws[0]["name"], "first");
     assert_eq!(draws[1]["name"], "second");
     assert_eq!(draws[0]["api_call"], "DrawIndexed(3, 0, 0)");
+    assert_eq!(
+        draws[0]["call"],
+        serde_json::json!({"kind": "DrawIndexed", "index_count": 3, "start_index": 0, "base_vertex": 0})
+    );
     // The fixtures' shader models (fixtures/format/README.md compiles them for 4_0).
     assert_eq!(draws[0]["vs"]["model"], "vs_4_0");
     assert_eq!(draws[0]["ps"]["model"], "ps_4_0");
@@ -306,6 +310,14 @@ fn the_sample_captures_read_whole_and_chain_their_draws() {
             }
             previous = Some(draw);
         }
+    }
+    // Written again draw by draw, the frame reads back the same.
+    let mut frame = Capture::open(std::fs::read(fixture("captures/04-frame.iridia")).unwrap()).unwrap();
+    let draws: Vec<_> = (0..frame.draw_count()).map(|i| frame.draw(i).unwrap()).collect();
+    let records: Vec<DrawRecord> = draws.iter().cloned().map(DrawRecord::from).collect();
+    let mut again = Capture::open(write_capture(&records, None).unwrap()).unwrap();
+    for draw in &draws {
+        assert_eq!(&again.draw(draw.index).unwrap(), draw);
     }
     // The frame has 20 draws or more; all captures together stay small.
     let frame = Capture::open(std::fs::read(fixture("captures/04-frame.iridia")).unwrap()).unwrap();

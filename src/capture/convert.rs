@@ -4,10 +4,9 @@
 //! their shapes give, slots within D3D11's limits and bound once).
 
 use super::manifest::{
-    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilTargetEntry, DepthStencilViewEntry,
-    DrawEntry, F32, InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResourceEntry,
-    SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry,
-    ViewportEntry,
+    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DrawEntry, F32,
+    InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResourceEntry, SamplerEntry,
+    ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry, ViewportEntry,
 };
 use super::{MAX_BLOB_BYTES, capture_error};
 use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
@@ -795,20 +794,5 @@ impl DrawCheck<'_> {
             self.sized_blob(&format!("{path} after"), after, layout.bytes, &what)?;
         }
         Ok(())
-    }
-}
-
-/// The entry for a depth-stencil target (for symmetry with render targets, which the writer builds inline).
-pub(crate) fn depth_stencil_target_entry(
-    view: &DepthStencilViewDesc,
-    shape: &TextureShape,
-    before: BlobRef,
-    after: Option<BlobRef>,
-) -> DepthStencilTargetEntry {
-    DepthStencilTargetEntry {
-        view: view.into(),
-        resource: shape.into(),
-        before,
-        after,
     }
 }

@@ -1,13 +1,11 @@
 //! Writing a capture: blobs into the archive as draws come, deduplicated by hash; the manifest at the end.
 
 use super::capture_error;
-use super::convert::{
-    DrawCheck, Surface, depth_stencil_layout, depth_stencil_target_entry, render_target_layout, sampler_entry,
-    surface_bytes,
-};
+use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
-    BlobId, BlobRef, ConstantBufferEntry, DrawEntry, F32, FORMAT_NAME, IndexBufferEntry, Manifest, RenderTargetEntry,
-    ResourceEntry, ShaderResourceEntry, StageEntry, VERSION_MAJOR, VERSION_MINOR, VertexBufferEntry,
+    BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, FORMAT_NAME, IndexBufferEntry,
+    Manifest, RenderTargetEntry, ResourceEntry, ShaderResourceEntry, StageEntry, VERSION_MAJOR, VERSION_MINOR,
+    VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
@@ -344,7 +342,12 @@ impl<W: Write + Seek> CaptureWriter<W> {
                     Some(data) => Some(self.after_blob(data, layout.bytes, &path)?),
                     None => None,
                 };
-                Some(depth_stencil_target_entry(&view.desc, &texture.shape, before, after))
+                Some(DepthStencilTargetEntry {
+                    view: (&view.desc).into(),
+                    resource: (&texture.shape).into(),
+                    before,
+                    after,
+                })
             }
             None => None,
         };

@@ -1,6 +1,7 @@
 //! `iridia info` (what a capture holds) and `iridia pack` (a capture from a draw description and the reference
 //! renderer's output). Errors name the file and, from the library, the draw and item.
 
+use iridia::capture::manifest::CallEntry;
 use iridia::capture::{BlobId, Capture, CaptureWriter, DrawRecord, DrawSummary, api_call_text};
 use iridia::draw::description::{self, Description};
 use iridia::dxbc::program::ProgramKind;
@@ -101,7 +102,7 @@ fn draw_json(draw: &DrawSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -
         "index": draw.index,
         "name": draw.name,
         "api_call": draw.api_call,
-        "call": draw.call.name(),
+        "call": serde_json::to_value(CallEntry::from(draw.call)).unwrap_or(Value::Null),
         "topology": draw.topology.name(),
         "vs": program("vs"),
         "ps": program("ps"),
