@@ -1,4 +1,4 @@
-//! Between the pipeline's types ([`DrawState`] and the state it holds) and the manifest's ([`super::manifest`]):
+//! Between the pipeline's types ([`DrawState`](crate::draw::state::DrawState) and the state it holds) and the manifest's ([`super::manifest`]):
 //! field-for-field conversions of the small state, the surface a target view writes, and the checks that make a
 //! draw entry consistent (every blob present with its size, texture subresources and target surfaces the sizes
 //! their shapes give, slots within D3D11's limits and bound once).
@@ -120,7 +120,7 @@ impl From<CallEntry> for DrawCall {
 }
 
 /// The call as the API spells it with its arguments, e.g. `DrawIndexed(36, 0, 0)`: what a capture written from a
-/// [`DrawState`] without a recorded call text gives as `api_call`.
+/// [`DrawState`](crate::draw::state::DrawState) without a recorded call text gives as `api_call`.
 pub fn api_call_text(call: DrawCall) -> String {
     match call {
         DrawCall::Draw {

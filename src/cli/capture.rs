@@ -417,3 +417,17 @@ pub fn pack(path: &Path, recorded: &[PathBuf], output: &Path, application: Optio
         .map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::note_names;
+
+    #[test]
+    fn names_come_from_name_notes_past_comments_and_trailing_commas() {
+        let text = "{\n  // the scene\n  \"vs\": \"a//b.dxbc\", // a path with slashes\n  \"draws\": [\n    \
+                    {\"_name\": \"sky \\\"dome\\\"\",},\n    {},\n  ],\n}\n";
+        assert_eq!(note_names(text, 3), [Some("sky \"dome\"".to_owned()), None, None]);
+        assert_eq!(note_names("{\"_name\": \"one\"}", 1), [Some("one".to_owned())]);
+        assert_eq!(note_names("not json", 2), [None, None]);
+    }
+}
