@@ -1380,10 +1380,15 @@ fn demo_scenes_match_the_reference() {
         "scene_deriv",
         "scene_deriv_sm5",
     ] {
-        let description = read(
-            &std::fs::read_to_string(folder.join(format!("{scene}.json"))).unwrap(),
-            &folder,
+        // the description is fixtures/draw-description's (the demo's, without its pixel programs); the copy beside
+        // the renders is the same text, and its folder holds the programs
+        let text = std::fs::read_to_string(fixtures().join(format!("draw-description/demo/{scene}.json"))).unwrap();
+        assert_eq!(
+            text,
+            std::fs::read_to_string(folder.join(format!("{scene}.json"))).unwrap(),
+            "{scene}"
         );
+        let description = read(&text, &folder);
         let out = run(&description, &mut cache).pop().unwrap();
         let ours = f32s(&out.render_targets[0].as_ref().unwrap().bytes);
         let theirs = demo_reference(scene, "rt0");

@@ -1239,3 +1239,24 @@ fn a_sequence_of_draws_shares_its_targets_and_builds_each_program_once() {
     assert_eq!(counts[0], "33333330");
     assert_eq!(counts[7], "00000000");
 }
+
+#[test]
+fn a_programs_coverage_mask_decides_whether_its_one_sample_is_written() {
+    // 16.9.4 and 17.17: with one sample, bit 0 of oMask covers it; 0xfffffffe leaves the pixel unwritten (and its
+    // depth untested), 1 writes it
+    let run = |mask: &str| {
+        let ps = ps_with(
+            "ps_5_0",
+            &[("SV_Coverage", 0, "x", "oMask", "COVERAGE", "uint")],
+            &format!("{WRITE_ONE}\ndcl_output oMask\nmov oMask, l({mask})"),
+        );
+        let json = counting(8, &corner_triangle(0.5), r#", "depth": {"format": "D32_FLOAT"}"#);
+        last(&json, &[("vs", vs_pos()), ("ps", ps)])
+    };
+    let clear = run("0xfffffffe");
+    assert_eq!((clear.stats.coverage_failed, clear.stats.written), (28, 0));
+    assert!(depths(&clear).iter().all(|&d| d == 1.0));
+    let set = run("1");
+    assert_eq!((set.stats.coverage_failed, set.stats.written), (0, 28));
+    assert_eq!(depths(&set)[0], 0.5);
+}
