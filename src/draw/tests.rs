@@ -1260,3 +1260,30 @@ fn a_programs_coverage_mask_decides_whether_its_one_sample_is_written() {
     assert_eq!((set.stats.coverage_failed, set.stats.written), (0, 28));
     assert_eq!(depths(&set)[0], 0.5);
 }
+
+#[test]
+fn a_position_on_a_snapping_tie_goes_to_the_even_step() {
+    // rectangles reaching from a left side at x to the right of the 8 x 8 target. x = 4.5 + 1/512 is 1152.5 steps of
+    // 1/256: the tie goes to the even 1152 = 4.5, so the centres of column 4 lie on the (left, so drawn) edge. x = 3.5
+    // + 3/512 is 897.5 steps: the tie goes to 898, right of the centres of column 3, which are not drawn. Rounding
+    // ties up would leave column 4 out of the first; a coarser grid (1/16 pixel) would snap the second to 3.5 and draw
+    // column 3. The reference's `tie` coverage cases (tests/draw_reference.rs) tell ties-to-even from the other
+    // rounding rules on slanted edges.
+    for (left, first_column) in [(4.5 + 1. / 512., 4), (3.5 + 3. / 512., 4)] {
+        let rect = [
+            clip(left, -1., 0.5, 1., 8.),
+            clip(9., -1., 0.5, 1., 8.),
+            clip(left, 9., 0.5, 1., 8.),
+            clip(9., -1., 0.5, 1., 8.),
+            clip(9., 9., 0.5, 1., 8.),
+            clip(left, 9., 0.5, 1., 8.),
+        ];
+        let out = last(&counting(8, &rect, ""), &count_files());
+        let row: String = (0..8).map(|x| if x >= first_column { '1' } else { '0' }).collect();
+        assert_eq!(
+            counts(out.render_targets[0].as_ref().unwrap()),
+            vec![row; 8],
+            "left side at {left}"
+        );
+    }
+}
