@@ -6,7 +6,7 @@
 //! that pixel's quad only, and replays the output merger on a one-pixel copy of the targets, in primitive order (the
 //! output merger's result at a pixel depends only on that pixel's earlier values). The vertices come from the
 //! prepared draw's cache (shaded once for the whole draw); the three of each fragment's triangle are run again, alone,
-//! to show all their inputs and outputs. Every step is the full draw's code ([`PreparedDraw::shade_quads`]), so the
+//! to show all their inputs and outputs. Every step is the full draw's code (its `shade_quads`), so the
 //! last fragment's written value is the full draw's texel.
 
 use crate::dxbc::program::Opcode;
