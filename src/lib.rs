@@ -17,6 +17,7 @@ pub mod format;
 pub mod input_assembler;
 pub mod output_merger;
 pub mod raster;
+pub mod replay;
 pub mod resource;
 pub mod shader;
 pub mod state;

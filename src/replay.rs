@@ -1,0 +1,330 @@
+//! Replaying a recorded draw: draw N of a capture run again on the CPU from the contents its targets had before it,
+//! and every target it writes compared with what the GPU left there after it.
+//!
+//! [`replay_draw`] reads the draw from a [`Capture`] (inflating only its blobs), runs it with the draw module
+//! ([`crate::draw::PreparedDraw`], the ambiguity mask on unless [`DrawOptions::ambiguity`] is off) and, for each render
+//! target and the depth-stencil target, gives a [`TargetReplay`]: the bytes before, the recorded bytes after (when the
+//! capture has them), the replayed bytes, and the [`crate::compare::compare`] of replayed against recorded under the
+//! tolerance the [`ToleranceSpec`] resolves to for the target's format, with the draw's ambiguity mask, so that a
+//! difference at a pixel whose coverage depends on rounding at a triangle edge is counted as ambiguous, not as a
+//! difference. Every pixel of the written surface is compared (a pixel the draw did not reach must come out as it
+//! went in, on both sides). [`replay_captured`] does the same for a draw already read.
+//!
+//! A target without a recorded after has no comparison (`report` is `None`) and does not decide whether the draw
+//! matches. [`DrawReplay::matches`] is true when every compared target matches (ambiguous differences allowed).
+//!
+//! The result is serializable for the CLI's `--json` and the browser: targets by name (`"rt0"`, `"depth"`), format,
+//! size and report; the raw bytes, the ambiguity mask and the per-pixel comparison are left out of the JSON (they are
+//! megabytes) and reached through the fields and [`TargetReplay::png`].
+
+use crate::capture::{Capture, CapturedDraw, TargetSlot};
+use crate::compare::{
+    CompareOptions, Comparison, Image, PreviewOptions, TargetReport, ToleranceSpec, compare, encode_png, preview_rgba8,
+};
+use crate::draw::{DrawOptions, DrawOutput, DrawStats, PreparedDraw, ProgressCallback, ShaderCache, TargetImage};
+use crate::format::Format;
+use crate::{Error, Result};
+use serde::{Serialize, Serializer};
+use std::io::{Read, Seek};
+use std::sync::Arc;
+
+/// How a draw is replayed and compared.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReplayOptions {
+    /// The tolerance, resolved per target format (the empty spec: each format's defaults, see
+    /// [`crate::compare::tolerance`]).
+    pub tolerance: ToleranceSpec,
+    /// How the draw treats what a well-formed draw does not do, and whether the ambiguity mask is computed.
+    pub draw: DrawOptions,
+}
+
+impl ReplayOptions {
+    /// Bitwise comparison of every channel (`--exact`), default draw options.
+    pub fn exact() -> ReplayOptions {
+        ReplayOptions {
+            tolerance: ToleranceSpec::exact(),
+            draw: DrawOptions::default(),
+        }
+    }
+}
+
+/// Serializes a target slot by its name: `rt0` to `rt7`, or `depth`.
+pub fn serialize_slot<S: Serializer>(slot: &TargetSlot, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    serializer.collect_str(slot)
+}
+
+/// The target a name gives: `rt0` to `rt7` (also `0` to `7`), or `depth` (also `ds`, `depth-stencil`).
+pub fn parse_target(name: &str) -> Result<TargetSlot> {
+    let text = name.trim().to_ascii_lowercase();
+    if matches!(text.as_str(), "depth" | "ds" | "depth-stencil" | "depthstencil") {
+        return Ok(TargetSlot::DepthStencil);
+    }
+    let digits = text.strip_prefix("rt").unwrap_or(&text);
+    match digits.parse::<u32>() {
+        Ok(slot) if slot < 8 => Ok(TargetSlot::RenderTarget(slot)),
+        _ => Err(Error::new(
+            "target",
+            format!("'{name}' is not a target: rt0 to rt7, or depth"),
+        )),
+    }
+}
+
+/// Which picture of a target [`TargetReplay::png`] draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
+    /// The contents before the draw (a preview in the format's default mapping).
+    Before,
+    /// The contents the GPU left after it.
+    Recorded,
+    /// The replayed contents after it.
+    Replayed,
+    /// The difference mask (colours in [`crate::compare::render`]).
+    Difference,
+    /// The error heatmap on the default scale.
+    Heatmap,
+}
+
+/// One target of a replayed draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetReplay {
+    /// Which target (`"rt0"`, `"depth"` in JSON).
+    #[serde(serialize_with = "serialize_slot")]
+    pub slot: TargetSlot,
+    /// The view's format: the format of every byte buffer here.
+    pub format: Format,
+    /// Width of the written surface, in texels.
+    pub width: u32,
+    /// Height of the written surface, in texels.
+    pub height: u32,
+    /// The surface before the draw: texels rows packed, top row first (depth-stencil in D3D's layout).
+    #[serde(skip)]
+    pub before: Arc<[u8]>,
+    /// The surface after the draw as the GPU left it, same layout; `None` when the capture does not record it.
+    #[serde(skip)]
+    pub recorded: Option<Arc<[u8]>>,
+    /// The surface after the replayed draw, same layout.
+    #[serde(skip)]
+    pub replayed: Arc<[u8]>,
+    /// Whether the capture records the contents after the draw.
+    pub recorded_after: bool,
+    /// The comparison of replayed against recorded (the report part); `None` when nothing was recorded.
+    pub report: Option<TargetReport>,
+    /// The whole comparison, with each pixel's class and error for the mask and heatmap.
+    #[serde(skip)]
+    pub comparison: Option<Comparison>,
+}
+
+impl TargetReplay {
+    /// The replayed surface as an image.
+    pub fn replayed_image(&self) -> Result<Image<'_>> {
+        Image::new(self.format, self.width, self.height, &self.replayed)
+    }
+
+    /// The recorded surface as an image, if recorded.
+    pub fn recorded_image(&self) -> Result<Option<Image<'_>>> {
+        self.recorded
+            .as_deref()
+            .map(|bytes| Image::new(self.format, self.width, self.height, bytes))
+            .transpose()
+    }
+
+    /// The surface before the draw as an image.
+    pub fn before_image(&self) -> Result<Image<'_>> {
+        Image::new(self.format, self.width, self.height, &self.before)
+    }
+
+    /// Whether the target matches (ambiguous differences allowed); `None` when nothing was recorded.
+    pub fn matches(&self) -> Option<bool> {
+        self.report.as_ref().map(|r| r.matches)
+    }
+
+    /// The bytes of texel (`x`, `y`) of `bytes` (a surface of this target), if inside.
+    pub fn texel<'b>(&self, bytes: &'b [u8], x: u32, y: u32) -> Option<&'b [u8]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let element = crate::format::TexelCodec::new(self.format).ok()?.element_bytes();
+        let index = u64::from(y)
+            .checked_mul(u64::from(self.width))?
+            .checked_add(u64::from(x))?;
+        let start = usize::try_from(index).ok()?.checked_mul(element)?;
+        bytes.get(start..start.checked_add(element)?)
+    }
+
+    /// A PNG of `picture` (RGBA8); `None` for the recorded contents, the mask and the heatmap when nothing was
+    /// recorded.
+    pub fn png(&self, picture: Picture) -> Result<Option<Vec<u8>>> {
+        let preview = |image: Image<'_>| preview_rgba8(&image, &PreviewOptions::for_format(self.format));
+        let rgba = match picture {
+            Picture::Before => Some(preview(self.before_image()?)?),
+            Picture::Replayed => Some(preview(self.replayed_image()?)?),
+            Picture::Recorded => match self.recorded_image()? {
+                Some(image) => Some(preview(image)?),
+                None => None,
+            },
+            Picture::Difference => self.comparison.as_ref().map(Comparison::difference_mask_rgba8),
+            Picture::Heatmap => self
+                .comparison
+                .as_ref()
+                .map(|c| c.heatmap_rgba8(c.default_heatmap_scale())),
+        };
+        rgba.map(|rgba| encode_png(self.width, self.height, &rgba)).transpose()
+    }
+}
+
+/// A replayed draw: what it did and each target it writes, compared.
+#[derive(Clone, Debug, Serialize)]
+pub struct DrawReplay {
+    /// Its position in the capture, from 0.
+    pub index: usize,
+    /// What to call it: its marker name, else its API call, else `draw N`.
+    pub label: String,
+    /// Its marker or debug name.
+    pub name: Option<String>,
+    /// The API call it came from.
+    pub api_call: Option<String>,
+    /// Width of the pixel grid (the targets' size), in pixels.
+    pub width: u32,
+    /// Height of the pixel grid, in pixels.
+    pub height: u32,
+    /// What the replayed draw did.
+    pub stats: DrawStats,
+    /// Pixels whose coverage depends on rounding at a triangle edge (the ambiguity mask's count).
+    pub ambiguous_mask_pixels: u64,
+    /// Per pixel (`width * height`, row by row): whether its coverage depends on rounding (see [`crate::draw`]);
+    /// empty when the draw options turn the mask off.
+    #[serde(skip)]
+    pub ambiguous: Vec<bool>,
+    /// The render targets by slot, then the depth-stencil target.
+    pub targets: Vec<TargetReplay>,
+}
+
+impl DrawReplay {
+    /// Whether any target was compared (the capture records an after for it).
+    pub fn compared(&self) -> bool {
+        self.targets.iter().any(|t| t.report.is_some())
+    }
+
+    /// Whether every compared target matches (ambiguous differences allowed); true when none was compared.
+    pub fn matches(&self) -> bool {
+        self.targets.iter().all(|t| t.matches() != Some(false))
+    }
+
+    /// The target `slot`, if the draw writes it.
+    pub fn target(&self, slot: TargetSlot) -> Option<&TargetReplay> {
+        self.targets.iter().find(|t| t.slot == slot)
+    }
+
+    /// Whether pixel (`x`, `y`) is in the ambiguity mask.
+    pub fn is_ambiguous(&self, x: u32, y: u32) -> bool {
+        if x >= self.width {
+            return false;
+        }
+        let index = u64::from(y)
+            .checked_mul(u64::from(self.width))
+            .and_then(|i| i.checked_add(u64::from(x)))
+            .and_then(|i| usize::try_from(i).ok());
+        index.and_then(|i| self.ambiguous.get(i)).copied().unwrap_or(false)
+    }
+}
+
+/// The name a replay gives draw `index`: its marker name, else its API call, else `draw N`.
+fn label_of(index: usize, name: Option<&str>, api_call: Option<&str>) -> String {
+    name.or(api_call)
+        .map_or_else(|| format!("draw {index}"), ToOwned::to_owned)
+}
+
+/// Replays draw `index` of `capture` and compares every target it writes (see the module documentation).
+/// `progress` is called as the draw goes (see [`crate::draw::progress`]) and may cancel it. Errors name the draw
+/// and the item at fault.
+pub fn replay_draw<R: Read + Seek>(
+    capture: &mut Capture<R>,
+    index: usize,
+    cache: &mut ShaderCache,
+    options: &ReplayOptions,
+    progress: Option<ProgressCallback<'_>>,
+) -> Result<DrawReplay> {
+    let draw = capture.draw(index)?;
+    replay_captured(&draw, cache, options, progress)
+}
+
+/// The replayed image of `slot` in `output`.
+fn output_image(output: &DrawOutput, slot: TargetSlot) -> Option<&TargetImage> {
+    match slot {
+        TargetSlot::RenderTarget(s) => output
+            .render_targets
+            .get(usize::try_from(s).ok()?)
+            .and_then(Option::as_ref),
+        TargetSlot::DepthStencil => output.depth_stencil.as_ref(),
+    }
+}
+
+/// Replays a draw already read from a capture (see [`replay_draw`]).
+pub fn replay_captured(
+    draw: &CapturedDraw,
+    cache: &mut ShaderCache,
+    options: &ReplayOptions,
+    progress: Option<ProgressCallback<'_>>,
+) -> Result<DrawReplay> {
+    let output = PreparedDraw::new(&draw.state, cache, options.draw)?.run(progress)?;
+    let ambiguity = (!output.ambiguous.is_empty()).then_some(output.ambiguous.as_slice());
+    let mut targets = Vec::with_capacity(draw.targets.len());
+    for recorded in &draw.targets {
+        let at = format!("draw {} {}", draw.index, recorded.target);
+        let image = output_image(&output, recorded.target)
+            .ok_or_else(|| Error::new("replay", "the draw gave no contents for this target").at(at.clone()))?;
+        if (image.format, image.width, image.height) != (recorded.format, recorded.width, recorded.height) {
+            return Err(Error::new(
+                "replay",
+                format!(
+                    "the replayed target is a {}x{} {} surface but the capture records a {}x{} {} one",
+                    image.width, image.height, image.format, recorded.width, recorded.height, recorded.format
+                ),
+            )
+            .at(at));
+        }
+        let replayed: Arc<[u8]> = Arc::from(image.bytes.as_slice());
+        let comparison = match &recorded.after {
+            Some(after) => {
+                let reference = Image::new(recorded.format, recorded.width, recorded.height, after)
+                    .map_err(|e| e.within(at.as_str()))?;
+                let result = image.image().map_err(|e| e.within(at.as_str()))?;
+                let compare_options = CompareOptions {
+                    ambiguous: ambiguity,
+                    ..CompareOptions::new(options.tolerance.resolve(recorded.format))
+                };
+                Some(compare(&reference, &result, &compare_options).map_err(|e| e.within(at.as_str()))?)
+            }
+            None => None,
+        };
+        targets.push(TargetReplay {
+            slot: recorded.target,
+            format: recorded.format,
+            width: recorded.width,
+            height: recorded.height,
+            before: recorded.before.clone(),
+            recorded: recorded.after.clone(),
+            replayed,
+            recorded_after: recorded.after.is_some(),
+            report: comparison.as_ref().map(|c| c.report.clone()),
+            comparison,
+        });
+    }
+    Ok(DrawReplay {
+        index: draw.index,
+        label: label_of(draw.index, draw.name.as_deref(), draw.api_call.as_deref()),
+        name: draw.name.clone(),
+        api_call: draw.api_call.clone(),
+        width: output.width,
+        height: output.height,
+        stats: output.stats,
+        ambiguous_mask_pixels: output.ambiguous.iter().filter(|a| **a).count() as u64,
+        ambiguous: output.ambiguous,
+        targets,
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
