@@ -4,6 +4,7 @@
 mod capture;
 mod draw;
 mod dxbc;
+mod replay;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -71,6 +72,33 @@ enum Command {
         #[arg(long)]
         application: Option<String>,
     },
+    /// Re-run recorded draws on the CPU and compare every target with what the GPU wrote: a table of compared,
+    /// differing and ambiguous pixels per draw (or JSON). Exit 0 when every compared draw matches, 1 when some
+    /// differ, 2 on an error.
+    Replay {
+        /// The capture (.iridia).
+        capture: PathBuf,
+        /// Replay this draw only (from 0).
+        #[arg(long, value_name = "N", conflicts_with = "all")]
+        draw: Option<usize>,
+        /// Replay every draw (the default).
+        #[arg(long)]
+        all: bool,
+        /// Compare bit for bit.
+        #[arg(long, conflicts_with = "tolerance")]
+        exact: bool,
+        /// The tolerance, e.g. `ulp=2`, `abs=1e-3,position=1`, `d.ulp=4` (docs: iridia::compare::tolerance); by
+        /// default each format's (1 code for UNORM, 4 ULP for float32, exact for integers).
+        #[arg(long, value_name = "SPEC")]
+        tolerance: Option<String>,
+        /// Print a JSON report instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Write each draw's replayed texels (drawN.rtM.bin, drawN.depth.bin) and pictures (replayed, recorded,
+        /// difference mask, heatmap) into this folder.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The exit code for an error: 2, with the message on stderr.
@@ -83,6 +111,30 @@ fn failure(message: impl std::fmt::Display) -> ExitCode {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Replay {
+            capture,
+            draw,
+            all: _,
+            exact,
+            tolerance,
+            json,
+            out,
+        } => {
+            let args = replay::ReplayArgs {
+                capture,
+                draw,
+                exact,
+                tolerance,
+                json,
+                out,
+            };
+            return match replay::replay(&args) {
+                Ok(replay::Verdict::Matches) => ExitCode::SUCCESS,
+                Ok(replay::Verdict::Differs) => ExitCode::from(1),
+                Ok(replay::Verdict::Failed) => ExitCode::from(2),
+                Err(message) => failure(message),
+            };
+        }
         Command::Version => {
             println!("iridia {}", env!("CARGO_PKG_VERSION"));
             Ok(())

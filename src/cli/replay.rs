@@ -1,0 +1,292 @@
+//! `iridia replay CAPTURE [--draw N | --all] [--exact | --tolerance SPEC] [--json] [--out DIR]`: re-runs recorded
+//! draws and compares each target with what the GPU wrote; a table (or a JSON report) of compared, differing and
+//! ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels. Exit
+//! code 0 when every compared draw matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
+//! reported and the others still run).
+
+use iridia::capture::Capture;
+use iridia::compare::ToleranceSpec;
+use iridia::draw::ShaderCache;
+use iridia::replay::{DrawReplay, Picture, ReplayOptions, TargetReplay, replay_draw};
+use serde_json::{Value, json};
+use std::fs::File;
+use std::io::{BufReader, IsTerminal as _, Read, Seek};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// What `iridia replay` was asked.
+pub struct ReplayArgs {
+    /// The capture.
+    pub capture: PathBuf,
+    /// One draw, or all of them when `None`.
+    pub draw: Option<usize>,
+    /// `--exact`.
+    pub exact: bool,
+    /// `--tolerance SPEC`.
+    pub tolerance: Option<String>,
+    /// `--json`.
+    pub json: bool,
+    /// `--out DIR`.
+    pub out: Option<PathBuf>,
+}
+
+/// How a run of `iridia replay` ended, for the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every compared draw matches.
+    Matches,
+    /// Some compared draw differs.
+    Differs,
+    /// Some draw could not be replayed.
+    Failed,
+}
+
+/// The tolerance the options give, and how to name it.
+pub fn tolerance_of(exact: bool, tolerance: Option<&str>) -> Result<(ToleranceSpec, String), String> {
+    match (exact, tolerance) {
+        (true, _) => Ok((ToleranceSpec::exact(), "exact".to_owned())),
+        (false, Some(spec)) => Ok((
+            ToleranceSpec::parse(spec).map_err(|e| format!("--tolerance: {e}"))?,
+            spec.to_owned(),
+        )),
+        (false, None) => Ok((ToleranceSpec::default(), "format defaults".to_owned())),
+    }
+}
+
+/// Opens the capture at `path`.
+pub fn open(path: &Path) -> Result<Capture<BufReader<File>>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Capture::from_reader(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The largest error of a replay, as `rt0.G 3 ULP (0.0118)`, over the channels of its compared targets; `-` when
+/// every compared channel is exact, or nothing was compared.
+fn max_error(replay: &DrawReplay) -> String {
+    let mut best: Option<(u64, f64, String)> = None;
+    for target in &replay.targets {
+        let Some(report) = &target.report else { continue };
+        for channel in &report.channels {
+            let ulps = channel.max_ulp_error;
+            if ulps > 0 && best.as_ref().is_none_or(|(u, _, _)| ulps > *u) {
+                best = Some((ulps, channel.max_abs_error, format!("{}.{}", target.slot, channel.channel)));
+            }
+            if channel.non_finite_mismatches > 0 {
+                best = Some((u64::MAX, f64::INFINITY, format!("{}.{}", target.slot, channel.channel)));
+            }
+        }
+    }
+    match best {
+        None => "-".to_owned(),
+        Some((u64::MAX, _, name)) => format!("{name} NaN/inf"),
+        Some((ulps, abs, name)) => format!("{name} {ulps} ULP ({abs:.3e})"),
+    }
+}
+
+/// Pixel counts of a replay over its compared targets: (compared, differing, ambiguous).
+fn totals(replay: &DrawReplay) -> (u64, u64, u64) {
+    replay
+        .targets
+        .iter()
+        .filter_map(|t| t.report.as_ref())
+        .fold((0, 0, 0), |(c, d, a), r| {
+            (
+                c.saturating_add(r.compared_pixels),
+                d.saturating_add(r.differing_pixels),
+                a.saturating_add(r.ambiguous_pixels),
+            )
+        })
+}
+
+/// The JSON of one replayed draw: the library's report with the draw's totals and result.
+fn draw_json(replay: &DrawReplay) -> Result<Value, String> {
+    let mut value = serde_json::to_value(replay).map_err(|e| format!("cannot write JSON: {e}"))?;
+    let (compared, differing, ambiguous) = totals(replay);
+    if let Some(object) = value.as_object_mut() {
+        object.insert("compared".to_owned(), json!(replay.compared()));
+        object.insert("matches".to_owned(), json!(replay.matches()));
+        object.insert("compared_pixels".to_owned(), json!(compared));
+        object.insert("differing_pixels".to_owned(), json!(differing));
+        object.insert("ambiguous_pixels".to_owned(), json!(ambiguous));
+    }
+    Ok(value)
+}
+
+/// Writes one file under `dir`.
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+/// Writes a target's replayed texels (`drawN.rtM.bin`, `drawN.depth.bin`, as `iridia draw` lays them out) and its
+/// pictures (`.replayed.png`, `.recorded.png`, `.diff.png`, `.heatmap.png`).
+fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), String> {
+    let stem = format!("draw{index}.{}", target.slot);
+    write_file(dir, &format!("{stem}.bin"), &target.replayed)?;
+    for (picture, suffix) in [
+        (Picture::Replayed, "replayed"),
+        (Picture::Recorded, "recorded"),
+        (Picture::Difference, "diff"),
+        (Picture::Heatmap, "heatmap"),
+    ] {
+        let png = target.png(picture).map_err(|e| format!("draw {index} {}: {e}", target.slot))?;
+        if let Some(png) = png {
+            write_file(dir, &format!("{stem}.{suffix}.png"), &png)?;
+        }
+    }
+    Ok(())
+}
+
+/// The table's header.
+const HEADER: &str = "draw  name                      targets        compared  differing  ambiguous  max error                    result";
+
+/// One row of the table.
+fn row(replay: &DrawReplay) -> String {
+    let (compared, differing, ambiguous) = totals(replay);
+    let targets: Vec<String> = replay.targets.iter().map(|t| t.slot.to_string()).collect();
+    let result = if !replay.compared() {
+        "not recorded"
+    } else if replay.matches() {
+        "matches"
+    } else {
+        "DIFFERS"
+    };
+    let mut name = replay.label.clone();
+    if name.chars().count() > 24 {
+        name = name.chars().take(23).collect::<String>() + "…";
+    }
+    format!(
+        "{:>4}  {name:<24}  {:<13} {compared:>9}  {differing:>9}  {ambiguous:>9}  {:<27}  {result}",
+        replay.index,
+        targets.join(","),
+        max_error(replay)
+    )
+}
+
+/// A progress bar on stderr when it is a terminal, else one that draws nothing.
+fn progress_bar(draws: usize) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(draws as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] draw {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Replays draw `index`, updating `bar` as its triangles are done.
+fn replay_one<R: Read + Seek>(
+    capture: &mut Capture<R>,
+    index: usize,
+    cache: &mut ShaderCache,
+    options: &ReplayOptions,
+    bar: &indicatif::ProgressBar,
+) -> Result<DrawReplay, String> {
+    let mut report = |p: &iridia::draw::Progress| {
+        bar.set_message(format!("triangles {}/{}", p.primitives_done, p.primitives_total));
+        ControlFlow::Continue(())
+    };
+    replay_draw(capture, index, cache, options, Some(&mut report)).map_err(|e| e.to_string())
+}
+
+/// Runs `iridia replay`.
+pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
+    let (tolerance, tolerance_name) = tolerance_of(args.exact, args.tolerance.as_deref())?;
+    let options = ReplayOptions {
+        tolerance,
+        ..ReplayOptions::default()
+    };
+    let path = &args.capture;
+    let mut capture = open(path)?;
+    let count = capture.draw_count();
+    let indices: Vec<usize> = match args.draw {
+        Some(index) if index >= count => {
+            return Err(format!(
+                "{}: there is no draw {index}; the capture has {count} (0 to {})",
+                path.display(),
+                count.saturating_sub(1)
+            ));
+        }
+        Some(index) => vec![index],
+        None => (0..count).collect(),
+    };
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    }
+    let mut cache = ShaderCache::new();
+    let bar = progress_bar(indices.len());
+    let mut draws_json = Vec::new();
+    let mut rows = Vec::new();
+    let (mut compared, mut matching, mut differing, mut failed) = (0usize, 0usize, 0usize, 0usize);
+    for &index in &indices {
+        match replay_one(&mut capture, index, &mut cache, &options, &bar) {
+            Ok(replay) => {
+                if replay.compared() {
+                    compared = compared.saturating_add(1);
+                    if replay.matches() {
+                        matching = matching.saturating_add(1);
+                    } else {
+                        differing = differing.saturating_add(1);
+                    }
+                }
+                if let Some(dir) = &args.out {
+                    for target in &replay.targets {
+                        write_target(dir, index, target)?;
+                    }
+                }
+                if args.json {
+                    draws_json.push(draw_json(&replay)?);
+                } else {
+                    rows.push(row(&replay));
+                }
+            }
+            Err(message) => {
+                failed = failed.saturating_add(1);
+                let message = format!("{}: {message}", path.display());
+                bar.suspend(|| eprintln!("iridia: {message}"));
+                if args.json {
+                    draws_json.push(json!({"index": index, "error": message}));
+                } else {
+                    rows.push(format!("{index:>4}  error: {message}"));
+                }
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if args.json {
+        let report = json!({
+            "capture": path.display().to_string(),
+            "tolerance": tolerance_name,
+            "draws": draws_json,
+            "summary": {
+                "draws": indices.len(),
+                "compared": compared,
+                "matching": matching,
+                "differing": differing,
+                "errors": failed,
+            },
+        });
+        let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
+        println!("{text}");
+    } else {
+        println!("{}: {} of {count} draws, tolerance: {tolerance_name}", path.display(), indices.len());
+        println!("{HEADER}");
+        for line in &rows {
+            println!("{line}");
+        }
+        let mut summary = format!("{compared} compared: {matching} match, {differing} differ");
+        if failed > 0 {
+            summary.push_str(&format!(", {failed} failed"));
+        }
+        println!("{summary}");
+    }
+    Ok(if failed > 0 {
+        Verdict::Failed
+    } else if differing > 0 {
+        Verdict::Differs
+    } else {
+        Verdict::Matches
+    })
+}
