@@ -15,6 +15,7 @@ pub mod dxbc;
 pub mod error;
 pub mod format;
 pub mod input_assembler;
+pub mod inspect;
 pub mod output_merger;
 pub mod raster;
 pub mod replay;

@@ -4,6 +4,7 @@
 mod capture;
 mod draw;
 mod dxbc;
+mod inspect;
 mod replay;
 
 use clap::{Parser, Subcommand};
@@ -99,6 +100,31 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Explain one pixel of a replayed draw: its recorded and replayed values, a one-line verdict, and its history
+    /// (fragments, tests, the triangle's vertex inputs and outputs, interpolated inputs, the pixel program's trace).
+    /// Exit 0 when the pixel matches, 1 when it differs, 2 on an error.
+    Inspect {
+        /// The capture (.iridia).
+        capture: PathBuf,
+        /// The draw (from 0).
+        #[arg(long, value_name = "N")]
+        draw: usize,
+        /// The pixel: column,row from the top left.
+        #[arg(long, value_name = "X,Y")]
+        pixel: String,
+        /// The target: rt0 to rt7, or depth (by default rt0, or the draw's only target).
+        #[arg(long, value_name = "TARGET")]
+        target: Option<String>,
+        /// Compare bit for bit.
+        #[arg(long, conflicts_with = "tolerance")]
+        exact: bool,
+        /// The tolerance (as for replay).
+        #[arg(long, value_name = "SPEC")]
+        tolerance: Option<String>,
+        /// Print the whole inspection as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The exit code for an error: 2, with the message on stderr.
@@ -111,6 +137,30 @@ fn failure(message: impl std::fmt::Display) -> ExitCode {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Inspect {
+            capture,
+            draw,
+            pixel,
+            target,
+            exact,
+            tolerance,
+            json,
+        } => {
+            let args = inspect::InspectArgs {
+                capture,
+                draw,
+                pixel,
+                target,
+                exact,
+                tolerance,
+                json,
+            };
+            return match inspect::inspect(&args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(message) => failure(message),
+            };
+        }
         Command::Replay {
             capture,
             draw,

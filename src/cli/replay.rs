@@ -68,7 +68,11 @@ fn max_error(replay: &DrawReplay) -> String {
         for channel in &report.channels {
             let ulps = channel.max_ulp_error;
             if ulps > 0 && best.as_ref().is_none_or(|(u, _, _)| ulps > *u) {
-                best = Some((ulps, channel.max_abs_error, format!("{}.{}", target.slot, channel.channel)));
+                best = Some((
+                    ulps,
+                    channel.max_abs_error,
+                    format!("{}.{}", target.slot, channel.channel),
+                ));
             }
             if channel.non_finite_mismatches > 0 {
                 best = Some((u64::MAX, f64::INFINITY, format!("{}.{}", target.slot, channel.channel)));
@@ -128,7 +132,9 @@ fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), S
         (Picture::Difference, "diff"),
         (Picture::Heatmap, "heatmap"),
     ] {
-        let png = target.png(picture).map_err(|e| format!("draw {index} {}: {e}", target.slot))?;
+        let png = target
+            .png(picture)
+            .map_err(|e| format!("draw {index} {}: {e}", target.slot))?;
         if let Some(png) = png {
             write_file(dir, &format!("{stem}.{suffix}.png"), &png)?;
         }
@@ -271,7 +277,11 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
     } else {
-        println!("{}: {} of {count} draws, tolerance: {tolerance_name}", path.display(), indices.len());
+        println!(
+            "{}: {} of {count} draws, tolerance: {tolerance_name}",
+            path.display(),
+            indices.len()
+        );
         println!("{HEADER}");
         for line in &rows {
             println!("{line}");

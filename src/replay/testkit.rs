@@ -165,11 +165,35 @@ pub fn floats(values: &[[f32; 4]]) -> String {
 /// x + y = 7 lie on the edge from (8, 0) to (0, 8), the triangle's lower right side, which is neither a top edge
 /// (horizontal, above) nor a left edge, so they are not covered. 28 pixels are covered: x + y <= 6.
 pub fn corner_triangle(z: f32, extra: &str) -> String {
-    let vertices = floats(&[clip(0., 0., z, 8.), clip(8., 0., z, 8.), clip(0., 8., z, 8.)]);
+    triangles(&[[0., 0.], [8., 0.], [0., 8.]], z, extra)
+}
+
+/// An 8x8 `R8G8B8A8_UNORM` scene cleared to (0, 0, 0, 0) drawing a triangle list whose vertices are the screen
+/// points `corners`, at depth `z`, culling off, with the programs `vs` and `ps` (position only); `extra` adds
+/// top-level keys.
+pub fn triangles(corners: &[[f32; 2]], z: f32, extra: &str) -> String {
+    let positions: Vec<[f32; 4]> = corners.iter().map(|[x, y]| clip(*x, *y, z, 8.)).collect();
+    let vertices = floats(&positions);
     format!(
         r#"{{"vs": "vs", "ps": "ps", "width": 8, "height": 8, "rt_format": "R8G8B8A8_UNORM",
         "input_layout": [{{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}}],
         "vertex_buffers": [{{"stride": 16, "f32": [{vertices}]}}],
+        "rasterizer": {{"cull": "NONE"}}{extra}}}"#
+    )
+}
+
+/// Like [`triangles`], each vertex with a `COLOR` (programs `vs_color` and a colour pixel program).
+pub fn colored_triangles(vertices: &[([f32; 2], [f32; 4])], extra: &str) -> String {
+    let data: Vec<[f32; 4]> = vertices
+        .iter()
+        .flat_map(|([x, y], color)| [clip(*x, *y, 0.5, 8.), *color])
+        .collect();
+    let data = floats(&data);
+    format!(
+        r#"{{"vs": "vs", "ps": "ps", "width": 8, "height": 8, "rt_format": "R8G8B8A8_UNORM",
+        "input_layout": [{{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}},
+                         {{"semantic": "COLOR", "format": "R32G32B32A32_FLOAT"}}],
+        "vertex_buffers": [{{"stride": 32, "f32": [{data}]}}],
         "rasterizer": {{"cull": "NONE"}}{extra}}}"#
     )
 }

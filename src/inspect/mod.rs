@@ -1,0 +1,365 @@
+//! Inspecting one pixel of a replayed draw: its recorded, replayed and difference values, its history, and a
+//! one-line verdict that says why the two differ.
+//!
+//! [`inspect_pixel`] replays draw N of a capture ([`crate::replay`]) and inspects pixel (x, y) of one target;
+//! [`inspect_replayed`] inspects a draw already replayed (what the viewer does after a replay: only the pixel's
+//! history is computed). A [`PixelInspection`] holds:
+//!
+//! - the texel before the draw, as recorded after it and as replayed, each as bytes and channels (raw bits and value),
+//!   and per channel the difference: both bits and values, ULPs in the format, absolute error, whether within the
+//!   tolerance ([`values`]); the pixel's compare class and whether it is in the draw's ambiguity mask;
+//! - the pixel's history ([`crate::draw::PixelHistory`]): every fragment with its triangle's three vertices (inputs
+//!   and every output), the interpolated inputs, the program's outputs, discard, the depth and stencil tests, the
+//!   blend inputs and the written value, and the pixel program's trace; with the listing text of every instruction
+//!   of the pixel program (`pixel_program.lines[i]` is instruction `i`, the index a trace step names), from
+//!   [`crate::dxbc::disasm`];
+//! - the nearest edges ([`edge`]) of the triangles whose coverage of the pixel depends on rounding;
+//! - the [`Verdict`], in one line ([`Verdict::text`]).
+//!
+//! # The verdict
+//!
+//! The procedure looks at the texels before, recorded and replayed, the compare class, the fragments that wrote the
+//! target in the replay (a render target write, or a depth or stencil change), and the edges. In order, the first
+//! that applies:
+//!
+//! 1. No recorded after: **not recorded**.
+//! 2. Equal bits: **matches**.
+//! 3. Class match (within tolerance): **within tolerance**, naming the largest difference; class shifted:
+//!    **shifted**.
+//! 4. The GPU changed the pixel and the replay did not:
+//!    - no fragment reached it: **edge coverage** (the GPU covered it) when a triangle's coverage of the pixel depends
+//!      on rounding at one of its edges (the ambiguity rule, [`crate::draw::ambiguity`]), else **no fragment**;
+//!    - the last fragment failed the depth test: **depth test** (it failed in the replay);
+//!    - it was discarded, removed by a clip distance, left uncovered or failed the stencil test: **rejected**.
+//! 5. The replay changed the pixel and the GPU did not: **edge coverage** (the replay covers it) when a writing
+//!    fragment's coverage depends on rounding; else **depth test** when the last writer passed a depth test (the
+//!    GPU's failed, or its fragment did not reach the test); else **replay only**.
+//! 6. Otherwise (both wrote, or wrote other values): **edge coverage** when another triangle than the one that wrote
+//!    last could have written last (a triangle with no fragment here whose coverage depends on rounding, or an
+//!    ambiguous writer among several); else for the depth-stencil target **depth value** or **stencil value**; for a
+//!    render target **blending** when the last write blended (saying whether it blended over an earlier fragment of
+//!    the same draw, whose own value may differ, or over the contents before the draw), else **program output**,
+//!    naming the channel with the most ULPs and the others.
+//!
+//! The verdict says what the data shows, not why the GPU did what it did: "the program's output differs by 2 ULP in
+//! red" is the written value's difference, which the program's arithmetic, its inputs or its texture reads may
+//! cause; the history shows the replay's side of each.
+
+pub mod edge;
+mod text;
+pub mod values;
+pub mod verdict;
+
+#[cfg(test)]
+mod tests;
+
+pub use edge::EdgeProximity;
+pub use values::{ChannelDifference, ChannelValue, TexelValue};
+pub use verdict::{CoverageCase, Verdict};
+
+use crate::capture::{Capture, CapturedDraw, TargetSlot};
+use crate::compare::{PixelClass, Tolerance};
+use crate::draw::{DrawOptions, HistoryOptions, PixelHistory, PreparedDraw, ShaderCache};
+use crate::dxbc::disasm::instruction_text;
+use crate::dxbc::program::{Opcode, Program as ProgramIr};
+use crate::format::{Format, decode_depth_stencil};
+use crate::replay::{DrawReplay, ReplayOptions, TargetReplay, replay_captured, serialize_slot};
+use crate::{Error, Result};
+use serde::Serialize;
+use std::io::{Read, Seek};
+
+/// What an inspection replays, compares and traces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InspectOptions {
+    /// The replay's tolerance and draw options ([`inspect_replayed`] takes the replay's own).
+    pub replay: ReplayOptions,
+    /// Trace the pixel program in every fragment.
+    pub trace_pixel: bool,
+    /// Trace the vertex program for one vertex: (fragment index, corner 0..3 of its triangle).
+    pub trace_vertex: Option<(usize, usize)>,
+}
+
+impl Default for InspectOptions {
+    /// Format tolerances, the pixel program traced, no vertex trace.
+    fn default() -> Self {
+        InspectOptions {
+            replay: ReplayOptions::default(),
+            trace_pixel: true,
+            trace_vertex: None,
+        }
+    }
+}
+
+/// A program's listing, instruction by instruction.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ProgramListing {
+    /// The version line (`ps_5_0`).
+    pub version: String,
+    /// Instruction `i`'s text (declarations included), indented as the disassembler indents it: the line a trace
+    /// step with `instruction: i` refers to.
+    pub lines: Vec<String>,
+}
+
+impl ProgramListing {
+    /// The listing of `program`.
+    pub fn of(program: &ProgramIr) -> ProgramListing {
+        let mut depth: usize = 0;
+        let mut lines = Vec::with_capacity(program.instructions.len());
+        for instruction in &program.instructions {
+            let (closes, opens) = match instruction.opcode {
+                Opcode::If | Opcode::Loop | Opcode::Switch => (false, true),
+                Opcode::Else => (true, true),
+                Opcode::Endif | Opcode::Endloop | Opcode::Endswitch => (true, false),
+                _ => (false, false),
+            };
+            if closes {
+                depth = depth.saturating_sub(1);
+            }
+            let text = instruction_text(instruction);
+            let indent = "  ".repeat(depth);
+            let joined: Vec<String> = text.lines().map(|l| format!("{indent}{l}")).collect();
+            lines.push(joined.join("\n"));
+            if opens {
+                depth = depth.saturating_add(1);
+            }
+        }
+        let version = crate::dxbc::disasm::disassemble_program(&ProgramIr {
+            kind: program.kind,
+            major: program.major,
+            minor: program.minor,
+            version_reserved_bits: program.version_reserved_bits,
+            instructions: Vec::new(),
+        })
+        .trim_end()
+        .to_owned();
+        ProgramListing { version, lines }
+    }
+
+    /// Instruction `index`'s text.
+    pub fn line(&self, index: u32) -> &str {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.lines.get(i))
+            .map_or("", String::as_str)
+    }
+}
+
+/// Everything about one pixel of one target of a replayed draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct PixelInspection {
+    /// The draw's position in the capture.
+    pub draw: usize,
+    /// The draw's label (see [`DrawReplay::label`]).
+    pub label: String,
+    /// The pixel's column.
+    pub x: u32,
+    /// The pixel's row (0 at the top).
+    pub y: u32,
+    /// The target (`"rt0"`, `"depth"`).
+    #[serde(serialize_with = "serialize_slot")]
+    pub target: TargetSlot,
+    /// The target's format.
+    pub format: Format,
+    /// The tolerance the pixel is compared under.
+    pub tolerance: Tolerance,
+    /// The texel before the draw.
+    pub before: TexelValue,
+    /// The texel the GPU left, if recorded.
+    pub recorded: Option<TexelValue>,
+    /// The replayed texel.
+    pub replayed: TexelValue,
+    /// Per channel, recorded against replayed; empty when nothing was recorded.
+    pub difference: Vec<ChannelDifference>,
+    /// The pixel's compare class; `None` when nothing was recorded.
+    pub class: Option<PixelClass>,
+    /// Whether the pixel is in the draw's ambiguity mask.
+    pub ambiguous: bool,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The verdict in one line.
+    pub verdict_text: String,
+    /// The nearest edge of each fragment's triangle (by fragment), when the pixel's coverage by it depends on
+    /// rounding.
+    pub fragment_edges: Vec<Option<EdgeProximity>>,
+    /// Triangles without a fragment at the pixel whose coverage of it depends on rounding (looked for when the
+    /// pixel is in the ambiguity mask and differs).
+    pub neighbour_edges: Vec<EdgeProximity>,
+    /// What the draw did at the pixel.
+    pub history: PixelHistory,
+    /// Whether the history's value after the draw is the full replay's texel (it always should be).
+    pub history_agrees: bool,
+    /// The pixel program's listing, if one is bound.
+    pub pixel_program: Option<ProgramListing>,
+    /// The vertex program's listing, when a vertex is traced.
+    pub vertex_program: Option<ProgramListing>,
+}
+
+impl PixelInspection {
+    /// The inspection as readable text: values, verdict, fragments with their vertices, inputs, trace (each step with
+    /// its listing line), tests and writes.
+    pub fn to_text(&self) -> String {
+        text::render(self)
+    }
+}
+
+/// Replays draw `index` of `capture` and inspects pixel (`x`, `y`) of `target` (see the module documentation).
+pub fn inspect_pixel<R: Read + Seek>(
+    capture: &mut Capture<R>,
+    index: usize,
+    x: u32,
+    y: u32,
+    target: TargetSlot,
+    cache: &mut ShaderCache,
+    options: &InspectOptions,
+) -> Result<PixelInspection> {
+    let draw = capture.draw(index)?;
+    let replay = replay_captured(&draw, cache, &options.replay, None)?;
+    inspect_replayed(&draw, &replay, x, y, target, cache, options)
+}
+
+/// The bytes of texel (`x`, `y`) of `bytes`, a surface of `target`.
+fn texel_at<'b>(target: &TargetReplay, bytes: &'b [u8], x: u32, y: u32) -> Result<&'b [u8]> {
+    target
+        .texel(bytes, x, y)
+        .ok_or_else(|| values::outside(x, y, target.width, target.height))
+}
+
+/// The depth of texel (`x`, `y`) of the replay's depth-stencil target as the GPU left it, when recorded.
+fn recorded_depth(replay: &DrawReplay, x: u32, y: u32) -> Option<f32> {
+    let target = replay.target(TargetSlot::DepthStencil)?;
+    let bytes = target.texel(target.recorded.as_deref()?, x, y)?;
+    decode_depth_stencil(target.format, bytes).ok().map(|d| d.depth)
+}
+
+/// Whether the history's value of `target` after the draw is `replayed` (the full replay's texel).
+fn history_agrees(history: &PixelHistory, target: TargetSlot, format: Format, replayed: &[u8]) -> bool {
+    match target {
+        TargetSlot::RenderTarget(slot) => usize::try_from(slot)
+            .ok()
+            .and_then(|s| history.after.render_targets.get(s).copied().flatten())
+            .is_some_and(|t| t.bytes.get(..usize::from(t.len)) == Some(replayed)),
+        TargetSlot::DepthStencil => decode_depth_stencil(format, replayed).is_ok_and(|d| {
+            history.after.depth.map(f32::to_bits) == Some(d.depth.to_bits()) && history.after.stencil == d.stencil
+        }),
+    }
+}
+
+/// Inspects pixel (`x`, `y`) of `target` of `draw`, already replayed as `replay` (whose tolerance is used): the
+/// pixel's history is computed, nothing else is redrawn.
+pub fn inspect_replayed(
+    draw: &CapturedDraw,
+    replay: &DrawReplay,
+    x: u32,
+    y: u32,
+    target: TargetSlot,
+    cache: &mut ShaderCache,
+    options: &InspectOptions,
+) -> Result<PixelInspection> {
+    let at = format!("draw {} {target} pixel ({x}, {y})", draw.index);
+    let target_replay = replay.target(target).ok_or_else(|| {
+        let names: Vec<String> = replay.targets.iter().map(|t| t.slot.to_string()).collect();
+        Error::new(
+            "inspect",
+            format!("the draw does not write {target}; it writes {}", names.join(", ")),
+        )
+        .at(format!("draw {}", draw.index))
+    })?;
+    let format = target_replay.format;
+    let before = texel_at(target_replay, &target_replay.before, x, y).map_err(|e| e.at(at.clone()))?;
+    let replayed = texel_at(target_replay, &target_replay.replayed, x, y)?;
+    let recorded = match &target_replay.recorded {
+        Some(bytes) => Some(texel_at(target_replay, bytes, x, y)?),
+        None => None,
+    };
+    let tolerance = target_replay
+        .report
+        .as_ref()
+        .map_or_else(|| options.replay.tolerance.resolve(format), |r| r.tolerance);
+    let draw_options = DrawOptions {
+        ambiguity: true,
+        ..options.replay.draw
+    };
+    let mut prepared = PreparedDraw::new(&draw.state, cache, draw_options).map_err(|e| e.within(at.as_str()))?;
+    let history = prepared
+        .pixel_history(
+            x,
+            y,
+            HistoryOptions {
+                trace_pixel: options.trace_pixel,
+                trace_vertex: options.trace_vertex,
+            },
+        )
+        .map_err(|e| e.within(at.as_str()))?;
+    let fragment_edges: Vec<Option<EdgeProximity>> = history
+        .fragments
+        .iter()
+        .map(|f| {
+            let triangle = edge::triangle_of(prepared.rasterizer(), &f.vertices);
+            edge::nearest_edge(&triangle, prepared.rasterizer(), x, y, f.primitive_index).filter(|e| e.ambiguous)
+        })
+        .collect();
+    let in_mask = replay.is_ambiguous(x, y);
+    let differs = recorded.is_some_and(|r| r != replayed);
+    let neighbour_edges = if in_mask && differs {
+        let skip: Vec<u64> = history.fragments.iter().map(|f| f.primitive_index).collect();
+        edge::ambiguous_neighbours(&prepared, x, y, &skip).map_err(|e| e.within(at.as_str()))?
+    } else {
+        Vec::new()
+    };
+    let difference = match recorded {
+        Some(recorded) => values::channel_differences(format, &tolerance, recorded, replayed)?,
+        None => Vec::new(),
+    };
+    let class = target_replay.comparison.as_ref().and_then(|c| c.class_at(x, y));
+    let verdict = verdict::decide(&verdict::Evidence {
+        target,
+        before,
+        recorded,
+        replayed,
+        class,
+        channels: &difference,
+        fragments: &history.fragments,
+        fragment_edges: &fragment_edges,
+        neighbours: &neighbour_edges,
+        recorded_depth: recorded_depth(replay, x, y),
+    });
+    let listing_of = |bytes: &[u8], what: &str, cache: &mut ShaderCache| -> Result<ProgramListing> {
+        let program = cache.program(bytes, what)?;
+        Ok(ProgramListing::of(&program.shader.program))
+    };
+    let pixel_program = match &draw.state.pixel_shader {
+        Some(bytes) => Some(listing_of(bytes, &format!("draw {} ps", draw.index), cache)?),
+        None => None,
+    };
+    let vertex_program = match options.trace_vertex {
+        Some(_) => Some(listing_of(
+            &draw.state.vertex_shader,
+            &format!("draw {} vs", draw.index),
+            cache,
+        )?),
+        None => None,
+    };
+    Ok(PixelInspection {
+        draw: draw.index,
+        label: replay.label.clone(),
+        x,
+        y,
+        target,
+        format,
+        tolerance,
+        before: values::texel_value(format, before)?,
+        recorded: recorded.map(|r| values::texel_value(format, r)).transpose()?,
+        replayed: values::texel_value(format, replayed)?,
+        difference,
+        class,
+        ambiguous: in_mask,
+        verdict_text: verdict.text(),
+        verdict,
+        fragment_edges,
+        neighbour_edges,
+        history_agrees: history_agrees(&history, target, format, replayed),
+        history,
+        pixel_program,
+        vertex_program,
+    })
+}
