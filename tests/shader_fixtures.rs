@@ -85,7 +85,11 @@ fn every_fixture_vertex_and_pixel_program_builds() {
         match program.kind {
             ProgramKind::Pixel if uav => {
                 let error = result.unwrap_err();
-                assert!(error.detail.contains("unordered access views"), "{}: {error}", path.display());
+                assert!(
+                    error.detail.contains("unordered access views"),
+                    "{}: {error}",
+                    path.display()
+                );
             }
             ProgramKind::Vertex | ProgramKind::Pixel => {
                 let exe = result.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
