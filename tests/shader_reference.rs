@@ -11,7 +11,9 @@
 //! - `approximate` (anisotropic filtering, which 7.18.11 leaves to the implementation): run, not compared;
 //! - `spec_differs`: the reference follows llvmpipe/GLSL, not the spec, there. Where the band lists the spec's
 //!   allowed results per case (`spec`), ours must be one of them; the coarse derivative bands are checked against
-//!   the spec's definition (below); other such bands are only run.
+//!   the spec's definition (below); other such bands are only run;
+//! - `no_reference` (not rendered): ours must be among the band's `spec` results.
+//!
 //! A pixel the program discards keeps the render target's clear value.
 
 // Test code: expected values from small constants, and unwrap/index/panic as assertions.
@@ -24,7 +26,6 @@
 
 use std::path::{Path, PathBuf};
 
-use iridia::d3d::SrvDimension;
 use iridia::draw::description;
 use iridia::draw::state::DrawState;
 use iridia::dxbc::program::{self, SystemName};
@@ -273,7 +274,7 @@ fn check_description(path: &Path, value: &Value) -> Vec<(String, Tally)> {
     // `tools/refrender_ext`'s `"depth": true` on a texture makes the reference create it as a depth texture viewed as
     // R32_FLOAT; for the interpreter it is R32_FLOAT data (the fixture README), and the description reader does not
     // know the key.
-    let mut without_depth = |textures: Option<&mut Value>| {
+    let without_depth = |textures: Option<&mut Value>| {
         for texture in textures.and_then(Value::as_array_mut).into_iter().flatten() {
             texture.as_object_mut().map(|t| t.remove("depth"));
         }
