@@ -7,6 +7,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod capture;
 pub mod compare;
 pub mod d3d;
 pub mod draw;

@@ -478,3 +478,16 @@ fn every_opcode_and_declaration_kind_survives_the_listing() {
     let decoded = program::decode(&tokens).unwrap();
     assert_eq!(back.instructions.len(), decoded.instructions.len());
 }
+
+#[test]
+fn a_declaration_carrying_an_extended_opcode_token_keeps_it_through_the_listing() {
+    // dcl_output o0.xyzw (opcode 101) with bit 31 set and a sample-controls token (type 1, u = 1, v = -2): fxc's
+    // declaration syntax has no place for it, so the listing must carry it as an annotation. Operand token 0x1020f2:
+    // 4 components [1:0] = 2, mask mode, mask xyzw [7:4], register type output (2) at [19:12], one index dimension.
+    let tokens = [0x50, 6, 0x8400_0065, 0x1 | 1 << 9 | 0xe << 13, 0x0010_20f2, 0];
+    let program = iridia::dxbc::program::decode(&tokens).unwrap();
+    let listing = disasm::disassemble_program(&program);
+    assert!(listing.contains("ext="), "{listing}");
+    let back = asm::assemble_program(&listing).unwrap();
+    assert_eq!(iridia::dxbc::program::encode(&back).unwrap(), tokens, "{listing}");
+}

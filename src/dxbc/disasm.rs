@@ -207,7 +207,9 @@ pub(crate) fn instruction_text(instruction: &Instruction) -> String {
     if instruction.raw.control_bits != 0 {
         annotations.push(format!("controls={:#x}", instruction.raw.control_bits));
     }
-    if !extended_is_ordinary(&instruction.extended) {
+    // a declaration's text spells no extended opcode token, so any it carries goes in the annotation
+    let spelled = instruction.declaration.is_none() && extended_is_ordinary(&instruction.extended);
+    if !instruction.extended.is_empty() && !spelled {
         annotations.push(format!("ext={}", hex_list(&extended_tokens(&instruction.extended))));
     }
     if let Some(field) = instruction.raw.length_dword_field {

@@ -1,0 +1,798 @@
+//! Between the pipeline's types ([`DrawState`](crate::draw::state::DrawState) and the state it holds) and the manifest's ([`super::manifest`]):
+//! field-for-field conversions of the small state, the surface a target view writes, and the checks that make a
+//! draw entry consistent (every blob present with its size, texture subresources and target surfaces the sizes
+//! their shapes give, slots within D3D11's limits and bound once).
+
+use super::manifest::{
+    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DrawEntry, F32,
+    InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResourceEntry, SamplerEntry,
+    ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry, ViewportEntry,
+};
+use super::{MAX_BLOB_BYTES, capture_error};
+use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
+use crate::draw::state::{
+    CONSTANT_BUFFER_SLOTS, DrawCall, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
+    VERTEX_BUFFER_SLOTS, VIEWPORT_SLOTS,
+};
+use crate::format::Format;
+use crate::raster::{Scissor, Viewport};
+use crate::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, Texture, TextureShape,
+};
+use crate::state::{
+    BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc, StencilFaceDesc,
+};
+use crate::{Error, Result};
+use std::collections::HashSet;
+
+impl From<DrawCall> for CallEntry {
+    fn from(call: DrawCall) -> Self {
+        match call {
+            DrawCall::Draw {
+                vertex_count,
+                start_vertex,
+            } => Self::Draw {
+                vertex_count,
+                start_vertex,
+            },
+            DrawCall::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            } => Self::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            },
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance,
+                instance_count,
+                start_vertex,
+                start_instance,
+            } => Self::DrawInstanced {
+                vertex_count_per_instance,
+                instance_count,
+                start_vertex,
+                start_instance,
+            },
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            } => Self::DrawIndexedInstanced {
+                index_count_per_instance,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            },
+        }
+    }
+}
+
+impl From<CallEntry> for DrawCall {
+    fn from(call: CallEntry) -> Self {
+        match call {
+            CallEntry::Draw {
+                vertex_count,
+                start_vertex,
+            } => Self::Draw {
+                vertex_count,
+                start_vertex,
+            },
+            CallEntry::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            } => Self::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            },
+            CallEntry::DrawInstanced {
+                vertex_count_per_instance,
+                instance_count,
+                start_vertex,
+                start_instance,
+            } => Self::DrawInstanced {
+                vertex_count_per_instance,
+                instance_count,
+                start_vertex,
+                start_instance,
+            },
+            CallEntry::DrawIndexedInstanced {
+                index_count_per_instance,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            } => Self::DrawIndexedInstanced {
+                index_count_per_instance,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            },
+        }
+    }
+}
+
+/// The call as the API spells it with its arguments, e.g. `DrawIndexed(36, 0, 0)`: what a capture written from a
+/// [`DrawState`](crate::draw::state::DrawState) without a recorded call text gives as `api_call`.
+pub fn api_call_text(call: DrawCall) -> String {
+    match call {
+        DrawCall::Draw {
+            vertex_count,
+            start_vertex,
+        } => format!("Draw({vertex_count}, {start_vertex})"),
+        DrawCall::DrawIndexed {
+            index_count,
+            start_index,
+            base_vertex,
+        } => format!("DrawIndexed({index_count}, {start_index}, {base_vertex})"),
+        DrawCall::DrawInstanced {
+            vertex_count_per_instance,
+            instance_count,
+            start_vertex,
+            start_instance,
+        } => format!("DrawInstanced({vertex_count_per_instance}, {instance_count}, {start_vertex}, {start_instance})"),
+        DrawCall::DrawIndexedInstanced {
+            index_count_per_instance,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        } => format!(
+            "DrawIndexedInstanced({index_count_per_instance}, {instance_count}, {start_index}, {base_vertex}, \
+             {start_instance})"
+        ),
+    }
+}
+
+/// Two-way field copies between a pipeline type and its manifest entry of the same field names.
+macro_rules! same_fields {
+    ($state:ty, $entry:ty { $($field:ident $(: $wrap:ident)?),* $(,)? }) => {
+        impl From<&$state> for $entry {
+            #[allow(clippy::clone_on_copy)] // one rule for every field, Copy or not
+            fn from(value: &$state) -> Self {
+                Self { $($field: same_fields!(@to value.$field $(, $wrap)?),)* }
+            }
+        }
+        impl From<&$entry> for $state {
+            #[allow(clippy::clone_on_copy)] // one rule for every field, Copy or not
+            fn from(value: &$entry) -> Self {
+                Self { $($field: same_fields!(@from value.$field $(, $wrap)?),)* }
+            }
+        }
+    };
+    (@to $value:expr) => { $value.clone() };
+    (@to $value:expr, F32) => { F32($value) };
+    (@to $value:expr, F32x4) => { $value.map(F32) };
+    (@to $value:expr, Into) => { (&$value).into() };
+    (@from $value:expr) => { $value.clone() };
+    (@from $value:expr, F32) => { $value.0 };
+    (@from $value:expr, F32x4) => { $value.map(|f| f.0) };
+    (@from $value:expr, Into) => { (&$value).into() };
+}
+
+same_fields!(
+    RasterizerDesc,
+    RasterizerEntry {
+        fill_mode,
+        cull_mode,
+        front_counter_clockwise,
+        depth_bias,
+        depth_bias_clamp: F32,
+        slope_scaled_depth_bias: F32,
+        depth_clip_enable,
+        scissor_enable,
+        multisample_enable,
+        antialiased_line_enable,
+    }
+);
+same_fields!(
+    StencilFaceDesc,
+    StencilFaceEntry {
+        fail,
+        depth_fail,
+        pass,
+        func
+    }
+);
+same_fields!(
+    DepthStencilDesc,
+    DepthStencilStateEntry {
+        depth_enable,
+        depth_write_mask,
+        depth_func,
+        stencil_enable,
+        stencil_read_mask,
+        stencil_write_mask,
+        front_face: Into,
+        back_face: Into,
+    }
+);
+same_fields!(
+    RenderTargetBlendDesc,
+    RenderTargetBlendEntry {
+        blend_enable,
+        logic_op_enable,
+        src_blend,
+        dest_blend,
+        blend_op,
+        src_blend_alpha,
+        dest_blend_alpha,
+        blend_op_alpha,
+        logic_op,
+        render_target_write_mask,
+    }
+);
+same_fields!(
+    InputElementDesc,
+    InputElementEntry {
+        semantic_name,
+        semantic_index,
+        format,
+        input_slot,
+        aligned_byte_offset,
+        input_slot_class,
+        instance_data_step_rate,
+    }
+);
+same_fields!(
+    Viewport,
+    ViewportEntry {
+        x: F32,
+        y: F32,
+        width: F32,
+        height: F32,
+        min_depth: F32,
+        max_depth: F32,
+    }
+);
+same_fields!(
+    Scissor,
+    ScissorEntry {
+        left,
+        top,
+        right,
+        bottom
+    }
+);
+same_fields!(
+    TextureShape,
+    TextureShapeEntry {
+        dimension,
+        format,
+        width,
+        height,
+        depth,
+        array_size,
+        mip_levels,
+        sample_count,
+    }
+);
+same_fields!(
+    ShaderResourceViewDesc,
+    ShaderResourceViewEntry {
+        format,
+        dimension,
+        most_detailed_mip,
+        mip_levels,
+        first_array_slice,
+        array_size,
+        first_element,
+        num_elements,
+        raw,
+        structure_stride,
+    }
+);
+same_fields!(
+    RenderTargetViewDesc,
+    RenderTargetViewEntry {
+        format,
+        dimension,
+        mip_slice,
+        first_array_slice,
+        array_size
+    }
+);
+same_fields!(
+    DepthStencilViewDesc,
+    DepthStencilViewEntry {
+        format,
+        dimension,
+        mip_slice,
+        first_array_slice,
+        array_size,
+        read_only_depth,
+        read_only_stencil,
+    }
+);
+
+impl From<&BlendDesc> for BlendEntry {
+    fn from(blend: &BlendDesc) -> Self {
+        Self {
+            alpha_to_coverage_enable: blend.alpha_to_coverage_enable,
+            independent_blend_enable: blend.independent_blend_enable,
+            render_target: blend.render_target.each_ref().map(RenderTargetBlendEntry::from),
+        }
+    }
+}
+
+impl From<&BlendEntry> for BlendDesc {
+    fn from(blend: &BlendEntry) -> Self {
+        Self {
+            alpha_to_coverage_enable: blend.alpha_to_coverage_enable,
+            independent_blend_enable: blend.independent_blend_enable,
+            render_target: blend.render_target.each_ref().map(RenderTargetBlendDesc::from),
+        }
+    }
+}
+
+/// A sampler entry of `slot` for `desc`.
+pub(crate) fn sampler_entry(slot: u32, desc: &SamplerDesc) -> SamplerEntry {
+    SamplerEntry {
+        slot,
+        filter: desc.filter,
+        address_u: desc.address_u,
+        address_v: desc.address_v,
+        address_w: desc.address_w,
+        mip_lod_bias: F32(desc.mip_lod_bias),
+        max_anisotropy: desc.max_anisotropy,
+        comparison: desc.comparison,
+        border_color: desc.border_color.map(F32),
+        min_lod: F32(desc.min_lod),
+        max_lod: F32(desc.max_lod),
+    }
+}
+
+impl From<&SamplerEntry> for SamplerDesc {
+    fn from(entry: &SamplerEntry) -> Self {
+        Self {
+            filter: entry.filter,
+            address_u: entry.address_u,
+            address_v: entry.address_v,
+            address_w: entry.address_w,
+            mip_lod_bias: entry.mip_lod_bias.0,
+            max_anisotropy: entry.max_anisotropy,
+            comparison: entry.comparison,
+            border_color: entry.border_color.map(|f| f.0),
+            min_lod: entry.min_lod.0,
+            max_lod: entry.max_lod.0,
+        }
+    }
+}
+
+/// The surface a target view writes: one mip level of one array slice, or one depth slice of a 3D texture's mip.
+/// A draw without a geometry program writes render target array index 0, which is the view's first slice
+/// (5.2, 15.15), so that one surface is all a draw can change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Surface {
+    /// The mip level.
+    pub level: u32,
+    /// The array slice (1D and 2D arrays) or depth slice (3D); 0 for views without slices.
+    pub slice: u32,
+}
+
+impl Surface {
+    /// The surface a render target view writes.
+    pub fn of_render_target(view: &RenderTargetViewDesc) -> Self {
+        let slice = match view.dimension {
+            RtvDimension::Texture1DArray
+            | RtvDimension::Texture2DArray
+            | RtvDimension::Texture2DMsArray
+            | RtvDimension::Texture3D => view.first_array_slice,
+            _ => 0,
+        };
+        Self {
+            level: view.mip_slice,
+            slice,
+        }
+    }
+
+    /// The surface a depth-stencil view writes.
+    pub fn of_depth_stencil(view: &DepthStencilViewDesc) -> Self {
+        let slice = match view.dimension {
+            DsvDimension::Texture1DArray | DsvDimension::Texture2DArray | DsvDimension::Texture2DMsArray => {
+                view.first_array_slice
+            }
+            _ => 0,
+        };
+        Self {
+            level: view.mip_slice,
+            slice,
+        }
+    }
+}
+
+/// What a target surface is: its texels' format and size, and the bytes that hold them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurfaceLayout {
+    /// The view's format (the resource's when the view says `UNKNOWN`).
+    pub format: Format,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// Bytes of the surface: rows packed, top row first.
+    pub bytes: u64,
+}
+
+/// Whether a view of `view` dimension may see a resource of `resource` dimension as a target; multisampled views
+/// are not in format 1.0.
+fn target_dimension_fits(resource: ResourceDimension, rtv: Option<RtvDimension>, dsv: Option<DsvDimension>) -> bool {
+    use ResourceDimension as R;
+    match (rtv, dsv) {
+        (Some(view), _) => matches!(
+            (view, resource),
+            (RtvDimension::Texture1D | RtvDimension::Texture1DArray, R::Texture1D)
+                | (RtvDimension::Texture2D | RtvDimension::Texture2DArray, R::Texture2D)
+                | (RtvDimension::Texture3D, R::Texture3D)
+        ),
+        (None, Some(view)) => matches!(
+            (view, resource),
+            (DsvDimension::Texture1D | DsvDimension::Texture1DArray, R::Texture1D)
+                | (DsvDimension::Texture2D | DsvDimension::Texture2DArray, R::Texture2D)
+        ),
+        (None, None) => false,
+    }
+}
+
+/// The layout of the surface a view of `dimension_name` with `view_format` sees at `surface` of a resource of
+/// `shape`, after checking the view against the shape. Errors have no place; the caller adds it.
+fn surface_layout(
+    shape: &TextureShape,
+    view_format: Format,
+    surface: Surface,
+    dimension_fits: bool,
+    dimension_name: &str,
+) -> Result<SurfaceLayout> {
+    let fail = |detail: String| Err(Error::new("", detail));
+    shape.validate()?;
+    if shape.sample_count != 1 {
+        return fail(format!(
+            "the resource has {} samples per texel; format 1.0 records single-sampled targets only",
+            shape.sample_count
+        ));
+    }
+    if !dimension_fits {
+        return fail(format!(
+            "a {dimension_name} view of a {} resource is not a target format 1.0 records",
+            shape.dimension
+        ));
+    }
+    let format = if view_format == Format::Unknown {
+        shape.format
+    } else {
+        view_format
+    };
+    if !shape.format.can_view_as(format) {
+        return fail(format!("a resource of {} cannot be viewed as {format}", shape.format));
+    }
+    if surface.level >= shape.mip_levels {
+        return fail(format!(
+            "the view's mip slice {} is past the resource's {} mip levels",
+            surface.level, shape.mip_levels
+        ));
+    }
+    let [width, height, depth] = shape.mip_size(surface.level);
+    let slices = if shape.dimension == ResourceDimension::Texture3D {
+        depth
+    } else {
+        shape.array_size
+    };
+    if surface.slice >= slices {
+        return fail(format!(
+            "the view's first slice {} is past the {slices} slices of mip {}",
+            surface.slice, surface.level
+        ));
+    }
+    let view_shape = TextureShape {
+        format,
+        depth: 1,
+        ..*shape
+    };
+    let layout = view_shape.mip_layout(surface.level)?;
+    Ok(SurfaceLayout {
+        format,
+        width,
+        height,
+        bytes: layout.row_bytes.saturating_mul(layout.rows),
+    })
+}
+
+/// The layout of the surface a render target view writes, after checking the view against the resource.
+pub fn render_target_layout(shape: &TextureShape, view: &RenderTargetViewDesc) -> Result<SurfaceLayout> {
+    surface_layout(
+        shape,
+        view.format,
+        Surface::of_render_target(view),
+        target_dimension_fits(shape.dimension, Some(view.dimension), None),
+        view.dimension.name(),
+    )
+}
+
+/// The layout of the surface a depth-stencil view writes, after checking the view against the resource.
+pub fn depth_stencil_layout(shape: &TextureShape, view: &DepthStencilViewDesc) -> Result<SurfaceLayout> {
+    let layout = surface_layout(
+        shape,
+        view.format,
+        Surface::of_depth_stencil(view),
+        target_dimension_fits(shape.dimension, None, Some(view.dimension)),
+        view.dimension.name(),
+    )?;
+    if !layout.format.is_depth() {
+        return Err(Error::new("", format!("{} is not a depth format", layout.format)));
+    }
+    Ok(layout)
+}
+
+/// The bytes of `surface` of `texture`: a subresource, or one depth slice of a 3D mip.
+pub fn surface_bytes(texture: &Texture, surface: Surface) -> Result<&[u8]> {
+    let shape = &texture.shape;
+    let missing = || {
+        Error::new(
+            "",
+            format!(
+                "the texture has no surface at mip {} slice {}",
+                surface.level, surface.slice
+            ),
+        )
+    };
+    if shape.dimension == ResourceDimension::Texture3D {
+        let layout = shape.mip_layout(surface.level)?;
+        let data = texture.subresource(surface.level, 0).ok_or_else(missing)?;
+        let slice_bytes = layout.row_bytes.saturating_mul(layout.rows);
+        let start = usize::try_from(slice_bytes.saturating_mul(u64::from(surface.slice))).unwrap_or(usize::MAX);
+        let end = usize::try_from(slice_bytes)
+            .ok()
+            .and_then(|n| start.checked_add(n))
+            .unwrap_or(usize::MAX);
+        return data.get(start..end).ok_or_else(missing);
+    }
+    texture.subresource(surface.level, surface.slice).ok_or_else(missing)
+}
+
+/// The one-surface texture and adjusted view a replay draws into: a texture of the resource's dimension and
+/// format, the viewed surface's size, one mip level and one slice (depth 1 for 3D), and a view of the same
+/// dimension and format that sees mip 0, slice 0 of it.
+pub fn surface_texture(shape: &TextureShape, layout: &SurfaceLayout) -> TextureShape {
+    TextureShape {
+        dimension: shape.dimension,
+        format: shape.format,
+        width: layout.width,
+        height: layout.height,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        sample_count: 1,
+    }
+}
+
+/// The checks of one draw entry against the blobs an archive (or a writer) holds. `blob_size` gives a blob's size
+/// in the archive, or why it cannot be read (missing, encrypted, an impossible compression ratio).
+pub(crate) struct DrawCheck<'a> {
+    /// The draw's position in the manifest, for messages.
+    pub index: usize,
+    /// The sizes of the blobs available.
+    pub blob_size: &'a dyn Fn(&BlobId) -> std::result::Result<u64, String>,
+}
+
+impl DrawCheck<'_> {
+    /// An error at `path` of this draw.
+    fn error(&self, path: &str, detail: impl Into<String>) -> Error {
+        let at = if path.is_empty() {
+            format!("draw {}", self.index)
+        } else {
+            format!("draw {} {path}", self.index)
+        };
+        capture_error(detail).at(at)
+    }
+
+    /// A blob reference: present, and the size the archive gives.
+    fn blob(&self, path: &str, blob: &BlobRef) -> Result<()> {
+        if blob.size > MAX_BLOB_BYTES {
+            return Err(self.error(
+                path,
+                format!(
+                    "blob {}… is {} bytes, more than the {MAX_BLOB_BYTES} a blob may have",
+                    blob.sha256.short(),
+                    blob.size
+                ),
+            ));
+        }
+        match (self.blob_size)(&blob.sha256) {
+            Ok(size) if size == blob.size => Ok(()),
+            Ok(size) => Err(self.error(
+                path,
+                format!(
+                    "blob {}… is {} bytes in the manifest but {size} in the archive",
+                    blob.sha256.short(),
+                    blob.size
+                ),
+            )),
+            Err(problem) => Err(self.error(path, problem)),
+        }
+    }
+
+    /// A blob that must hold exactly `bytes` bytes.
+    fn sized_blob(&self, path: &str, blob: &BlobRef, bytes: u64, what: &str) -> Result<()> {
+        if blob.size != bytes {
+            return Err(self.error(
+                path,
+                format!(
+                    "blob {}… has {} bytes where {what} takes {bytes}",
+                    blob.sha256.short(),
+                    blob.size
+                ),
+            ));
+        }
+        self.blob(path, blob)
+    }
+
+    /// A slot below `limit`, not seen before in its list.
+    fn slot(&self, path: &str, slot: u32, limit: usize, seen: &mut HashSet<u32>) -> Result<()> {
+        if usize::try_from(slot).map_or(true, |s| s >= limit) {
+            return Err(self.error(
+                path,
+                format!("slot {slot} is past the last slot, {}", limit.saturating_sub(1)),
+            ));
+        }
+        if !seen.insert(slot) {
+            return Err(self.error(path, format!("slot {slot} is bound twice")));
+        }
+        Ok(())
+    }
+
+    /// A list no longer than `limit`.
+    fn count(&self, path: &str, count: usize, limit: usize) -> Result<()> {
+        if count > limit {
+            return Err(self.error(path, format!("{count} entries, more than D3D11's {limit}")));
+        }
+        Ok(())
+    }
+
+    /// A texture resource: a valid single-sampled shape and one blob per subresource of its mip's size.
+    fn texture(&self, path: &str, shape: &TextureShapeEntry, subresources: &[BlobRef]) -> Result<()> {
+        let shape = TextureShape::from(shape);
+        shape
+            .validate()
+            .map_err(|e| self.error(&format!("{path} shape"), e.detail))?;
+        if shape.sample_count != 1 {
+            return Err(self.error(
+                &format!("{path} shape"),
+                format!(
+                    "{} samples per texel; format 1.0 holds single-sampled textures only",
+                    shape.sample_count
+                ),
+            ));
+        }
+        if u64::try_from(subresources.len()).ok() != Some(shape.subresource_count()) {
+            return Err(self.error(
+                &format!("{path} subresources"),
+                format!(
+                    "{} blobs where {} mip levels x {} slices need {}",
+                    subresources.len(),
+                    shape.mip_levels,
+                    shape.array_size,
+                    shape.subresource_count()
+                ),
+            ));
+        }
+        for (index, blob) in subresources.iter().enumerate() {
+            let level = u32::try_from(index)
+                .ok()
+                .and_then(|i| i.checked_rem(shape.mip_levels))
+                .unwrap_or(0);
+            let layout = shape
+                .mip_layout(level)
+                .map_err(|e| self.error(&format!("{path} shape"), e.detail))?;
+            self.sized_blob(
+                &format!("{path} subresources[{index}]"),
+                blob,
+                layout.bytes,
+                &format!("mip {level} of {}", shape.format),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A shader stage.
+    fn stage(&self, name: &str, stage: &StageEntry, required: bool) -> Result<()> {
+        match &stage.dxbc {
+            Some(blob) => self.blob(&format!("{name} dxbc"), blob)?,
+            None if required => {
+                return Err(self.error(&format!("{name} dxbc"), "the vertex stage has no program"));
+            }
+            None => {}
+        }
+        let mut seen = HashSet::new();
+        for (index, buffer) in stage.constant_buffers.iter().enumerate() {
+            let path = format!("{name} constant_buffers[{index}]");
+            self.slot(&path, buffer.slot, CONSTANT_BUFFER_SLOTS, &mut seen)?;
+            self.blob(&format!("{path} data"), &buffer.data)?;
+        }
+        let mut seen = HashSet::new();
+        for (index, view) in stage.shader_resources.iter().enumerate() {
+            let path = format!("{name} shader_resources[{index}]");
+            self.slot(&path, view.slot, SHADER_RESOURCE_SLOTS, &mut seen)?;
+            match &view.resource {
+                ResourceEntry::Buffer { data } => self.blob(&format!("{path} resource data"), data)?,
+                ResourceEntry::Texture { shape, subresources } => {
+                    self.texture(&format!("{path} resource"), shape, subresources)?;
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        for (index, sampler) in stage.samplers.iter().enumerate() {
+            self.slot(
+                &format!("{name} samplers[{index}]"),
+                sampler.slot,
+                SAMPLER_SLOTS,
+                &mut seen,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The whole draw.
+    pub fn draw(&self, draw: &DrawEntry) -> Result<()> {
+        self.count("input_layout", draw.input_layout.len(), INPUT_ELEMENTS)?;
+        let mut seen = HashSet::new();
+        for (index, buffer) in draw.vertex_buffers.iter().enumerate() {
+            let path = format!("vertex_buffers[{index}]");
+            self.slot(&path, buffer.slot, VERTEX_BUFFER_SLOTS, &mut seen)?;
+            self.blob(&format!("{path} data"), &buffer.data)?;
+        }
+        if let Some(index_buffer) = &draw.index_buffer {
+            self.blob("index_buffer data", &index_buffer.data)?;
+        }
+        self.stage("vs", &draw.vs, true)?;
+        self.stage("ps", &draw.ps, false)?;
+        self.count("viewports", draw.viewports.len(), VIEWPORT_SLOTS)?;
+        self.count("scissor_rects", draw.scissor_rects.len(), VIEWPORT_SLOTS)?;
+
+        let mut seen = HashSet::new();
+        for (index, target) in draw.render_targets.iter().enumerate() {
+            let path = format!("render_targets[{index}]");
+            self.slot(&path, target.slot, RENDER_TARGET_SLOTS, &mut seen)?;
+            let shape = TextureShape::from(&target.resource);
+            let view = RenderTargetViewDesc::from(&target.view);
+            let layout = render_target_layout(&shape, &view).map_err(|e| self.error(&path, e.detail))?;
+            self.target_contents(&path, &layout, &target.before, target.after.as_ref())?;
+        }
+        if let Some(target) = &draw.depth_stencil_view {
+            let path = "depth_stencil_view";
+            let shape = TextureShape::from(&target.resource);
+            let view = DepthStencilViewDesc::from(&target.view);
+            let layout = depth_stencil_layout(&shape, &view).map_err(|e| self.error(path, e.detail))?;
+            self.target_contents(path, &layout, &target.before, target.after.as_ref())?;
+        }
+        if draw.render_targets.is_empty() && draw.depth_stencil_view.is_none() {
+            return Err(self.error(
+                "",
+                "the draw has no render target and no depth-stencil target: nothing it writes was recorded",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A target's before and after contents: each the surface's size.
+    fn target_contents(
+        &self,
+        path: &str,
+        layout: &SurfaceLayout,
+        before: &BlobRef,
+        after: Option<&BlobRef>,
+    ) -> Result<()> {
+        let what = format!("a {}x{} surface of {}", layout.width, layout.height, layout.format);
+        self.sized_blob(&format!("{path} before"), before, layout.bytes, &what)?;
+        if let Some(after) = after {
+            self.sized_blob(&format!("{path} after"), after, layout.bytes, &what)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,61 @@
+//! Iridia's capture format (`.iridia`, specified in `docs/capture-format.md`): a frame's draws in order, each
+//! self-contained — its whole [`DrawState`](crate::draw::state::DrawState) and the contents the GPU left in every
+//! bound render target and depth-stencil target before and after it — in a ZIP archive with a versioned JSON
+//! manifest and content-addressed blobs (`blobs/<sha256>`), so that a buffer, texture or shader shared by many draws
+//! is stored once.
+//!
+//! - [`Capture`] reads one: [`Capture::open`] takes the archive's bytes (what the browser has), [`Capture::from_reader`]
+//!   anything `Read + Seek` (a file). Opening reads the ZIP directory and the manifest and checks every draw against
+//!   the directory — blob present, sizes consistent — without inflating a blob; [`Capture::draws`] lists the draws
+//!   from that alone; [`Capture::draw`] inflates what one draw needs and gives a [`CapturedDraw`]: its state, ready
+//!   for replay, and the recorded [`RecordedTarget`]s.
+//! - [`CaptureWriter`] writes one: blobs go into the archive as draws are added (deduplicated by hash), the manifest
+//!   last, so a recorder appends draw after draw and holds only the manifest's entries in memory.
+//! - [`manifest`] holds the manifest's types: the format's JSON, field for field.
+//!
+//! **Targets in a replayed draw.** A capture records only the surface a target view writes (one mip of one slice:
+//! without a geometry program a draw writes render target array index 0, the view's first slice, 15.15). So the
+//! [`DrawState`](crate::draw::state::DrawState) of a [`CapturedDraw`] binds, for each target, a texture of one
+//! subresource — the resource's dimension and format, the surface's width and height, one mip, one slice — holding
+//! the recorded `before`, seen through the same view adjusted to mip 0, slice 0. The resource's real shape and the
+//! original view are in the [`RecordedTarget`].
+//!
+//! Untrusted input: sizes in the manifest are checked against the ZIP directory's, which are checked against the
+//! archive's length and deflate's largest ratio before any allocation; an entry is inflated into memory that grows
+//! with what comes out, never past its declared size; a blob's SHA-256 is checked when inflated. Every failure is an
+//! [`Error`] whose `what` is `"capture"` and whose `at` names the draw and the item
+//! (`draw 12 ps shader_resources[3] resource subresources[0]`) or the archive entry.
+
+mod archive;
+pub mod convert;
+pub mod manifest;
+mod reader;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
+pub use convert::api_call_text;
+pub use manifest::{BlobId, BlobRef, FORMAT_NAME, Manifest, VERSION_MAJOR, VERSION_MINOR};
+pub use reader::{
+    Capture, CapturedDraw, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot, TargetSummary,
+    TargetViewDesc,
+};
+pub use writer::{CaptureWriter, DrawRecord, write_capture};
+
+use crate::Error;
+
+/// The largest manifest a reader inflates (256 MiB: a few hundred thousand draws).
+pub const MAX_MANIFEST_BYTES: u64 = 256 << 20;
+
+/// The largest blob a capture may hold (2 GiB): an Iridia limit, above a 16384 x 16384 texture of 8-byte texels.
+pub const MAX_BLOB_BYTES: u64 = 2 << 30;
+
+/// The blob cache's default budget (256 MiB): blobs inflated for one draw stay for the next while they fit.
+pub const DEFAULT_CACHE_BYTES: u64 = 256 << 20;
+
+/// An error about a capture.
+pub(crate) fn capture_error(detail: impl Into<String>) -> Error {
+    Error::new("capture", detail)
+}

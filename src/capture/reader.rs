@@ -1,0 +1,691 @@
+//! Reading a capture: the directory and manifest at open, one draw's blobs on demand.
+
+use super::archive::{Archive, MANIFEST_NAME};
+use super::convert::{DrawCheck, SurfaceLayout, depth_stencil_layout, render_target_layout, surface_texture};
+use super::manifest::{
+    BlobId, BlobRef, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResourceEntry, StageEntry, VERSION_MAJOR,
+    locate_draw_error,
+};
+use super::{DEFAULT_CACHE_BYTES, capture_error};
+use crate::d3d::PrimitiveTopology;
+use crate::draw::state::{
+    CONSTANT_BUFFER_SLOTS, ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding,
+    RENDER_TARGET_SLOTS, RenderTargetView, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS, StageBindings, VERTEX_BUFFER_SLOTS,
+    VertexBufferBinding, bind_slot,
+};
+use crate::format::Format;
+use crate::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, Texture, TextureShape,
+};
+use crate::{Error, Result};
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::io::{Cursor, Read, Seek};
+use std::sync::Arc;
+
+/// The two shader stages a capture holds programs for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShaderStage {
+    /// The vertex shader.
+    Vertex,
+    /// The pixel shader.
+    Pixel,
+}
+
+impl ShaderStage {
+    /// `"vs"` or `"ps"`, as the manifest names the stages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Vertex => "vs",
+            Self::Pixel => "ps",
+        }
+    }
+}
+
+/// A target a draw writes: a render target slot, or the depth-stencil view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TargetSlot {
+    /// Render target slot 0 to 7.
+    RenderTarget(u32),
+    /// The depth-stencil view.
+    DepthStencil,
+}
+
+impl fmt::Display for TargetSlot {
+    /// `rt0` to `rt7`, or `depth`, as the viewer names targets.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::RenderTarget(slot) => write!(f, "rt{slot}"),
+            Self::DepthStencil => f.write_str("depth"),
+        }
+    }
+}
+
+/// A target's original view, as the draw bound it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetViewDesc {
+    /// A render target view.
+    RenderTarget(RenderTargetViewDesc),
+    /// A depth-stencil view.
+    DepthStencil(DepthStencilViewDesc),
+}
+
+/// One program a draw binds, as the manifest gives it (its blob is not read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramSummary {
+    /// Its stage.
+    pub stage: ShaderStage,
+    /// Its DXBC blob: hash and size.
+    pub blob: BlobRef,
+}
+
+/// One target a draw writes, as the manifest gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetSummary {
+    /// Which target.
+    pub target: TargetSlot,
+    /// The view's format (the resource's where the view says `UNKNOWN`).
+    pub format: Format,
+    /// Width of the written surface, in texels.
+    pub width: u32,
+    /// Height of the written surface, in texels.
+    pub height: u32,
+    /// The shape of the whole resource.
+    pub resource: TextureShape,
+    /// Whether the contents after the draw were recorded.
+    pub after_recorded: bool,
+}
+
+/// What the manifest says of one draw, without reading a blob.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawSummary {
+    /// Its position in the capture, from 0.
+    pub index: usize,
+    /// Its marker or debug name.
+    pub name: Option<String>,
+    /// The API call it came from, as the recorder wrote it.
+    pub api_call: Option<String>,
+    /// The call and its arguments.
+    pub call: DrawCall,
+    /// The primitive topology.
+    pub topology: PrimitiveTopology,
+    /// Its programs: the vertex program, then the pixel program if bound.
+    pub programs: Vec<ProgramSummary>,
+    /// The targets it writes: render targets by slot, then depth-stencil.
+    pub targets: Vec<TargetSummary>,
+    /// Why the draw cannot be read (a missing blob, inconsistent sizes ...), if it cannot.
+    pub problem: Option<Error>,
+}
+
+/// A target of a read draw, with what was recorded in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedTarget {
+    /// Which target.
+    pub target: TargetSlot,
+    /// The view's format (the resource's where the view says `UNKNOWN`): the format of `before` and `after`.
+    pub format: Format,
+    /// Width of the surface, in texels.
+    pub width: u32,
+    /// Height of the surface, in texels.
+    pub height: u32,
+    /// The shape of the whole resource.
+    pub resource: TextureShape,
+    /// The view as the draw bound it (the draw state holds it adjusted to a one-surface texture).
+    pub view: TargetViewDesc,
+    /// The surface before the draw: texels in `format`, rows packed, top row first.
+    pub before: Arc<[u8]>,
+    /// The surface after the draw as the GPU left it, in the same layout; `None` when not recorded.
+    pub after: Option<Arc<[u8]>>,
+}
+
+/// One draw read from a capture: its state, ready for replay, and the recorded targets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapturedDraw {
+    /// Its position in the capture, from 0.
+    pub index: usize,
+    /// Its marker or debug name.
+    pub name: Option<String>,
+    /// The API call it came from.
+    pub api_call: Option<String>,
+    /// Everything the draw reads, labelled `draw N`; each target bound as a one-surface texture holding `before`
+    /// (see the module documentation).
+    pub state: DrawState,
+    /// The targets: render targets by slot, then depth-stencil.
+    pub targets: Vec<RecordedTarget>,
+}
+
+impl CapturedDraw {
+    /// The recorded target `target`, if the draw writes it.
+    pub fn target(&self, target: TargetSlot) -> Option<&RecordedTarget> {
+        self.targets.iter().find(|t| t.target == target)
+    }
+}
+
+/// Inflated blobs kept for the next draws, oldest first out, within a byte budget.
+struct BlobCache {
+    limit: u64,
+    bytes: u64,
+    blobs: HashMap<BlobId, Arc<[u8]>>,
+    order: VecDeque<BlobId>,
+}
+
+impl BlobCache {
+    fn get(&self, id: &BlobId) -> Option<Arc<[u8]>> {
+        self.blobs.get(id).cloned()
+    }
+
+    fn insert(&mut self, id: BlobId, blob: Arc<[u8]>) {
+        let size = u64::try_from(blob.len()).unwrap_or(u64::MAX);
+        if size > self.limit || self.blobs.contains_key(&id) {
+            return;
+        }
+        while self.bytes.saturating_add(size) > self.limit {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(gone) = self.blobs.remove(&oldest) {
+                self.bytes = self.bytes.saturating_sub(u64::try_from(gone.len()).unwrap_or(u64::MAX));
+            }
+        }
+        self.bytes = self.bytes.saturating_add(size);
+        self.blobs.insert(id, blob);
+        self.order.push_back(id);
+    }
+
+    fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+        self.insert_nothing();
+    }
+
+    /// Evicts until within the limit.
+    fn insert_nothing(&mut self) {
+        while self.bytes > self.limit {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(gone) = self.blobs.remove(&oldest) {
+                self.bytes = self.bytes.saturating_sub(u64::try_from(gone.len()).unwrap_or(u64::MAX));
+            }
+        }
+    }
+}
+
+/// An open capture: its archive's directory, its manifest, and what it found wrong with each draw.
+pub struct Capture<R> {
+    archive: Archive<R>,
+    manifest: Manifest,
+    problems: Vec<Option<Error>>,
+    cache: BlobCache,
+}
+
+impl<R> fmt::Debug for Capture<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Capture")
+            .field("version", &self.manifest.version)
+            .field("draws", &self.manifest.draws.len())
+            .field("archive_bytes", &self.archive.length)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Capture<Cursor<Arc<[u8]>>> {
+    /// Opens the capture whose archive is `bytes` (the whole file in memory, as the browser has it): reads the ZIP
+    /// directory and the manifest, and checks every draw against the directory, inflating no blob.
+    pub fn open(bytes: impl Into<Arc<[u8]>>) -> Result<Self> {
+        Self::from_reader(Cursor::new(bytes.into()))
+    }
+}
+
+impl<R: Read + Seek> Capture<R> {
+    /// Opens the capture whose archive `reader` holds (see [`Capture::open`]).
+    pub fn from_reader(reader: R) -> Result<Self> {
+        let mut archive = Archive::open(reader)?;
+        let bytes = archive.read_manifest()?;
+        let manifest = parse_manifest(&bytes)?;
+        drop(bytes);
+        let problems = manifest
+            .draws
+            .iter()
+            .enumerate()
+            .map(|(index, draw)| {
+                let blob_size = |id: &BlobId| archive.blob_size(id);
+                DrawCheck {
+                    index,
+                    blob_size: &blob_size,
+                }
+                .draw(draw)
+                .err()
+            })
+            .collect();
+        Ok(Self {
+            archive,
+            manifest,
+            problems,
+            cache: BlobCache {
+                limit: DEFAULT_CACHE_BYTES,
+                bytes: 0,
+                blobs: HashMap::new(),
+                order: VecDeque::new(),
+            },
+        })
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The archive's size in bytes.
+    pub fn archive_len(&self) -> u64 {
+        self.archive.length
+    }
+
+    /// The number of draws.
+    pub fn draw_count(&self) -> usize {
+        self.manifest.draws.len()
+    }
+
+    /// Why draw `index` cannot be read, if it cannot (found at open).
+    pub fn problem(&self, index: usize) -> Option<&Error> {
+        self.problems.get(index).and_then(Option::as_ref)
+    }
+
+    /// The first problem of any draw: `Ok` when every draw can be read.
+    pub fn check(&self) -> Result<()> {
+        match self.problems.iter().flatten().next() {
+            Some(problem) => Err(problem.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Every draw's summary, from the manifest alone.
+    pub fn draws(&self) -> Vec<DrawSummary> {
+        (0..self.manifest.draws.len())
+            .filter_map(|index| self.draw_summary(index))
+            .collect()
+    }
+
+    /// Draw `index`'s summary, from the manifest alone.
+    pub fn draw_summary(&self, index: usize) -> Option<DrawSummary> {
+        let draw = self.manifest.draws.get(index)?;
+        let mut programs = Vec::new();
+        for (stage, entry) in [(ShaderStage::Vertex, &draw.vs), (ShaderStage::Pixel, &draw.ps)] {
+            if let Some(blob) = entry.dxbc {
+                programs.push(ProgramSummary { stage, blob });
+            }
+        }
+        let mut targets = Vec::new();
+        let mut render_targets: Vec<_> = draw.render_targets.iter().collect();
+        render_targets.sort_by_key(|t| t.slot);
+        for target in render_targets {
+            let shape = TextureShape::from(&target.resource);
+            let view = RenderTargetViewDesc::from(&target.view);
+            let layout = render_target_layout(&shape, &view)
+                .unwrap_or_else(|_| loose_layout(&shape, view.format, view.mip_slice));
+            targets.push(summary_of(
+                TargetSlot::RenderTarget(target.slot),
+                &layout,
+                shape,
+                target.after.is_some(),
+            ));
+        }
+        if let Some(target) = &draw.depth_stencil_view {
+            let shape = TextureShape::from(&target.resource);
+            let view = DepthStencilViewDesc::from(&target.view);
+            let layout = depth_stencil_layout(&shape, &view)
+                .unwrap_or_else(|_| loose_layout(&shape, view.format, view.mip_slice));
+            targets.push(summary_of(
+                TargetSlot::DepthStencil,
+                &layout,
+                shape,
+                target.after.is_some(),
+            ));
+        }
+        Some(DrawSummary {
+            index,
+            name: draw.name.clone(),
+            api_call: draw.api_call.clone(),
+            call: draw.call.into(),
+            topology: draw.topology,
+            programs,
+            targets,
+            problem: self.problem(index).cloned(),
+        })
+    }
+
+    /// The blobs the archive holds, with their declared sizes, in no particular order.
+    pub fn blobs(&self) -> Vec<(BlobId, u64)> {
+        self.archive.blobs().collect()
+    }
+
+    /// Sets how many bytes of inflated blobs are kept for later draws (0 keeps none).
+    pub fn set_cache_limit(&mut self, bytes: u64) {
+        self.cache.set_limit(bytes);
+    }
+
+    /// The bytes of blob `id`, inflated and checked against its hash (or from the cache).
+    pub fn blob(&mut self, id: &BlobId) -> Result<Arc<[u8]>> {
+        if let Some(blob) = self.cache.get(id) {
+            return Ok(blob);
+        }
+        let blob: Arc<[u8]> = Arc::from(self.archive.read_blob(id)?);
+        self.cache.insert(*id, blob.clone());
+        Ok(blob)
+    }
+
+    /// Reads draw `index`: inflates the blobs it needs (only those) and builds its state and recorded targets.
+    pub fn draw(&mut self, index: usize) -> Result<CapturedDraw> {
+        let count = self.manifest.draws.len();
+        let entry = self.manifest.draws.get(index).cloned().ok_or_else(|| {
+            capture_error(format!(
+                "there is no draw {index}; the capture has {count} (0 to {})",
+                count.saturating_sub(1)
+            ))
+        })?;
+        if let Some(problem) = self.problem(index) {
+            return Err(problem.clone());
+        }
+        let mut load = |path: &str, blob: &BlobRef| -> Result<Arc<[u8]>> {
+            self.blob(&blob.sha256).map_err(|e| {
+                capture_error(format!("blob {}…: {}", blob.sha256.short(), e.detail)).at(format!("draw {index} {path}"))
+            })
+        };
+        build_draw(index, &entry, &mut load)
+    }
+}
+
+/// A target's layout for a summary when its view does not check out (the draw's problem says why): the view's
+/// format and the mip's size, as far as they go.
+fn loose_layout(shape: &TextureShape, view_format: Format, level: u32) -> SurfaceLayout {
+    let [width, height, _] = shape.mip_size(level);
+    SurfaceLayout {
+        format: if view_format == Format::Unknown {
+            shape.format
+        } else {
+            view_format
+        },
+        width,
+        height,
+        bytes: 0,
+    }
+}
+
+/// A target's summary.
+fn summary_of(target: TargetSlot, layout: &SurfaceLayout, resource: TextureShape, after: bool) -> TargetSummary {
+    TargetSummary {
+        target,
+        format: layout.format,
+        width: layout.width,
+        height: layout.height,
+        resource,
+        after_recorded: after,
+    }
+}
+
+/// The message of a serde_json error without its position, and the position as `line L column C`.
+fn json_error_parts(error: &serde_json::Error) -> (String, String) {
+    let message = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    let message = message.strip_suffix(&suffix).map(str::to_owned).unwrap_or(message);
+    (
+        message,
+        format!("{MANIFEST_NAME} line {} column {}", error.line(), error.column()),
+    )
+}
+
+/// The manifest from its bytes: JSON, the format's name, a version this reader reads, then the typed manifest.
+pub(crate) fn parse_manifest(bytes: &[u8]) -> Result<Manifest> {
+    let header: ManifestHeader = serde_json::from_slice(bytes).map_err(|e| {
+        let (message, at) = json_error_parts(&e);
+        capture_error(format!("the manifest is not JSON: {message}")).at(at)
+    })?;
+    match header.format.as_ref().and_then(|f| f.as_str()) {
+        Some(FORMAT_NAME) => {}
+        Some(other) => {
+            return Err(
+                capture_error(format!("the manifest's format is {other:?}, not {FORMAT_NAME:?}")).at(MANIFEST_NAME),
+            );
+        }
+        None => {
+            return Err(capture_error(format!(
+                "the manifest has no \"format\": {FORMAT_NAME:?} (is this an Iridia capture?)"
+            ))
+            .at(MANIFEST_NAME));
+        }
+    }
+    let version =
+        header.version.as_ref().and_then(|v| v.as_str()).ok_or_else(|| {
+            capture_error("the manifest has no \"version\" string (\"major.minor\")").at(MANIFEST_NAME)
+        })?;
+    let major = version
+        .split_once('.')
+        .filter(|(_, minor)| !minor.is_empty() && minor.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|(major, _)| major.parse::<u32>().ok())
+        .ok_or_else(|| capture_error(format!("the version {version:?} is not \"major.minor\"")).at(MANIFEST_NAME))?;
+    if major != VERSION_MAJOR {
+        return Err(capture_error(format!(
+            "format version {version} is not one this reader reads: it reads versions {VERSION_MAJOR}.x"
+        ))
+        .at(MANIFEST_NAME));
+    }
+    serde_json::from_slice::<Manifest>(bytes).map_err(|e| locate_manifest_error(bytes, &e))
+}
+
+/// A typed manifest error, placed at the draw and item it is in when that can be found.
+fn locate_manifest_error(bytes: &[u8], error: &serde_json::Error) -> Error {
+    let (message, at) = json_error_parts(error);
+    let fallback = || capture_error(format!("the manifest does not read: {message}")).at(at.clone());
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return fallback();
+    };
+    let Some(draws) = value.get("draws").and_then(|d| d.as_array()) else {
+        return fallback();
+    };
+    for (index, draw) in draws.iter().enumerate() {
+        if let Some((path, message)) = locate_draw_error(draw) {
+            let at = if path.is_empty() {
+                format!("draw {index}")
+            } else {
+                format!("draw {index} {path}")
+            };
+            return capture_error(message).at(at);
+        }
+    }
+    fallback()
+}
+
+/// Loads a blob for the item at a path of a draw (`"ps dxbc"`), with errors placed there.
+type LoadBlob<'a> = dyn FnMut(&str, &BlobRef) -> Result<Arc<[u8]>> + 'a;
+
+/// Builds a draw's state and recorded targets from its (checked) entry, loading each blob through `load`.
+fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Result<CapturedDraw> {
+    let place = |path: &str| {
+        let at = format!("draw {index} {path}");
+        move |e: Error| capture_error(e.detail).at(at)
+    };
+    let vs_blob = entry
+        .vs
+        .dxbc
+        .as_ref()
+        .ok_or_else(|| capture_error("the vertex stage has no program").at(format!("draw {index} vs dxbc")))?;
+    let vertex_shader = load("vs dxbc", vs_blob)?;
+    let mut state = DrawState::new(format!("draw {index}"), vertex_shader, entry.call.into());
+    state.pixel_shader = match &entry.ps.dxbc {
+        Some(blob) => Some(load("ps dxbc", blob)?),
+        None => None,
+    };
+    state.input_layout = entry.input_layout.iter().map(Into::into).collect();
+    for (position, buffer) in entry.vertex_buffers.iter().enumerate() {
+        let path = format!("vertex_buffers[{position}]");
+        let binding = VertexBufferBinding {
+            data: load(&format!("{path} data"), &buffer.data)?,
+            stride: buffer.stride,
+            offset: buffer.offset,
+        };
+        bind_slot(&mut state.vertex_buffers, buffer.slot, binding, VERTEX_BUFFER_SLOTS).map_err(place(&path))?;
+    }
+    if let Some(index_buffer) = &entry.index_buffer {
+        state.index_buffer = Some(IndexBufferBinding {
+            data: load("index_buffer data", &index_buffer.data)?,
+            format: index_buffer.format,
+            offset: index_buffer.offset,
+        });
+    }
+    state.topology = entry.topology;
+    let mut resources = Vec::new();
+    state.vs = build_stage(index, "vs", &entry.vs, load, &mut resources)?;
+    state.ps = build_stage(index, "ps", &entry.ps, load, &mut resources)?;
+    state.rasterizer = (&entry.rasterizer).into();
+    state.depth_stencil = (&entry.depth_stencil).into();
+    state.stencil_ref = entry.stencil_ref;
+    state.blend = (&entry.blend).into();
+    state.blend_factor = entry.blend_factor.map(|f| f.0);
+    state.sample_mask = entry.sample_mask;
+    state.viewports = entry.viewports.iter().map(Into::into).collect();
+    state.scissor_rects = entry.scissor_rects.iter().map(Into::into).collect();
+
+    let mut targets = Vec::new();
+    let mut render_targets: Vec<_> = entry.render_targets.iter().enumerate().collect();
+    render_targets.sort_by_key(|(_, t)| t.slot);
+    for (position, target) in render_targets {
+        let path = format!("render_targets[{position}]");
+        let shape = TextureShape::from(&target.resource);
+        let view = RenderTargetViewDesc::from(&target.view);
+        let layout = render_target_layout(&shape, &view).map_err(place(&path))?;
+        let before = load(&format!("{path} before"), &target.before)?;
+        let after = match &target.after {
+            Some(blob) => Some(load(&format!("{path} after"), blob)?),
+            None => None,
+        };
+        let texture = Texture::new(surface_texture(&shape, &layout), vec![before.clone()]).map_err(place(&path))?;
+        let adjusted = RenderTargetViewDesc {
+            mip_slice: 0,
+            first_array_slice: 0,
+            array_size: 1,
+            ..view
+        };
+        let bound = RenderTargetView {
+            resource: Arc::new(Resource::Texture(texture)),
+            desc: adjusted,
+        };
+        bind_slot(&mut state.render_targets, target.slot, bound, RENDER_TARGET_SLOTS).map_err(place(&path))?;
+        targets.push(RecordedTarget {
+            target: TargetSlot::RenderTarget(target.slot),
+            format: layout.format,
+            width: layout.width,
+            height: layout.height,
+            resource: shape,
+            view: TargetViewDesc::RenderTarget(view),
+            before,
+            after,
+        });
+    }
+    if let Some(target) = &entry.depth_stencil_view {
+        let path = "depth_stencil_view";
+        let shape = TextureShape::from(&target.resource);
+        let view = DepthStencilViewDesc::from(&target.view);
+        let layout = depth_stencil_layout(&shape, &view).map_err(place(path))?;
+        let before = load(&format!("{path} before"), &target.before)?;
+        let after = match &target.after {
+            Some(blob) => Some(load(&format!("{path} after"), blob)?),
+            None => None,
+        };
+        let texture = Texture::new(surface_texture(&shape, &layout), vec![before.clone()]).map_err(place(path))?;
+        let adjusted = DepthStencilViewDesc {
+            mip_slice: 0,
+            first_array_slice: 0,
+            array_size: 1,
+            ..view
+        };
+        state.depth_stencil_view = Some(DepthStencilView {
+            resource: Arc::new(Resource::Texture(texture)),
+            desc: adjusted,
+        });
+        targets.push(RecordedTarget {
+            target: TargetSlot::DepthStencil,
+            format: layout.format,
+            width: layout.width,
+            height: layout.height,
+            resource: shape,
+            view: TargetViewDesc::DepthStencil(view),
+            before,
+            after,
+        });
+    }
+    Ok(CapturedDraw {
+        index,
+        name: entry.name.clone(),
+        api_call: entry.api_call.clone(),
+        state,
+        targets,
+    })
+}
+
+/// A stage's bindings. Resources equal in the manifest (same shape and blobs) are built once and shared through
+/// `resources`, as the API would have bound one resource.
+fn build_stage(
+    index: usize,
+    name: &str,
+    stage: &StageEntry,
+    load: &mut LoadBlob<'_>,
+    resources: &mut Vec<(ResourceEntry, Arc<Resource>)>,
+) -> Result<StageBindings> {
+    let place = |path: String| move |e: Error| capture_error(e.detail).at(format!("draw {index} {path}"));
+    let mut bindings = StageBindings::default();
+    for (position, buffer) in stage.constant_buffers.iter().enumerate() {
+        let path = format!("{name} constant_buffers[{position}]");
+        let binding = ConstantBufferBinding {
+            data: load(&format!("{path} data"), &buffer.data)?,
+            first_constant: buffer.first_constant,
+            num_constants: buffer.num_constants,
+        };
+        bind_slot(
+            &mut bindings.constant_buffers,
+            buffer.slot,
+            binding,
+            CONSTANT_BUFFER_SLOTS,
+        )
+        .map_err(place(path))?;
+    }
+    for (position, view) in stage.shader_resources.iter().enumerate() {
+        let path = format!("{name} shader_resources[{position}]");
+        let known = resources
+            .iter()
+            .find(|(entry, _)| *entry == view.resource)
+            .map(|(_, resource)| resource.clone());
+        let resource = match known {
+            Some(resource) => resource,
+            None => {
+                let resource = match &view.resource {
+                    ResourceEntry::Buffer { data } => Resource::Buffer(load(&format!("{path} resource data"), data)?),
+                    ResourceEntry::Texture { shape, subresources } => {
+                        let mut data = Vec::with_capacity(subresources.len());
+                        for (sub, blob) in subresources.iter().enumerate() {
+                            data.push(load(&format!("{path} resource subresources[{sub}]"), blob)?);
+                        }
+                        Resource::Texture(Texture::new(shape.into(), data).map_err(place(path.clone()))?)
+                    }
+                };
+                let resource = Arc::new(resource);
+                resources.push((view.resource.clone(), resource.clone()));
+                resource
+            }
+        };
+        let bound = ShaderResourceView {
+            resource,
+            desc: (&view.view).into(),
+        };
+        bind_slot(&mut bindings.shader_resources, view.slot, bound, SHADER_RESOURCE_SLOTS).map_err(place(path))?;
+    }
+    for (position, sampler) in stage.samplers.iter().enumerate() {
+        let path = format!("{name} samplers[{position}]");
+        bind_slot(
+            &mut bindings.samplers,
+            sampler.slot,
+            SamplerDesc::from(sampler),
+            SAMPLER_SLOTS,
+        )
+        .map_err(place(path))?;
+    }
+    Ok(bindings)
+}

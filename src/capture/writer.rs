@@ -1,0 +1,453 @@
+//! Writing a capture: blobs into the archive as draws come, deduplicated by hash; the manifest at the end.
+
+use super::capture_error;
+use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
+use super::manifest::{
+    BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, FORMAT_NAME, IndexBufferEntry,
+    Manifest, RenderTargetEntry, ResourceEntry, ShaderResourceEntry, StageEntry, VERSION_MAJOR, VERSION_MINOR,
+    VertexBufferEntry,
+};
+use super::reader::{CapturedDraw, TargetSlot};
+use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
+use crate::Result;
+use crate::draw::state::{DrawState, StageBindings};
+use crate::resource::{Resource, Texture};
+use std::collections::HashMap;
+use std::io::{Cursor, Seek, Write};
+use std::sync::{Arc, Weak};
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
+
+/// One draw to write: its state, whose target views hold the targets' contents before the draw, and the contents
+/// the GPU left after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawRecord {
+    /// The draw's state. Each bound target's texture holds its contents before the draw; the surface its view
+    /// writes is what the capture records.
+    pub state: DrawState,
+    /// A marker or debug name.
+    pub name: Option<String>,
+    /// The API call it came from, as text (see [`super::api_call_text`]).
+    pub api_call: Option<String>,
+    /// The written surface of each render target after the draw, by slot (texels in the view's format, rows
+    /// packed, top row first); `None` (or a slot past the list) where it was not recorded.
+    pub render_targets_after: Vec<Option<Arc<[u8]>>>,
+    /// The depth-stencil view's written surface after the draw, likewise.
+    pub depth_stencil_after: Option<Arc<[u8]>>,
+}
+
+impl DrawRecord {
+    /// A record of `state` with nothing recorded after it, no name and no call text.
+    pub fn new(state: DrawState) -> Self {
+        Self {
+            state,
+            name: None,
+            api_call: None,
+            render_targets_after: Vec::new(),
+            depth_stencil_after: None,
+        }
+    }
+}
+
+impl From<CapturedDraw> for DrawRecord {
+    /// The record that writes a read draw again (its targets as the one-surface textures it was read into).
+    fn from(draw: CapturedDraw) -> Self {
+        let mut record = Self {
+            state: draw.state,
+            name: draw.name,
+            api_call: draw.api_call,
+            render_targets_after: Vec::new(),
+            depth_stencil_after: None,
+        };
+        for target in draw.targets {
+            match target.target {
+                TargetSlot::RenderTarget(slot) => {
+                    let slot = usize::try_from(slot).unwrap_or(usize::MAX);
+                    if slot < crate::draw::state::RENDER_TARGET_SLOTS {
+                        if record.render_targets_after.len() <= slot {
+                            record.render_targets_after.resize(slot.saturating_add(1), None);
+                        }
+                        if let Some(place) = record.render_targets_after.get_mut(slot) {
+                            *place = target.after;
+                        }
+                    }
+                }
+                TargetSlot::DepthStencil => record.depth_stencil_after = target.after,
+            }
+        }
+        record
+    }
+}
+
+/// A shared buffer's address and length.
+type BufferKey = (usize, usize);
+
+/// Writes a capture to `W`: each [`add_draw`](Self::add_draw) writes the draw's new blobs into the archive at once
+/// and keeps only its manifest entry; [`finish`](Self::finish) writes the manifest and the ZIP directory. A recorder
+/// appends draws one by one, holding the manifest's entries (a few kilobytes a draw) and nothing else.
+pub struct CaptureWriter<W: Write + Seek> {
+    zip: ZipWriter<W>,
+    generator: Option<String>,
+    application: Option<String>,
+    draws: Vec<DrawEntry>,
+    /// Blobs in the archive, with their sizes.
+    written: HashMap<BlobId, u64>,
+    /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once;
+    /// the weak reference tells a live buffer from a freed one whose address was reused.
+    hashed: HashMap<BufferKey, (Weak<[u8]>, BlobId)>,
+    /// Deflate level 1 to 9, or 0 to store blobs uncompressed.
+    level: u8,
+}
+
+impl CaptureWriter<Cursor<Vec<u8>>> {
+    /// A writer into memory; [`finish_to_vec`](Self::finish_to_vec) gives the archive's bytes.
+    pub fn in_memory() -> Self {
+        Self::new(Cursor::new(Vec::new()))
+    }
+
+    /// Finishes the archive and gives its bytes.
+    pub fn finish_to_vec(self) -> Result<Vec<u8>> {
+        Ok(self.finish()?.into_inner())
+    }
+}
+
+impl<W: Write + Seek> CaptureWriter<W> {
+    /// A writer into `out`.
+    pub fn new(out: W) -> Self {
+        Self {
+            zip: ZipWriter::new(out),
+            generator: Some(format!("iridia {}", env!("CARGO_PKG_VERSION"))),
+            application: None,
+            draws: Vec::new(),
+            written: HashMap::new(),
+            hashed: HashMap::new(),
+            level: 6,
+        }
+    }
+
+    /// Sets the manifest's `generator` (by default `iridia <version>`).
+    pub fn set_generator(&mut self, generator: Option<String>) {
+        self.generator = generator;
+    }
+
+    /// Sets the manifest's `application`: the program whose frame this is.
+    pub fn set_application(&mut self, application: Option<String>) {
+        self.application = application;
+    }
+
+    /// Sets the deflate level of the blobs written from now on: 1 (fastest) to 9 (smallest), 0 to store them.
+    pub fn set_deflate_level(&mut self, level: u8) {
+        self.level = level.min(9);
+    }
+
+    /// The number of draws added.
+    pub fn draw_count(&self) -> usize {
+        self.draws.len()
+    }
+
+    /// The options of an entry of `size` bytes: deflated at the writer's level (or stored), a fixed date so that
+    /// the same capture gives the same bytes, ZIP64 when the entry needs it.
+    fn options(&self, size: usize) -> SimpleFileOptions {
+        let options = SimpleFileOptions::default()
+            .last_modified_time(DateTime::default())
+            .large_file(u64::try_from(size).map_or(true, |s| s >= u64::from(u32::MAX)));
+        if self.level == 0 {
+            options.compression_method(CompressionMethod::Stored)
+        } else {
+            options
+                .compression_method(CompressionMethod::Deflated)
+                .compression_level(Some(i64::from(self.level)))
+        }
+    }
+
+    /// Adds `bytes` as a blob (written once per distinct content) and gives its reference.
+    pub fn add_blob(&mut self, bytes: &[u8]) -> Result<BlobRef> {
+        let id = BlobId::of(bytes);
+        self.add_hashed(id, bytes)
+    }
+
+    /// Adds a blob whose hash is known.
+    fn add_hashed(&mut self, id: BlobId, bytes: &[u8]) -> Result<BlobRef> {
+        let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        if size > MAX_BLOB_BYTES {
+            return Err(capture_error(format!(
+                "a blob of {size} bytes, more than the {MAX_BLOB_BYTES} a blob may have"
+            )));
+        }
+        if !self.written.contains_key(&id) {
+            let options = self.options(bytes.len());
+            let name = id.entry_name();
+            self.zip
+                .start_file(name.as_str(), options)
+                .and_then(|()| self.zip.write_all(bytes).map_err(Into::into))
+                .map_err(|e| capture_error(format!("cannot write the blob: {e}")).at(name))?;
+            self.written.insert(id, size);
+        }
+        Ok(BlobRef { sha256: id, size })
+    }
+
+    /// Adds a shared buffer as a blob, hashing it only the first time this buffer (this allocation, while it
+    /// lives) is seen: what a recorder uses for buffers and textures bound to many draws.
+    pub fn add_shared(&mut self, bytes: &Arc<[u8]>) -> Result<BlobRef> {
+        let key = (Arc::as_ptr(bytes).cast::<u8>().addr(), bytes.len());
+        let known = self
+            .hashed
+            .get(&key)
+            .filter(|(weak, _)| weak.upgrade().is_some_and(|live| Arc::ptr_eq(&live, bytes)))
+            .map(|(_, id)| *id);
+        let id = match known {
+            Some(id) => id,
+            None => {
+                let id = BlobId::of(bytes);
+                self.hashed.insert(key, (Arc::downgrade(bytes), id));
+                id
+            }
+        };
+        self.add_hashed(id, bytes)
+    }
+
+    /// A stage's entry.
+    fn stage_entry(&mut self, program: Option<&Arc<[u8]>>, bindings: &StageBindings) -> Result<StageEntry> {
+        let dxbc = match program {
+            Some(program) => Some(self.add_shared(program)?),
+            None => None,
+        };
+        let mut constant_buffers = Vec::new();
+        for (slot, buffer) in slots(&bindings.constant_buffers) {
+            constant_buffers.push(ConstantBufferEntry {
+                slot,
+                data: self.add_shared(&buffer.data)?,
+                first_constant: buffer.first_constant,
+                num_constants: buffer.num_constants,
+            });
+        }
+        let mut shader_resources = Vec::new();
+        for (slot, view) in slots(&bindings.shader_resources) {
+            let resource = match view.resource.as_ref() {
+                Resource::Buffer(data) => ResourceEntry::Buffer {
+                    data: self.add_shared(data)?,
+                },
+                Resource::Texture(texture) => {
+                    let mut subresources = Vec::with_capacity(texture.subresources.len());
+                    for data in &texture.subresources {
+                        subresources.push(self.add_shared(data)?);
+                    }
+                    ResourceEntry::Texture {
+                        shape: (&texture.shape).into(),
+                        subresources,
+                    }
+                }
+            };
+            shader_resources.push(ShaderResourceEntry {
+                slot,
+                view: (&view.desc).into(),
+                resource,
+            });
+        }
+        let samplers = slots(&bindings.samplers)
+            .map(|(slot, desc)| sampler_entry(slot, desc))
+            .collect();
+        Ok(StageEntry {
+            dxbc,
+            constant_buffers,
+            shader_resources,
+            samplers,
+        })
+    }
+
+    /// The blob of a target surface's contents: the subresource itself when the surface is a whole one (hashed
+    /// once however many draws share it), else a copy of the depth slice.
+    fn surface_blob(&mut self, texture: &Texture, surface: Surface) -> Result<BlobRef> {
+        let whole = (texture.shape.dimension != crate::d3d::ResourceDimension::Texture3D)
+            .then(|| {
+                let index = surface
+                    .slice
+                    .checked_mul(texture.shape.mip_levels)?
+                    .checked_add(surface.level)?;
+                texture.subresources.get(usize::try_from(index).ok()?).cloned()
+            })
+            .flatten();
+        match whole {
+            Some(data) => self.add_shared(&data),
+            None => {
+                let bytes = surface_bytes(texture, surface)?.to_vec();
+                self.add_blob(&bytes)
+            }
+        }
+    }
+
+    /// The manifest entry of `record`, writing its new blobs.
+    fn entry(&mut self, index: usize, record: &DrawRecord) -> Result<DrawEntry> {
+        let state = &record.state;
+        let at = |path: &str| format!("draw {index} {path}");
+        state.check_limits().map_err(|e| capture_error(e.detail).at(at("")))?;
+        let vs = self.stage_entry(Some(&state.vertex_shader), &state.vs)?;
+        let ps = self.stage_entry(state.pixel_shader.as_ref(), &state.ps)?;
+        let mut vertex_buffers = Vec::new();
+        for (slot, buffer) in slots(&state.vertex_buffers) {
+            vertex_buffers.push(VertexBufferEntry {
+                slot,
+                data: self.add_shared(&buffer.data)?,
+                stride: buffer.stride,
+                offset: buffer.offset,
+            });
+        }
+        let index_buffer = match &state.index_buffer {
+            Some(buffer) => Some(IndexBufferEntry {
+                data: self.add_shared(&buffer.data)?,
+                format: buffer.format,
+                offset: buffer.offset,
+            }),
+            None => None,
+        };
+        let mut render_targets = Vec::new();
+        for (slot, view) in slots(&state.render_targets) {
+            let path = format!("render target slot {slot}");
+            let texture = view.texture().ok_or_else(|| {
+                capture_error("the render target is a buffer; format 1.0 records texture targets").at(at(&path))
+            })?;
+            let layout =
+                render_target_layout(&texture.shape, &view.desc).map_err(|e| capture_error(e.detail).at(at(&path)))?;
+            let before = self
+                .surface_blob(texture, Surface::of_render_target(&view.desc))
+                .map_err(|e| capture_error(e.detail).at(at(&path)))?;
+            let after = record
+                .render_targets_after
+                .get(usize::try_from(slot).unwrap_or(usize::MAX))
+                .and_then(Option::as_ref);
+            let after = match after {
+                Some(data) => Some(self.after_blob(data, layout.bytes, &at(&path))?),
+                None => None,
+            };
+            render_targets.push(RenderTargetEntry {
+                slot,
+                view: (&view.desc).into(),
+                resource: (&texture.shape).into(),
+                before,
+                after,
+            });
+        }
+        let depth_stencil_view = match &state.depth_stencil_view {
+            Some(view) => {
+                let path = at("depth-stencil view");
+                let texture = view
+                    .texture()
+                    .ok_or_else(|| capture_error("the depth-stencil view's resource is a buffer").at(path.clone()))?;
+                let layout = depth_stencil_layout(&texture.shape, &view.desc)
+                    .map_err(|e| capture_error(e.detail).at(path.clone()))?;
+                let before = self
+                    .surface_blob(texture, Surface::of_depth_stencil(&view.desc))
+                    .map_err(|e| capture_error(e.detail).at(path.clone()))?;
+                let after = match &record.depth_stencil_after {
+                    Some(data) => Some(self.after_blob(data, layout.bytes, &path)?),
+                    None => None,
+                };
+                Some(DepthStencilTargetEntry {
+                    view: (&view.desc).into(),
+                    resource: (&texture.shape).into(),
+                    before,
+                    after,
+                })
+            }
+            None => None,
+        };
+        Ok(DrawEntry {
+            name: record.name.clone(),
+            api_call: record.api_call.clone(),
+            call: state.call.into(),
+            topology: state.topology,
+            input_layout: state.input_layout.iter().map(Into::into).collect(),
+            vertex_buffers,
+            index_buffer,
+            vs,
+            ps,
+            rasterizer: (&state.rasterizer).into(),
+            depth_stencil: (&state.depth_stencil).into(),
+            stencil_ref: state.stencil_ref,
+            blend: (&state.blend).into(),
+            blend_factor: state.blend_factor.map(F32),
+            sample_mask: state.sample_mask,
+            viewports: state.viewports.iter().map(Into::into).collect(),
+            scissor_rects: state.scissor_rects.iter().map(Into::into).collect(),
+            render_targets,
+            depth_stencil_view,
+        })
+    }
+
+    /// The blob of a target's contents after the draw, which must be the surface's size.
+    fn after_blob(&mut self, data: &Arc<[u8]>, bytes: u64, at: &str) -> Result<BlobRef> {
+        if u64::try_from(data.len()).ok() != Some(bytes) {
+            return Err(capture_error(format!(
+                "the contents after the draw are {} bytes where the surface takes {bytes}",
+                data.len()
+            ))
+            .at(at));
+        }
+        self.add_shared(data)
+    }
+
+    /// Adds a draw: writes the blobs it needs that the archive does not hold yet and keeps its manifest entry.
+    /// Gives the draw's index. The entry is checked as a reader checks it, so what is written reads back.
+    pub fn add_draw(&mut self, record: &DrawRecord) -> Result<usize> {
+        let index = self.draws.len();
+        let entry = self.entry(index, record)?;
+        self.add_entry(entry)
+    }
+
+    /// Adds a draw given as a manifest entry whose blobs were added with [`add_blob`](Self::add_blob) (for a
+    /// recorder that builds entries itself). The entry is checked as a reader checks it.
+    pub fn add_entry(&mut self, entry: DrawEntry) -> Result<usize> {
+        let index = self.draws.len();
+        let written = &self.written;
+        let blob_size = |id: &BlobId| {
+            written
+                .get(id)
+                .copied()
+                .ok_or_else(|| format!("blob {}… was not added to the writer", id.short()))
+        };
+        DrawCheck {
+            index,
+            blob_size: &blob_size,
+        }
+        .draw(&entry)?;
+        self.draws.push(entry);
+        Ok(index)
+    }
+
+    /// Writes the manifest and the ZIP directory, and gives back the output.
+    pub fn finish(mut self) -> Result<W> {
+        let manifest = Manifest {
+            format: FORMAT_NAME.to_owned(),
+            version: format!("{VERSION_MAJOR}.{VERSION_MINOR}"),
+            generator: self.generator.take(),
+            application: self.application.take(),
+            draws: std::mem::take(&mut self.draws),
+        };
+        let text = serde_json::to_vec_pretty(&manifest)
+            .map_err(|e| capture_error(format!("cannot write the manifest: {e}")).at(MANIFEST_NAME))?;
+        let options = self.options(text.len());
+        let fail = |e: &dyn std::fmt::Display| capture_error(format!("cannot write the archive: {e}"));
+        self.zip
+            .start_file(MANIFEST_NAME, options)
+            .map_err(|e| fail(&e).at(MANIFEST_NAME))?;
+        self.zip.write_all(&text).map_err(|e| fail(&e).at(MANIFEST_NAME))?;
+        self.zip.finish().map_err(|e| fail(&e))
+    }
+}
+
+/// The bound slots of a slot list, with their numbers.
+fn slots<T>(list: &[Option<T>]) -> impl Iterator<Item = (u32, &T)> {
+    list.iter()
+        .enumerate()
+        .filter_map(|(slot, value)| Some((u32::try_from(slot).ok()?, value.as_ref()?)))
+}
+
+/// Writes `draws` as a capture into memory: the builder form for tests and tools.
+pub fn write_capture(draws: &[DrawRecord], application: Option<String>) -> Result<Vec<u8>> {
+    let mut writer = CaptureWriter::in_memory();
+    writer.set_application(application);
+    for draw in draws {
+        writer.add_draw(draw)?;
+    }
+    writer.finish_to_vec()
+}
