@@ -2,16 +2,24 @@
 //! Wine's d3d11 on Mesa llvmpipe; that directory's README describes the cases). Each description draws a full-viewport
 //! triangle per band of rows; the pixel programs read only `SV_Position`, constant buffers and (texture groups)
 //! textures and samplers, so each pixel's quad is run here with `SV_Position = (x + 0.5, y + 0.5, 0.5, 1)` and the
-//! draw's bindings, and its outputs are set against the reference's `R32G32B32A32_UINT` texels.
+//! draw's bindings (textures through `shader::texture`), and its outputs are set against the reference's
+//! `R32G32B32A32_UINT` texels.
 //!
-//! How a band is compared is in its metadata (`iridia.bands[].compare`), as the fixture README defines it:
-//! - `exact`: the same words (`"nan": "any"`: any NaN matches any NaN);
-//! - `tolerance`: floats within the stated absolute (`abs`, `weight_abs` and `lod_abs` scaled by the largest texel
-//!   magnitude of the bound textures) or relative (`rel`) error;
+//! How a band is compared is in its metadata (`iridia.bands[].compare`, per render target where it says so), as the
+//! fixture README defines it:
+//! - `exact`: the same words (`"nan": "any"`: any NaN matches any NaN); `reference_ulp`: the reference's UNORM/SNORM
+//!   conversion is up to that many ulps from the exact quotient ours computes; `"denorm": "flush allowed"`: a
+//!   denormal may come back as a zero of its sign; sRGB colour channels: within 0.5 of the sRGB value, measured on
+//!   the sRGB side (3.2.3.7);
+//! - `tolerance`: floats within the stated absolute (`abs`) or relative (`rel`) error; for textures (`weight_abs`,
+//!   `lod_abs`) that error times the spread of the bound textures' values, plus `unit` units of an 8-bit format;
+//!   a NaN or infinite filtered reference is not a reference (README: it multiplies texels of weight 0);
 //! - `approximate` (anisotropic filtering, which 7.18.11 leaves to the implementation): run, not compared;
 //! - `spec_differs`: the reference follows llvmpipe/GLSL, not the spec, there. Where the band lists the spec's
 //!   allowed results per case (`spec`), ours must be one of them; the coarse derivative bands are checked against
-//!   the spec's definition (below); other such bands are only run;
+//!   the spec's definition (one difference per quad, the top row and left column: the reference's fine derivative
+//!   at the quad's top-left pixel); other such bands are only run (their rules are tested where they live: `alu`,
+//!   `texture`, and this crate's interpreter unit tests);
 //! - `no_reference` (not rendered): ours must be among the band's `spec` results.
 //!
 //! A pixel the program discards keeps the render target's clear value.
