@@ -74,9 +74,9 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if args.json {
         let text = serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
-        println!("{text}");
+        super::print_out(&format!("{text}\n"))?;
     } else {
-        print!("{}", inspection.to_text());
+        super::print_out(&inspection.to_text())?;
     }
     Ok(matches!(
         inspection.verdict,

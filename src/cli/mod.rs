@@ -127,6 +127,17 @@ enum Command {
     },
 }
 
+/// Writes `text` to standard output; a closed pipe (`iridia replay ... | head`) or another write error is an error
+/// message rather than a panic.
+pub(crate) fn print_out(text: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
+}
+
 /// The exit code for an error: 2, with the message on stderr.
 fn failure(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("iridia: {message}");

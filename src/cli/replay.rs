@@ -143,7 +143,7 @@ fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), S
 }
 
 /// The table's header.
-const HEADER: &str = "draw  name                      targets        compared  differing  ambiguous  max error                    result";
+const HEADER: &str = "draw  name                      targets        compared  differing  ambiguous  max error                         result";
 
 /// One row of the table.
 fn row(replay: &DrawReplay) -> String {
@@ -161,7 +161,7 @@ fn row(replay: &DrawReplay) -> String {
         name = name.chars().take(23).collect::<String>() + "…";
     }
     format!(
-        "{:>4}  {name:<24}  {:<13} {compared:>9}  {differing:>9}  {ambiguous:>9}  {:<27}  {result}",
+        "{:>4}  {name:<24}  {:<13} {compared:>9}  {differing:>9}  {ambiguous:>9}  {:<32}  {result}",
         replay.index,
         targets.join(","),
         max_error(replay)
@@ -275,22 +275,23 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
             },
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
-        println!("{text}");
+        super::print_out(&format!("{text}\n"))?;
     } else {
-        println!(
-            "{}: {} of {count} draws, tolerance: {tolerance_name}",
+        let mut text = format!(
+            "{}: {} of {count} draws, tolerance: {tolerance_name}\n{HEADER}\n",
             path.display(),
             indices.len()
         );
-        println!("{HEADER}");
         for line in &rows {
-            println!("{line}");
+            text.push_str(line);
+            text.push('\n');
         }
-        let mut summary = format!("{compared} compared: {matching} match, {differing} differ");
+        text.push_str(&format!("{compared} compared: {matching} match, {differing} differ"));
         if failed > 0 {
-            summary.push_str(&format!(", {failed} failed"));
+            text.push_str(&format!(", {failed} failed"));
         }
-        println!("{summary}");
+        text.push('\n');
+        super::print_out(&text)?;
     }
     Ok(if failed > 0 {
         Verdict::Failed

@@ -1,0 +1,531 @@
+//! `iridia replay` and `iridia inspect` through the built binary, on the sample captures in `fixtures/captures/`
+//! (rendered by the real D3D11 of `d3d11-ref`, whose after-contents are the GPU's bytes) and on corrupt copies of
+//! one: exit codes (0 every compared draw matches, 1 some differ, 2 an error), the JSON report's shape, the files
+//! `--out` writes, the depth of differing pixels worked out by hand from the inspected triangle, and the example in
+//! `README.md`, which is run here so that its figures stay those of a real run.
+
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::cast_possible_truncation,
+    clippy::float_cmp,
+    clippy::expect_used,
+    clippy::type_complexity
+)]
+
+use serde_json::Value;
+use std::io::{Cursor, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn iridia() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iridia"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    iridia().args(args).output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
+}
+
+/// A sample capture's path relative to the crate (the binary runs there).
+fn sample(name: &str) -> String {
+    format!("fixtures/captures/{name}.iridia")
+}
+
+/// A scratch directory for this test binary, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("iridia-cli-replay-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SAMPLES: [&str; 5] = [
+    "01-lit-mesh",
+    "02-alpha-blend",
+    "03-post-process",
+    "04-frame",
+    "05-thin-triangles",
+];
+
+// Whether a sample matches is the reference renderer's bytes against ours: 02 and 03 draw 2D shapes and a
+// full-screen pass whose vertices lie on the 1/256 grid, where llvmpipe and the spec interpolate the same; every
+// other sample has perspective-projected, off-grid vertices, whose depth llvmpipe interpolates from the unsnapped
+// positions (fixtures/captures/README.md), so their depth targets differ.
+#[test]
+fn replay_exits_0_when_every_draw_matches_and_1_when_some_differ() {
+    let out = run(&["replay", &sample("02-alpha-blend"), "--all"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).ends_with("6 compared: 6 match, 0 differ\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["replay", &sample("05-thin-triangles"), "--all"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("1 compared: 0 match, 1 differ\n"),
+        "{}",
+        stdout(&out)
+    );
+    // one draw of a capture that differs elsewhere: draw 0 of 04 (the sky, a full-screen triangle) matches
+    let out = run(&["replay", &sample("04-frame"), "--draw", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 of 26 draws"), "{}", stdout(&out));
+}
+
+#[test]
+fn every_sample_capture_replays_with_a_json_report_of_each_draw_and_target() {
+    for name in SAMPLES {
+        let out = run(&["replay", &sample(name), "--all", "--json"]);
+        let code = out.status.code();
+        assert!(code == Some(0) || code == Some(1), "{name}: {code:?} {}", stderr(&out));
+        let report = json(&out);
+        let draws = report["draws"].as_array().unwrap();
+        assert_eq!(
+            report["summary"]["draws"].as_u64().unwrap() as usize,
+            draws.len(),
+            "{name}"
+        );
+        assert_eq!(report["summary"]["errors"], 0, "{name}");
+        let mut differing_draws = 0;
+        for (index, draw) in draws.iter().enumerate() {
+            assert_eq!(draw["index"], index, "{name}");
+            let targets = draw["targets"].as_array().unwrap();
+            assert!(!targets.is_empty(), "{name} draw {index}");
+            let (mut compared, mut differing) = (0, 0);
+            for target in targets {
+                let (width, height) = (target["width"].as_u64().unwrap(), target["height"].as_u64().unwrap());
+                let report = &target["report"];
+                // every pixel of a recorded target is compared
+                assert_eq!(
+                    report["compared_pixels"].as_u64().unwrap(),
+                    width * height,
+                    "{name} {index}"
+                );
+                let target_differing = report["differing_pixels"].as_u64().unwrap();
+                for channel in report["channels"].as_array().unwrap() {
+                    for key in ["max_abs_error", "mean_abs_error", "max_ulp_error", "precision_bits"] {
+                        assert!(channel[key].is_number(), "{name} {index}: {key} in {channel}");
+                    }
+                    // a channel's differing pixels are among the target's
+                    assert!(channel["differing_pixels"].as_u64().unwrap() <= target_differing);
+                }
+                assert_eq!(report["matches"], target_differing == 0);
+                compared += report["compared_pixels"].as_u64().unwrap();
+                differing += target_differing;
+            }
+            assert_eq!(draw["compared_pixels"].as_u64().unwrap(), compared, "{name} {index}");
+            assert_eq!(draw["differing_pixels"].as_u64().unwrap(), differing, "{name} {index}");
+            assert_eq!(draw["matches"], differing == 0, "{name} {index}");
+            if differing > 0 {
+                differing_draws += 1;
+            }
+        }
+        assert_eq!(report["summary"]["differing"], differing_draws, "{name}");
+        assert_eq!(code == Some(1), differing_draws > 0, "{name}");
+    }
+}
+
+#[test]
+fn the_thin_triangles_differ_in_both_targets() {
+    // 05 is built to show the reference's unsnapped interpolation: 42 off-grid slivers with steep gradients into a
+    // float target and D32_FLOAT, both of which keep the difference
+    let report = json(&run(&["replay", &sample("05-thin-triangles"), "--json"]));
+    let draw = &report["draws"][0];
+    let targets = draw["targets"].as_array().unwrap();
+    let slots: Vec<&str> = targets.iter().map(|t| t["slot"].as_str().unwrap()).collect();
+    assert_eq!(slots, ["rt0", "depth"]);
+    for target in targets {
+        let differing = target["report"]["differing_pixels"].as_u64().unwrap();
+        assert!(differing > 100, "{}: {differing}", target["slot"]);
+    }
+}
+
+#[test]
+fn out_writes_the_replayed_texels_and_the_pictures() {
+    let dir = scratch("out");
+    let out = iridia()
+        .args(["replay", &sample("05-thin-triangles"), "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // 96x96 R32G32B32A32_FLOAT is 16 bytes a texel, D32_FLOAT 4
+    for (file, size) in [("draw0.rt0.bin", 96 * 96 * 16), ("draw0.depth.bin", 96 * 96 * 4)] {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        assert_eq!(bytes.len(), size, "{file}");
+    }
+    // the replayed depth is the replay's own: the JSON's first difference lists it
+    let report = json(&run(&["replay", &sample("05-thin-triangles"), "--json"]));
+    let first = &report["draws"][0]["targets"][1]["report"]["first_differences"][0];
+    let (x, y) = (
+        first["x"].as_u64().unwrap() as usize,
+        first["y"].as_u64().unwrap() as usize,
+    );
+    let depth = std::fs::read(dir.join("draw0.depth.bin")).unwrap();
+    let at = (y * 96 + x) * 4;
+    let bits = u32::from_le_bytes(depth[at..at + 4].try_into().unwrap());
+    assert_eq!(u64::from(bits), first["channels"][0]["result_bits"].as_u64().unwrap());
+    for target in ["rt0", "depth"] {
+        for picture in ["replayed", "recorded", "diff", "heatmap"] {
+            let bytes = std::fs::read(dir.join(format!("draw0.{target}.{picture}.png"))).unwrap();
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{target} {picture}");
+        }
+    }
+}
+
+#[test]
+fn replay_errors_exit_2_with_a_message() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["replay", "fixtures/captures/no-such.iridia"],
+            "fixtures/captures/no-such.iridia: cannot read",
+        ),
+        (
+            &["replay", "fixtures/captures/02-alpha-blend.iridia", "--draw", "6"],
+            "there is no draw 6; the capture has 6 (0 to 5)",
+        ),
+        (
+            &[
+                "replay",
+                "fixtures/captures/02-alpha-blend.iridia",
+                "--tolerance",
+                "nonsense",
+            ],
+            "--tolerance",
+        ),
+        (&["replay", "fixtures/captures/README.md"], "not a ZIP archive"),
+    ];
+    for (args, message) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// A copy of `archive` with each entry's data replaced by `edit`'s (`None` drops the entry).
+fn rezip(archive: &[u8], mut edit: impl FnMut(&str, &[u8]) -> Option<Vec<u8>>) -> Vec<u8> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(archive)).unwrap();
+    let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for index in 0..zip.len() {
+        let mut file = zip.by_index(index).unwrap();
+        let name = file.name().unwrap().into_owned();
+        let mut data = Vec::new();
+        file.read_to_end(&mut data).unwrap();
+        if let Some(data) = edit(&name, &data) {
+            let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+            out.start_file(name, options).unwrap();
+            out.write_all(&data).unwrap();
+        }
+    }
+    out.finish().unwrap().into_inner()
+}
+
+/// A copy of `archive` with its manifest's JSON changed by `edit`.
+fn with_manifest(archive: &[u8], edit: impl Fn(&mut Value)) -> Vec<u8> {
+    rezip(archive, |name, data| {
+        if name == "manifest.json" {
+            let mut value: Value = serde_json::from_slice(data).unwrap();
+            edit(&mut value);
+            Some(serde_json::to_vec(&value).unwrap())
+        } else {
+            Some(data.to_vec())
+        }
+    })
+}
+
+#[test]
+fn corrupt_captures_make_replay_and_inspect_exit_2_naming_what_is_wrong() {
+    // tests/capture_format.rs runs these kinds of damage through `iridia info --check`; here the commands that
+    // replay run through them, on a real capture (02, six draws that replay and match)
+    let dir = scratch("corrupt");
+    let good = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(sample("02-alpha-blend"))).unwrap();
+    let manifest: Value = {
+        let mut zip = zip::ZipArchive::new(Cursor::new(&good)).unwrap();
+        let mut text = String::new();
+        zip.by_name("manifest.json").unwrap().read_to_string(&mut text).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let ps_blob = format!(
+        "blobs/{}",
+        manifest["draws"][0]["ps"]["dxbc"]["sha256"].as_str().unwrap()
+    );
+    let ps_size = manifest["draws"][0]["ps"]["dxbc"]["size"].as_u64().unwrap();
+    let vs_hash = manifest["draws"][0]["vs"]["dxbc"]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let vs_size = manifest["draws"][0]["vs"]["dxbc"]["size"].as_u64().unwrap();
+    let wrong_ps_size = format!("is {} bytes in the manifest but {ps_size} in the archive", ps_size + 1);
+    let wrong_target_size = format!("has {vs_size} bytes where a 128x128 surface of R8G8B8A8_UNORM takes 65536");
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        ("truncated", good[..good.len() / 2].to_vec(), vec!["not a ZIP archive"]),
+        (
+            "bad zip",
+            b"PK\x03\x04 this is not a zip archive at all".to_vec(),
+            vec!["not a ZIP archive"],
+        ),
+        (
+            "bad JSON",
+            rezip(&good, |name, data| {
+                Some(if name == "manifest.json" {
+                    b"{\"format\": \"iridia-capture\", \"version\": \"1.0\", \"draws\": [".to_vec()
+                } else {
+                    data.to_vec()
+                })
+            }),
+            vec!["the manifest is not JSON"],
+        ),
+        (
+            "missing blob",
+            rezip(&good, |name, data| (name != ps_blob).then(|| data.to_vec())),
+            vec!["draw 0 ps dxbc", "is missing from the archive"],
+        ),
+        (
+            "wrong blob size",
+            with_manifest(&good, |m| m["draws"][0]["ps"]["dxbc"]["size"] = (ps_size + 1).into()),
+            vec!["draw 0 ps dxbc", &wrong_ps_size],
+        ),
+        (
+            "target of the wrong size",
+            with_manifest(&good, |m| {
+                m["draws"][0]["render_targets"][0]["after"] = serde_json::json!({"sha256": vs_hash, "size": vs_size});
+            }),
+            vec!["draw 0 render_targets[0] after", &wrong_target_size],
+        ),
+        (
+            "unknown major version",
+            with_manifest(&good, |m| m["version"] = "2.0".into()),
+            vec!["format version 2.0 is not one this reader reads: it reads versions 1.x"],
+        ),
+        (
+            "draw referencing nothing",
+            with_manifest(&good, |m| {
+                m["draws"][0]["render_targets"] = Value::Array(Vec::new());
+                m["draws"][0]["depth_stencil_view"] = Value::Null;
+            }),
+            vec!["draw 0", "no render target and no depth-stencil target"],
+        ),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = dir.join(format!("{}.iridia", name.replace(' ', "-")));
+        std::fs::write(&path, &bytes).unwrap();
+        let path_text = path.display().to_string();
+        let commands: [&[&str]; 3] = [
+            &["replay", &path_text, "--all"],
+            &["replay", &path_text, "--all", "--json"],
+            &["inspect", &path_text, "--draw", "0", "--pixel", "0,0"],
+        ];
+        for args in commands {
+            let out = run(args);
+            let message = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {message}");
+            assert!(message.contains(&path_text), "{name} {args:?}: {message}");
+            for fragment in &expected {
+                assert!(
+                    message.contains(fragment),
+                    "{name} {args:?}: {message:?} lacks {fragment:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A float32 value as the binary rounds it.
+fn f32_of(value: &Value) -> f32 {
+    value.as_f64().unwrap() as f32
+}
+
+/// The depth at pixel (`x`, `y`)'s centre of the plane through a fragment's three vertices in an inspection's JSON,
+/// on a `width` x `height` viewport at (0, 0) with depths 0 to 1, from the screen positions snapped to 1/256 px or
+/// not. Snapped, the viewport transform is done in float32 as the spec's ((x/w + 1) * width/2, (1 - y/w) *
+/// height/2) and snapped as 3.2.4.1 says, to the nearest 1/256 with ties to even; unsnapped (the reference's
+/// way, whose arithmetic we do not know) it is done in f64. The plane is evaluated in f64.
+fn plane_depth(fragment: &Value, x: u64, y: u64, (width, height): (f32, f32), snapped: bool) -> f64 {
+    let screen: Vec<[f64; 3]> = fragment["vertices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let p: Vec<f32> = v["position"].as_array().unwrap().iter().map(f32_of).collect();
+            let z = f64::from(p[2] / p[3]);
+            if snapped {
+                let (sx, sy) = ((p[0] / p[3] + 1.) * (width * 0.5), (1. - p[1] / p[3]) * (height * 0.5));
+                let fix = |c: f32| (f64::from(c) * 256.).round_ties_even() / 256.;
+                [fix(sx), fix(sy), z]
+            } else {
+                let [x, y, w] = [p[0], p[1], p[3]].map(f64::from);
+                [
+                    (x / w + 1.) * f64::from(width) * 0.5,
+                    (1. - y / w) * f64::from(height) * 0.5,
+                    z,
+                ]
+            }
+        })
+        .collect();
+    let (px, py) = (x as f64 + 0.5, y as f64 + 0.5);
+    let [a, b, c] = [screen[0], screen[1], screen[2]];
+    let area = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+    let wb = ((px - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (py - a[1])) / area;
+    let wc = ((b[0] - a[0]) * (py - a[1]) - (px - a[0]) * (b[1] - a[1])) / area;
+    a[2] + wb * (b[2] - a[2]) + wc * (c[2] - a[2])
+}
+
+#[test]
+fn a_differing_depth_is_the_reference_interpolating_from_unsnapped_positions() {
+    // The depth of a differing pixel, worked out from the three vertices `iridia inspect` shows: the GPU's
+    // (llvmpipe's) depth is the plane through the unsnapped screen positions, the replay's the plane through the
+    // positions snapped to 1/256 px, as 3.2.4.1 and 15.6 require; each within `ulps` of its plane, where the two
+    // planes lie 30 to 1400 ULPs apart. In 04's draw 1 vertex 0's y is 60.412109375 in float32, exactly halfway
+    // between two 1/256 steps, and snaps to the even one.
+    let cases: [(&str, &str, u64, u64, (f32, f32), f64); 4] = [
+        ("01-lit-mesh", "0", 16, 122, (256., 256.), 2.),
+        ("04-frame", "5", 146, 39, (192., 128.), 2.),
+        ("04-frame", "9", 120, 67, (192., 128.), 2.),
+        ("04-frame", "1", 45, 60, (192., 128.), 2.),
+    ];
+    for (name, draw, x, y, viewport, ulps) in cases {
+        let pixel = format!("{x},{y}");
+        let out = run(&[
+            "inspect",
+            &sample(name),
+            "--draw",
+            draw,
+            "--pixel",
+            &pixel,
+            "--target",
+            "depth",
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{name} {draw}: {}", stderr(&out));
+        let inspection = json(&out);
+        assert_eq!(inspection["verdict"]["kind"], "depth_value", "{name} {draw}");
+        let fragments = inspection["history"]["fragments"].as_array().unwrap();
+        assert_eq!(fragments.len(), 1);
+        let value = |which: &str| inspection[which]["channels"][0]["value"].as_f64().unwrap();
+        let (recorded, replayed) = (value("recorded"), value("replayed"));
+        // one ULP of the target: 2^-24 below 1 for D32_FLOAT here (depths 0.5..1), 1/(2^24 - 1) for D24_UNORM
+        let ulp = if name == "01-lit-mesh" {
+            2f64.powi(-24)
+        } else {
+            1. / 16_777_215.
+        };
+        let unsnapped = plane_depth(&fragments[0], x, y, viewport, false);
+        let snapped = plane_depth(&fragments[0], x, y, viewport, true);
+        assert!(
+            (recorded - unsnapped).abs() <= ulps * ulp,
+            "{name} {draw}: {recorded} {unsnapped}"
+        );
+        assert!(
+            (replayed - snapped).abs() <= ulps * ulp,
+            "{name} {draw}: {replayed} {snapped}"
+        );
+        assert!(
+            (snapped - unsnapped).abs() > 30. * ulp,
+            "{name} {draw}: {snapped} {unsnapped}"
+        );
+    }
+}
+
+#[test]
+fn inspect_exits_0_on_a_matching_pixel_and_2_on_a_bad_request() {
+    // 02 draw 0 is a checkerboard from a full-screen triangle: every pixel matches, (5, 5) among them
+    let out = run(&["inspect", &sample("02-alpha-blend"), "--draw", "0", "--pixel", "5,5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\nverdict: matches\n"), "{}", stdout(&out));
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--draw", "0", "--pixel", "128,0"],
+            "pixel (128, 0) is outside the 128x128 target",
+        ),
+        (&["--draw", "0", "--pixel", "5;5"], "--pixel: '5;5' is not X,Y"),
+        (
+            &["--draw", "6", "--pixel", "5,5"],
+            "there is no draw 6; the capture has 6",
+        ),
+        (
+            &["--draw", "0", "--pixel", "5,5", "--target", "depth"],
+            "the draw does not write depth",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = iridia()
+            .args(["inspect", &sample("02-alpha-blend")])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// The `console` blocks of README.md's "Example" section: each a command (`$ iridia ...`) and the lines it prints,
+/// where a line `...` stands for any number of lines.
+fn readme_examples() -> Vec<(Vec<String>, Vec<String>)> {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Example\n")
+        .nth(1)
+        .expect("README.md has an Example section");
+    let section = section.split("\n## ").next().unwrap();
+    let mut examples = Vec::new();
+    let mut lines = section.lines();
+    while let Some(line) = lines.next() {
+        if line != "```console" {
+            continue;
+        }
+        let command = lines.next().unwrap();
+        let args = command
+            .strip_prefix("$ iridia ")
+            .expect("a block starts with `$ iridia `");
+        let output: Vec<String> = lines.by_ref().take_while(|l| *l != "```").map(str::to_owned).collect();
+        examples.push((args.split_whitespace().map(str::to_owned).collect(), output));
+    }
+    examples
+}
+
+#[test]
+fn the_readme_example_is_what_the_commands_print() {
+    let examples = readme_examples();
+    assert!(examples.len() >= 2, "{examples:?}");
+    for (args, expected) in examples {
+        let out = iridia().args(&args).output().unwrap();
+        assert!(out.status.code() != Some(2), "{args:?}: {}", stderr(&out));
+        let printed = stdout(&out);
+        let mut printed_lines = printed.lines();
+        let mut skipping = false;
+        for line in &expected {
+            if line == "..." {
+                skipping = true;
+                continue;
+            }
+            let found = if skipping {
+                printed_lines.any(|p| p == line)
+            } else {
+                printed_lines.next() == Some(line.as_str())
+            };
+            assert!(
+                found,
+                "README: `iridia {}` no longer prints\n{line}\nit prints:\n{printed}",
+                args.join(" ")
+            );
+            skipping = false;
+        }
+    }
+}
