@@ -549,3 +549,85 @@ fn the_json_has_the_values_the_history_and_the_verdict() {
         "mov o0.xyzw, l(1.000000, 0, 0.200000, 1.000000)"
     );
 }
+
+#[test]
+fn an_edge_that_snapping_moved_across_the_pixel_centre_is_edge_coverage_of_the_gpu() {
+    // Corners (0.4981, 0), (8, 0), (0.502, 8). Unsnapped, the left edge passes y = 3.5 at x = 0.4981 + 0.0039 *
+    // 3.5/8 = 0.49981, left of pixel (0, 3)'s centre (0.5, 3.5), so the centre is inside. Snapped (3.2.4.1),
+    // 0.4981 * 256 = 127.51 -> 128 (0.5) and 0.502 * 256 = 128.51 -> 129 (0.50390625): the edge passes y = 3.5 at
+    // 0.5 + 0.00390625 * 3.5/8 = 0.50171, right of the centre, which is outside. A GPU interpolating from the
+    // unsnapped corners (as d3d11-ref's llvmpipe does for attributes) that also covered by them would write (0, 3).
+    let json = triangles(&[[0.4981, 0.], [8., 0.], [0.502, 8.]], 0.5, "");
+    let description = describe(&json, &corner_files(COLOR));
+    let mut capture = capture(&[record(&description, None, None)]);
+    let replay = crate::replay::replay_draw(
+        &mut capture,
+        0,
+        &mut ShaderCache::new(),
+        &ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    let target = &replay.targets[0];
+    assert_eq!(target.texel(&target.replayed, 0, 3), Some(&CLEAR[..]));
+    let mut after = target.replayed.to_vec();
+    set_texel(&mut after, 0, 3, WRITTEN);
+    let i = inspect(
+        &json,
+        &corner_files(COLOR),
+        Some(after),
+        None,
+        (0, 3, RT0),
+        &InspectOptions::default(),
+    );
+    let Verdict::EdgeCoverage { edge, case } = i.verdict else {
+        panic!("{:?}", i.verdict)
+    };
+    assert_eq!(case, CoverageCase::GpuOnly);
+    assert!(i.history.fragments.is_empty());
+    assert!(edge.crossed && edge.ambiguous, "{edge:?}");
+    // 0.00171 px outside the snapped edge, 0.00019 px inside the unsnapped one (the edge is nearly vertical, so the
+    // distances are nearly the horizontal ones)
+    assert!((edge.distance + 0.00171).abs() < 1e-5, "{edge:?}");
+    assert!((edge.unsnapped_distance - 0.00019).abs() < 1e-5, "{edge:?}");
+    assert!(
+        i.verdict_text
+            .ends_with("the GPU covered the pixel, the replay did not"),
+        "{}",
+        i.verdict_text
+    );
+}
+
+#[test]
+fn a_pixel_one_off_under_a_position_tolerance_is_shifted() {
+    // The GPU left (6, 0) cleared, as if the hypotenuse were a pixel further in. Under `position=1`, the replayed
+    // (6, 0) (written) is the recorded (5, 0) and the recorded (6, 0) (cleared) is the replayed (7, 0): both
+    // lookups of VK-GL-CTS's position-deviation compare find a match, so the pixel matches shifted. (6, 0)'s centre
+    // (6.5, 0.5) is 0.71 px inside the hypotenuse x + y = 8, not ambiguous.
+    let mut after = corner_image(WRITTEN, CLEAR);
+    set_texel(&mut after, 6, 0, CLEAR);
+    let options = InspectOptions {
+        replay: ReplayOptions {
+            tolerance: crate::compare::ToleranceSpec::parse("position=1").unwrap(),
+            ..ReplayOptions::default()
+        },
+        ..InspectOptions::default()
+    };
+    let i = inspect(
+        &corner_triangle(0.5, ""),
+        &corner_files(COLOR),
+        Some(after.clone()),
+        None,
+        (6, 0, RT0),
+        &options,
+    );
+    assert_eq!(i.class, Some(PixelClass::Shifted));
+    assert_eq!(i.verdict, Verdict::Shifted);
+    assert_eq!(
+        i.verdict_text,
+        "matches a neighbouring pixel within the position tolerance"
+    );
+    // without it the replay's write where the GPU left the pixel is the replay's alone
+    let i = corner(after, 6, 0);
+    assert_eq!(i.verdict, Verdict::ReplayOnly { primitive: 0 });
+}
