@@ -529,3 +529,73 @@ fn the_readme_example_is_what_the_commands_print() {
         }
     }
 }
+
+/// Per target slot, the differing and compared pixels summed over a report's draws.
+fn target_totals(report: &Value) -> Vec<(String, u64, u64)> {
+    let mut totals: Vec<(String, u64, u64)> = Vec::new();
+    for draw in report["draws"].as_array().unwrap() {
+        for target in draw["targets"].as_array().unwrap() {
+            let slot = target["slot"].as_str().unwrap().to_owned();
+            let (differing, compared) = (
+                target["report"]["differing_pixels"].as_u64().unwrap(),
+                target["report"]["compared_pixels"].as_u64().unwrap(),
+            );
+            match totals.iter_mut().find(|(s, _, _)| *s == slot) {
+                Some(entry) => {
+                    entry.1 += differing;
+                    entry.2 += compared;
+                }
+                None => totals.push((slot, differing, compared)),
+            }
+        }
+    }
+    totals
+}
+
+/// The first whole number in `text` after `marker`.
+fn number_after(text: &str, marker: &str) -> u64 {
+    let rest = &text[text
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker:?} not in {text:?}"))
+        + marker.len()..];
+    let digits: String = rest.trim_start().chars().take_while(char::is_ascii_digit).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after {marker:?} in {text:?}"))
+}
+
+#[test]
+fn the_sample_captures_readme_table_is_what_replay_reports() {
+    // fixtures/captures/README.md's table: per capture, "M of N" draws matching, and per target "slot D of C"
+    // (differing of compared pixels, summed over the draws), or "none (`--exact`: D ...)"
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/captures/README.md")).unwrap();
+    let rows: Vec<Vec<&str>> = readme
+        .lines()
+        .filter(|l| l.starts_with("| 0"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), SAMPLES.len());
+    for row in rows {
+        let (name, draws, pixels) = (row[1], row[2], row[3]);
+        let report = json(&run(&["replay", &sample(name), "--json"]));
+        let summary = &report["summary"];
+        assert_eq!(
+            draws,
+            format!("{} of {}", summary["matching"], summary["draws"]),
+            "{name}"
+        );
+        let totals = target_totals(&report);
+        if pixels.starts_with("none") {
+            assert!(totals.iter().all(|(_, d, _)| *d == 0), "{name}: {totals:?}");
+            let exact = target_totals(&json(&run(&["replay", &sample(name), "--json", "--exact"])));
+            let all: u64 = exact.iter().map(|(_, d, _)| d).sum();
+            assert_eq!(all, number_after(pixels, "`--exact`:"), "{name}");
+        } else {
+            for (slot, differing, compared) in &totals {
+                let cell = format!("{slot} {differing} of {compared}");
+                assert!(pixels.contains(&cell), "{name}: {cell:?} not in {pixels:?}");
+            }
+        }
+    }
+}
