@@ -454,7 +454,10 @@ fn inspect_exits_0_on_a_matching_pixel_and_2_on_a_bad_request() {
             &["--draw", "0", "--pixel", "128,0"],
             "pixel (128, 0) is outside the 128x128 target",
         ),
-        (&["--draw", "0", "--pixel", "5;5"], "--pixel: '5;5' is not X,Y"),
+        (
+            &["--draw", "0", "--pixel", "5;5"],
+            "--pixel X,Y: '5;5' is not two whole numbers",
+        ),
         (
             &["--draw", "6", "--pixel", "5,5"],
             "there is no draw 6; the capture has 6",
@@ -598,4 +601,54 @@ fn the_sample_captures_readme_table_is_what_replay_reports() {
             }
         }
     }
+}
+
+#[test]
+fn inspect_traces_the_vertex_program_of_a_corner_on_request() {
+    // 02's background is a full-screen triangle from SV_VertexID alone (fixtures/captures/scenes/fullscreen_vs.hlsl):
+    // uv = ((id << 1) & 2, id & 2), position = (uv.x * 2 - 1, uv.y * -2 + 1, 0, 1). Corner 1 of pixel (5, 5)'s
+    // triangle is vertex 1: uv (2, 0), position (3, 1, 0, 1); its trace shows the shift (1 << 1 = 2) and the writes.
+    let out = run(&[
+        "inspect",
+        &sample("02-alpha-blend"),
+        "--draw",
+        "0",
+        "--pixel",
+        "5,5",
+        "--trace-vertex",
+        "0,1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let trace = &text[text.find("  vertex program trace:\n").expect("a vertex trace")..];
+    let line = |opcode: &str| {
+        trace
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(opcode))
+            .unwrap_or_else(|| panic!("no {opcode} in\n{trace}"))
+            .to_owned()
+    };
+    assert!(line("ishl").ends_with("y = 0x2"), "{}", line("ishl"));
+    let writes: Vec<&str> = trace.lines().filter(|l| l.contains(" mov o")).collect();
+    assert!(
+        writes[0].contains("mov o0.xyzw") && writes[0].ends_with("xyzw = 3, 1, 0, 1"),
+        "{writes:?}"
+    );
+    assert!(
+        writes[1].contains("mov o1.xy") && writes[1].ends_with("xy = 2, 0"),
+        "{writes:?}"
+    );
+    // a corner past the triangle's three is an error
+    let out = run(&[
+        "inspect",
+        &sample("02-alpha-blend"),
+        "--draw",
+        "0",
+        "--pixel",
+        "5,5",
+        "--trace-vertex",
+        "0,3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--trace-vertex: corner 3 is not 0, 1 or 2"));
 }

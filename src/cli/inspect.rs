@@ -1,4 +1,5 @@
-//! `iridia inspect CAPTURE --draw N --pixel X,Y [--target rt0|depth] [--exact | --tolerance SPEC] [--json]`: one
+//! `iridia inspect CAPTURE --draw N --pixel X,Y [--target rt0|depth] [--exact | --tolerance SPEC] [--trace-vertex F,C]
+//! [--json]`: one
 //! pixel's recorded and replayed values, its history (fragments, tests, the triangle's vertices, interpolated inputs,
 //! the pixel program's trace with its listing) and the verdict; readable text, or the whole structure as JSON. Exit
 //! code 0 when the pixel matches (or nothing was recorded), 1 when it differs, 2 on an error.
@@ -24,23 +25,35 @@ pub struct InspectArgs {
     pub exact: bool,
     /// `--tolerance SPEC`.
     pub tolerance: Option<String>,
+    /// `--trace-vertex F,C`.
+    pub trace_vertex: Option<String>,
     /// `--json`.
     pub json: bool,
 }
 
-/// `X,Y` as two numbers.
-fn parse_pixel(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--pixel: '{text}' is not X,Y (two whole numbers, e.g. 12,40)");
-    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+/// `A,B` as two whole numbers; errors name `option`.
+fn parse_pair<T: std::str::FromStr>(text: &str, option: &str, example: &str) -> Result<(T, T), String> {
+    let bad = || format!("{option}: '{text}' is not two whole numbers separated by a comma (e.g. {example})");
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
     Ok((
-        x.trim().parse().map_err(|_| bad())?,
-        y.trim().parse().map_err(|_| bad())?,
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
     ))
 }
 
 /// Runs `iridia inspect`; `Ok(true)` when the pixel matches.
 pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
-    let (x, y) = parse_pixel(&args.pixel)?;
+    let (x, y) = parse_pair::<u32>(&args.pixel, "--pixel X,Y", "12,40")?;
+    let trace_vertex = match &args.trace_vertex {
+        Some(text) => {
+            let (fragment, corner) = parse_pair::<usize>(text, "--trace-vertex F,C", "0,2")?;
+            if corner > 2 {
+                return Err(format!("--trace-vertex: corner {corner} is not 0, 1 or 2"));
+            }
+            Some((fragment, corner))
+        }
+        None => None,
+    };
     let (tolerance, _) = tolerance_of(args.exact, args.tolerance.as_deref())?;
     let path = &args.capture;
     let mut capture = open(path)?;
@@ -68,6 +81,7 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
             tolerance,
             ..ReplayOptions::default()
         },
+        trace_vertex,
         ..InspectOptions::default()
     };
     let inspection = inspect_pixel(&mut capture, args.draw, x, y, target, &mut ShaderCache::new(), &options)

@@ -121,6 +121,9 @@ enum Command {
         /// The tolerance (as for replay).
         #[arg(long, value_name = "SPEC")]
         tolerance: Option<String>,
+        /// Also trace the vertex program for one vertex: F,C is corner C (0 to 2) of fragment F's triangle.
+        #[arg(long, value_name = "F,C")]
+        trace_vertex: Option<String>,
         /// Print the whole inspection as JSON.
         #[arg(long)]
         json: bool,
@@ -155,6 +158,7 @@ pub fn run() -> ExitCode {
             target,
             exact,
             tolerance,
+            trace_vertex,
             json,
         } => {
             let args = inspect::InspectArgs {
@@ -164,6 +168,7 @@ pub fn run() -> ExitCode {
                 target,
                 exact,
                 tolerance,
+                trace_vertex,
                 json,
             };
             return match inspect::inspect(&args) {

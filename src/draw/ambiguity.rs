@@ -14,7 +14,11 @@
 //!   opposite sign of the snapped one (snapping moved the edge across the centre),
 //!
 //! and `P` is inside or within one step of the other two edges (so that only the part of the edge's line that borders
-//! the triangle counts). A pixel can be ambiguous without being covered (it lies just outside). Not marked: triangles
+//! the triangle counts). Only edges of the clipped polygon count: the diagonal two fan triangles of one polygon share
+//! is rasterized from the same snapped positions by both, so the top-left rule gives a centre on it to exactly one of
+//! them, whatever the rounding, and both interpolate the same triangle (a full-screen triangle, clipped to a quad,
+//! would otherwise mark the quad's diagonal). A pixel can be ambiguous without being covered (it lies just outside).
+//! Not marked: triangles
 //! whose snapped area is zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near
 //! where a clip distance (15.4.1) crosses zero.
 
@@ -48,6 +52,9 @@ struct Fan {
     exact: [[f64; 2]; 3],
     /// The edges as corner pairs, clockwise on screen (inside is where the edge function is positive).
     edges: [(usize, usize); 3],
+    /// Whether each edge (in `edges`' order) is an edge of the clipped polygon, not a diagonal shared with a
+    /// neighbouring fan triangle that reaches coverage.
+    outer: [bool; 3],
     /// The pixels to test: the corners' bounding box grown by a pixel, within the pixels the draw may cover.
     bounds: PixelRect,
 }
@@ -78,7 +85,9 @@ impl Fan {
             .edges
             .iter()
             .zip(values.iter().zip(&steps))
-            .any(|(&(a, b), (&v, &s))| {
+            .zip(self.outer)
+            .filter(|(_, outer)| *outer)
+            .any(|((&(a, b), (&v, &s)), _)| {
                 let unsnapped = edge_f(self.at_exact(a), self.at_exact(b), centre_f);
                 v.saturating_abs() <= s || ((unsnapped > 0.) != (v > 0) && unsnapped != 0.)
             })
@@ -96,19 +105,37 @@ fn fans(triangle: &Triangle, raster: &Rasterizer) -> Vec<Fan> {
         .iter()
         .map(|v| raster.viewport().to_screen(v.position))
         .collect();
-    for k in 1..vertices.len().saturating_sub(1) {
-        let corners = [0, k, k.saturating_add(1)].map(|i| screen.get(i).copied().unwrap_or_default());
-        let fixed = corners.map(|[x, y, _]| [snap(x), snap(y)]);
-        // the fan triangle reaches coverage exactly when the rasterizer kept a part of these snapped corners
-        if !triangle.parts().iter().any(|p| p.snapped() == fixed) {
+    // fan triangle k (corners 0, k, k + 1) reaches coverage exactly when the rasterizer kept a part of its snapped
+    // corners
+    let snapped_fan = |k: usize| {
+        [0, k, k.saturating_add(1)].map(|i| {
+            let [x, y, _] = screen.get(i).copied().unwrap_or_default();
+            [snap(x), snap(y)]
+        })
+    };
+    let last = vertices.len().saturating_sub(1);
+    let reaches: Vec<bool> = (0..last)
+        .map(|k| k >= 1 && triangle.parts().iter().any(|p| p.snapped() == snapped_fan(k)))
+        .collect();
+    let drawn = |k: usize| reaches.get(k).copied().unwrap_or(false);
+    for k in 1..last {
+        if !drawn(k) {
             continue;
         }
+        let corners = [0, k, k.saturating_add(1)].map(|i| screen.get(i).copied().unwrap_or_default());
+        let fixed = snapped_fan(k);
         let [f0, f1, f2] = fixed;
         let edges = if edge(f0, f1, f2) > 0 {
             [(0, 1), (1, 2), (2, 0)]
         } else {
             [(0, 2), (2, 1), (1, 0)]
         };
+        // corners 0-1 are the diagonal shared with fan triangle k - 1, corners 2-0 the one shared with k + 1
+        let outer = edges.map(|(a, b)| match (a.min(b), a.max(b)) {
+            (0, 1) => !drawn(k.saturating_sub(1)),
+            (0, 2) => !drawn(k.saturating_add(1)),
+            _ => true,
+        });
         let xs = fixed.map(|p| p[0].div_euclid(256));
         let ys = fixed.map(|p| p[1].div_euclid(256));
         let bounds = PixelRect {
@@ -122,6 +149,7 @@ fn fans(triangle: &Triangle, raster: &Rasterizer) -> Vec<Fan> {
             fixed,
             exact: corners.map(|[x, y, _]| [f64::from(x) * 256., f64::from(y) * 256.]),
             edges,
+            outer,
             bounds,
         });
     }

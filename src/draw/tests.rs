@@ -952,6 +952,24 @@ fn the_ambiguity_mask_marks_centres_within_a_snapping_step_of_an_edge() {
     assert_eq!(marked, (1..=6).map(|y| (7 - y, y)).collect::<Vec<_>>());
 }
 
+#[test]
+fn a_clipped_polygons_inner_diagonal_is_not_ambiguous() {
+    // A full-screen triangle (0, 0) (16, 0) (0, 16) on an 8 x 8 target: clipping to the view volume (x, y in [-w, w])
+    // cuts it to the square (0, 0) (8, 0) (8, 8) (0, 8), drawn as two fan triangles whose shared diagonal runs
+    // through the centres of a diagonal of pixels. Both fan triangles use the same snapped ends, so the top-left rule
+    // gives each of those centres to exactly one of them whatever the rounding: not ambiguous. The square's own
+    // sides are half a pixel from every centre. So nothing is marked, and every pixel is covered once.
+    let positions = [
+        clip(0., 0., 0.5, 1., 8.),
+        clip(16., 0., 0.5, 1., 8.),
+        clip(0., 16., 0.5, 1., 8.),
+    ];
+    let out = last(&counting(8, &positions, ""), &count_files());
+    let marked: Vec<(usize, usize)> = (0..64).filter(|&i| out.ambiguous[i]).map(|i| (i % 8, i / 8)).collect();
+    assert_eq!(marked, Vec::<(usize, usize)>::new());
+    assert_eq!(out.stats.shaded, 64);
+}
+
 /// A scene of two triangles with a depth test (LESS): the first at depth 0.5 covering x + y <= 6 of an 8 x 8 target,
 /// the second over the whole target at depth 0.75, behind the first. The target counts the fragments written
 /// (`R32_FLOAT`, blended ONE + ONE): 1 everywhere, the second triangle failing where the first was drawn.

@@ -38,7 +38,8 @@ fn edge_function(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
 }
 
 /// The edge of `triangle` (primitive `primitive`) nearest pixel (`x`, `y`)'s centre among the fan triangles that
-/// reach coverage, preferring an ambiguous one; `None` when no fan triangle reaches coverage.
+/// reach coverage, preferring an ambiguous one; `None` when no fan triangle reaches coverage. Only edges of the
+/// clipped polygon count, not the diagonals between its fan triangles.
 #[allow(clippy::cast_precision_loss)] // 16.8 positions (below 2^31) are exact in f64
 pub fn nearest_edge(triangle: &Triangle, raster: &Rasterizer, x: u32, y: u32, primitive: u64) -> Option<EdgeProximity> {
     let vertices = triangle.polygon().vertices();
@@ -49,11 +50,20 @@ pub fn nearest_edge(triangle: &Triangle, raster: &Rasterizer, x: u32, y: u32, pr
     let centre = [f64::from(x) * 256. + 128., f64::from(y) * 256. + 128.];
     let clipped = vertices.len() != 3;
     let mut best: Option<EdgeProximity> = None;
-    for k in 1..vertices.len().saturating_sub(1) {
+    let fixed_of = |k: usize| {
+        [0, k, k.saturating_add(1)].map(|i| {
+            let [sx, sy, _] = screen.get(i).copied().unwrap_or_default();
+            [snap(sx), snap(sy)]
+        })
+    };
+    let last = vertices.len().saturating_sub(1);
+    // fan triangle k reaches coverage exactly when the rasterizer kept a part of its snapped corners
+    let drawn = |k: usize| k >= 1 && k < last && triangle.parts().iter().any(|p| p.snapped() == fixed_of(k));
+    for k in 1..last {
         let ids = [0, k, k.saturating_add(1)];
         let corners = ids.map(|i| screen.get(i).copied().unwrap_or_default());
-        let fixed = corners.map(|[sx, sy, _]| [snap(sx), snap(sy)]);
-        if !triangle.parts().iter().any(|p| p.snapped() == fixed) {
+        let fixed = fixed_of(k);
+        if !drawn(k) {
             continue;
         }
         let snapped = fixed.map(|[fx, fy]| [fx as f64, fy as f64]);
@@ -72,6 +82,16 @@ pub fn nearest_edge(triangle: &Triangle, raster: &Rasterizer, x: u32, y: u32, pr
         });
         let near = values.iter().zip(&steps).all(|(v, s)| *v >= -s);
         for (e, &(a, b)) in order.iter().enumerate() {
+            // the diagonal shared with a neighbouring fan triangle that reaches coverage is not an edge of the
+            // polygon: a centre on it is covered by one of the two whatever the rounding (crate::draw::ambiguity)
+            let inner = match (a.min(b), a.max(b)) {
+                (0, 1) => drawn(k.saturating_sub(1)),
+                (0, 2) => drawn(k.saturating_add(1)),
+                _ => false,
+            };
+            if inner {
+                continue;
+            }
             let (pa, pb) = (at(&snapped, a), at(&snapped, b));
             let (ua, ub) = (at(&exact, a), at(&exact, b));
             let value = values.get(e).copied().unwrap_or(0.);

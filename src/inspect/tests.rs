@@ -631,3 +631,24 @@ fn a_pixel_one_off_under_a_position_tolerance_is_shifted() {
     let i = corner(after, 6, 0);
     assert_eq!(i.verdict, Verdict::ReplayOnly { primitive: 0 });
 }
+
+#[test]
+fn a_pixel_on_the_diagonal_of_a_clipped_full_screen_triangle_has_no_ambiguous_edge() {
+    // (0, 0) (16, 0) (0, 16) clipped to the 8x8 square, fanned into two triangles whose shared diagonal runs through
+    // (5.5, 5.5), the centre of (5, 5). The diagonal is no edge of the polygon, and the square's sides are half a
+    // pixel or more away: nothing is ambiguous, and the pixel matches the worked-out colour.
+    let json = triangles(&[[0., 0.], [16., 0.], [0., 16.]], 0.5, "");
+    let i = inspect(
+        &json,
+        &corner_files(COLOR),
+        Some(WRITTEN.repeat(64)),
+        None,
+        (5, 5, RT0),
+        &InspectOptions::default(),
+    );
+    assert_eq!(i.verdict, Verdict::Matches);
+    assert!(!i.ambiguous);
+    assert_eq!(i.history.fragments.len(), 1);
+    assert_eq!(i.fragment_edges, vec![None]);
+    assert!(!i.to_text().contains("ambiguous coverage"), "{}", i.to_text());
+}
