@@ -2,6 +2,7 @@
 //! 2 an error (bad input, missing file), with the error on stderr.
 
 mod capture;
+mod draw;
 mod dxbc;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,15 @@ enum Command {
         /// Where to write the blob.
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// Run a draw description's draws on the CPU and write the targets as d3d11-ref's refrender does
+    /// (PREFIX.json, PREFIX.rtN.bin, PREFIX.depth.bin).
+    Draw {
+        /// The draw description (JSON; see docs/draw-description.md).
+        description: PathBuf,
+        /// The output prefix.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// List what a capture holds: its draws, their programs, targets and formats (inflates no blob but the
     /// programs', unless --check). Exit 2 when any draw cannot be read.
@@ -79,6 +89,7 @@ pub fn run() -> ExitCode {
         }
         Command::Disasm { file } => dxbc::disasm(&file),
         Command::Asm { file, output } => dxbc::asm(&file, &output),
+        Command::Draw { description, out } => draw::draw(&description, &out),
         Command::Info { capture, json, check } => capture::info(&capture, json, check),
         Command::Pack {
             description,

@@ -1,10 +1,143 @@
-//! Draws: the state one D3D11 draw call depends on ([`state`]) and the JSON draw descriptions of the `d3d11-ref`
-//! reference renderer, read into that state ([`description`]; the format is documented in
-//! `docs/draw-description.md`).
+//! Draws: the state one D3D11 draw call depends on ([`state`]), the JSON draw descriptions of the `d3d11-ref`
+//! reference renderer read into that state ([`description`]; the format is documented in
+//! `docs/draw-description.md`), and the draw itself: a [`DrawState`] run on the CPU, pixel for pixel, as the D3D11.3
+//! functional specification says, with what it did ([`DrawStats`]), which pixels' coverage depends on rounding (the
+//! ambiguity mask) and, for any pixel, its history ([`PixelHistory`]).
 //!
-//! A [`state::DrawState`] is self-contained: shaders, input assembler bindings, every bound resource with its
-//! contents, the fixed-function state and the targets with their contents before the draw. The input assembler
-//! ([`crate::input_assembler`]) reads it to make the vertices a vertex program runs on.
+//! # Use
+//!
+//! [`run_draw`] runs one draw; [`run_sequence`] runs draws in order into the same targets (a description's draws).
+//! [`PreparedDraw::new`] checks a draw once and builds everything its stages need; [`PreparedDraw::run`] draws it
+//! and [`PreparedDraw::pixel_history`] replays one pixel, reusing the prepared draw's shaded vertices. Programs are
+//! parsed and pre-decoded once per distinct blob across draws by a [`ShaderCache`]. A progress callback
+//! ([`progress`]) is called as work is done and may cancel the draw.
+//!
+//! # The draw
+//!
+//! Every rule is the specification's; the stages' own modules say each in full ([`crate::input_assembler`],
+//! [`crate::raster`], [`crate::shader`], [`crate::output_merger`]). What this module adds:
+//!
+//! - **Programs.** The vertex program and the pixel program (if bound) are parsed with their checksums checked. A
+//!   pixel program writing `SV_StencilRef` is refused (the stencil reference is the state's); wireframe fill is
+//!   refused. Every slot a program declares must be bound ([`DrawOptions::unbound`]), checked before anything runs.
+//! - **Linking** ([`link`]). A pixel input reads the vertex output of the same semantic (name without case, and
+//!   index), component by component; `SV_Position` is the pixel's position, `SV_IsFrontFace` the facing,
+//!   `SV_PrimitiveID` the primitive's ID, `SV_SampleIndex` 0. An input the pixel program declares that no output
+//!   carries is an error naming it. Interpolation is the pixel program's declaration: `constant` (and every integer
+//!   input) is the provoking vertex's word, `linear` perspective-correct, `linear noperspective` screen-linear;
+//!   `centroid` and `sample` are the centre with one sample a pixel.
+//! - **Vertices** ([`vertex`]). Each vertex of the input assembly is shaded once per instance, 32 at a time
+//!   (9.2's post-transform cache; the input assembler numbers each distinct index once).
+//! - **Primitives** in order, instance by instance (8.4, 8.6). Before setup a triangle is dropped when all three
+//!   vertices are below 0 (or NaN) in one `SV_CullDistance` (15.4.2), or when a vertex has a NaN `SV_ClipDistance`
+//!   (15.4.1). The rasterizer uses viewport 0 and scissor 0 (a draw without a geometry program selects index 0,
+//!   15.8.1); a viewport never set is all zeros (15.6) and draws nothing, a scissor never set is empty (15.7). The
+//!   depth bias unit comes from the depth-stencil view's format (15.10; 24-bit UNORM without one). Without targets
+//!   the pixel grid is the viewport's extent.
+//! - **Pixels.** The quads of a triangle are shaded 8 at a time (a batch holds one triangle's quads). A covered lane
+//!   whose perspective-interpolated clip distance is below 0 is not rasterized (15.4.1: the distance is linear in
+//!   clip space, so this is the plane's value at the centre). Uncovered lanes are helpers: their inputs are
+//!   extrapolated on the triangle's plane and their results ignored (16.13). Inputs come from the rasterizer's
+//!   weights (16.4); `vCoverage` is the lane's coverage.
+//! - **Output merger**, per covered lane in quad order, primitives in order. By default the tests come after the
+//!   program (16.12.2): coverage (sample mask, `oMask`, alpha-to-coverage), then depth-stencil with the program's
+//!   `oDepth`/conservative depth if it wrote one, else the interpolated depth, then the write. A program declaring
+//!   `forceEarlyDepthStencil` (16.12.1) has the sample mask and the depth-stencil tests and writes done before it
+//!   runs; a lane that fails runs only as a helper, and depth the program writes is ignored. A discarded lane writes
+//!   nothing. Without a pixel program the interpolated depth is tested and written, and no render target is.
+//!
+//! # Ambiguity
+//!
+//! The ambiguity mask marks the pixels whose coverage depends on how a vertex was rounded to 16.8 fixed point: within
+//! one 1/256 step of a snapped edge of a triangle that reaches coverage, or on the other side of it than of the
+//! unsnapped edge ([`ambiguity`] defines it exactly). [`crate::compare`] reports a difference there as ambiguous.
+//!
+//! # Errors
+//!
+//! A bad draw is an [`crate::Error`] naming the draw (its label) and the binding or stage: an index past the vertex
+//! buffer, a stride or offset that overruns, an element past its stride (the input assembler's checks), a pixel
+//! input no vertex output carries, targets of different sizes, a missing resource, an unsupported format or
+//! topology, a program past its instruction budget ([`DrawOptions::instruction_budget`]). Nothing panics.
 
+pub mod ambiguity;
+mod bindings;
 pub mod description;
+pub mod history;
+pub mod link;
+pub mod output;
+pub mod program;
+pub mod progress;
+mod run;
 pub mod state;
+pub mod vertex;
+
+#[cfg(test)]
+mod tests;
+
+pub use history::{Fragment, FragmentOutcome, HistoryOptions, PixelHistory, PixelValues, ProgramTrace, VertexRecord};
+pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
+pub use program::{Program, ShaderCache};
+pub use progress::{Progress, ProgressCallback, WORK_PER_REPORT};
+pub use run::{DrawOptions, PreparedDraw, run_draw};
+pub use state::DrawState;
+
+use crate::Result;
+use crate::resource::Resource;
+use std::sync::Arc;
+
+/// Runs `draws` in order into the same targets: each draw's target views, where they see a resource an earlier draw
+/// wrote, see it as that draw left it (views are matched by the resource they were given, as a description's draws
+/// share their targets). Returns each draw's output; the last one holds the targets after all. `progress` is called
+/// for each draw in turn.
+pub fn run_sequence(
+    draws: &[DrawState],
+    cache: &mut ShaderCache,
+    options: DrawOptions,
+    mut progress: Option<ProgressCallback<'_>>,
+) -> Result<Vec<DrawOutput>> {
+    // (the resource as the draws were given it, the resource as the draws so far left it)
+    let mut current: Vec<(Arc<Resource>, Arc<Resource>)> = Vec::new();
+    let mut outputs = Vec::with_capacity(draws.len());
+    for draw in draws {
+        let mut state = draw.clone();
+        let substitute = |resource: &mut Arc<Resource>| {
+            if let Some((_, now)) = current.iter().find(|(given, _)| Arc::ptr_eq(given, resource)) {
+                *resource = now.clone();
+            }
+        };
+        let mut given: Vec<Arc<Resource>> = Vec::new();
+        for view in state.render_targets.iter_mut().flatten() {
+            given.push(view.resource.clone());
+            substitute(&mut view.resource);
+        }
+        let given_depth = state.depth_stencil_view.as_ref().map(|v| v.resource.clone());
+        if let Some(view) = state.depth_stencil_view.as_mut() {
+            substitute(&mut view.resource);
+        }
+        let mut forward = |p: &Progress| match progress.as_mut() {
+            Some(callback) => callback(p),
+            None => std::ops::ControlFlow::Continue(()),
+        };
+        let output = PreparedDraw::new(&state, cache, options)?.run(Some(&mut forward))?;
+        let updated = output.updated_targets(&state)?;
+        for (original, view) in given
+            .iter()
+            .zip(state.render_targets.iter().flatten())
+            .map(|(g, v)| (g, &v.resource))
+            .chain(
+                given_depth
+                    .iter()
+                    .zip(state.depth_stencil_view.iter().map(|v| &v.resource)),
+            )
+        {
+            if let Some(after) = updated.replacement(view) {
+                match current.iter_mut().find(|(g, _)| Arc::ptr_eq(g, original)) {
+                    Some(entry) => entry.1 = after,
+                    None => current.push((original.clone(), after)),
+                }
+            }
+        }
+        outputs.push(output);
+    }
+    Ok(outputs)
+}

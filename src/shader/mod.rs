@@ -1,6 +1,165 @@
-//! The SM4/SM5 shader interpreter: running a decoded DXBC program on the CPU, lane by lane, as the D3D11.3
-//! functional specification says. [`alu`] holds what each arithmetic, bitwise and conversion instruction does to one
-//! lane's register words; [`texture`] reads resources and samples textures.
+//! The SM4/SM5 shader interpreter: vertex and pixel programs (shader models 4.0, 4.1 and 5.0) run on the CPU, a
+//! batch of lanes at a time, as the D3D11.3 functional specification says. [`alu`] holds what each arithmetic,
+//! bitwise and conversion instruction does to one lane's register words; this module decodes operands, runs flow
+//! control across lanes, takes derivatives across pixel quads and asks bound views for texels, which [`texture`]
+//! reads and filters. Section numbers are the spec's.
+//!
+//! # Use
+//!
+//! [`Executable::new`] checks a decoded [`Program`](crate::dxbc::program::Program) once and pre-decodes it. A
+//! [`Machine`] holds one batch: [`Machine::start_vertices`] (up to [`LANES`] vertices) or [`Machine::start_quads`]
+//! (up to [`LANES`]` / 4` quads), then the caller fills the inputs ([`Machine::set_input`], or a whole component row
+//! with [`Machine::input_mut`]; `vPrim`, `vCoverage` with their setters), calls [`Machine::run`] with the
+//! [`Bindings`] and optionally a [`Trace`], and reads [`Machine::output`], [`Machine::written`], [`Machine::depth`],
+//! [`Machine::coverage_mask`], [`Machine::is_helper`], [`Machine::is_discarded`]. The machine is reused for the next
+//! batch; its register files only grow.
+//!
+//! # Lanes and quads
+//!
+//! - A pixel batch is 2x2 quads, lanes `4q..4q+4` in the order top-left, top-right, bottom-left, bottom-right (the
+//!   rasterizer's [`Quad`](crate::raster::Quad) order). A lane its triangle does not cover is a **helper**: it
+//!   runs the whole program so that its quad's derivatives are defined, and its outputs are flagged as not written
+//!   (16.13: "any output from that shader invocation such as writes to RenderTargets ... are valid but ignored").
+//! - Registers start at zero. 7.3 leaves unwritten temporaries undefined; zero makes runs reproducible.
+//! - Outputs: each lane records which `o#` components it wrote; [`Machine::written`], [`Machine::depth`] and
+//!   [`Machine::coverage_mask`] report nothing for a helper or discarded lane. `oDepthGE`/`oDepthLE` are written like
+//!   `oDepth`; which one the program declared is [`Executable::depth_output`], for the output merger to apply 16.9.3.
+//!
+//! # Operands
+//!
+//! - **Swizzle and mask.** Result component `c` reads each source's component `swizzle[c]`; the destination's mask
+//!   picks the components written. Compilers write a single-component selection as a replicated swizzle (`.yyyy`);
+//!   both forms are one component. Scalar registers (`vPrim`, `vCoverage`, `oDepth`, `oMask`) read into every
+//!   component and write from the first.
+//! - **Modifiers by operand type (22.18).** On a float operand `-` flips the sign bit and `_abs` clears it, NaNs,
+//!   infinities and denormals included (no flush: the flush is the instruction's). On an integer operand `-` is the
+//!   two's complement (22.18.2); `_abs` is not defined there and is refused. On a double `-`/`_abs` act on the high
+//!   words' sign bits. Which type an operand has is the instruction's: `movc`/`swapc`/`dmovc` conditions and every
+//!   flow-control condition are integers, `f16tof32`'s source is an integer, `ftoi`'s a float.
+//! - **`_sat` (22.19.1)** is `min(1, max(0, x))` with `min`/`max`'s rules ([`alu::saturate`], [`alu::dsaturate`]),
+//!   allowed only where the instruction listings of section 22 show it (float and double results, `mov`, `movc`,
+//!   derivatives; the double comparisons list it and get the float saturate of their 32-bit result). Elsewhere it is
+//!   refused.
+//! - **Doubles (22.14-22.17).** A double occupies `.xy` or `.zw` (low word first, 3.1.4). Double results take a mask
+//!   of `.xy`, `.zw` or `.xyzw`, slot `k` from the sources' post-swizzle pair `k`; 32-bit results from doubles
+//!   (`dtof`, `dtoi`, `dtou`, `deq`...) take one or two components, the `k`-th component of the mask receiving the
+//!   `k`-th double's result; `ftod`/`itod`/`utod` and `dmovc`'s condition read 32-bit component `k` for slot `k`.
+//! - **Minimum precision** operands are computed at 32 bits, which 7.20 allows ("at least" that precision).
+//!
+//! # Addressing and out-of-range reads
+//!
+//! - A relative index is an immediate plus one component of an `r#`, a statically indexed `x#`, or a `v#`, `cb#`,
+//!   `icb` or literal read directly (7.3: one level of nesting), "considered to be unsigned 32 bit values" (7.8.6);
+//!   the sum wraps modulo 2^32.
+//! - **Constant buffers (7.5):** a read past the end of the buffer bound at the slot gives 0 in all components
+//!   ("Out of bounds behavior is always with respect to the size of the buffer bound"); a bound buffer longer than
+//!   the declaration is read as bound (7.5 lets either happen). **The immediate constant buffer** "behaves ...
+//!   exactly the same way" (7.5.1): 0 past its end.
+//! - **`x#` (7.3) and `v#`/`o#` (7.7)** out of range are undefined ("no data from outside the GPU process context");
+//!   here a read gives 0 and a write is dropped.
+//! - **Empty slots.** A slot the program declares but [`Bindings`] leaves empty fails the run with an error naming
+//!   it (`cb3`, `t0`, `s1`) unless [`Bindings::unbound`] is [`Unbound::Zero`], which reads what the spec says an
+//!   empty slot reads: 0 for constant buffers (7.5) and resources (7.18.17; `resinfo_rcpFloat` still takes
+//!   reciprocals, so infinities, 22.4.14), and D3D11's default sampler for an empty sampler slot
+//!   (`PSSetSamplers`: NULL "invokes the default state"). A bound view whose dimension differs from the declaration
+//!   is always an error naming the slot.
+//!
+//! # Flow control (22.7)
+//!
+//! Lanes run in lockstep under an execution mask; each construct keeps the lanes to restore when it closes.
+//!
+//! - `if`/`else`/`endif`: the lanes whose condition component passes (`_nz`: any bit set; `_z`: all clear) run the
+//!   then-block, the others the else-block; a block no lane takes is jumped over.
+//! - `loop`/`endloop`: runs until no lane is left in it. `break`/`breakc` take lanes out until the loop (or switch)
+//!   ends; `continue`/`continuec` park them until `endloop`. Lanes leaving a construct are forgotten by every
+//!   construct they leave, so an `endif` does not bring back a lane that broke inside it.
+//! - `switch` behaves "exactly as a switch construct in the C language" (22.7.18): each lane enters at the case
+//!   equal to its selector (compared as bits), or at `default`, or skips the switch; a case without `break` falls
+//!   into the next, code and all (what D3D10 allowed; D3D11's compiler never emits code there). `case`/`default`
+//!   must sit directly in their switch, not inside another construct (this implementation's restriction).
+//! - `call`/`callc` run the subroutine for the calling lanes; `ret`/`retc` inside it return those lanes to the
+//!   instruction after the call once every lane has returned. A call made with 32 return addresses on the stack is
+//!   skipped (22.7.10), which also bounds recursion. `ret`/`retc` outside a subroutine end the lanes that execute it
+//!   (22.7.16); the unnested `ret` ends the program.
+//! - `discard` (22.5.1) flags the lanes whose condition passes as discarded: they keep running ("continuing
+//!   execution, so that other pixels executing in parallel may obtain derivatives"), and 16.13 makes their outputs
+//!   ignored like a helper's.
+//! - 7.1 sets no limit on execution; [`Machine::set_budget`] does (default [`DEFAULT_BUDGET`] instructions per
+//!   batch), and a run past it fails naming the program (`ps_5_0`) and the instruction (index, token offset,
+//!   opcode). 22.7.1 caps nesting at 64 levels; deeper nesting runs the same way here.
+//!
+//! # Derivatives (22.5.2-5)
+//!
+//! Computed per quad as float subtractions ([`alu::add`] of the negated operand) of the post-modifier source:
+//! `_fine` x is the difference along the lane's own row, y along its own column; `_coarse` gives every lane of the
+//! quad the top row's x difference and the left column's y difference — the calculation 22.5.2 gives as its
+//! example, which the spec otherwise leaves to the implementation. SM4's `deriv_rtx`/`deriv_rty` are coarse (22.5.2:
+//! the `_coarse`/`_fine` forms "are a replacement for deriv_rtx/deriv_rty"). Every lane of a quad contributes,
+//! executing or not; inside varying flow control 16.8 leaves the result undefined. (The reference renderer, Mesa's
+//! llvmpipe, computes every derivative as fine.)
+//!
+//! # Texture instructions (22.4, 22.5.6)
+//!
+//! For each executing lane the interpreter reads the operands and calls the view bound at the `t#` slot through
+//! [`ShaderResource`] (implemented by [`texture::TextureView`] with [`texture`]'s functions), then swizzles the four
+//! returned words by the resource operand's swizzle (22.4.15: "The swizzle on srcResource determines how to swizzle
+//! the 4-component result") and writes them through the destination mask.
+//!
+//! - `sample`, `sample_b`, `sample_c`, `lod`: the level of detail comes from the coarse derivatives of the address's
+//!   first three components across the quad (22.4.15: "the same definition that the deriv* Shader instructions
+//!   use", which 7.18.11 refers to `deriv_rtx_coarse`). `sample_l`, `sample_d` and `sample_c_lz` pass the program's
+//!   LOD, derivatives (first three components) or level 0. Immediate offsets (`aoffimmi`) are passed as decoded.
+//! - `gather4*`: the channel is the sampler operand's selected component (22.4.2); the programmable offset of
+//!   `gather4_po*` is the low 6 bits of each of its first two components, signed (22.4.4).
+//! - `ld`/`ld2dms`: the address words as integers (bits unchanged), the immediate offset and the sample index.
+//! - `resinfo` (22.4.14): the view's (width, height, depth-or-array-size, mip count) as floats, as integers
+//!   (`_uint`), or as floats with the sizes the declared dimension returns (width; width and height; all three for
+//!   3D) replaced by their reciprocals (`_rcpFloat`).
+//! - `sampleinfo`/`samplepos` (22.4.21-22) on a `t#` ask the view; on the `rasterizer` they read
+//!   [`Bindings::rasterizer`] (one sample at the centre unless told otherwise), an out-of-range index giving zeros.
+//! - `bufinfo` (22.4.1) writes the view's element count to every component.
+//! - `ld_raw`/`ld_structured` (22.4.10, 22.4.12) read the word at the byte offset plus 4 times each swizzle
+//!   component a written destination component names; an offset past 32 bits reads 0 (out of bounds).
+//!
+//! # Checked when building
+//!
+//! [`Executable::new`] refuses, with an error naming the program and the instruction: programs other than `vs`/`ps`
+//! 4.0-5.0; opcodes newer than the program's model; instructions of other stages (geometry, hull, compute, UAV
+//! access: "not supported in a vertex or pixel program") and the pixel-only ones in a vertex program (22.1.7);
+//! operands of the wrong kind or count; `_sat` and `_abs` where not defined; registers past their declarations
+//! (`r#` past `dcl_temps`, undeclared `v#`/`o#`/`x#`/`cb#`/`icb`/`t#`/`s#`); more than 4096 temporaries (7.3);
+//! texture instructions on a resource of the wrong shape; unbalanced `if`/`loop`/`switch`; `break`/`continue`
+//! outside their constructs; labels not placed after an unnested `ret` (22.7.15) and calls to labels that do not
+//! exist.
+//!
+//! Not implemented: interfaces (`fcall`, 7.19), pull-model attribute evaluation (`eval_*`, 16.5), unordered access
+//! views, tiled-resource feedback; each is refused by name.
+//!
+//! # Speed
+//!
+//! Instructions are pre-decoded; each executes once per batch over structure-of-arrays rows of [`LANES`] words
+//! (sources gathered for every lane, results written under the mask), so the inner loops are straight lines over
+//! arrays. A batch's registers are allocated on its machine's first use and reused. Tracing costs one branch per
+//! instruction when off.
 
 pub mod alu;
+mod binding;
+mod executable;
+mod machine;
 pub mod texture;
+mod trace;
+
+pub use binding::{
+    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, RasterizerSamples, SAMPLER_SLOTS, ShaderResource,
+    Unbound,
+};
+pub use executable::{
+    ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,
+    MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration,
+    ResourceKind, SamplerDeclaration, Stage,
+};
+pub use machine::{DEFAULT_BUDGET, LANES, LaneMask, Lanes, Machine};
+pub use trace::{DEFAULT_TRACE_LIMIT, LaneStep, Trace, TraceStep, TracedWrite};
+
+#[cfg(test)]
+mod tests;

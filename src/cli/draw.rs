@@ -1,0 +1,158 @@
+//! `iridia draw DESCRIPTION.json --out PREFIX`: runs a draw description's draws on the CPU and writes the targets as
+//! the reference renderer of `d3d11-ref` does: `PREFIX.json` (what was drawn, each target's format, size and file,
+//! each draw's statistics), `PREFIX.rtN.bin` and `PREFIX.depth.bin` (raw little-endian texels, top row first, rows
+//! packed). Depth-stencil texels are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32),
+//! where the reference renderer returns GL's (`depth24 << 8 | stencil`).
+
+use iridia::draw::description::{self, Description};
+use iridia::draw::{DrawOptions, DrawStats, ShaderCache, TargetImage, run_sequence};
+use iridia::format::TexelCodec;
+use iridia::resource::Resource;
+use serde::Serialize;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// A target in `PREFIX.json`.
+#[derive(Serialize)]
+struct TargetEntry {
+    format: String,
+    bytes_per_texel: usize,
+    width: u32,
+    height: u32,
+    file: String,
+    /// The byte layout: `"D3D"` for depth-stencil formats (see the module documentation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout: Option<&'static str>,
+}
+
+/// A draw in `PREFIX.json`.
+#[derive(Serialize)]
+struct DrawEntry {
+    label: String,
+    stats: DrawStats,
+    /// Pixels whose coverage depends on rounding at a triangle edge.
+    ambiguous_pixels: usize,
+}
+
+/// `PREFIX.json`.
+#[derive(Serialize)]
+struct Summary {
+    description: String,
+    width: u32,
+    height: u32,
+    draws: Vec<DrawEntry>,
+    render_targets: Vec<TargetEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<TargetEntry>,
+}
+
+/// The image of a description's target before any draw (its clear).
+fn cleared(resource: &Resource, width: u32, height: u32) -> Result<TargetImage, String> {
+    match resource {
+        Resource::Texture(texture) => Ok(TargetImage {
+            format: texture.shape.format,
+            width,
+            height,
+            bytes: texture.subresource(0, 0).map(<[u8]>::to_vec).unwrap_or_default(),
+        }),
+        Resource::Buffer(_) => Err("a description's target is a buffer".to_owned()),
+    }
+}
+
+/// The file name of `path` (for `PREFIX.json`, which names its files relative to itself).
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Writes `image` to `path` and describes it.
+fn write_target(image: &TargetImage, path: &Path, layout: Option<&'static str>) -> Result<TargetEntry, String> {
+    std::fs::write(path, &image.bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    Ok(TargetEntry {
+        format: image.format.name().to_owned(),
+        bytes_per_texel: TexelCodec::new(image.format).map_or(0, |c| c.element_bytes()),
+        width: image.width,
+        height: image.height,
+        file: file_name(path),
+        layout,
+    })
+}
+
+/// Runs the description at `path` and writes its targets under `prefix`.
+pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut load = |name: &str| -> iridia::Result<Vec<u8>> {
+        let file: PathBuf = if Path::new(name).is_absolute() {
+            PathBuf::from(name)
+        } else {
+            folder.join(name)
+        };
+        std::fs::read(&file).map_err(|e| iridia::Error::new(file.display().to_string(), e.to_string()))
+    };
+    let description: Description =
+        description::read(&text, &mut load).map_err(|e| format!("{}: {e}", path.display()))?;
+    let primitives: u64 = 1;
+    let bar = indicatif::ProgressBar::new(primitives);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} triangles")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut report = |p: &iridia::draw::Progress| {
+        bar.set_length(p.primitives_total.max(1));
+        bar.set_position(p.primitives_done);
+        ControlFlow::Continue(())
+    };
+    let outputs = run_sequence(
+        &description.draws,
+        &mut ShaderCache::new(),
+        DrawOptions::default(),
+        Some(&mut report),
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    bar.finish_and_clear();
+    let (width, height) = (description.width, description.height);
+    let last = outputs.last();
+    let with_suffix = |suffix: &str| {
+        let mut name = prefix.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    let mut render_targets = Vec::new();
+    for (slot, resource) in description.render_targets.iter().enumerate() {
+        let image = match last.and_then(|o| o.render_targets.get(slot)).and_then(Option::as_ref) {
+            Some(image) => image.clone(),
+            None => cleared(resource, width, height)?,
+        };
+        render_targets.push(write_target(&image, &with_suffix(&format!(".rt{slot}.bin")), None)?);
+    }
+    let depth = match &description.depth_stencil {
+        Some(resource) => {
+            let image = match last.and_then(|o| o.depth_stencil.as_ref()) {
+                Some(image) => image.clone(),
+                None => cleared(resource, width, height)?,
+            };
+            Some(write_target(&image, &with_suffix(".depth.bin"), Some("D3D"))?)
+        }
+        None => None,
+    };
+    let summary = Summary {
+        description: file_name(path),
+        width,
+        height,
+        draws: outputs
+            .iter()
+            .map(|o| DrawEntry {
+                label: o.label.clone(),
+                stats: o.stats,
+                ambiguous_pixels: o.ambiguous.iter().filter(|a| **a).count(),
+            })
+            .collect(),
+        render_targets,
+        depth,
+    };
+    let json = serde_json::to_string_pretty(&summary).map_err(|e| format!("cannot write the summary: {e}"))?;
+    let json_path = with_suffix(".json");
+    std::fs::write(&json_path, json).map_err(|e| format!("{}: cannot write: {e}", json_path.display()))
+}

@@ -1,0 +1,158 @@
+//! The ambiguity mask: the pixels whose coverage by a triangle depends on how its vertices were rounded.
+//!
+//! D3D11 rasterizes from positions snapped to 1/256 of a pixel (15.16), and so does Iridia. A renderer that rounds
+//! differently, or a capture whose vertex positions went through a slightly different float computation, can cover a
+//! pixel centre that lies almost on an edge differently; such a difference is not an error of the shading. For each
+//! fan triangle of a clipped polygon that reaches coverage (not culled, non-zero snapped area), a pixel `P` of the
+//! triangle's neighbourhood (its bounding box grown by a pixel, within the pixels the draw may cover) is **ambiguous**
+//! when, for one of the triangle's three edges `a -> b`:
+//!
+//! - it is within one snapping step of the snapped edge: `|E(P)| <= max(|bx - ax|, |by - ay|)`, where `E` is the
+//!   edge function on the snapped positions in 1/256 pixels (moving `P`, or the edge, by one 1/256 step along x or y
+//!   reaches or crosses the edge), or
+//! - the edge function on the positions before snapping (the float32 screen positions of 15.6, in f64) has the
+//!   opposite sign of the snapped one (snapping moved the edge across the centre),
+//!
+//! and `P` is inside or within one step of the other two edges (so that only the part of the edge's line that borders
+//! the triangle counts). A pixel can be ambiguous without being covered (it lies just outside). Not marked: triangles
+//! whose snapped area is zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near
+//! where a clip distance (15.4.1) crosses zero.
+
+use crate::raster::{PixelRect, Rasterizer, Triangle, snap};
+
+/// Twice the signed area of `a`, `b`, `p` (positive when `p` is right of `a -> b`, y down), exact for 16.8
+/// positions and pixel centres in i64 (differences below 2^25, products below 2^50).
+#[allow(clippy::arithmetic_side_effects)] // the range above
+fn edge(a: [i64; 2], b: [i64; 2], p: [i64; 2]) -> i64 {
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+/// The same in f64 on unsnapped positions, all in 1/256 pixels.
+fn edge_f(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+/// One snapping step of the edge `a -> b` in edge-function units: how much `E` changes when a point moves by 1/256
+/// pixel along the axis the edge runs least along.
+fn step(a: [i64; 2], b: [i64; 2]) -> i64 {
+    b[0].saturating_sub(a[0])
+        .saturating_abs()
+        .max(b[1].saturating_sub(a[1]).saturating_abs())
+}
+
+/// A fan triangle of a clipped polygon that reaches coverage, set up for the ambiguity test.
+struct Fan {
+    /// Snapped corners, in 1/256 pixels.
+    fixed: [[i64; 2]; 3],
+    /// Unsnapped corners (float32 screen positions), in 1/256 pixels.
+    exact: [[f64; 2]; 3],
+    /// The edges as corner pairs, clockwise on screen (inside is where the edge function is positive).
+    edges: [(usize, usize); 3],
+    /// The pixels to test: the corners' bounding box grown by a pixel, within the pixels the draw may cover.
+    bounds: PixelRect,
+}
+
+impl Fan {
+    /// The corner `i`, snapped.
+    fn at(&self, i: usize) -> [i64; 2] {
+        self.fixed.get(i).copied().unwrap_or_default()
+    }
+
+    /// The corner `i`, unsnapped.
+    fn at_exact(&self, i: usize) -> [f64; 2] {
+        self.exact.get(i).copied().unwrap_or_default()
+    }
+
+    /// Whether pixel (`px`, `py`)'s coverage by the fan triangle depends on rounding (the module's rule).
+    #[allow(clippy::cast_precision_loss)] // pixel centres in 1/256 pixels are exact in f64
+    fn ambiguous(&self, px: i64, py: i64) -> bool {
+        let centre = [
+            px.saturating_mul(256).saturating_add(128),
+            py.saturating_mul(256).saturating_add(128),
+        ];
+        let centre_f = centre.map(|c| c as f64);
+        let values = self.edges.map(|(a, b)| edge(self.at(a), self.at(b), centre));
+        let steps = self.edges.map(|(a, b)| step(self.at(a), self.at(b)));
+        let near = values.iter().zip(&steps).all(|(v, s)| *v >= s.saturating_neg());
+        near && self
+            .edges
+            .iter()
+            .zip(values.iter().zip(&steps))
+            .any(|(&(a, b), (&v, &s))| {
+                let unsnapped = edge_f(self.at_exact(a), self.at_exact(b), centre_f);
+                v.saturating_abs() <= s || ((unsnapped > 0.) != (v > 0) && unsnapped != 0.)
+            })
+    }
+}
+
+/// The fan triangles of `triangle`'s clipped polygon that reach coverage.
+fn fans(triangle: &Triangle, raster: &Rasterizer) -> Vec<Fan> {
+    let vertices = triangle.polygon().vertices();
+    let mut fans = Vec::new();
+    if vertices.len() < 3 || triangle.parts().is_empty() {
+        return fans;
+    }
+    let screen: Vec<[f32; 3]> = vertices
+        .iter()
+        .map(|v| raster.viewport().to_screen(v.position))
+        .collect();
+    for k in 1..vertices.len().saturating_sub(1) {
+        let corners = [0, k, k.saturating_add(1)].map(|i| screen.get(i).copied().unwrap_or_default());
+        let fixed = corners.map(|[x, y, _]| [snap(x), snap(y)]);
+        // the fan triangle reaches coverage exactly when the rasterizer kept a part of these snapped corners
+        if !triangle.parts().iter().any(|p| p.snapped() == fixed) {
+            continue;
+        }
+        let [f0, f1, f2] = fixed;
+        let edges = if edge(f0, f1, f2) > 0 {
+            [(0, 1), (1, 2), (2, 0)]
+        } else {
+            [(0, 2), (2, 1), (1, 0)]
+        };
+        let xs = fixed.map(|p| p[0].div_euclid(256));
+        let ys = fixed.map(|p| p[1].div_euclid(256));
+        let bounds = PixelRect {
+            left: xs.iter().copied().min().unwrap_or(0).saturating_sub(1),
+            top: ys.iter().copied().min().unwrap_or(0).saturating_sub(1),
+            right: xs.iter().copied().max().unwrap_or(0).saturating_add(2),
+            bottom: ys.iter().copied().max().unwrap_or(0).saturating_add(2),
+        }
+        .intersect(raster.allowed());
+        fans.push(Fan {
+            fixed,
+            exact: corners.map(|[x, y, _]| [f64::from(x) * 256., f64::from(y) * 256.]),
+            edges,
+            bounds,
+        });
+    }
+    fans
+}
+
+/// Marks in `mask` (`width` pixels a row) the pixels whose coverage by `triangle` is ambiguous.
+pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, mask: &mut [bool], width: u32) {
+    for fan in fans(triangle, raster) {
+        for py in fan.bounds.top..fan.bounds.bottom {
+            for px in fan.bounds.left..fan.bounds.right {
+                if !fan.ambiguous(px, py) {
+                    continue;
+                }
+                let index = u64::try_from(py)
+                    .ok()
+                    .zip(u64::try_from(px).ok())
+                    .map(|(y, x)| y.saturating_mul(u64::from(width)).saturating_add(x))
+                    .and_then(|i| usize::try_from(i).ok());
+                if let Some(slot) = index.and_then(|i| mask.get_mut(i)) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+}
+
+/// Whether pixel (`x`, `y`)'s coverage by `triangle` is ambiguous.
+pub(super) fn at(triangle: &Triangle, raster: &Rasterizer, x: u32, y: u32) -> bool {
+    let (px, py) = (i64::from(x), i64::from(y));
+    fans(triangle, raster)
+        .iter()
+        .any(|fan| fan.bounds.contains(px, py) && fan.ambiguous(px, py))
+}

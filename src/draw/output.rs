@@ -1,0 +1,257 @@
+//! What a draw hands back: the targets' bytes after it, what it did, and which pixels' coverage depends on rounding;
+//! and the write-back of those bytes into the textures, so that the next draw of a sequence starts from them.
+
+use crate::compare::Image;
+use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
+use crate::draw::state::DrawState;
+use crate::format::{Format, TexelCodec};
+use crate::resource::{Resource, Texture};
+use crate::{Error, Result};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A target's texels after a draw: raw little-endian elements of `format` (the view's), rows packed, top row first.
+/// Depth-stencil formats are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetImage {
+    /// The view's format.
+    pub format: Format,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// The elements.
+    pub bytes: Vec<u8>,
+}
+
+impl TargetImage {
+    /// The image for [`crate::compare`].
+    pub fn image(&self) -> Result<Image<'_>> {
+        Image::new(self.format, self.width, self.height, &self.bytes)
+    }
+
+    /// Bytes per element.
+    pub fn bytes_per_texel(&self) -> usize {
+        TexelCodec::new(self.format).map_or(0, |c| c.element_bytes())
+    }
+}
+
+/// What a draw did, counted over all its instances.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DrawStats {
+    /// Vertex program invocations (each vertex once per instance).
+    pub vertices_shaded: u64,
+    /// Triangles the input assembler made (over all instances).
+    pub triangles: u64,
+    /// Triangles dropped because every vertex is outside one cull distance (15.4.2), or a vertex has a NaN clip
+    /// distance (15.4.1).
+    pub distance_culled: u64,
+    /// Triangles clipping left nothing of (15.4).
+    pub clipped_away: u64,
+    /// Triangles with a NaN position (15.4, 15.16.1).
+    pub not_a_number: u64,
+    /// Triangles with an infinite clip-space position, which 15.4 lets an implementation discard.
+    pub infinite: u64,
+    /// Triangles of no snapped area, or whose plane holds the eye.
+    pub zero_area: u64,
+    /// Triangles culled by their facing (15.11).
+    pub culled: u64,
+    /// Triangles whose pixels were walked (they may cover none).
+    pub rasterized: u64,
+    /// Pixels (covered lanes) the pixel program ran for; helpers are not counted.
+    pub shaded: u64,
+    /// Helper lanes run to fill quads (16.13).
+    pub helper_invocations: u64,
+    /// Covered pixels a clip distance removed (15.4.1).
+    pub clip_distance_removed: u64,
+    /// Pixels the pixel program discarded (22.5.1).
+    pub discarded: u64,
+    /// Pixels whose one sample was not covered after the program: sample mask, `oMask` or alpha-to-coverage (17.17,
+    /// 16.9.4, 17.18).
+    pub coverage_failed: u64,
+    /// Pixels that failed the stencil test.
+    pub stencil_failed: u64,
+    /// Pixels that passed the stencil test and failed the depth test.
+    pub depth_failed: u64,
+    /// Pixels that passed every test and reached the targets.
+    pub written: u64,
+}
+
+/// The result of a draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawOutput {
+    /// The draw's label.
+    pub label: String,
+    /// Width of the targets (of the pixel grid the draw covers), in pixels.
+    pub width: u32,
+    /// Height of the targets, in pixels.
+    pub height: u32,
+    /// Each bound render target after the draw, by slot.
+    pub render_targets: Vec<Option<TargetImage>>,
+    /// The depth-stencil buffer after the draw, if one is bound.
+    pub depth_stencil: Option<TargetImage>,
+    /// What the draw did.
+    pub stats: DrawStats,
+    /// Per pixel (`width * height`, row by row): whether its coverage depends on rounding at a triangle edge (see the
+    /// module documentation of [`crate::draw`]); empty when not asked for.
+    pub ambiguous: Vec<bool>,
+}
+
+/// The mip level and array (or 3D depth) slice a render target view writes: its mip slice and, for arrays and 3D,
+/// its first slice (a draw without a geometry program writes render target array index 0, 17.16).
+pub(super) fn render_target_place(dimension: RtvDimension, mip: u32, first_slice: u32) -> (u32, u32) {
+    match dimension {
+        RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture3D => (mip, first_slice),
+        _ => (mip, 0),
+    }
+}
+
+/// The mip level and array slice a depth-stencil view writes.
+pub(super) fn depth_stencil_place(dimension: DsvDimension, mip: u32, first_slice: u32) -> (u32, u32) {
+    match dimension {
+        DsvDimension::Texture1DArray | DsvDimension::Texture2DArray => (mip, first_slice),
+        _ => (mip, 0),
+    }
+}
+
+/// Where the bytes of mip `mip`, slice `slice` of `texture` lie: the subresource index and the byte range in it (a
+/// 3D texture's depth slice is part of its mip's subresource).
+fn slice_range(texture: &Texture, mip: u32, slice: u32) -> Result<(usize, std::ops::Range<usize>)> {
+    let shape = &texture.shape;
+    let layout = shape.mip_layout(mip)?;
+    let what = || Error::new("target", format!("mip {mip} slice {slice} is not in the texture"));
+    if mip >= shape.mip_levels {
+        return Err(what());
+    }
+    let (array_slice, depth_slice) = if shape.dimension == ResourceDimension::Texture3D {
+        (0, u64::from(slice))
+    } else {
+        (slice, 0)
+    };
+    if array_slice >= shape.array_size || depth_slice >= layout.slices {
+        return Err(what());
+    }
+    let index = array_slice
+        .checked_mul(shape.mip_levels)
+        .and_then(|i| i.checked_add(mip))
+        .and_then(|i| usize::try_from(i).ok())
+        .ok_or_else(what)?;
+    let slice_bytes = layout.row_bytes.saturating_mul(layout.rows);
+    let start = usize::try_from(slice_bytes.saturating_mul(depth_slice)).map_err(|_| what())?;
+    let len = usize::try_from(slice_bytes).map_err(|_| what())?;
+    Ok((index, start..start.saturating_add(len)))
+}
+
+/// The bytes of texel (`x`, `y`) of mip `mip`, slice `slice` of `texture`, elements of `element` bytes.
+pub(super) fn texel_of(texture: &Texture, mip: u32, slice: u32, x: u32, y: u32, element: usize) -> Result<&[u8]> {
+    let (index, range) = slice_range(texture, mip, slice)?;
+    let [width, _, _] = texture.shape.mip_size(mip);
+    let offset = u64::from(y)
+        .saturating_mul(u64::from(width))
+        .saturating_add(u64::from(x))
+        .saturating_mul(element as u64);
+    let start = usize::try_from(offset)
+        .ok()
+        .and_then(|o| range.start.checked_add(o))
+        .filter(|s| s.saturating_add(element) <= range.end);
+    start
+        .and_then(|s| texture.subresources.get(index)?.get(s..s.saturating_add(element)))
+        .ok_or_else(|| Error::new("target", format!("pixel ({x}, {y}) is outside mip {mip} slice {slice}")))
+}
+
+/// `texture` with mip `mip`, slice `slice` holding `bytes`.
+fn with_slice(texture: &Texture, mip: u32, slice: u32, bytes: &[u8]) -> Result<Texture> {
+    let (index, range) = slice_range(texture, mip, slice)?;
+    let mut subresources = texture.subresources.clone();
+    let place = subresources
+        .get_mut(index)
+        .ok_or_else(|| Error::new("target", format!("no subresource {index}")))?;
+    let mut data = place.to_vec();
+    let target = data
+        .get_mut(range.clone())
+        .filter(|t| t.len() == bytes.len())
+        .ok_or_else(|| {
+            Error::new(
+                "target",
+                format!(
+                    "{} bytes do not fill mip {mip} slice {slice} ({} bytes)",
+                    bytes.len(),
+                    range.len()
+                ),
+            )
+        })?;
+    target.copy_from_slice(bytes);
+    *place = Arc::from(data);
+    Texture::new(texture.shape, subresources)
+}
+
+/// The resources of a draw's targets after it: for each render target slot and the depth-stencil view, the resource
+/// the view sees with the draw's output written into the slice it writes.
+#[derive(Clone, Debug, Default)]
+pub struct UpdatedTargets {
+    /// By render target slot: (the resource before, the resource after).
+    pub render_targets: Vec<Option<(Arc<Resource>, Arc<Resource>)>>,
+    /// The depth-stencil view's resource before and after.
+    pub depth_stencil: Option<(Arc<Resource>, Arc<Resource>)>,
+}
+
+impl UpdatedTargets {
+    /// The resource that replaces `resource` (the same `Arc`), if any.
+    pub fn replacement(&self, resource: &Arc<Resource>) -> Option<Arc<Resource>> {
+        self.render_targets
+            .iter()
+            .flatten()
+            .chain(self.depth_stencil.as_ref())
+            .find(|(before, _)| Arc::ptr_eq(before, resource))
+            .map(|(_, after)| after.clone())
+    }
+}
+
+impl DrawOutput {
+    /// The textures `state`'s views see, with this output (of a draw of `state`) written into them.
+    pub fn updated_targets(&self, state: &DrawState) -> Result<UpdatedTargets> {
+        let mut updated = UpdatedTargets::default();
+        for (view, image) in state.render_targets.iter().zip(&self.render_targets) {
+            let entry = match (view, image) {
+                (Some(view), Some(image)) => {
+                    let texture = view
+                        .texture()
+                        .ok_or_else(|| state.error("output", "a render target is a buffer"))?;
+                    let (mip, slice) =
+                        render_target_place(view.desc.dimension, view.desc.mip_slice, view.desc.first_array_slice);
+                    let texture = with_slice(texture, mip, slice, &image.bytes)?;
+                    Some((view.resource.clone(), Arc::new(Resource::Texture(texture))))
+                }
+                _ => None,
+            };
+            updated.render_targets.push(entry);
+        }
+        if let (Some(view), Some(image)) = (&state.depth_stencil_view, &self.depth_stencil) {
+            let texture = view
+                .texture()
+                .ok_or_else(|| state.error("output", "the depth-stencil view sees a buffer"))?;
+            let (mip, slice) =
+                depth_stencil_place(view.desc.dimension, view.desc.mip_slice, view.desc.first_array_slice);
+            let texture = with_slice(texture, mip, slice, &image.bytes)?;
+            updated.depth_stencil = Some((view.resource.clone(), Arc::new(Resource::Texture(texture))));
+        }
+        Ok(updated)
+    }
+}
+
+/// `state` with every target view whose resource `updated` replaces seeing the replacement: how a sequence of draws
+/// hands each draw the targets as the previous one left them.
+pub fn with_targets(state: &DrawState, updated: &UpdatedTargets) -> DrawState {
+    let mut state = state.clone();
+    for view in state.render_targets.iter_mut().flatten() {
+        if let Some(after) = updated.replacement(&view.resource) {
+            view.resource = after;
+        }
+    }
+    if let Some(view) = state.depth_stencil_view.as_mut()
+        && let Some(after) = updated.replacement(&view.resource)
+    {
+        view.resource = after;
+    }
+    state
+}

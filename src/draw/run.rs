@@ -1,0 +1,953 @@
+//! Running a draw: [`PreparedDraw`] checks a [`DrawState`] once and builds what every stage needs; [`PreparedDraw::run`]
+//! draws it (vertices, primitives in order, quads of pixels, the output merger) and [`PreparedDraw::pixel_history`]
+//! (in `history.rs`) replays one pixel through the same code.
+
+use crate::Result;
+use crate::d3d::{CullMode, FillMode};
+use crate::draw::state::DrawState;
+use crate::format::{Format, Texel};
+use crate::input_assembler::{InputAssembler, Options as AssemblerOptions, OutOfBounds, Primitive};
+use crate::output_merger::{
+    DepthOutput as MergerDepth, DepthStencilOutcome, DepthStencilTarget, MAX_RENDER_TARGETS, OutputMerger,
+    OutputMergerState, RenderTarget, Targets,
+};
+use crate::raster::{
+    Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, Scissor, Triangle, TriangleFate, Viewport,
+};
+use crate::shader::{DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, Trace, Unbound};
+use std::sync::Arc;
+
+use super::ambiguity;
+use super::bindings::StageResources;
+use super::history::{Fragment, FragmentOutcome, ProgramRecord};
+use super::link::{Interpolation, Linkage, PixelSource};
+use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, render_target_place};
+use super::program::{Program, ShaderCache};
+use super::progress::{ProgressCallback, Reporter};
+use super::vertex::{MAX_KEPT_WORDS, ShadedVertices, shade_instance};
+
+/// The largest render target side D3D11 allows (`D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`), the implicit scissor of a
+/// draw without targets (16.11).
+const MAX_SIDE: u32 = 16384;
+
+/// How a draw treats what a well-formed draw does not do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawOptions {
+    /// What a program reading an empty slot it declares does (default: an error naming the slot).
+    pub unbound: Unbound,
+    /// What a vertex read outside its buffer does (default: an error naming the binding).
+    pub out_of_bounds: OutOfBounds,
+    /// Instructions one batch of a program may execute before the draw fails (a loop that never ends).
+    pub instruction_budget: u64,
+    /// Whether to compute the ambiguity mask.
+    pub ambiguity: bool,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        Self {
+            unbound: Unbound::Error,
+            out_of_bounds: OutOfBounds::Error,
+            instruction_budget: DEFAULT_BUDGET,
+            ambiguity: true,
+        }
+    }
+}
+
+/// A draw checked and ready to run: its programs, linkage, input assembly, resources, rasterizer and output-merger
+/// state, and (once shaded) its vertices.
+pub struct PreparedDraw<'s> {
+    /// The draw.
+    pub(super) state: &'s DrawState,
+    /// How it treats what a well-formed draw does not do.
+    pub(super) options: DrawOptions,
+    /// The vertex program.
+    pub(super) vertex: Arc<Program>,
+    /// The pixel program, if one is bound.
+    pub(super) pixel: Option<Arc<Program>>,
+    /// The vertex outputs kept and the pixel inputs filled.
+    pub(super) linkage: Linkage,
+    /// The input assembly.
+    pub(super) ia: InputAssembler,
+    /// The vertex stage's resources.
+    pub(super) vs: StageResources,
+    /// The pixel stage's resources.
+    pub(super) ps: StageResources,
+    /// The rasterizer.
+    pub(super) rasterizer: Rasterizer,
+    /// The output merger's state.
+    pub(super) om_state: OutputMergerState,
+    /// The viewport (index 0).
+    pub(super) viewport: Viewport,
+    /// The pixel grid: the targets' size, or the viewport's extent without targets.
+    pub(super) size: [u32; 2],
+    /// The components of `o0`..`o7` the pixel program declares.
+    pub(super) declared: [u8; MAX_RENDER_TARGETS],
+    /// How the pixel program writes depth, if it does.
+    pub(super) depth_output: Option<DepthOutput>,
+    /// Whether the depth-stencil test runs before the pixel program (16.12.1).
+    pub(super) early: bool,
+    /// The render targets' view formats by slot, and the depth-stencil view's.
+    pub(super) formats: ([Option<Format>; MAX_RENDER_TARGETS], Option<Format>),
+    /// The targets with their contents before the draw, built once (taken by the first run).
+    targets: Option<Targets>,
+    /// Shaded vertices by instance, kept when they fit [`MAX_KEPT_WORDS`] together.
+    cache: Vec<Option<Arc<ShadedVertices>>>,
+    /// Triangles per instance.
+    pub(super) primitives_per_instance: u64,
+}
+
+/// The rasterizer state of `state`'s rasterizer description, or an error for a fill mode not drawn.
+fn rasterizer_state(state: &DrawState) -> Result<RasterizerState> {
+    let desc = &state.rasterizer;
+    if desc.fill_mode == FillMode::Wireframe {
+        return Err(state.error(
+            "rasterizer",
+            "wireframe fill is not supported (Iridia draws solid triangles)",
+        ));
+    }
+    Ok(RasterizerState {
+        cull: match desc.cull_mode {
+            CullMode::None => Cull::None,
+            CullMode::Front => Cull::Front,
+            CullMode::Back => Cull::Back,
+        },
+        front_counter_clockwise: desc.front_counter_clockwise,
+        depth_clip: desc.depth_clip_enable,
+        depth_bias: desc.depth_bias,
+        depth_bias_clamp: desc.depth_bias_clamp,
+        slope_scaled_depth_bias: desc.slope_scaled_depth_bias,
+        scissor_enable: desc.scissor_enable,
+    })
+}
+
+/// The unit of the constant depth bias for a depth buffer of `format` (15.10): UNORM of its bits, or float. Without
+/// a depth buffer 15.10 takes the UNORM formula with no format to read r from; 24 bits are used (the bias then moves
+/// only `SV_Position.z`).
+fn depth_format(format: Option<Format>) -> DepthFormat {
+    match format {
+        Some(Format::D16Unorm) => DepthFormat::Unorm { bits: 16 },
+        Some(Format::D32Float | Format::D32FloatS8X24Uint) => DepthFormat::Float,
+        _ => DepthFormat::Unorm { bits: 24 },
+    }
+}
+
+/// The targets `state` binds, with their contents before the draw.
+fn build_targets(state: &DrawState) -> Result<Targets> {
+    let mut targets = Targets::default();
+    for (slot, view) in state.render_targets.iter().enumerate() {
+        let Some(view) = view else { continue };
+        let what = format!("render target {slot}");
+        let texture = view
+            .texture()
+            .ok_or_else(|| state.error("output merger", format!("{what} is a buffer view, which is not drawn")))?;
+        let target =
+            RenderTarget::from_view(texture, &view.desc).map_err(|e| e.within(format!("{} {what}", state.label)))?;
+        let place = targets.render_targets.get_mut(slot).ok_or_else(|| {
+            state.error(
+                "output merger",
+                format!("{what} is past the {MAX_RENDER_TARGETS} slots"),
+            )
+        })?;
+        *place = Some(target);
+    }
+    if let Some(view) = &state.depth_stencil_view {
+        let texture = view
+            .texture()
+            .ok_or_else(|| state.error("output merger", "the depth-stencil view sees a buffer"))?;
+        let target = DepthStencilTarget::from_view(texture, &view.desc)
+            .map_err(|e| e.within(format!("{} depth-stencil view", state.label)))?;
+        targets.depth_stencil = Some(target);
+    }
+    Ok(targets)
+}
+
+/// The pixel grid of a draw without targets: the viewport's extent, within the implicit scissor of 16.11.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped to [0, 16384] first
+fn viewport_extent(viewport: &Viewport) -> [u32; 2] {
+    let side = |end: f32| end.ceil().clamp(0., MAX_SIDE as f32) as u32;
+    [side(viewport.x + viewport.width), side(viewport.y + viewport.height)]
+}
+
+/// The (mip, slice) each render target view writes, by slot, and the depth-stencil view's.
+pub(super) type ViewPlaces = ([Option<(u32, u32)>; MAX_RENDER_TARGETS], Option<(u32, u32)>);
+
+/// A triangle of the draw as the pixel stage reads it.
+pub(super) struct PrimitiveContext<'v> {
+    /// `SV_PrimitiveID`.
+    pub id: u32,
+    /// The vertex slots, provoking vertex first.
+    pub slots: [usize; 3],
+    /// The instance's shaded vertices.
+    pub vertices: &'v ShadedVertices,
+}
+
+/// A quad waiting for the pixel program, with the lanes still covered.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct QuadJob {
+    /// The quad as the rasterizer gave it.
+    pub quad: Quad,
+    /// Its covered lanes after clip distances and the early depth-stencil test.
+    pub covered: u8,
+}
+
+/// Where the lanes of a batch go after the program: the draw's output merger (every covered lane), or a pixel
+/// history's one-pixel output merger (one lane, with its record).
+pub(super) struct Sink<'a> {
+    /// The output merger.
+    pub om: &'a mut OutputMerger,
+    /// The pixel the output merger's (0, 0) is (history), or (0, 0) (the draw's own).
+    pub origin: (u32, u32),
+    /// History: the only lane (quad 0, this lane) that reaches the output merger, and its record.
+    pub probe: Option<(usize, &'a mut Fragment)>,
+    /// History: trace the probe's lane.
+    pub trace: bool,
+}
+
+impl Sink<'_> {
+    /// Whether lane `lane` of quad `quad` of the batch reaches the output merger.
+    fn reaches(&self, quad: usize, lane: usize) -> bool {
+        match &self.probe {
+            Some((probe, _)) => quad == 0 && lane == *probe,
+            None => true,
+        }
+    }
+
+    /// The record of lane `lane` of quad `quad`, when it is the probe.
+    fn record(&mut self, quad: usize, lane: usize) -> Option<&mut Fragment> {
+        match &mut self.probe {
+            Some((probe, record)) if quad == 0 && lane == *probe => Some(record),
+            _ => None,
+        }
+    }
+
+    /// The output merger's coordinates of pixel (`x`, `y`).
+    fn at(&self, (x, y): (u32, u32)) -> (u32, u32) {
+        (x.saturating_sub(self.origin.0), y.saturating_sub(self.origin.1))
+    }
+}
+
+/// The words `o0`..`o7` of lane `lane`.
+fn outputs_of(machine: &Machine, lane: usize) -> [Texel; MAX_RENDER_TARGETS] {
+    let mut outputs = [[0u32; 4]; MAX_RENDER_TARGETS];
+    for (register, out) in (0u32..).zip(outputs.iter_mut()) {
+        *out = machine.output(lane, register);
+    }
+    outputs
+}
+
+impl<'s> PreparedDraw<'s> {
+    /// Checks `state` and builds every stage's working data: the programs (from `cache`), their linkage, the input
+    /// assembly, the bound resources, the targets, the rasterizer and the output merger's state. Every error names
+    /// the draw and the binding or program at fault.
+    pub fn new(state: &'s DrawState, cache: &mut ShaderCache, options: DrawOptions) -> Result<PreparedDraw<'s>> {
+        let label = state.label.as_str();
+        state.check_limits()?;
+        let vertex = cache.program(&state.vertex_shader, &format!("{label} vs"))?;
+        let pixel = match &state.pixel_shader {
+            Some(bytes) => Some(cache.program(bytes, &format!("{label} ps"))?),
+            None => None,
+        };
+        if vertex.executable.stage() != crate::shader::Stage::Vertex {
+            return Err(state.error("vs", format!("{} is not a vertex program", vertex.executable.name())));
+        }
+        if let Some(pixel) = &pixel
+            && pixel.executable.stage() != crate::shader::Stage::Pixel
+        {
+            return Err(state.error("ps", format!("{} is not a pixel program", pixel.executable.name())));
+        }
+        let linkage = Linkage::new(&vertex, pixel.as_deref(), label)?;
+        let ia = InputAssembler::new(
+            state,
+            &vertex.inputs(),
+            AssemblerOptions {
+                out_of_bounds: options.out_of_bounds,
+                ..AssemblerOptions::default()
+            },
+        )?;
+        let vs = StageResources::new(&vertex.executable, &state.vs, options.unbound, &format!("{label} vs"))?;
+        let ps = match &pixel {
+            Some(pixel) => StageResources::new(&pixel.executable, &state.ps, options.unbound, &format!("{label} ps"))?,
+            None => StageResources::default(),
+        };
+        let mut declared = [0u8; MAX_RENDER_TARGETS];
+        if let Some(pixel) = &pixel {
+            for output in pixel.executable.outputs() {
+                match output.register {
+                    OutputRegister::O(register) => {
+                        if let Some(mask) = usize::try_from(register).ok().and_then(|r| declared.get_mut(r)) {
+                            *mask |= output.mask;
+                        }
+                    }
+                    OutputRegister::StencilRef => {
+                        return Err(state.error(
+                            "ps",
+                            "the pixel program writes SV_StencilRef, which is not supported (the stencil reference is \
+                             the state's)",
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let targets = build_targets(state)?;
+        let om_state = OutputMergerState {
+            depth_stencil: state.depth_stencil,
+            stencil_ref: state.stencil_ref,
+            blend: state.blend,
+            blend_factor: state.blend_factor,
+            sample_mask: state.sample_mask,
+        };
+        // the output merger checks the targets' sizes and the blend state; this one is only a check
+        let checked = OutputMerger::new(&om_state, targets).map_err(|e| e.within(label))?;
+        let targets = checked.into_targets();
+        let formats = (
+            targets.render_targets.clone().map(|t| t.map(|t| t.format())),
+            targets.depth_stencil.as_ref().map(DepthStencilTarget::format),
+        );
+        // 15.6: a viewport that was never set is all zeros
+        let viewport = state.viewports.first().copied().unwrap_or(Viewport {
+            x: 0.,
+            y: 0.,
+            width: 0.,
+            height: 0.,
+            min_depth: 0.,
+            max_depth: 0.,
+        });
+        let size = targets
+            .render_targets
+            .iter()
+            .flatten()
+            .map(|t| [t.width(), t.height()])
+            .chain(targets.depth_stencil.as_ref().map(|d| [d.width(), d.height()]))
+            .next()
+            .unwrap_or_else(|| viewport_extent(&viewport));
+        // 15.7: the default scissor rectangle is empty
+        let scissor = state.scissor_rects.first().copied().unwrap_or(Scissor::default());
+        let rasterizer = Rasterizer::new(
+            viewport,
+            rasterizer_state(state)?,
+            scissor,
+            size,
+            depth_format(formats.1),
+        )
+        .map_err(|e| e.within(format!("{label} rasterizer")))?;
+        let early = pixel.as_ref().is_some_and(|p| p.force_early_depth_stencil);
+        let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
+        let instances = u64::from(ia.instance_count());
+        let per_instance = ia.primitives().count() as u64;
+        let total_words = (ia.vertex_count() as u64)
+            .saturating_mul(instances)
+            .saturating_mul(ShadedVertices::words_per_vertex(&linkage) as u64);
+        let cache_slots = if total_words <= MAX_KEPT_WORDS as u64 {
+            usize::try_from(instances).unwrap_or(0)
+        } else {
+            0
+        };
+        Ok(PreparedDraw {
+            state,
+            options,
+            vertex,
+            pixel,
+            linkage,
+            ia,
+            vs,
+            ps,
+            rasterizer,
+            om_state,
+            viewport,
+            size,
+            declared,
+            depth_output,
+            early,
+            formats,
+            targets: Some(targets),
+            cache: vec![None; cache_slots],
+            primitives_per_instance: per_instance,
+        })
+    }
+
+    /// The rasterizer.
+    pub fn rasterizer(&self) -> &Rasterizer {
+        &self.rasterizer
+    }
+
+    /// The linkage of the vertex program's outputs to the pixel program's inputs.
+    pub fn linkage(&self) -> &Linkage {
+        &self.linkage
+    }
+
+    /// The input assembly.
+    pub fn input_assembler(&self) -> &InputAssembler {
+        &self.ia
+    }
+
+    /// The pixel grid's width and height.
+    pub fn size(&self) -> [u32; 2] {
+        self.size
+    }
+
+    /// The label of the draw, for errors.
+    pub(super) fn label(&self) -> &str {
+        &self.state.label
+    }
+
+    /// The targets with their contents before the draw.
+    pub(super) fn fresh_targets(&mut self) -> Result<Targets> {
+        match self.targets.take() {
+            Some(targets) => Ok(targets),
+            None => build_targets(self.state),
+        }
+    }
+
+    /// The shaded vertices of `instance`: from the cache, or shaded now (and cached when the draw's vertices fit).
+    pub(super) fn vertices(
+        &mut self,
+        instance: u32,
+        machine: &mut Machine,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<Arc<ShadedVertices>> {
+        let slot = usize::try_from(instance).ok();
+        if let Some(shaded) = slot.and_then(|s| self.cache.get(s)).and_then(Option::as_ref) {
+            return Ok(shaded.clone());
+        }
+        let what = format!("{} vs", self.state.label);
+        let bindings = self.vs.bindings();
+        let shaded = Arc::new(shade_instance(
+            &self.ia,
+            &self.vertex.executable,
+            &bindings,
+            &self.linkage,
+            instance,
+            machine,
+            reporter,
+            &what,
+        )?);
+        if let Some(place) = slot.and_then(|s| self.cache.get_mut(s)) {
+            *place = Some(shaded.clone());
+        }
+        Ok(shaded)
+    }
+
+    /// A machine with the draw's instruction budget.
+    pub(super) fn machine(&self) -> Machine {
+        let mut machine = Machine::new();
+        machine.set_budget(self.options.instruction_budget);
+        machine
+    }
+
+    /// Runs the draw: every instance's vertices, every triangle in order, every quad of pixels, the output merger.
+    /// `progress` is called as [`super::progress`] describes and may cancel the draw.
+    pub fn run(&mut self, progress: Option<ProgressCallback<'_>>) -> Result<DrawOutput> {
+        let label = self.state.label.clone();
+        let mut reporter = Reporter::new(progress, &label);
+        let instances = self.ia.instance_count();
+        reporter.progress.primitives_total = self.primitives_per_instance.saturating_mul(u64::from(instances));
+        reporter.progress.vertices_total = (self.ia.vertex_count() as u64).saturating_mul(u64::from(instances));
+        reporter.report()?;
+        let targets = self.fresh_targets()?;
+        let mut om = OutputMerger::new(&self.om_state, targets).map_err(|e| e.within(label.as_str()))?;
+        om.set_depth_range(self.viewport.min_depth, self.viewport.max_depth);
+        let [width, height] = self.size;
+        let with_targets = self.formats.0.iter().any(Option::is_some) || self.formats.1.is_some();
+        let mut ambiguous = if self.options.ambiguity && with_targets {
+            vec![false; (width as usize).saturating_mul(height as usize)]
+        } else {
+            Vec::new()
+        };
+        let mut stats = DrawStats::default();
+        let mut vertex_machine = self.machine();
+        let mut pixel_machine = self.machine();
+        for instance in 0..instances {
+            let shaded = self.vertices(instance, &mut vertex_machine, &mut reporter)?;
+            stats.vertices_shaded = stats.vertices_shaded.saturating_add(shaded.len() as u64);
+            let this = &*self;
+            for primitive in this.ia.primitives() {
+                stats.triangles = stats.triangles.saturating_add(1);
+                let Some(context) = this.context(primitive, &shaded) else {
+                    continue;
+                };
+                let Some(triangle) = this.setup(&context, &mut stats) else {
+                    continue;
+                };
+                if !ambiguous.is_empty() {
+                    ambiguity::mark(&triangle, &this.rasterizer, &mut ambiguous, width);
+                }
+                let mut sink = Sink {
+                    om: &mut om,
+                    origin: (0, 0),
+                    probe: None,
+                    trace: false,
+                };
+                let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
+                for quad in triangle.quads() {
+                    batch.push(QuadJob {
+                        quad,
+                        covered: quad.covered,
+                    });
+                    if batch.len() == LANES / 4 {
+                        this.shade_quads(
+                            &mut batch,
+                            &context,
+                            &mut sink,
+                            &mut pixel_machine,
+                            &mut stats,
+                            &mut reporter,
+                        )?;
+                        batch.clear();
+                    }
+                }
+                if !batch.is_empty() {
+                    this.shade_quads(
+                        &mut batch,
+                        &context,
+                        &mut sink,
+                        &mut pixel_machine,
+                        &mut stats,
+                        &mut reporter,
+                    )?;
+                }
+                reporter.progress.primitives_done = reporter.progress.primitives_done.saturating_add(1);
+                reporter.work(1)?;
+            }
+        }
+        reporter.report()?;
+        let targets = om.into_targets();
+        let render_targets: Vec<Option<TargetImage>> = self
+            .state
+            .render_targets
+            .iter()
+            .zip(targets.render_targets)
+            .map(|(_, target)| {
+                target.map(|t| TargetImage {
+                    format: t.format(),
+                    width: t.width(),
+                    height: t.height(),
+                    bytes: t.into_bytes(),
+                })
+            })
+            .collect();
+        let depth_stencil = targets.depth_stencil.map(|t| TargetImage {
+            format: t.format(),
+            width: t.width(),
+            height: t.height(),
+            bytes: t.into_bytes(),
+        });
+        Ok(DrawOutput {
+            label,
+            width,
+            height,
+            render_targets,
+            depth_stencil,
+            stats,
+            ambiguous,
+        })
+    }
+
+    /// The triangle `primitive`, or `None` when a vertex slot has no shaded vertex (which the input
+    /// assembler never makes).
+    pub(super) fn context<'v>(
+        &self,
+        primitive: Primitive,
+        vertices: &'v ShadedVertices,
+    ) -> Option<PrimitiveContext<'v>> {
+        let slots = primitive.vertices.map(|s| s as usize);
+        slots.iter().all(|&s| s < vertices.len()).then_some(PrimitiveContext {
+            id: primitive.id,
+            slots,
+            vertices,
+        })
+    }
+
+    /// The cull-distance test (15.4.2) and NaN clip distances (15.4.1), then the rasterizer's setup; `None` when the
+    /// triangle draws nothing, counted in `stats`.
+    pub(super) fn setup(&self, context: &PrimitiveContext<'_>, stats: &mut DrawStats) -> Option<Triangle> {
+        let vertices = context.vertices;
+        let [a, b, c] = context.slots;
+        let culled_by_distance = (0..self.linkage.cull_distances.len()).any(|k| {
+            // a NaN counts as out (15.4.2): `!(d >= 0)`
+            [a, b, c].iter().all(|&v| {
+                let d = vertices.cull_distances(v).get(k).copied().unwrap_or(0.);
+                d.is_nan() || d < 0.
+            })
+        });
+        let nan_clip = [a, b, c]
+            .iter()
+            .any(|&v| vertices.clip_distances(v).iter().any(|d| d.is_nan()));
+        if culled_by_distance || nan_clip {
+            stats.distance_culled = stats.distance_culled.saturating_add(1);
+            return None;
+        }
+        let positions = [a, b, c].map(|v| vertices.position(v).unwrap_or_default());
+        let triangle = self.rasterizer.triangle(positions);
+        let count = match triangle.fate() {
+            TriangleFate::Rasterized => &mut stats.rasterized,
+            TriangleFate::ClippedAway => &mut stats.clipped_away,
+            TriangleFate::NotANumber => &mut stats.not_a_number,
+            TriangleFate::Infinite => &mut stats.infinite,
+            TriangleFate::ZeroArea => &mut stats.zero_area,
+            TriangleFate::Culled => &mut stats.culled,
+        };
+        *count = count.saturating_add(1);
+        (triangle.fate() == TriangleFate::Rasterized).then_some(triangle)
+    }
+
+    /// The word a pixel input component reads at a lane.
+    pub(super) fn input_word(
+        &self,
+        source: PixelSource,
+        lane: &Lane,
+        front: bool,
+        context: &PrimitiveContext<'_>,
+    ) -> u32 {
+        match source {
+            PixelSource::Varying { varying, mode } => {
+                let words = context
+                    .slots
+                    .map(|s| context.vertices.varyings(s).get(varying).copied().unwrap_or(0));
+                match mode {
+                    Interpolation::Flat => words[0],
+                    Interpolation::Perspective => Lane::blend(lane.perspective, words.map(f32::from_bits)).to_bits(),
+                    Interpolation::ScreenLinear => Lane::blend(lane.linear, words.map(f32::from_bits)).to_bits(),
+                }
+            }
+            PixelSource::Position(k) => lane.position.get(k).copied().unwrap_or(0.).to_bits(),
+            PixelSource::FrontFace => {
+                if front {
+                    u32::MAX
+                } else {
+                    0
+                }
+            }
+            PixelSource::PrimitiveId => context.id,
+            PixelSource::Zero => 0,
+        }
+    }
+
+    /// The clip distances (15.4.1) at a lane: the vertices' distances blended perspective-correct (a distance is
+    /// linear in clip space, so this is the plane's value at the pixel centre).
+    pub(super) fn clip_distances_at(&self, lane: &Lane, context: &PrimitiveContext<'_>) -> Vec<f32> {
+        (0..self.linkage.clip_distances.len())
+            .map(|k| {
+                let d = context
+                    .slots
+                    .map(|s| context.vertices.clip_distances(s).get(k).copied().unwrap_or(0.));
+                Lane::blend(lane.perspective, d)
+            })
+            .collect()
+    }
+
+    /// Shades a batch of quads of one triangle and hands their covered lanes to `sink`: clip distances, the early
+    /// depth-stencil test (16.12.1), the pixel program, then per lane the coverage, the late depth-stencil test and
+    /// the write, lanes in order.
+    #[allow(clippy::too_many_lines)]
+    pub(super) fn shade_quads(
+        &self,
+        batch: &mut [QuadJob],
+        context: &PrimitiveContext<'_>,
+        sink: &mut Sink<'_>,
+        machine: &mut Machine,
+        stats: &mut DrawStats,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<()> {
+        let label = self.label();
+        // clip distances: a covered lane whose interpolated distance is below 0 (or NaN) is not rasterized
+        if !self.linkage.clip_distances.is_empty() {
+            for (q, job) in batch.iter_mut().enumerate() {
+                for (lane, values) in job.quad.lanes.iter().enumerate() {
+                    if job.covered >> lane & 1 == 0 {
+                        continue;
+                    }
+                    let distances = self.clip_distances_at(values, context);
+                    let removed = distances.iter().any(|d| d.is_nan() || *d < 0.);
+                    if let Some(record) = sink.record(q, lane) {
+                        record.clip_distances = distances;
+                        record.clip_distance_removed = removed;
+                        if removed {
+                            record.outcome = FragmentOutcome::ClipDistance;
+                        }
+                    }
+                    if removed {
+                        job.covered &= !(1 << lane);
+                        if sink.reaches(q, lane) {
+                            stats.clip_distance_removed = stats.clip_distance_removed.saturating_add(1);
+                        }
+                    }
+                }
+            }
+        }
+        // 16.12.1: the tests (and writes) before the program; a lane that fails is not invoked but as a helper
+        if self.early && self.pixel.is_some() {
+            for (q, job) in batch.iter_mut().enumerate() {
+                for lane in 0..4 {
+                    if job.covered >> lane & 1 == 0 || !sink.reaches(q, lane) {
+                        continue;
+                    }
+                    let values = job.quad.lanes.get(lane).copied().unwrap_or_default();
+                    let at = sink.at(job.quad.pixel(lane));
+                    let covered = sink.om.sample_mask_covers();
+                    let mut record = crate::output_merger::DepthStencilRecord::default();
+                    let outcome = if covered {
+                        sink.om
+                            .depth_stencil(at.0, at.1, values.position[2], job.quad.front_facing, Some(&mut record))
+                            .map_err(|e| e.within(format!("{label} output merger")))?
+                    } else {
+                        DepthStencilOutcome::Passed
+                    };
+                    if let Some(fragment) = sink.record(q, lane) {
+                        fragment.early_sample_mask_covered = Some(covered);
+                        if covered {
+                            fragment.early_depth_stencil = Some(record);
+                        }
+                    }
+                    let failed = match (covered, outcome) {
+                        (false, _) => Some((&mut stats.coverage_failed, FragmentOutcome::CoverageFailed)),
+                        (true, DepthStencilOutcome::StencilFailed) => {
+                            Some((&mut stats.stencil_failed, FragmentOutcome::StencilFailed))
+                        }
+                        (true, DepthStencilOutcome::DepthFailed) => {
+                            Some((&mut stats.depth_failed, FragmentOutcome::DepthFailed))
+                        }
+                        (true, DepthStencilOutcome::Passed) => None,
+                    };
+                    if let Some((count, outcome)) = failed {
+                        *count = count.saturating_add(1);
+                        job.covered &= !(1 << lane);
+                        if let Some(fragment) = sink.record(q, lane) {
+                            fragment.outcome = outcome;
+                        }
+                    }
+                }
+            }
+        }
+        let Some(pixel) = &self.pixel else {
+            // no pixel program: the rasterized depth goes through the tests, and nothing is written to the targets
+            for (q, job) in batch.iter().enumerate() {
+                for lane in 0..4 {
+                    if job.covered >> lane & 1 == 0 || !sink.reaches(q, lane) {
+                        continue;
+                    }
+                    let values = job.quad.lanes.get(lane).copied().unwrap_or_default();
+                    let outputs = [[0u32; 4]; MAX_RENDER_TARGETS];
+                    self.merge(sink, q, lane, &job.quad, &values, &outputs, None, None, stats)?;
+                }
+            }
+            return Ok(());
+        };
+        let exe = &pixel.executable;
+        let jobs: Vec<QuadJob> = batch.iter().copied().filter(|j| j.covered != 0).collect();
+        if jobs.is_empty() {
+            return Ok(());
+        }
+        let covered: Vec<u8> = jobs.iter().map(|j| j.covered).collect();
+        machine
+            .start_quads(exe, &covered)
+            .map_err(|e| e.within(format!("{label} ps")))?;
+        for (q, job) in jobs.iter().enumerate() {
+            for (i, values) in job.quad.lanes.iter().enumerate() {
+                let lane = q.saturating_mul(4).saturating_add(i);
+                for input in &self.linkage.inputs {
+                    let word = self.input_word(input.source, values, job.quad.front_facing, context);
+                    if let Some(slot) = machine
+                        .input_mut(input.register, usize::from(input.component))
+                        .and_then(|rows| rows.get_mut(lane))
+                    {
+                        *slot = word;
+                    }
+                }
+                if self.linkage.coverage_input {
+                    machine.set_input_coverage(lane, u32::from(job.covered >> i & 1));
+                }
+                if self.linkage.primitive_id_input {
+                    machine.set_primitive_id(lane, context.id);
+                }
+            }
+        }
+        // a history runs one quad, so its probe is in quad 0
+        if let Some((probe, fragment)) = sink.probe.as_mut() {
+            let lane = *probe;
+            fragment.inputs = self
+                .linkage
+                .inputs
+                .iter()
+                .map(|input| super::history::InputRecord {
+                    register: input.register,
+                    component: input.component,
+                    semantic: input.semantic.clone(),
+                    source: super::history::InputSource::of(input.source, &self.linkage),
+                    word: machine
+                        .input_mut(input.register, usize::from(input.component))
+                        .and_then(|rows| rows.get(lane))
+                        .copied()
+                        .unwrap_or(0),
+                })
+                .collect();
+        }
+        let mut trace = match (&sink.probe, sink.trace) {
+            (Some((lane, _)), true) => Some(Trace::lane(*lane)),
+            _ => None,
+        };
+        let bindings = self.ps.bindings();
+        machine
+            .run(exe, &bindings, trace.as_mut())
+            .map_err(|e| e.within(format!("{label} ps")))?;
+        let lanes = jobs.len().saturating_mul(4);
+        let work = (lanes as u64).saturating_mul(u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1));
+        reporter.work(work)?;
+        for (q, job) in jobs.iter().enumerate() {
+            for i in 0..4 {
+                let lane = q.saturating_mul(4).saturating_add(i);
+                if job.covered >> i & 1 == 0 {
+                    stats.helper_invocations = stats.helper_invocations.saturating_add(1);
+                    continue;
+                }
+                if !sink.reaches(q, i) {
+                    continue;
+                }
+                stats.shaded = stats.shaded.saturating_add(1);
+                let outputs = outputs_of(machine, lane);
+                let discarded = machine.is_discarded(lane);
+                let depth = machine.depth(lane);
+                let mask = if exe.writes_coverage_mask() {
+                    machine.coverage_mask(lane)
+                } else {
+                    None
+                };
+                if let Some(fragment) = sink.record(q, i) {
+                    let mut written = [0u8; MAX_RENDER_TARGETS];
+                    for (register, w) in (0u32..).zip(written.iter_mut()) {
+                        *w = machine.written(lane, register);
+                    }
+                    fragment.program = Some(ProgramRecord {
+                        outputs,
+                        written,
+                        depth: depth.map(f32::from_bits),
+                        coverage_mask: mask,
+                        discarded,
+                        trace: trace.take().map(Into::into),
+                    });
+                }
+                if discarded {
+                    stats.discarded = stats.discarded.saturating_add(1);
+                    if let Some(fragment) = sink.record(q, i) {
+                        fragment.outcome = FragmentOutcome::Discarded;
+                    }
+                    continue;
+                }
+                let values = job.quad.lanes.get(i).copied().unwrap_or_default();
+                self.merge(sink, q, i, &job.quad, &values, &outputs, depth, mask, stats)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The output merger for one lane after the program: coverage, the late depth-stencil test (unless it ran
+    /// early), the write.
+    #[allow(clippy::too_many_arguments)]
+    fn merge(
+        &self,
+        sink: &mut Sink<'_>,
+        q: usize,
+        i: usize,
+        quad: &Quad,
+        values: &Lane,
+        outputs: &[Texel; MAX_RENDER_TARGETS],
+        depth: Option<u32>,
+        mask: Option<u32>,
+        stats: &mut DrawStats,
+    ) -> Result<()> {
+        let label = self.label();
+        let at = sink.at(quad.pixel(i));
+        let recording = sink.record(q, i).is_some();
+        let mut coverage_record = crate::output_merger::CoverageRecord::default();
+        let covered = sink
+            .om
+            .coverage(mask, &outputs[0], recording.then_some(&mut coverage_record));
+        if let Some(fragment) = sink.record(q, i) {
+            fragment.coverage = Some(coverage_record);
+        }
+        if !covered {
+            stats.coverage_failed = stats.coverage_failed.saturating_add(1);
+            if let Some(fragment) = sink.record(q, i) {
+                fragment.outcome = FragmentOutcome::CoverageFailed;
+            }
+            return Ok(());
+        }
+        if !self.early || self.pixel.is_none() {
+            // 16.9.2-3: the program's depth replaces the interpolated one (16.12.1: not when the test ran early)
+            let interpolated = values.position[2];
+            let incoming = match (self.depth_output, depth) {
+                (Some(DepthOutput::Any), Some(z)) => MergerDepth::Written(f32::from_bits(z)),
+                (Some(DepthOutput::GreaterEqual), Some(z)) => MergerDepth::GreaterEqual(f32::from_bits(z)),
+                (Some(DepthOutput::LessEqual), Some(z)) => MergerDepth::LessEqual(f32::from_bits(z)),
+                _ => MergerDepth::Interpolated,
+            };
+            let mut record = crate::output_merger::DepthStencilRecord::default();
+            let outcome = sink
+                .om
+                .depth_stencil(
+                    at.0,
+                    at.1,
+                    incoming.depth(interpolated),
+                    quad.front_facing,
+                    recording.then_some(&mut record),
+                )
+                .map_err(|e| e.within(format!("{label} output merger")))?;
+            if let Some(fragment) = sink.record(q, i) {
+                fragment.depth_stencil = Some(record);
+            }
+            let failed = match outcome {
+                DepthStencilOutcome::Passed => None,
+                DepthStencilOutcome::StencilFailed => Some((&mut stats.stencil_failed, FragmentOutcome::StencilFailed)),
+                DepthStencilOutcome::DepthFailed => Some((&mut stats.depth_failed, FragmentOutcome::DepthFailed)),
+            };
+            if let Some((count, outcome)) = failed {
+                *count = count.saturating_add(1);
+                if let Some(fragment) = sink.record(q, i) {
+                    fragment.outcome = outcome;
+                }
+                return Ok(());
+            }
+        }
+        let declared = if self.pixel.is_some() {
+            self.declared
+        } else {
+            [0; MAX_RENDER_TARGETS]
+        };
+        let mut write_record = crate::output_merger::WriteRecord::default();
+        sink.om
+            .write(at.0, at.1, outputs, &declared, recording.then_some(&mut write_record))
+            .map_err(|e| e.within(format!("{label} output merger")))?;
+        stats.written = stats.written.saturating_add(1);
+        if let Some(fragment) = sink.record(q, i) {
+            fragment.write = Some(write_record);
+            fragment.outcome = FragmentOutcome::Written;
+        }
+        Ok(())
+    }
+
+    /// The render target and depth-stencil views' places (mip, slice) and element sizes, for one-pixel targets.
+    pub(super) fn view_places(&self) -> ViewPlaces {
+        let mut places = [None; MAX_RENDER_TARGETS];
+        for (place, view) in places.iter_mut().zip(&self.state.render_targets) {
+            *place = view
+                .as_ref()
+                .map(|v| render_target_place(v.desc.dimension, v.desc.mip_slice, v.desc.first_array_slice));
+        }
+        let depth = self
+            .state
+            .depth_stencil_view
+            .as_ref()
+            .map(|v| depth_stencil_place(v.desc.dimension, v.desc.mip_slice, v.desc.first_array_slice));
+        (places, depth)
+    }
+}
+
+/// Runs `state` with a fresh cache and default options: what a one-off draw needs.
+pub fn run_draw(
+    state: &DrawState,
+    cache: &mut ShaderCache,
+    progress: Option<ProgressCallback<'_>>,
+) -> Result<DrawOutput> {
+    PreparedDraw::new(state, cache, DrawOptions::default())?.run(progress)
+}

@@ -1,0 +1,203 @@
+//! The vertex stage of a draw: each vertex the input assembler makes is shaded once per instance (9.2 allows the
+//! post-transform cache this amounts to), in batches of [`LANES`], and the outputs the rest of the draw reads are kept:
+//! the clip-space position, the components the pixel program reads, and the clip and cull distances.
+
+use crate::input_assembler::{InputAssembler, VertexInputs};
+use crate::shader::{Bindings, Executable, LANES, Machine, Trace};
+use crate::{Error, Result};
+use std::ops::Range;
+
+use super::link::Linkage;
+use super::progress::Reporter;
+
+/// The most 32-bit words a draw keeps of its shaded vertices at once (256 MiB): an Iridia limit, so that a call
+/// naming 2^25 vertices with a stride of 0 (which no buffer bounds) cannot ask for gigabytes.
+pub const MAX_KEPT_WORDS: usize = 1 << 26;
+
+/// The kept outputs of one instance's vertices, by vertex slot (the input assembler's numbering).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShadedVertices {
+    /// Clip-space positions (`SV_Position`).
+    positions: Vec<[f32; 4]>,
+    /// Per vertex, the words of [`Linkage::varyings`] in order.
+    varyings: Vec<u32>,
+    /// Words per vertex in `varyings`.
+    varying_count: usize,
+    /// Per vertex, the `SV_ClipDistance` components.
+    clip: Vec<f32>,
+    /// Distances per vertex in `clip`.
+    clip_count: usize,
+    /// Per vertex, the `SV_CullDistance` components.
+    cull: Vec<f32>,
+    /// Distances per vertex in `cull`.
+    cull_count: usize,
+}
+
+/// `count` items of a per-vertex run starting at vertex `slot`.
+fn run_of<T>(items: &[T], slot: usize, count: usize) -> &[T] {
+    let start = slot.saturating_mul(count);
+    items.get(start..start.saturating_add(count)).unwrap_or(&[])
+}
+
+impl ShadedVertices {
+    /// How many vertices.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The clip-space position of vertex `slot`.
+    pub fn position(&self, slot: usize) -> Option<[f32; 4]> {
+        self.positions.get(slot).copied()
+    }
+
+    /// The kept output words of vertex `slot`, in [`Linkage::varyings`] order.
+    pub fn varyings(&self, slot: usize) -> &[u32] {
+        run_of(&self.varyings, slot, self.varying_count)
+    }
+
+    /// The clip distances of vertex `slot`.
+    pub fn clip_distances(&self, slot: usize) -> &[f32] {
+        run_of(&self.clip, slot, self.clip_count)
+    }
+
+    /// The cull distances of vertex `slot`.
+    pub fn cull_distances(&self, slot: usize) -> &[f32] {
+        run_of(&self.cull, slot, self.cull_count)
+    }
+
+    /// The words kept per vertex.
+    pub fn words_per_vertex(linkage: &Linkage) -> usize {
+        4usize
+            .saturating_add(linkage.varyings.len())
+            .saturating_add(linkage.clip_distances.len())
+            .saturating_add(linkage.cull_distances.len())
+    }
+}
+
+/// Fills `machine` with the input registers of vertices `slots` of `instance` (at most [`LANES`]) and starts the
+/// batch.
+pub(super) fn load(
+    ia: &InputAssembler,
+    exe: &Executable,
+    instance: u32,
+    slots: Range<usize>,
+    inputs: &mut VertexInputs,
+    machine: &mut Machine,
+) -> Result<()> {
+    ia.fetch(instance, slots.clone(), inputs)?;
+    machine.start_vertices(exe, slots.len())?;
+    let registers = u32::try_from(ia.register_count())
+        .unwrap_or(u32::MAX)
+        .min(exe.input_register_count());
+    for register in 0..registers {
+        let rows = inputs.register(register as usize);
+        for component in 0..4 {
+            if let Some(lanes) = machine.input_mut(register, component) {
+                for (lane, words) in lanes.iter_mut().zip(rows) {
+                    *lane = words.get(component).copied().unwrap_or(0);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs the vertex program on vertices `slots` of `instance` (at most [`LANES`]), tracing `trace`'s lanes if given;
+/// the outputs are left in `machine`. `what` names the stage in errors.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run_batch(
+    ia: &InputAssembler,
+    exe: &Executable,
+    bindings: &Bindings<'_>,
+    instance: u32,
+    slots: Range<usize>,
+    inputs: &mut VertexInputs,
+    machine: &mut Machine,
+    trace: Option<&mut Trace>,
+    what: &str,
+) -> Result<()> {
+    load(ia, exe, instance, slots, inputs, machine).map_err(|e| e.within(what))?;
+    machine.run(exe, bindings, trace).map_err(|e| e.within(what))
+}
+
+/// Shades every vertex of `instance` and keeps what [`Linkage`] names.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shade_instance(
+    ia: &InputAssembler,
+    exe: &Executable,
+    bindings: &Bindings<'_>,
+    linkage: &Linkage,
+    instance: u32,
+    machine: &mut Machine,
+    reporter: &mut Reporter<'_>,
+    what: &str,
+) -> Result<ShadedVertices> {
+    let count = ia.vertex_count();
+    let words = ShadedVertices::words_per_vertex(linkage);
+    if count.saturating_mul(words) > MAX_KEPT_WORDS {
+        return Err(Error::new(
+            what,
+            format!(
+                "{count} vertices of {words} kept words each are more than the {MAX_KEPT_WORDS} words Iridia keeps"
+            ),
+        ));
+    }
+    let mut shaded = ShadedVertices {
+        positions: Vec::with_capacity(count),
+        varyings: Vec::with_capacity(count.saturating_mul(linkage.varyings.len())),
+        varying_count: linkage.varyings.len(),
+        clip: Vec::with_capacity(count.saturating_mul(linkage.clip_distances.len())),
+        clip_count: linkage.clip_distances.len(),
+        cull: Vec::with_capacity(count.saturating_mul(linkage.cull_distances.len())),
+        cull_count: linkage.cull_distances.len(),
+    };
+    let mut inputs = VertexInputs::default();
+    let work_per_lane = u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1);
+    let mut start = 0usize;
+    while start < count {
+        let end = start.saturating_add(LANES).min(count);
+        run_batch(
+            ia,
+            exe,
+            bindings,
+            instance,
+            start..end,
+            &mut inputs,
+            machine,
+            None,
+            what,
+        )?;
+        let word = |machine: &Machine, lane: usize, (register, component): (u32, u8)| {
+            machine
+                .output_lanes(register, usize::from(component))
+                .and_then(|lanes| lanes.get(lane))
+                .copied()
+                .unwrap_or(0)
+        };
+        let (position_register, position_components) = linkage.position;
+        for lane in 0..end.saturating_sub(start) {
+            let position = position_components
+                .map(|c| c.map_or(0., |c| f32::from_bits(word(machine, lane, (position_register, c)))));
+            shaded.positions.push(position);
+            for &key in &linkage.varyings {
+                shaded.varyings.push(word(machine, lane, key));
+            }
+            for &key in &linkage.clip_distances {
+                shaded.clip.push(f32::from_bits(word(machine, lane, key)));
+            }
+            for &key in &linkage.cull_distances {
+                shaded.cull.push(f32::from_bits(word(machine, lane, key)));
+            }
+        }
+        let lanes = u64::try_from(end.saturating_sub(start)).unwrap_or(0);
+        reporter.progress.vertices_done = reporter.progress.vertices_done.saturating_add(lanes);
+        reporter.work(lanes.saturating_mul(work_per_lane))?;
+        start = end;
+    }
+    Ok(shaded)
+}

@@ -1,0 +1,221 @@
+//! What a program reads besides its inputs: constant buffers, shader resource views and samplers, by slot; and the
+//! interface through which the interpreter asks a bound view for texels.
+//!
+//! The texels themselves (addressing, filtering, format decode, LOD) are [`super::texture`]'s business. The
+//! interpreter reaches them through [`ShaderResource`], whose methods are that module's functions with the view as
+//! receiver: [`TextureView`] implements it by calling them, and a test can bind a view of its own that records what
+//! it was asked.
+
+use crate::Result;
+use crate::d3d::SrvDimension;
+use crate::resource::SamplerDesc;
+
+use super::texture::{self, TextureView};
+
+pub use super::texture::LevelOfDetail;
+
+/// The constant buffer slots a program stage has (`D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`; 7.5 counts a
+/// fifteenth, which holds the immediate constant buffer).
+pub const CONSTANT_BUFFER_SLOTS: usize = 14;
+
+/// The shader resource view slots a program stage has (`D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT`).
+pub const RESOURCE_SLOTS: usize = 128;
+
+/// The sampler slots a program stage has (`D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`).
+pub const SAMPLER_SLOTS: usize = 16;
+
+/// A shader resource view as the interpreter reads it: one method per texture instruction family, each for one lane.
+/// The methods are [`super::texture`]'s functions; results are the four shader-visible words
+/// (float bits or integers) before the instruction's resource swizzle, which the interpreter applies.
+pub trait ShaderResource {
+    /// The view's dimension.
+    fn dimension(&self) -> SrvDimension;
+    /// `sample*` (22.4.15-20): `coords` is the address operand as given, `offset` the immediate texel offset,
+    /// `reference` the comparison value of `sample_c`/`sample_c_lz`.
+    fn sample(
+        &self,
+        sampler: &SamplerDesc,
+        coords: [f32; 4],
+        offset: [i32; 3],
+        lod: LevelOfDetail,
+        reference: Option<f32>,
+    ) -> Result<[u32; 4]>;
+    /// `gather4*` (22.4.2-5): the four texels of level 0's bilinear footprint, component `channel` (0..3).
+    fn gather(
+        &self,
+        sampler: &SamplerDesc,
+        coords: [f32; 4],
+        offset: [i32; 2],
+        channel: u8,
+        reference: Option<f32>,
+    ) -> Result<[u32; 4]>;
+    /// `ld` / `ld2dms` (22.4.6-7): the integer address as given (x, y, z-or-slice, mip), the immediate offset and the
+    /// sample index.
+    fn load(&self, address: [i32; 4], offset: [i32; 3], sample: u32) -> Result<[u32; 4]>;
+    /// `resinfo`'s integers for mip `level` (22.4.14): width, height, depth-or-array-size, mip count.
+    fn dimensions(&self, level: u32) -> [u32; 4];
+    /// `bufinfo` (22.4.1): elements (typed), bytes (raw) or structures (structured) in a buffer view.
+    fn buffer_elements(&self) -> u32;
+    /// `sampleinfo` (22.4.21): the sample count.
+    fn sample_count(&self) -> u32;
+    /// `samplepos` (22.4.22): sample `index`'s position relative to the pixel centre; zeros when out of range.
+    fn sample_position(&self, index: u32) -> [f32; 2];
+    /// `lod` (22.5.6): (clamped LOD, unclamped LOD) for the address and its derivatives.
+    fn lod(&self, sampler: &SamplerDesc, coords: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> [f32; 2];
+    /// `ld_raw` (22.4.10): the 32-bit word at `byte_address` of a raw buffer view; 0 out of range.
+    fn load_raw(&self, byte_address: u32) -> Result<u32>;
+    /// `ld_structured` (22.4.12): the 32-bit word at `byte_offset` in structure `index` of a structured buffer view
+    /// (the view's stride); 0 out of range.
+    fn load_structured(&self, index: u32, byte_offset: u32) -> Result<u32>;
+}
+
+/// What to do when a program reads a slot its declarations name but nothing is bound there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unbound {
+    /// Fail the run with an error naming the slot (the default: a capture missing a binding is incomplete, and
+    /// silently reading zeros would hide it).
+    #[default]
+    Error,
+    /// Read what the spec says an empty slot reads: zeros for constant buffers (7.5: "Fetching from a ConstantBuffer
+    /// slot with no Buffer present always returns 0 in all components for all indices") and for resources
+    /// (7.18.17, 22.4.6, 22.4.14 ...: 0 in all components; `resinfo_rcpFloat` gives infinities); an empty sampler
+    /// slot is D3D11's default sampler ([`SamplerDesc::default`]; `PSSetSamplers`: a NULL sampler "invokes the
+    /// default state").
+    Zero,
+}
+
+/// The rasterizer's sample pattern, for `sampleinfo` and `samplepos` on the `rasterizer` register (22.4.21-22).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RasterizerSamples<'a> {
+    /// The render targets' sample count.
+    pub count: u32,
+    /// Each sample's position relative to the pixel centre (3.3.1), in pixels.
+    pub positions: &'a [[f32; 2]],
+}
+
+impl Default for RasterizerSamples<'_> {
+    /// One sample at the pixel centre.
+    fn default() -> Self {
+        Self {
+            count: 1,
+            positions: &[[0.0, 0.0]],
+        }
+    }
+}
+
+/// Everything a program reads besides its inputs, by slot.
+#[derive(Clone, Default)]
+pub struct Bindings<'a> {
+    /// `cb0`..`cb13` as 16-byte vectors. A binding may be shorter than the declared size: reads past its end give 0
+    /// (7.5: "Out of bounds behavior is always with respect to the size of the buffer bound at that slot").
+    pub constant_buffers: [Option<&'a [[u32; 4]]>; CONSTANT_BUFFER_SLOTS],
+    /// `t0`..`t127`, normally [`TextureView`]s (a `&TextureView` coerces to `&dyn ShaderResource`); entries past
+    /// the end are unbound.
+    pub resources: Vec<Option<&'a dyn ShaderResource>>,
+    /// `s0`..`s15`.
+    pub samplers: [Option<&'a SamplerDesc>; SAMPLER_SLOTS],
+    /// What an empty declared slot does.
+    pub unbound: Unbound,
+    /// The rasterizer's sample pattern.
+    pub rasterizer: RasterizerSamples<'a>,
+}
+
+impl<'a> Bindings<'a> {
+    /// The constant buffer bound at `slot`, if any.
+    pub fn constant_buffer(&self, slot: usize) -> Option<&'a [[u32; 4]]> {
+        self.constant_buffers.get(slot).copied().flatten()
+    }
+
+    /// The view bound at `slot`, if any.
+    pub fn resource(&self, slot: usize) -> Option<&'a dyn ShaderResource> {
+        self.resources.get(slot).copied().flatten()
+    }
+
+    /// The sampler bound at `slot`, if any.
+    pub fn sampler(&self, slot: usize) -> Option<&'a SamplerDesc> {
+        self.samplers.get(slot).copied().flatten()
+    }
+}
+
+impl std::fmt::Debug for Bindings<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bound = |present: &[bool]| {
+            present
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| **p)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        f.debug_struct("Bindings")
+            .field("constant_buffers", &bound(&self.constant_buffers.map(|c| c.is_some())))
+            .field(
+                "resources",
+                &bound(&self.resources.iter().map(Option::is_some).collect::<Vec<_>>()),
+            )
+            .field("samplers", &bound(&self.samplers.map(|s| s.is_some())))
+            .field("unbound", &self.unbound)
+            .field("rasterizer", &self.rasterizer)
+            .finish()
+    }
+}
+
+impl ShaderResource for TextureView {
+    fn dimension(&self) -> SrvDimension {
+        TextureView::dimension(self)
+    }
+
+    fn sample(
+        &self,
+        sampler: &SamplerDesc,
+        coords: [f32; 4],
+        offset: [i32; 3],
+        lod: LevelOfDetail,
+        reference: Option<f32>,
+    ) -> Result<[u32; 4]> {
+        texture::sample(self, sampler, coords, offset, lod, reference)
+    }
+
+    fn gather(
+        &self,
+        sampler: &SamplerDesc,
+        coords: [f32; 4],
+        offset: [i32; 2],
+        channel: u8,
+        reference: Option<f32>,
+    ) -> Result<[u32; 4]> {
+        texture::gather(self, sampler, coords, offset, channel, reference)
+    }
+
+    fn load(&self, address: [i32; 4], offset: [i32; 3], sample: u32) -> Result<[u32; 4]> {
+        texture::load(self, address, offset, sample)
+    }
+
+    fn dimensions(&self, level: u32) -> [u32; 4] {
+        texture::dimensions(self, level)
+    }
+
+    fn buffer_elements(&self) -> u32 {
+        texture::buffer_elements(self)
+    }
+
+    fn sample_count(&self) -> u32 {
+        texture::sample_count(self)
+    }
+
+    fn sample_position(&self, index: u32) -> [f32; 2] {
+        texture::sample_position(self, index)
+    }
+
+    fn lod(&self, sampler: &SamplerDesc, coords: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> [f32; 2] {
+        texture::lod(self, sampler, coords, ddx, ddy)
+    }
+
+    fn load_raw(&self, byte_address: u32) -> Result<u32> {
+        texture::load_raw(self, byte_address)
+    }
+
+    fn load_structured(&self, index: u32, byte_offset: u32) -> Result<u32> {
+        texture::load_structured(self, index, byte_offset)
+    }
+}

@@ -1,0 +1,81 @@
+//! A record of what a run did for chosen lanes: every instruction they executed, with the values it read and wrote.
+//!
+//! Tracing is asked for per run ([`super::Machine::run`] takes `Option<&mut Trace>`); when it is not, the run loop
+//! pays one branch per instruction and allocates nothing.
+
+use crate::dxbc::program::Opcode;
+
+use super::machine::LaneMask;
+
+/// The most steps a trace keeps unless told otherwise; later steps are counted in [`Trace::dropped`]. A runaway loop
+/// stops at the instruction budget anyway; this bounds the memory one trace can take.
+pub const DEFAULT_TRACE_LIMIT: usize = 1 << 20;
+
+/// The instructions a run executed for a set of lanes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// The lanes whose values are recorded (bit `i` is lane `i` of the batch).
+    pub lanes: LaneMask,
+    /// One step per instruction executed while any traced lane was active (before or after it), in order.
+    pub steps: Vec<TraceStep>,
+    /// The most steps kept.
+    pub limit: usize,
+    /// Steps not kept because `limit` was reached.
+    pub dropped: u64,
+}
+
+impl Trace {
+    /// A trace of `lanes`, keeping up to [`DEFAULT_TRACE_LIMIT`] steps.
+    pub fn new(lanes: LaneMask) -> Self {
+        Self {
+            lanes,
+            steps: Vec::new(),
+            limit: DEFAULT_TRACE_LIMIT,
+            dropped: 0,
+        }
+    }
+
+    /// A trace of one lane.
+    pub fn lane(lane: usize) -> Self {
+        Self::new(1u32.checked_shl(u32::try_from(lane).unwrap_or(u32::MAX)).unwrap_or(0))
+    }
+}
+
+/// One executed instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// Its position in the program's instruction list (declarations included).
+    pub instruction: u32,
+    /// Its token offset in the program.
+    pub offset: u32,
+    /// Its opcode.
+    pub opcode: Opcode,
+    /// The lanes executing it (bit `i` is lane `i`), as it started.
+    pub active: LaneMask,
+    /// The lanes executing after it (differs from `active` for flow control and `discard`).
+    pub active_after: LaneMask,
+    /// The values for each traced lane, in lane order.
+    pub lanes: Vec<LaneStep>,
+}
+
+/// What one instruction read and wrote for one lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneStep {
+    /// The lane.
+    pub lane: u8,
+    /// Whether the lane executed the instruction (its bit in [`TraceStep::active`]).
+    pub active: bool,
+    /// Each value source operand (a texture instruction's `t#`/`s#` excluded), after swizzle and modifiers.
+    pub sources: Vec<[u32; 4]>,
+    /// Each destination after the write (`null` destinations included, as zeros).
+    pub destinations: Vec<TracedWrite>,
+}
+
+/// A destination as it was after the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TracedWrite {
+    /// The write mask (x = bit 0).
+    pub mask: u8,
+    /// The register's four components after the write.
+    pub value: [u32; 4],
+}
