@@ -956,7 +956,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
     let mut geometry = None;
     let mut hull = None;
     let mut domain = None;
-    // SAFETY (these three): a live context; the out-parameters are locals.
+    // SAFETY: (these three) a live context; the out-parameters are locals.
     unsafe {
         context.GSGetShader(&mut geometry, None, None);
         context.HSGetShader(&mut hull, None, None);

@@ -79,8 +79,8 @@ hooked_slot!(CLEAR_VIEW, ClearViewFn, (*mut c_void, *const f32, *const RECT, u32
 hooked_slot!(DISCARD_VIEW1, DiscardView1Fn, (*mut c_void, *const RECT, u32));
 
 unsafe extern "system" fn draw(this: *mut c_void, vertex_count: u32, start_vertex: u32) {
-    let original = original!(DRAW, this, DrawFn, ());
-    // SAFETY (the closure): the program's arguments, passed through unchanged.
+    let original = original!(DRAW, this, DrawFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
     let run = || unsafe { original(this, vertex_count, start_vertex) };
     if observing() {
         capture::record_draw(
@@ -97,8 +97,8 @@ unsafe extern "system" fn draw(this: *mut c_void, vertex_count: u32, start_verte
 }
 
 unsafe extern "system" fn draw_indexed(this: *mut c_void, index_count: u32, start_index: u32, base_vertex: i32) {
-    let original = original!(DRAW_INDEXED, this, DrawIndexedFn, ());
-    // SAFETY (the closure): the program's arguments, passed through unchanged.
+    let original = original!(DRAW_INDEXED, this, DrawIndexedFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
     let run = || unsafe { original(this, index_count, start_index, base_vertex) };
     if observing() {
         let call = DrawCall::DrawIndexed {
@@ -119,8 +119,8 @@ unsafe extern "system" fn draw_instanced(
     start_vertex: u32,
     start_instance: u32,
 ) {
-    let original = original!(DRAW_INSTANCED, this, DrawInstancedFn, ());
-    // SAFETY (the closure): the program's arguments, passed through unchanged.
+    let original = original!(DRAW_INSTANCED, this, DrawInstancedFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
     let run = || unsafe {
         original(
             this,
@@ -151,8 +151,8 @@ unsafe extern "system" fn draw_indexed_instanced(
     base_vertex: i32,
     start_instance: u32,
 ) {
-    let original = original!(DRAW_INDEXED_INSTANCED, this, DrawIndexedInstancedFn, ());
-    // SAFETY (the closure): the program's arguments, passed through unchanged.
+    let original = original!(DRAW_INDEXED_INSTANCED, this, DrawIndexedInstancedFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
     let run = || unsafe {
         original(
             this,
@@ -178,7 +178,7 @@ unsafe extern "system" fn draw_indexed_instanced(
 }
 
 unsafe extern "system" fn draw_auto(this: *mut c_void) {
-    let original = original!(DRAW_AUTO, this, DrawAutoFn, ());
+    let original = original!(DRAW_AUTO, this, DrawAutoFn);
     if observing() {
         capture::unrecorded_draw("DrawAuto");
     }
@@ -187,7 +187,7 @@ unsafe extern "system" fn draw_auto(this: *mut c_void) {
 }
 
 unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
-    let original = original!(DRAW_INSTANCED_INDIRECT, this, DrawInstancedIndirectFn, ());
+    let original = original!(DRAW_INSTANCED_INDIRECT, this, DrawInstancedIndirectFn);
     if observing() {
         capture::unrecorded_draw("DrawInstancedIndirect");
     }
@@ -196,12 +196,7 @@ unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut 
 }
 
 unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
-    let original = original!(
-        DRAW_INDEXED_INSTANCED_INDIRECT,
-        this,
-        DrawIndexedInstancedIndirectFn,
-        ()
-    );
+    let original = original!(DRAW_INDEXED_INSTANCED_INDIRECT, this, DrawIndexedInstancedIndirectFn);
     if observing() {
         capture::unrecorded_draw("DrawIndexedInstancedIndirect");
     }
@@ -210,7 +205,7 @@ unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, arg
 }
 
 unsafe extern "system" fn dispatch(this: *mut c_void, x: u32, y: u32, z: u32) {
-    let original = original!(DISPATCH, this, DispatchFn, ());
+    let original = original!(DISPATCH, this, DispatchFn);
     if observing() {
         capture::wrote_everything();
     }
@@ -219,7 +214,7 @@ unsafe extern "system" fn dispatch(this: *mut c_void, x: u32, y: u32, z: u32) {
 }
 
 unsafe extern "system" fn dispatch_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
-    let original = original!(DISPATCH_INDIRECT, this, DispatchIndirectFn, ());
+    let original = original!(DISPATCH_INDIRECT, this, DispatchIndirectFn);
     if observing() {
         capture::wrote_everything();
     }
@@ -252,7 +247,7 @@ unsafe extern "system" fn update_subresource(
     row_pitch: u32,
     depth_pitch: u32,
 ) {
-    let original = original!(UPDATE_SUBRESOURCE, this, UpdateSubresourceFn, ());
+    let original = original!(UPDATE_SUBRESOURCE, this, UpdateSubresourceFn);
     if observing() {
         capture::wrote(resource);
     }
@@ -270,7 +265,7 @@ unsafe extern "system" fn update_subresource1(
     depth_pitch: u32,
     flags: u32,
 ) {
-    let original = original!(UPDATE_SUBRESOURCE1, this, UpdateSubresource1Fn, ());
+    let original = original!(UPDATE_SUBRESOURCE1, this, UpdateSubresource1Fn);
     if observing() {
         capture::wrote(resource);
     }
@@ -279,7 +274,7 @@ unsafe extern "system" fn update_subresource1(
 }
 
 unsafe extern "system" fn copy_resource(this: *mut c_void, destination: *mut c_void, source: *mut c_void) {
-    let original = original!(COPY_RESOURCE, this, CopyResourceFn, ());
+    let original = original!(COPY_RESOURCE, this, CopyResourceFn);
     if observing() {
         capture::wrote(destination);
     }
@@ -299,7 +294,7 @@ unsafe extern "system" fn copy_subresource_region(
     source_subresource: u32,
     region: *const D3D11_BOX,
 ) {
-    let original = original!(COPY_SUBRESOURCE_REGION, this, CopySubresourceRegionFn, ());
+    let original = original!(COPY_SUBRESOURCE_REGION, this, CopySubresourceRegionFn);
     if observing() {
         capture::wrote(destination);
     }
@@ -332,7 +327,7 @@ unsafe extern "system" fn copy_subresource_region1(
     region: *const D3D11_BOX,
     flags: u32,
 ) {
-    let original = original!(COPY_SUBRESOURCE_REGION1, this, CopySubresourceRegion1Fn, ());
+    let original = original!(COPY_SUBRESOURCE_REGION1, this, CopySubresourceRegion1Fn);
     if observing() {
         capture::wrote(destination);
     }
@@ -354,7 +349,7 @@ unsafe extern "system" fn copy_subresource_region1(
 }
 
 unsafe extern "system" fn copy_structure_count(this: *mut c_void, buffer: *mut c_void, offset: u32, view: *mut c_void) {
-    let original = original!(COPY_STRUCTURE_COUNT, this, CopyStructureCountFn, ());
+    let original = original!(COPY_STRUCTURE_COUNT, this, CopyStructureCountFn);
     if observing() {
         capture::wrote(buffer);
     }
@@ -363,7 +358,7 @@ unsafe extern "system" fn copy_structure_count(this: *mut c_void, buffer: *mut c
 }
 
 unsafe extern "system" fn clear_render_target_view(this: *mut c_void, view: *mut c_void, color: *const f32) {
-    let original = original!(CLEAR_RTV, this, ClearRtvFn, ());
+    let original = original!(CLEAR_RTV, this, ClearRtvFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -378,7 +373,7 @@ unsafe extern "system" fn clear_depth_stencil_view(
     depth: f32,
     stencil: u8,
 ) {
-    let original = original!(CLEAR_DSV, this, ClearDsvFn, ());
+    let original = original!(CLEAR_DSV, this, ClearDsvFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -387,7 +382,7 @@ unsafe extern "system" fn clear_depth_stencil_view(
 }
 
 unsafe extern "system" fn clear_uav_uint(this: *mut c_void, view: *mut c_void, values: *const u32) {
-    let original = original!(CLEAR_UAV_UINT, this, ClearUavUintFn, ());
+    let original = original!(CLEAR_UAV_UINT, this, ClearUavUintFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -396,7 +391,7 @@ unsafe extern "system" fn clear_uav_uint(this: *mut c_void, view: *mut c_void, v
 }
 
 unsafe extern "system" fn clear_uav_float(this: *mut c_void, view: *mut c_void, values: *const f32) {
-    let original = original!(CLEAR_UAV_FLOAT, this, ClearUavFloatFn, ());
+    let original = original!(CLEAR_UAV_FLOAT, this, ClearUavFloatFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -405,7 +400,7 @@ unsafe extern "system" fn clear_uav_float(this: *mut c_void, view: *mut c_void, 
 }
 
 unsafe extern "system" fn generate_mips(this: *mut c_void, view: *mut c_void) {
-    let original = original!(GENERATE_MIPS, this, GenerateMipsFn, ());
+    let original = original!(GENERATE_MIPS, this, GenerateMipsFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -421,7 +416,7 @@ unsafe extern "system" fn resolve_subresource(
     source_subresource: u32,
     format: DXGI_FORMAT,
 ) {
-    let original = original!(RESOLVE_SUBRESOURCE, this, ResolveSubresourceFn, ());
+    let original = original!(RESOLVE_SUBRESOURCE, this, ResolveSubresourceFn);
     if observing() {
         capture::wrote(destination);
     }
@@ -439,7 +434,7 @@ unsafe extern "system" fn resolve_subresource(
 }
 
 unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_void) {
-    let original = original!(DISCARD_RESOURCE, this, DiscardResourceFn, ());
+    let original = original!(DISCARD_RESOURCE, this, DiscardResourceFn);
     if observing() {
         capture::wrote(resource);
     }
@@ -448,7 +443,7 @@ unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_v
 }
 
 unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
-    let original = original!(DISCARD_VIEW, this, DiscardViewFn, ());
+    let original = original!(DISCARD_VIEW, this, DiscardViewFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -457,7 +452,7 @@ unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
 }
 
 unsafe extern "system" fn discard_view1(this: *mut c_void, view: *mut c_void, rects: *const RECT, count: u32) {
-    let original = original!(DISCARD_VIEW1, this, DiscardView1Fn, ());
+    let original = original!(DISCARD_VIEW1, this, DiscardView1Fn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -472,7 +467,7 @@ unsafe extern "system" fn clear_view(
     rects: *const RECT,
     count: u32,
 ) {
-    let original = original!(CLEAR_VIEW, this, ClearViewFn, ());
+    let original = original!(CLEAR_VIEW, this, ClearViewFn);
     if observing() {
         capture::wrote_view(view);
     }
@@ -481,7 +476,7 @@ unsafe extern "system" fn clear_view(
 }
 
 unsafe extern "system" fn execute_command_list(this: *mut c_void, list: *mut c_void, restore_state: BOOL) {
-    let original = original!(EXECUTE_COMMAND_LIST, this, ExecuteCommandListFn, ());
+    let original = original!(EXECUTE_COMMAND_LIST, this, ExecuteCommandListFn);
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, list, restore_state) };
     if observing() {

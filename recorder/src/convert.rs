@@ -223,7 +223,7 @@ pub fn shader_resource_view(desc: &D3D11_SHADER_RESOURCE_VIEW_DESC) -> Result<Sh
         raw: false,
         structure_stride: 0,
     };
-    // SAFETY (each union read below): the member read is the one `ViewDimension` says is live.
+    // SAFETY: (each union read below) the member read is the one `ViewDimension` says is live.
     unsafe {
         let u = &desc.Anonymous;
         match desc.ViewDimension {
@@ -295,7 +295,7 @@ pub fn render_target_view(desc: &D3D11_RENDER_TARGET_VIEW_DESC) -> Result<Render
         desc.ViewDimension.0,
         RtvDimension::from_value,
     )?;
-    // SAFETY (each union read below): the member read is the one `ViewDimension` says is live.
+    // SAFETY: (each union read below) the member read is the one `ViewDimension` says is live.
     let (mip_slice, first_array_slice, array_size) = unsafe {
         let u = &desc.Anonymous;
         match desc.ViewDimension {
@@ -332,7 +332,7 @@ pub fn depth_stencil_view(desc: &D3D11_DEPTH_STENCIL_VIEW_DESC) -> Result<DepthS
         desc.ViewDimension.0,
         DsvDimension::from_value,
     )?;
-    // SAFETY (each union read below): the member read is the one `ViewDimension` says is live.
+    // SAFETY: (each union read below) the member read is the one `ViewDimension` says is live.
     let (mip_slice, first_array_slice, array_size) = unsafe {
         let u = &desc.Anonymous;
         match desc.ViewDimension {

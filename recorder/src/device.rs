@@ -18,8 +18,18 @@ pub const DXBC_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d0
 /// The private-data key of an input layout's elements (JSON of `Vec<iridia::state::InputElementDesc>`).
 pub const LAYOUT_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d02);
 
-/// Calls the original of `$table` for `$this` as `$fn_type`, or returns `$fail` if none was recorded.
+/// The original of `$table` for `$this` as `$fn_type`; returns from the hook (with `$fail`, if given) if none was
+/// recorded.
 macro_rules! original {
+    ($table:ident, $this:expr, $fn_type:ty) => {{
+        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
+        let address = unsafe { $table.get($this) };
+        if address == 0 {
+            return;
+        }
+        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
+        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
+    }};
     ($table:ident, $this:expr, $fn_type:ty, $fail:expr) => {{
         // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
         let address = unsafe { $table.get($this) };
@@ -223,7 +233,7 @@ deferred_hook!(create_deferred_context3, CREATE_DEFERRED3, CreateDeferred3Fn);
 
 /// Patches the `ID3D11Device` slots of the vtable of `raw` (any interface version of the device).
 fn patch_device_slots(raw: *mut c_void) {
-    // SAFETY (each patch): `raw` is a live device whose vtable has every `ID3D11Device` slot; each hook has the
+    // SAFETY: (each patch) `raw` is a live device whose vtable has every `ID3D11Device` slot; each hook has the
     // slot's signature.
     unsafe {
         CREATE_VS.patch(

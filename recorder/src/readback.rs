@@ -184,7 +184,7 @@ impl StagingDesc {
         let cpu = D3D11_CPU_ACCESS_READ.0 as u32;
         let format = DXGI_FORMAT(self.format);
         let fail = |e: windows::core::Error| format!("cannot create a staging resource {self:?}: {e}");
-        // SAFETY (each creation): the description is complete and outlives the call; the out-parameter is a local.
+        // SAFETY: (each creation) the description is complete and outlives the call; the out-parameter is a local.
         unsafe {
             match self.dimension {
                 ResourceDimension::Buffer => {

@@ -125,7 +125,7 @@ impl<W: Write> AppendZip<W> {
             .ok_or_else(too_large)?;
         let name_length = u16::try_from(name.len()).map_err(|_| io::Error::other("an entry name too long"))?;
         let offset = self.position;
-        let mut header = Vec::with_capacity(30 + name.len());
+        let mut header = Vec::with_capacity(name.len().saturating_add(30));
         header.extend_from_slice(&0x0403_4b50_u32.to_le_bytes());
         header.extend_from_slice(&VERSION_DEFLATE.to_le_bytes());
         header.extend_from_slice(&0u16.to_le_bytes()); // flags

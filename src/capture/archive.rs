@@ -61,10 +61,7 @@ impl<R: Read + Seek> Archive<R> {
             .and_then(|length| reader.seek(SeekFrom::Start(0)).map(|_| length))
             .map_err(|e| capture_error(format!("cannot read the archive: {e}")))?;
         let mut window = Window::new(reader, length);
-        let whole_error = match ZipArchive::new(&mut window) {
-            Ok(_) => None,
-            Err(e) => Some(e),
-        };
+        let whole_error = ZipArchive::new(&mut window).err();
         let used = match whole_error {
             None => length,
             Some(e) => {
@@ -366,8 +363,8 @@ fn consistent_end<R: Read + Seek>(reader: &mut R, position: u64, length: u64) ->
     }
     reader.seek(SeekFrom::Start(position))?;
     reader.read_exact(&mut record)?;
-    let field16 = |at: usize| u16::from_le_bytes([record[at], record[at + 1]]);
-    let field32 = |at: usize| u32::from_le_bytes([record[at], record[at + 1], record[at + 2], record[at + 3]]);
+    let field16 = |at: usize| u16::try_from(little_endian(&record, at, 2)).unwrap_or(0);
+    let field32 = |at: usize| u32::try_from(little_endian(&record, at, 4)).unwrap_or(0);
     let comment = u64::from(field16(20));
     let end = position.saturating_add(22).saturating_add(comment);
     if end > length {
@@ -387,21 +384,26 @@ fn consistent_end<R: Read + Seek>(reader: &mut R, position: u64, length: u64) ->
     if locator.get(..4) != Some(&LOCATOR_SIGNATURE[..]) {
         return Ok(None);
     }
-    let mut offset = [0u8; 8];
-    offset.copy_from_slice(&locator[8..16]);
-    let record_at = u64::from_le_bytes(offset);
+    let record_at = little_endian(&locator, 8, 8);
     if record_at.saturating_add(56) > locator_at {
         return Ok(None);
     }
     let mut record64 = [0u8; 56];
     reader.seek(SeekFrom::Start(record_at))?;
     reader.read_exact(&mut record64)?;
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&record64[40..48]);
-    let size = u64::from_le_bytes(word);
-    word.copy_from_slice(&record64[48..56]);
-    let start = u64::from_le_bytes(word);
+    let size = little_endian(&record64, 40, 8);
+    let start = little_endian(&record64, 48, 8);
     Ok((start.saturating_add(size) == record_at).then_some(end))
+}
+
+/// The little-endian number of `length` (at most 8) bytes at `at` of `bytes`; 0 past their end.
+fn little_endian(bytes: &[u8], at: usize, length: usize) -> u64 {
+    bytes
+        .get(at..at.saturating_add(length))
+        .unwrap_or(&[])
+        .iter()
+        .rev()
+        .fold(0u64, |value, byte| value << 8 | u64::from(*byte))
 }
 
 /// An error of the inflating reader, after `filled` of `expected` bytes.
