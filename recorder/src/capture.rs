@@ -19,7 +19,7 @@ use crate::recorder::{Recorder, with_capture};
 use iridia::capture::convert::Surface;
 use iridia::draw::state::{CONSTANT_BUFFER_CONSTANTS, DrawCall, IndexFormat};
 use iridia::resource::TextureShape;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::c_void;
 use std::path::Path;
 use std::sync::Arc;
@@ -117,6 +117,14 @@ pub struct ActiveCapture {
     epoch: u64,
     resources: HashMap<usize, CachedResource>,
     surfaces: HashMap<(usize, u32), CachedSurface>,
+    /// Resources whose contents were discarded (`DiscardResource`, `DiscardView*`, a swap chain's back buffer after
+    /// `Present`) and not written since: each is read through a new staging copy, never a pooled one, because
+    /// Wine's d3d11 copies nothing from a discarded resource into a staging resource that already holds data (it
+    /// leaves the old contents where the device reads zeros).
+    discarded: HashSet<usize>,
+    /// Resources read in this capture. The first read of each is through a new staging copy too: what happened to
+    /// it before the capture (a `Present` discarding a back buffer) was not seen.
+    seen: HashSet<usize>,
     pool: StagingPool,
     deferred: HashMap<usize, Vec<PendingDraw>>,
     lists: HashMap<usize, (ID3D11CommandList, Vec<PendingDraw>)>,
@@ -146,6 +154,8 @@ impl ActiveCapture {
             epoch: 0,
             resources: HashMap::new(),
             surfaces: HashMap::new(),
+            discarded: HashSet::new(),
+            seen: HashSet::new(),
             pool: StagingPool::default(),
             deferred: HashMap::new(),
             lists: HashMap::new(),
@@ -186,6 +196,24 @@ impl ActiveCapture {
     fn bump(&mut self, key: usize) {
         self.next_generation += 1;
         self.generations.insert(key, self.next_generation);
+        self.discarded.remove(&key);
+    }
+
+    /// Marks the resource at `key` written with undefined contents (see [`ActiveCapture::discarded`]).
+    fn discard_contents(&mut self, key: usize) {
+        self.bump(key);
+        self.discarded.insert(key);
+    }
+
+    /// A staging resource of `desc` for reading the resource at `key`: a new one if its contents were discarded or
+    /// it is the first read of the resource in this capture.
+    fn staging_for(&mut self, device: &ID3D11Device, key: usize, desc: StagingDesc) -> Result<Staging> {
+        let first_read = self.seen.insert(key);
+        if first_read || self.discarded.contains(&key) {
+            self.pool.create(device, desc)
+        } else {
+            self.pool.acquire(device, desc)
+        }
     }
 
     /// Records one draw: reads, the real draw (`draw`, called exactly once if this returns `Ok(true)`), reads
@@ -370,7 +398,7 @@ impl ActiveCapture {
         {
             return Err("a multisampled shader resource (captures of version 1.0 hold none)".to_owned());
         }
-        let staging = self.pool.acquire(device, StagingDesc::whole(&described))?;
+        let staging = self.staging_for(device, key, StagingDesc::whole(&described))?;
         // SAFETY: both resources are live; the staging copy has the source's description but for usage and bind
         // flags, as `CopyResource` requires.
         unsafe { context.CopyResource(&staging.resource, resource) };
@@ -408,7 +436,7 @@ impl ActiveCapture {
         reads: &mut Vec<Read>,
     ) -> Result<DataRef> {
         let desc = StagingDesc::surface(&target.shape, target.format, target.surface.level);
-        let staging = self.pool.acquire(device, desc)?;
+        let staging = self.staging_for(device, target.resource.as_raw() as usize, desc)?;
         let source_box = (target.shape.dimension == iridia::d3d::ResourceDimension::Texture3D).then(|| {
             let [width, height, _] = target.shape.mip_size(target.surface.level);
             D3D11_BOX {
@@ -1253,6 +1281,30 @@ pub fn wrote_view(view: *mut c_void) {
             && let Ok(resource) = unsafe { view.GetResource() }
         {
             active.bump(resource.as_raw() as usize);
+        }
+    });
+}
+
+/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was discarded: its contents are undefined.
+pub fn discarded(resource: *mut c_void) {
+    if resource.is_null() {
+        return;
+    }
+    with_capture(|active| active.discard_contents(resource as usize));
+}
+
+/// Notes that the resource of the view `view` (a raw `ID3D11View`) was discarded.
+pub fn discarded_view(view: *mut c_void) {
+    if view.is_null() {
+        return;
+    }
+    with_capture(|active| {
+        // SAFETY: `view` is the live view the program passed; borrowing adds no reference.
+        if let Some(view) = unsafe { ID3D11View::from_raw_borrowed(&view) }
+            // SAFETY: a live view; the resource is AddRef'd and released on drop.
+            && let Ok(resource) = unsafe { view.GetResource() }
+        {
+            active.discard_contents(resource.as_raw() as usize);
         }
     });
 }

@@ -436,7 +436,7 @@ unsafe extern "system" fn resolve_subresource(
 unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_void) {
     let original = original!(DISCARD_RESOURCE, this, DiscardResourceFn);
     if observing() {
-        capture::wrote(resource);
+        capture::discarded(resource);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource) }
@@ -445,7 +445,7 @@ unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_v
 unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
     let original = original!(DISCARD_VIEW, this, DiscardViewFn);
     if observing() {
-        capture::wrote_view(view);
+        capture::discarded_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view) }
@@ -454,7 +454,7 @@ unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
 unsafe extern "system" fn discard_view1(this: *mut c_void, view: *mut c_void, rects: *const RECT, count: u32) {
     let original = original!(DISCARD_VIEW1, this, DiscardView1Fn);
     if observing() {
-        capture::wrote_view(view);
+        capture::discarded_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, rects, count) }

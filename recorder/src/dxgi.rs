@@ -1,12 +1,14 @@
 //! Hooks on DXGI: the factory's `CreateSwapChain*` slots hook each swap chain made through DXGI, and every swap
 //! chain's `Present`/`Present1` marks the end of a frame — where captures start and end.
 
+use crate::capture;
 use crate::device::original;
 use crate::log::log;
 use crate::recorder::{self, Inside};
 use crate::vtable::{hooked_slot, slot};
 use std::ffi::c_void;
 use windows::Win32::Foundation::{E_FAIL, HWND};
+use windows::Win32::Graphics::Direct3D11::ID3D11Resource;
 use windows::Win32::Graphics::Dxgi::*;
 use windows::core::{HRESULT, Interface};
 
@@ -101,7 +103,9 @@ unsafe extern "system" fn present(this: *mut c_void, sync_interval: u32, flags: 
         recorder::on_present();
     }
     // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this, sync_interval, flags) }
+    let result = unsafe { original(this, sync_interval, flags) };
+    presented(this, flags);
+    result
 }
 
 unsafe extern "system" fn present1(
@@ -115,7 +119,26 @@ unsafe extern "system" fn present1(
         recorder::on_present();
     }
     // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this, sync_interval, flags, parameters) }
+    let result = unsafe { original(this, sync_interval, flags, parameters) };
+    presented(this, flags);
+    result
+}
+
+/// After a `Present` of the swap chain `this` while a capture runs: its back buffer's contents are now undefined
+/// (DXGI's discard and flip models give no guarantee about them), so the recorder reads them again, afresh.
+fn presented(this: *mut c_void, flags: DXGI_PRESENT) {
+    if flags.0 & DXGI_PRESENT_TEST.0 != 0 || !recorder::observing() {
+        return;
+    }
+    // SAFETY: `this` is the live swap chain the hooked call was made on; borrowing adds no reference.
+    let Some(chain) = (unsafe { IDXGISwapChain::from_raw_borrowed(&this) }) else {
+        return;
+    };
+    let _inside = Inside::enter();
+    // SAFETY: a live swap chain; buffer 0 is the one the program draws to next, AddRef'd and released on drop.
+    if let Ok(buffer) = unsafe { chain.GetBuffer::<ID3D11Resource>(0) } {
+        capture::discarded(buffer.as_raw());
+    }
 }
 
 /// Hooks a factory's `CreateSwapChain*` slots, on each interface version it has.

@@ -269,6 +269,12 @@ impl StagingPool {
         if let Some(resource) = self.free.get_mut(&key).and_then(Vec::pop) {
             return Ok(Staging { key, resource });
         }
+        self.create(device, desc)
+    }
+
+    /// A new staging resource of `desc` on `device`, given back to the pool on release like any other.
+    pub fn create(&mut self, device: &ID3D11Device, desc: StagingDesc) -> Result<Staging> {
+        let key = (device.as_raw() as usize, desc);
         let resource = desc.create(device)?;
         self.created += 1;
         Ok(Staging { key, resource })
