@@ -80,6 +80,11 @@ fn run(name: &str, recorder: bool, settings: &[(&str, &str)]) -> Run {
     let output = command.output().expect("wine runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
+        output.status.code() != Some(124),
+        "{name}: testapp.exe under Wine did not finish within 180 s (Wine's first start can be slow; is the X \
+         server up?):\n{stderr}"
+    );
+    assert!(
         output.status.success(),
         "{name}: testapp.exe failed ({}):\n{}\n{stderr}",
         output.status,

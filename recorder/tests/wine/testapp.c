@@ -22,7 +22,8 @@
  * them in OUT_DIR/readbacks.txt ("draw target width height bytes_per_texel before_file after_file").
  *
  * bench: one frame is DRAWS small triangles into a WIDTH x HEIGHT target through the out-parameter context, each
- * with its constant buffer mapped anew; prints the milliseconds of each frame (the first two are warm-up).
+ * with its constant buffer mapped anew, a 1x1 read of the target (to wait for the GPU) and Present; prints the
+ * milliseconds of each frame, Present included (the first two are warm-up).
  */
 #define COBJMACROS
 #define INITGUID
@@ -397,8 +398,8 @@ static int bench(int draws, int frames, UINT w, UINT h)
         CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map");
         ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
         ID3D11Texture2D_Release(staging);
-        QueryPerformanceCounter(&t1);
         IDXGISwapChain_Present(chain, 0, 0);
+        QueryPerformanceCounter(&t1);
         printf("frame %d: %.3f ms\n", frame, (double)(t1.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart);
         fflush(stdout);
     }
