@@ -19,6 +19,8 @@ wine_start
 wine_step "recorder: tests under Wine"
 IRIDIA_WINE_BIN="$bin" IRIDIA_WINE_SHADERS="$PWD/$wine_src/shaders" IRIDIA_WINE_OUT="$work/out" \
   cargo test --locked -p iridia-recorder --test wine -- --ignored --test-threads=1
+echo "the library's replay of the recorded capture ($work/out/replay-report.txt):" >&2
+cat "$work/out/replay-report.txt" >&2
 
 # The command-line replay of the recorded capture: every draw re-run; 0 (all match) or 1 (some differ) is a
 # result, 2 is an error.
