@@ -2,8 +2,9 @@
 # The recorder's cost under Wine (Wine's d3d11 on Mesa's llvmpipe, so the GPU is the CPU):
 #  1. no capture triggered: testapp.exe's bench mode (DRAWS draws a frame at WIDTH x HEIGHT, each with its dynamic
 #     constant buffer mapped anew, then Present) with and without the recorder, RUNS runs each, alternating; prints
-#     each configuration's median frame time and submission time (the program's CPU time in the calls, where the
-#     hooks add theirs), over frames 2 onwards of each run, and the differences;
+#     each configuration's frame time, submission time (the program's CPU time in the calls, where the draw and Map
+#     hooks add theirs) and Present time (where the Present hook adds its own) — 25th percentile and median over
+#     frames 2 onwards of each run — and the differences;
 #  2. a capture triggered (IRIDIA_CAPTURE_FRAME) on a frame of TRIGGERED_DRAWS draws: the recorded frame's time
 #     against the frame before it, in milliseconds per draw, and the capture's size in bytes per draw.
 # usage: scripts/bench-recorder.sh   (settings by variable: DRAWS=1000 FRAMES=12 RUNS=3 WIDTH=1920 HEIGHT=1080
@@ -31,7 +32,8 @@ IRIDIA_OUTPUT_DIR=$(windows_path "$out")
 IRIDIA_LOG_FILE=$(windows_path "$out/recorder.log")
 unset IRIDIA_CAPTURE_FRAME
 
-# A column of the bench runs' frame lines (3: frame ms, 6: submission ms), warm-up frames 0 and 1 left out.
+# A column of the bench runs' frame lines (3: frame ms, 6: submission ms, 9: Present ms), warm-up frames 0 and 1
+# left out.
 column() { awk -v c="$1" '$1 == "frame" && $2 + 0 >= 2 { print $c }' "${@:2}"; }
 # The P-th percentile (0 to 100, nearest rank) of the numbers on stdin.
 percentile() { sort -g | awk -v p="$1" '{ v[NR] = $1 } END { if (NR == 0) exit 1; r = int(NR * p / 100 + 0.999); print v[r < 1 ? 1 : r] }'; }
@@ -70,12 +72,12 @@ printf '\nrecorder overhead, no capture: %s draws a frame at %sx%s, %s frames ea
   "$draws" "$width" "$height" "$(column 3 "$out"/plain-*.txt | wc -l)"
 # The 25th percentile is the steadier figure on a shared machine: other work only ever adds time to a frame.
 for p in 25 50; do
-  for c in 3 6; do
+  for c in 3 6 9; do
     without=$(column $c "$out"/plain-*.txt | percentile $p)
     with=$(column $c "$out"/recorder-*.txt | percentile $p)
     awk -v p="$p" -v c="$c" -v a="$without" -v b="$with" -v d="$draws" 'BEGIN {
       printf "  %-10s p%d  without %9.3f ms, with %9.3f ms: %+8.3f ms (%+.2f%%), %+.3f us a draw\n",
-        (c == 3 ? "frame" : "submission"), p, a, b, b - a, (b - a) / a * 100, (b - a) / d * 1000 }'
+        (c == 3 ? "frame" : c == 6 ? "submission" : "Present"), p, a, b, b - a, (b - a) / a * 100, (b - a) / d * 1000 }'
   done
 done
 printf 'a capture: %s draws at %sx%s (%s recorded), %s\n' "$triggered_draws" "$width" "$height" "$recorded" \

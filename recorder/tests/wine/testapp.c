@@ -23,8 +23,9 @@
  *
  * bench: one frame is DRAWS small triangles into a WIDTH x HEIGHT target through the out-parameter context, each
  * with its constant buffer mapped anew, a 1x1 read of the target (to wait for the GPU) and Present; prints the
- * milliseconds of each frame, Present included, and of its submission (from the clears to the last draw call
- * returning: the program's CPU time in the API, where the recorder's hooks add theirs); the first two are warm-up.
+ * milliseconds of each frame, Present included, of its submission (from the clears to the last draw call
+ * returning: the program's CPU time in the API, where the recorder's draw and Map hooks add theirs) and of its
+ * Present (where the recorder's Present hook adds its own); the first two frames are warm-up.
  */
 #define COBJMACROS
 #define INITGUID
@@ -359,7 +360,7 @@ static int bench(int draws, int frames, UINT w, UINT h)
     DXGI_SWAP_CHAIN_DESC desc;
     struct scene s;
     struct target rt, depth;
-    LARGE_INTEGER frequency, t0, submitted, t1;
+    LARGE_INTEGER frequency, t0, submitted, presenting, t1;
     HWND window = make_window("iridia bench", 64, 64);
     int frame, i;
     swap_chain_desc(&desc, window, 64, 64);
@@ -400,11 +401,13 @@ static int bench(int draws, int frames, UINT w, UINT h)
         CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map");
         ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
         ID3D11Texture2D_Release(staging);
+        QueryPerformanceCounter(&presenting);
         IDXGISwapChain_Present(chain, 0, 0);
         QueryPerformanceCounter(&t1);
-        printf("frame %d: %.3f ms, submit %.3f ms\n", frame,
+        printf("frame %d: %.3f ms, submit %.3f ms, present %.3f ms\n", frame,
                (double)(t1.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart,
-               (double)(submitted.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart);
+               (double)(submitted.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart,
+               (double)(t1.QuadPart - presenting.QuadPart) * 1000.0 / (double)frequency.QuadPart);
         fflush(stdout);
     }
     return 0;
