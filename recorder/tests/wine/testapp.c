@@ -606,5 +606,6 @@ int main(int argc, char **argv)
     }
     fclose(listing);
     printf("testapp: %d frames drawn\n", frames);
+    fflush(stdout);
     return 0;
 }
