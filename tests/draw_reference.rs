@@ -28,6 +28,9 @@
     clippy::float_cmp
 )]
 
+#[path = "common/texel_explain.rs"]
+mod texel_explain;
+
 use iridia::draw::description::{self, Description};
 use iridia::draw::{DrawOptions, DrawOutput, ShaderCache, run_sequence};
 use serde_json::{Value, json};
@@ -450,9 +453,10 @@ fn raster_attributes_and_depth_match_the_reference_on_grid_vertices() {
 // fixtures/output-merger
 
 use iridia::draw::{DrawState, UpdatedTargets, with_targets};
-use iridia::format::{Channel, Field, FieldKind, Format, NumericKind, convert};
+use iridia::format::{Channel, FieldKind, Format, NumericKind};
 use iridia::resource::{Resource, Texture};
 use std::sync::Arc;
+use texel_explain::{Explained, explain_component, field_code};
 
 /// One case of `fixtures/output-merger/reference.json`.
 #[derive(serde::Deserialize)]
@@ -576,125 +580,6 @@ fn starting_from(description: &Description, render_targets: &[Vec<u8>], depth: O
             .map(|(r, bytes)| (r.clone(), replace(r, bytes))),
     };
     description.draws.iter().map(|d| with_targets(d, &updated)).collect()
-}
-
-/// Why a texel may differ from the reference's (`fixtures/output-merger/README.md`): each a documented way the
-/// reference is off the specification or uses a freedom it gives, recognised by its own check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Explained {
-    /// Both NaN with different bits (3.1.3.2).
-    NanBits,
-    /// Float32 results one ULP apart (17.5 allows fused, reordered blending).
-    FusedRounding,
-    /// Ours NaN, theirs not, with NaN inputs: llvmpipe drops a term whose weight is 0 (17.5: NaN propagates).
-    NanTimesZeroWeight,
-    /// A write without blending within 0.6 of the exact scaled value (3.2.3.6, 3.2.3.8).
-    ConversionTolerance,
-    /// SNORM -1 as the most negative code (3.2.3.4 gives -(2^(n-1) - 1)).
-    SnormMinusOne,
-    /// A blended fixed-point value one code apart (17.5 allows blending at the format's precision).
-    BlendPrecision,
-    /// A UNORM depth one code apart (llvmpipe rounds the float32 product to even; 17.11 rounds the exact value).
-    DepthConversion,
-    /// The reference wrote with bit 0 of the SampleMask clear (17.17: always applied).
-    SampleMaskIgnored,
-    /// Not compared: blending into A8_UNORM (wined3d's emulation).
-    SkippedA8Blend,
-    /// Not compared: SNORM blends of out-of-range or NaN inputs.
-    SkippedSnormOutOfRange,
-}
-
-fn field_code(field: &Field, bytes: &[u8]) -> u64 {
-    let mut word = [0u8; 16];
-    word[..bytes.len()].copy_from_slice(bytes);
-    ((u128::from_le_bytes(word) >> field.offset) & ((1u128 << field.bits) - 1)) as u64
-}
-
-fn float_value(field: &Field, code: u64) -> f64 {
-    match field.bits {
-        32 => f64::from(f32::from_bits(code as u32)),
-        16 => f64::from(convert::f16_to_f32(code as u16)),
-        11 => f64::from(convert::small_float_to_f32(code as u32, 6)),
-        _ => f64::from(convert::small_float_to_f32(code as u32, 5)),
-    }
-}
-
-/// The exact value FLOAT -> UNORM/SRGB/SNORM scales before rounding (3.2.3.4, 3.2.3.6, 3.2.3.8).
-fn ideal_scaled(kind: FieldKind, bits: u8, word: u32) -> f64 {
-    let v = f32::from_bits(word);
-    if v.is_nan() {
-        return 0.0;
-    }
-    match kind {
-        FieldKind::Snorm => f64::from(v.clamp(-1.0, 1.0)) * ((1u64 << (bits - 1)) - 1) as f64,
-        _ => {
-            let c = f64::from(v.clamp(0.0, 1.0));
-            let max = ((1u64 << bits) - 1) as f64;
-            match kind {
-                FieldKind::Srgb if v <= 0.003_130_8 => 12.92 * c * max,
-                FieldKind::Srgb => (1.055 * c.powf(1.0 / 2.4) - 0.055) * max,
-                _ => c * max,
-            }
-        }
-    }
-}
-
-/// Why one component differs (`None`: unexplained; `Some(None)`: equal). `source` is the word the program wrote in
-/// a setup draw (`None` in the blend stage).
-fn explain_component(
-    field: &Field,
-    ours: &[u8],
-    theirs: &[u8],
-    source: Option<u32>,
-    value_set: i64,
-) -> Option<Option<Explained>> {
-    let (a, b) = (field_code(field, ours), field_code(field, theirs));
-    if a == b {
-        return Some(None);
-    }
-    let signed = |code: u64| convert::sign_extend(code as u32, u32::from(field.bits)) as i64;
-    Some(Some(match field.kind {
-        FieldKind::Float => {
-            let (x, y) = (float_value(field, a), float_value(field, b));
-            if x.is_nan() && y.is_nan() {
-                Explained::NanBits
-            } else if x.is_nan() && value_set == 3 {
-                Explained::NanTimesZeroWeight
-            } else if field.bits == 32
-                && source.is_none()
-                && x.is_finite()
-                && y.is_finite()
-                && (a as i64 - b as i64).abs() <= 1
-            {
-                Explained::FusedRounding
-            } else {
-                return None;
-            }
-        }
-        FieldKind::Unorm | FieldKind::Srgb | FieldKind::Snorm => {
-            let snorm = field.kind == FieldKind::Snorm;
-            let (x, y) = if snorm {
-                (signed(a), signed(b))
-            } else {
-                (a as i64, b as i64)
-            };
-            let most_negative = -(1i64 << (field.bits - 1));
-            if snorm && y == most_negative && x == most_negative + 1 {
-                Explained::SnormMinusOne
-            } else if let Some(word) = source {
-                if (ideal_scaled(field.kind, field.bits, word) - y as f64).abs() <= 0.6 {
-                    Explained::ConversionTolerance
-                } else {
-                    return None;
-                }
-            } else if (x - y).abs() <= 1 {
-                Explained::BlendPrecision
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
-    }))
 }
 
 /// The program's output registers o0..o3 at each pixel, in its setup draw.
