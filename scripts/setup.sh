@@ -61,10 +61,11 @@ fi
 
 if [ "$wine" = 1 ]; then
   missing=""
-  command -v wine >/dev/null || missing="$missing wine wine64"
+  installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+  { command -v wine >/dev/null && installed wine64; } || missing="$missing wine wine64 libwine"
   command -v Xvfb >/dev/null || missing="$missing xvfb xauth"
   command -v x86_64-w64-mingw32-gcc >/dev/null || missing="$missing gcc-mingw-w64-x86-64"
-  [ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || missing="$missing libgl1-mesa-dri libgl1 libglx-mesa0"
+  [ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || missing="$missing libgl1-mesa-dri libgl1 libglx-mesa0 libegl1"
   if [ -n "$missing" ]; then
     echo "setup: installing Debian's$missing" >&2
     sudo_cmd=""
