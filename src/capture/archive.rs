@@ -42,21 +42,37 @@ pub(crate) struct EntryInfo {
 
 /// A capture's ZIP archive: the reader, its length, and where the manifest and each blob are.
 pub(crate) struct Archive<R> {
-    zip: ZipArchive<R>,
+    zip: ZipArchive<Window<R>>,
     /// The archive's length in bytes.
     pub length: u64,
+    /// Bytes past the last complete directory that were ignored: a recording cut short (0 for a whole archive).
+    pub ignored_tail: u64,
     manifest: Option<EntryInfo>,
     blobs: HashMap<BlobId, EntryInfo>,
 }
 
 impl<R: Read + Seek> Archive<R> {
-    /// Reads the central directory of the archive `reader` holds.
+    /// Reads the central directory of the archive `reader` holds. A file whose end is not an archive's end — a
+    /// capture whose recorder stopped between two snapshots — is read up to its last complete directory
+    /// ([`last_complete_end`]).
     pub fn open(mut reader: R) -> Result<Self> {
         let length = reader
             .seek(SeekFrom::End(0))
             .and_then(|length| reader.seek(SeekFrom::Start(0)).map(|_| length))
             .map_err(|e| capture_error(format!("cannot read the archive: {e}")))?;
-        let zip = ZipArchive::new(reader)
+        let mut window = Window::new(reader, length);
+        let whole_error = ZipArchive::new(&mut window).err();
+        let used = match whole_error {
+            None => length,
+            Some(e) => {
+                let not_zip = || capture_error(format!("not a ZIP archive ({e})")).at(format!("{length}-byte file"));
+                let end = last_complete_end(&mut window.inner, length).map_err(|_| not_zip())?;
+                end.ok_or_else(not_zip)?
+            }
+        };
+        window.length = used;
+        window.position = 0;
+        let zip = ZipArchive::new(window)
             .map_err(|e| capture_error(format!("not a ZIP archive ({e})")).at(format!("{length}-byte file")))?;
         if zip.has_duplicate_names() {
             return Err(capture_error("the archive holds two entries of the same name"));
@@ -89,6 +105,7 @@ impl<R: Read + Seek> Archive<R> {
         Ok(Self {
             zip,
             length,
+            ignored_tail: length.saturating_sub(used),
             manifest,
             blobs,
         })
@@ -238,6 +255,155 @@ impl<R: Read + Seek> Archive<R> {
         }
         Ok(out)
     }
+}
+
+/// The bytes `[0, length)` of a reader, as a reader of its own: what the ZIP reader sees of a file whose tail is
+/// ignored.
+pub(crate) struct Window<R> {
+    inner: R,
+    length: u64,
+    position: u64,
+}
+
+impl<R> Window<R> {
+    fn new(inner: R, length: u64) -> Self {
+        Self {
+            inner,
+            length,
+            position: 0,
+        }
+    }
+}
+
+impl<R: Read + Seek> Read for Window<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.length.saturating_sub(self.position);
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let Some(buf) = buf.get_mut(..want) else { return Ok(0) };
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        self.inner.seek(SeekFrom::Start(self.position))?;
+        let read = self.inner.read(buf)?;
+        self.position = self.position.saturating_add(u64::try_from(read).unwrap_or(0));
+        Ok(read)
+    }
+}
+
+impl<R: Read + Seek> Seek for Window<R> {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            SeekFrom::Start(at) => Some(at),
+            SeekFrom::End(delta) => self.length.checked_add_signed(delta),
+            SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
+        };
+        let target = target.ok_or_else(|| std::io::Error::other("a seek before the start of the archive"))?;
+        self.position = target;
+        Ok(target)
+    }
+}
+
+/// The end record's signature (APPNOTE 4.3.16).
+const END_SIGNATURE: [u8; 4] = [0x50, 0x4b, 0x05, 0x06];
+/// The ZIP64 end locator's signature (APPNOTE 4.3.15).
+const LOCATOR_SIGNATURE: [u8; 4] = [0x50, 0x4b, 0x06, 0x07];
+/// The most end-record candidates tried when looking for the last complete directory.
+const MAX_END_CANDIDATES: usize = 64;
+
+/// Where the last complete archive in `reader`'s first `length` bytes ends: the end of the last end record
+/// (APPNOTE 4.3.16) whose central directory — or, through the ZIP64 locator just before it, whose ZIP64 record —
+/// ends where the record (or that ZIP64 record) begins, and which a ZIP reader then opens. This is how a capture
+/// written in snapshots is read when its writer stopped between two of them. The file is scanned backwards in
+/// bounded chunks; at most [`MAX_END_CANDIDATES`] consistent candidates are tried.
+fn last_complete_end<R: Read + Seek>(reader: &mut R, length: u64) -> std::io::Result<Option<u64>> {
+    const CHUNK: u64 = 1 << 20;
+    let mut tried = 0usize;
+    let mut chunk_end = length;
+    let mut buffer = Vec::new();
+    while chunk_end > 0 && tried < MAX_END_CANDIDATES {
+        // Overlap chunks by 3 bytes so that a signature across a boundary is found.
+        let chunk_start = chunk_end.saturating_sub(CHUNK);
+        let read_end = chunk_end.saturating_add(3).min(length);
+        let size = usize::try_from(read_end.saturating_sub(chunk_start)).unwrap_or(0);
+        buffer.clear();
+        buffer.resize(size, 0);
+        reader.seek(SeekFrom::Start(chunk_start))?;
+        reader.read_exact(&mut buffer)?;
+        let mut at = buffer.len().saturating_sub(4);
+        loop {
+            if buffer.get(at..at.saturating_add(4)) == Some(&END_SIGNATURE[..]) {
+                let position = chunk_start.saturating_add(u64::try_from(at).unwrap_or(0));
+                if let Some(end) = consistent_end(reader, position, length)? {
+                    tried = tried.saturating_add(1);
+                    let mut window = Window::new(&mut *reader, end);
+                    if ZipArchive::new(&mut window).is_ok() {
+                        return Ok(Some(end));
+                    }
+                    if tried >= MAX_END_CANDIDATES {
+                        break;
+                    }
+                }
+            }
+            if at == 0 {
+                break;
+            }
+            at = at.saturating_sub(1);
+        }
+        chunk_end = chunk_start;
+    }
+    Ok(None)
+}
+
+/// If an end record at `position` describes a directory that ends where it (or its ZIP64 record) begins, the end
+/// of the archive it closes.
+fn consistent_end<R: Read + Seek>(reader: &mut R, position: u64, length: u64) -> std::io::Result<Option<u64>> {
+    let mut record = [0u8; 22];
+    if position.saturating_add(22) > length {
+        return Ok(None);
+    }
+    reader.seek(SeekFrom::Start(position))?;
+    reader.read_exact(&mut record)?;
+    let field16 = |at: usize| u16::try_from(little_endian(&record, at, 2)).unwrap_or(0);
+    let field32 = |at: usize| u32::try_from(little_endian(&record, at, 4)).unwrap_or(0);
+    let comment = u64::from(field16(20));
+    let end = position.saturating_add(22).saturating_add(comment);
+    if end > length {
+        return Ok(None);
+    }
+    let (size, start) = (u64::from(field32(12)), u64::from(field32(16)));
+    if size != u64::from(u32::MAX) && start != u64::from(u32::MAX) && field16(10) != u16::MAX {
+        return Ok((start.saturating_add(size) == position).then_some(end));
+    }
+    // ZIP64: the locator is the 20 bytes before the end record; it points at the ZIP64 record.
+    let Some(locator_at) = position.checked_sub(20) else {
+        return Ok(None);
+    };
+    let mut locator = [0u8; 20];
+    reader.seek(SeekFrom::Start(locator_at))?;
+    reader.read_exact(&mut locator)?;
+    if locator.get(..4) != Some(&LOCATOR_SIGNATURE[..]) {
+        return Ok(None);
+    }
+    let record_at = little_endian(&locator, 8, 8);
+    if record_at.saturating_add(56) > locator_at {
+        return Ok(None);
+    }
+    let mut record64 = [0u8; 56];
+    reader.seek(SeekFrom::Start(record_at))?;
+    reader.read_exact(&mut record64)?;
+    let size = little_endian(&record64, 40, 8);
+    let start = little_endian(&record64, 48, 8);
+    Ok((start.saturating_add(size) == record_at).then_some(end))
+}
+
+/// The little-endian number of `length` (at most 8) bytes at `at` of `bytes`; 0 past their end.
+fn little_endian(bytes: &[u8], at: usize, length: usize) -> u64 {
+    bytes
+        .get(at..at.saturating_add(length))
+        .unwrap_or(&[])
+        .iter()
+        .rev()
+        .fold(0u64, |value, byte| value << 8 | u64::from(*byte))
 }
 
 /// An error of the inflating reader, after `filled` of `expected` bytes.

@@ -26,6 +26,7 @@
 //! [`Error`] whose `what` is `"capture"` and whose `at` names the draw and the item
 //! (`draw 12 ps shader_resources[3] resource subresources[0]`) or the archive entry.
 
+mod append;
 mod archive;
 pub mod convert;
 pub mod manifest;

@@ -280,6 +280,12 @@ impl<R: Read + Seek> Capture<R> {
         self.archive.length
     }
 
+    /// Bytes at the end of the file that follow its last complete directory and were ignored: what a recorder
+    /// wrote after its last snapshot before it stopped (0 for a capture written to the end).
+    pub fn ignored_tail(&self) -> u64 {
+        self.archive.ignored_tail
+    }
+
     /// The number of draws.
     pub fn draw_count(&self) -> usize {
         self.manifest.draws.len()

@@ -1,5 +1,6 @@
 //! Writing a capture: blobs into the archive as draws come, deduplicated by hash; the manifest at the end.
 
+use super::append::{AppendZip, PreparedEntry};
 use super::capture_error;
 use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
@@ -13,10 +14,8 @@ use crate::Result;
 use crate::draw::state::{DrawState, StageBindings};
 use crate::resource::{Resource, Texture};
 use std::collections::HashMap;
-use std::io::{Cursor, Seek, Write};
+use std::io::{Cursor, Write};
 use std::sync::{Arc, Weak};
-use zip::write::SimpleFileOptions;
-use zip::{CompressionMethod, DateTime, ZipWriter};
 
 /// One draw to write: its state, whose target views hold the targets' contents before the draw, and the contents
 /// the GPU left after it.
@@ -84,9 +83,12 @@ type BufferKey = (usize, usize);
 
 /// Writes a capture to `W`: each [`add_draw`](Self::add_draw) writes the draw's new blobs into the archive at once
 /// and keeps only its manifest entry; [`finish`](Self::finish) writes the manifest and the ZIP directory. A recorder
-/// appends draws one by one, holding the manifest's entries (a few kilobytes a draw) and nothing else.
-pub struct CaptureWriter<W: Write + Seek> {
-    zip: ZipWriter<W>,
+/// appends draws one by one, holding the manifest's entries (a few kilobytes a draw) and nothing else, and calls
+/// [`snapshot`](Self::snapshot) now and then: the archive is only ever appended to, and after a snapshot the
+/// bytes written so far are a complete capture of the draws added so far, whatever happens to the writer later
+/// (docs/capture-format.md, "Captures written as they are recorded").
+pub struct CaptureWriter<W: Write> {
+    zip: AppendZip<W>,
     generator: Option<String>,
     application: Option<String>,
     draws: Vec<DrawEntry>,
@@ -111,11 +113,11 @@ impl CaptureWriter<Cursor<Vec<u8>>> {
     }
 }
 
-impl<W: Write + Seek> CaptureWriter<W> {
+impl<W: Write> CaptureWriter<W> {
     /// A writer into `out`.
     pub fn new(out: W) -> Self {
         Self {
-            zip: ZipWriter::new(out),
+            zip: AppendZip::new(out),
             generator: Some(format!("iridia {}", env!("CARGO_PKG_VERSION"))),
             application: None,
             draws: Vec::new(),
@@ -145,21 +147,6 @@ impl<W: Write + Seek> CaptureWriter<W> {
         self.draws.len()
     }
 
-    /// The options of an entry of `size` bytes: deflated at the writer's level (or stored), a fixed date so that
-    /// the same capture gives the same bytes, ZIP64 when the entry needs it.
-    fn options(&self, size: usize) -> SimpleFileOptions {
-        let options = SimpleFileOptions::default()
-            .last_modified_time(DateTime::default())
-            .large_file(u64::try_from(size).map_or(true, |s| s >= u64::from(u32::MAX)));
-        if self.level == 0 {
-            options.compression_method(CompressionMethod::Stored)
-        } else {
-            options
-                .compression_method(CompressionMethod::Deflated)
-                .compression_level(Some(i64::from(self.level)))
-        }
-    }
-
     /// Adds `bytes` as a blob (written once per distinct content) and gives its reference.
     pub fn add_blob(&mut self, bytes: &[u8]) -> Result<BlobRef> {
         let id = BlobId::of(bytes);
@@ -175,11 +162,9 @@ impl<W: Write + Seek> CaptureWriter<W> {
             )));
         }
         if !self.written.contains_key(&id) {
-            let options = self.options(bytes.len());
             let name = id.entry_name();
-            self.zip
-                .start_file(name.as_str(), options)
-                .and_then(|()| self.zip.write_all(bytes).map_err(Into::into))
+            PreparedEntry::new(bytes, self.level)
+                .and_then(|entry| self.zip.add(&name, &entry))
                 .map_err(|e| capture_error(format!("cannot write the blob: {e}")).at(name))?;
             self.written.insert(id, size);
         }
@@ -414,24 +399,29 @@ impl<W: Write + Seek> CaptureWriter<W> {
         Ok(index)
     }
 
-    /// Writes the manifest and the ZIP directory, and gives back the output.
-    pub fn finish(mut self) -> Result<W> {
+    /// Writes the manifest of the draws added so far and a ZIP directory after them: from then on the output holds
+    /// a complete capture of those draws, even if nothing more is ever written. Later blobs and snapshots are
+    /// appended after it.
+    pub fn snapshot(&mut self) -> Result<()> {
         let manifest = Manifest {
             format: FORMAT_NAME.to_owned(),
             version: format!("{VERSION_MAJOR}.{VERSION_MINOR}"),
-            generator: self.generator.take(),
-            application: self.application.take(),
+            generator: self.generator.clone(),
+            application: self.application.clone(),
             draws: std::mem::take(&mut self.draws),
         };
-        let text = serde_json::to_vec_pretty(&manifest)
-            .map_err(|e| capture_error(format!("cannot write the manifest: {e}")).at(MANIFEST_NAME))?;
-        let options = self.options(text.len());
-        let fail = |e: &dyn std::fmt::Display| capture_error(format!("cannot write the archive: {e}"));
-        self.zip
-            .start_file(MANIFEST_NAME, options)
-            .map_err(|e| fail(&e).at(MANIFEST_NAME))?;
-        self.zip.write_all(&text).map_err(|e| fail(&e).at(MANIFEST_NAME))?;
-        self.zip.finish().map_err(|e| fail(&e))
+        let text = serde_json::to_vec_pretty(&manifest);
+        self.draws = manifest.draws;
+        let text = text.map_err(|e| capture_error(format!("cannot write the manifest: {e}")).at(MANIFEST_NAME))?;
+        PreparedEntry::new(&text, self.level.max(1))
+            .and_then(|entry| self.zip.snapshot(MANIFEST_NAME, &entry))
+            .map_err(|e| capture_error(format!("cannot write the archive: {e}")).at(MANIFEST_NAME))
+    }
+
+    /// Writes the manifest and the ZIP directory, and gives back the output.
+    pub fn finish(mut self) -> Result<W> {
+        self.snapshot()?;
+        Ok(self.zip.into_inner())
     }
 }
 

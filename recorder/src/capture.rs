@@ -1,0 +1,1351 @@
+//! A running capture: recording each draw, tracking which resources were written since they were read, and
+//! carrying deferred contexts' draws to where their command lists run.
+//!
+//! **Per draw** (on the draw's context, before the real draw): the state through the `*Get*` calls; a staging copy
+//! of each bound resource not read since it was last written (a *generation* per resource, bumped by every hooked
+//! call that writes it, and an *epoch* that calls writing who-knows-what — `Dispatch`, `ExecuteCommandList` —
+//! bump); each target's surface unless the recorder still holds what the last draw left in it and nothing else
+//! wrote it since. After the real draw: each target again, only within the first viewport (and scissor rectangle,
+//! when enabled) — nothing outside can change (15.6, 15.7) — except depth-stencil targets, which D3D11 copies only
+//! whole. Predication is switched off around the recorder's copies and restored. On the immediate context the
+//! copies are then mapped at once (one wait per draw); on a deferred context they travel in the command list and
+//! are mapped after `ExecuteCommandList`.
+
+use crate::device::{DXBC_KEY, LAYOUT_KEY, private_data};
+use crate::job::{DrawJob, ResourceJob, StageJob, TargetJob, TargetView, WriterThread};
+use crate::log::log;
+use crate::readback::{Bytes, Described, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region};
+use crate::recorder::{Recorder, with_capture};
+use iridia::capture::convert::Surface;
+use iridia::draw::state::{CONSTANT_BUFFER_CONSTANTS, DrawCall, IndexFormat};
+use iridia::resource::TextureShape;
+use std::collections::{HashMap, HashSet};
+use std::ffi::c_void;
+use std::path::Path;
+use std::sync::Arc;
+use windows::Win32::Foundation::RECT;
+use windows::Win32::Graphics::Direct3D11::*;
+use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
+use windows::core::{BOOL, Interface};
+
+/// A failure, as text for the log.
+type Result<T> = std::result::Result<T, String>;
+
+/// Where a piece of a draw's data comes from: bytes the recorder holds, or subresource `.1` of pending read `.0`.
+#[derive(Clone)]
+pub enum DataRef {
+    /// Already read.
+    Ready(Bytes),
+    /// To be read.
+    Read(usize, usize),
+}
+
+/// What a pending read reads.
+enum ReadKind {
+    /// A whole buffer.
+    Buffer { bytes: usize },
+    /// A whole texture, every subresource.
+    Texture { shape: TextureShape },
+    /// One surface (the staging is that surface's size).
+    Surface { shape: TextureShape },
+    /// A region of a surface laid over `base`, the whole surface before.
+    Region {
+        surface: TextureShape,
+        region: Region,
+        region_shape: TextureShape,
+        base: DataRef,
+    },
+}
+
+/// What a read's result refreshes in the recorder's caches.
+enum CacheNote {
+    /// A resource's whole contents, read at this generation and epoch; the reference keeps the resource (and so
+    /// its address) alive while the capture runs.
+    Resource {
+        key: usize,
+        generation: u64,
+        epoch: u64,
+        keep: ID3D11Resource,
+    },
+    /// One surface of a target, as a draw left it.
+    Surface {
+        key: (usize, u32),
+        generation: u64,
+        epoch: u64,
+        keep: ID3D11Resource,
+    },
+}
+
+/// A staging copy issued and not yet mapped.
+struct Read {
+    staging: Staging,
+    kind: ReadKind,
+    cache: Option<CacheNote>,
+}
+
+/// A draw recorded on a deferred context, waiting for its command list to run.
+struct PendingDraw {
+    job: DrawJob<DataRef>,
+    reads: Vec<Read>,
+}
+
+/// A resource's contents as last read.
+struct CachedResource {
+    generation: u64,
+    epoch: u64,
+    data: ResourceJob<Bytes>,
+    _keep: ID3D11Resource,
+}
+
+/// A target surface's contents as a draw left them.
+struct CachedSurface {
+    generation: u64,
+    epoch: u64,
+    data: Bytes,
+    _keep: ID3D11Resource,
+}
+
+/// The capture being recorded.
+pub struct ActiveCapture {
+    /// The `Present` count at which the capture ends.
+    pub end_present: u64,
+    writer: WriterThread,
+    draws: u64,
+    skipped: u64,
+    generations: HashMap<usize, u64>,
+    next_generation: u64,
+    epoch: u64,
+    resources: HashMap<usize, CachedResource>,
+    surfaces: HashMap<(usize, u32), CachedSurface>,
+    /// Resources whose contents were discarded (`DiscardResource`, `DiscardView*`, a swap chain's back buffer after
+    /// `Present`) and not written since: each is read through a new staging copy, never a pooled one, because
+    /// Wine's d3d11 copies nothing from a discarded resource into a staging resource that already holds data (it
+    /// leaves the old contents where the device reads zeros).
+    discarded: HashSet<usize>,
+    /// Resources read in this capture. The first read of each is through a new staging copy too: what happened to
+    /// it before the capture (a `Present` discarding a back buffer) was not seen.
+    seen: HashSet<usize>,
+    pool: StagingPool,
+    deferred: HashMap<usize, Vec<PendingDraw>>,
+    lists: HashMap<usize, (ID3D11CommandList, Vec<PendingDraw>)>,
+    unrecorded: HashMap<&'static str, u64>,
+}
+
+impl ActiveCapture {
+    /// Starts a capture into `path` that ends at `Present` number `end_present`.
+    pub fn new(path: &Path, recorder: &Recorder, end_present: u64) -> Result<Self> {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let settings = &recorder.settings;
+        let writer = WriterThread::start(
+            path,
+            &recorder.application,
+            settings.deflate_level,
+            settings.snapshot_draws,
+        )?;
+        Ok(Self {
+            end_present,
+            writer,
+            draws: 0,
+            skipped: 0,
+            generations: HashMap::new(),
+            next_generation: 1,
+            epoch: 0,
+            resources: HashMap::new(),
+            surfaces: HashMap::new(),
+            discarded: HashSet::new(),
+            seen: HashSet::new(),
+            pool: StagingPool::default(),
+            deferred: HashMap::new(),
+            lists: HashMap::new(),
+            unrecorded: HashMap::new(),
+        })
+    }
+
+    /// Whether the capture holds `max_draws` draws.
+    pub fn full(&self, max_draws: Option<u64>) -> bool {
+        max_draws.is_some_and(|most| self.draws >= most)
+    }
+
+    /// Ends the capture: logs what was left out and waits for the file.
+    pub fn finish(self) {
+        let pending: usize = self.deferred.values().map(Vec::len).sum::<usize>()
+            + self.lists.values().map(|(_, draws)| draws.len()).sum::<usize>();
+        if pending > 0 {
+            log!("{pending} draws recorded on deferred contexts never ran in the capture: not written");
+        }
+        for (call, count) in &self.unrecorded {
+            log!("{count} {call} calls are not recorded (the format holds none)");
+        }
+        log!(
+            "capture ended: {} draws recorded, {} skipped, {} staging resources made",
+            self.draws,
+            self.skipped,
+            self.pool.created
+        );
+        self.writer.finish();
+    }
+
+    /// The generation of the resource at `key`.
+    fn generation(&self, key: usize) -> u64 {
+        self.generations.get(&key).copied().unwrap_or(0)
+    }
+
+    /// Marks the resource at `key` written.
+    fn bump(&mut self, key: usize) {
+        self.next_generation += 1;
+        self.generations.insert(key, self.next_generation);
+        self.discarded.remove(&key);
+    }
+
+    /// Marks the resource at `key` written with undefined contents (see [`ActiveCapture::discarded`]).
+    fn discard_contents(&mut self, key: usize) {
+        self.bump(key);
+        self.discarded.insert(key);
+    }
+
+    /// A staging resource of `desc` for reading the resource at `key`: a new one if its contents were discarded or
+    /// it is the first read of the resource in this capture.
+    fn staging_for(&mut self, device: &ID3D11Device, key: usize, desc: StagingDesc) -> Result<Staging> {
+        let first_read = self.seen.insert(key);
+        if first_read || self.discarded.contains(&key) {
+            self.pool.create(device, desc)
+        } else {
+            self.pool.acquire(device, desc)
+        }
+    }
+
+    /// Records one draw: reads, the real draw (`draw`, called exactly once if this returns `Ok(true)`), reads
+    /// after. `Ok(false)`: nothing was done, the caller draws.
+    fn record(&mut self, context: &ID3D11DeviceContext, call: DrawCall, draw: &mut dyn FnMut()) -> Result<bool> {
+        // SAFETY: a live context; `GetType` only reads it.
+        let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
+        // SAFETY: a live context; the device is AddRef'd and released on drop.
+        let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
+        let plan = query(context, call)?;
+        let mut reads: Vec<Read> = Vec::new();
+        let suspended = Predication::suspend(context);
+        let gathered = self.gather(context, &device, &plan, deferred, &mut reads);
+        let (job, befores) = match gathered {
+            Ok(gathered) => gathered,
+            Err(e) => {
+                suspended.restore(context);
+                self.discard(reads, deferred);
+                return Err(e);
+            }
+        };
+        suspended.restore(context);
+        draw();
+        // From here on the draw has run: a failure skips its record only.
+        let suspended = Predication::suspend(context);
+        let afters = self.read_afters(context, &device, &plan, &befores, deferred, &mut reads);
+        suspended.restore(context);
+        let afters = match afters {
+            Ok(afters) => afters,
+            Err(e) => {
+                self.discard(reads, deferred);
+                self.skipped += 1;
+                log!("draw not recorded: {e}");
+                return Ok(true);
+            }
+        };
+        let mut job = job;
+        for ((target, before), after) in job.targets.iter_mut().zip(befores).zip(afters) {
+            target.before = before;
+            target.after = after;
+        }
+        if deferred {
+            self.deferred
+                .entry(context.as_raw() as usize)
+                .or_default()
+                .push(PendingDraw { job, reads });
+        } else {
+            self.complete(context, PendingDraw { job, reads }, false);
+        }
+        Ok(true)
+    }
+
+    /// Gives the stagings of reads that will not be mapped back (a deferred context's may still be written by
+    /// its command list, so they are dropped, not reused).
+    fn discard(&mut self, reads: Vec<Read>, deferred: bool) {
+        if !deferred {
+            for read in reads {
+                self.pool.release(read.staging);
+            }
+        }
+    }
+
+    /// Maps a draw's reads on the immediate context `context`, refreshes the caches, and sends the draw to the
+    /// writer.
+    fn complete(&mut self, context: &ID3D11DeviceContext, pending: PendingDraw, from_command_list: bool) {
+        let mut results: Vec<Vec<Bytes>> = Vec::with_capacity(pending.reads.len());
+        let mut failure = None;
+        for read in pending.reads {
+            let result = if failure.is_none() {
+                resolve(context, &read, &results)
+            } else {
+                Err(String::new())
+            };
+            match result {
+                Ok(data) => {
+                    match &read.cache {
+                        Some(CacheNote::Resource {
+                            key,
+                            generation,
+                            epoch,
+                            keep,
+                        }) => {
+                            let data = match &read.kind {
+                                ReadKind::Texture { shape } => ResourceJob::Texture(*shape, data.clone()),
+                                _ => ResourceJob::Buffer(data.first().cloned().unwrap_or_else(|| Arc::from(vec![]))),
+                            };
+                            self.resources.insert(
+                                *key,
+                                CachedResource {
+                                    generation: *generation,
+                                    epoch: *epoch,
+                                    data,
+                                    _keep: keep.clone(),
+                                },
+                            );
+                        }
+                        Some(CacheNote::Surface {
+                            key,
+                            generation,
+                            epoch,
+                            keep,
+                        }) => {
+                            if let Some(bytes) = data.first() {
+                                self.surfaces.insert(
+                                    *key,
+                                    CachedSurface {
+                                        generation: *generation,
+                                        epoch: *epoch,
+                                        data: bytes.clone(),
+                                        _keep: keep.clone(),
+                                    },
+                                );
+                            }
+                        }
+                        None => {}
+                    }
+                    results.push(data);
+                }
+                Err(e) => {
+                    if failure.is_none() {
+                        failure = Some(e);
+                    }
+                    results.push(Vec::new());
+                }
+            }
+            if !from_command_list {
+                self.pool.release(read.staging);
+            }
+        }
+        if let Some(e) = failure {
+            self.skipped += 1;
+            log!("draw not recorded: {e}");
+            return;
+        }
+        let mapped = pending.job.map(&mut |data| match data {
+            DataRef::Ready(bytes) => Ok(bytes),
+            DataRef::Read(read, sub) => results
+                .get(read)
+                .and_then(|r| r.get(sub))
+                .cloned()
+                .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
+        });
+        match mapped {
+            Ok(job) => {
+                self.draws += 1;
+                self.writer.send(job);
+            }
+            Err(e) => {
+                self.skipped += 1;
+                log!("draw not recorded: {e}");
+            }
+        }
+    }
+
+    /// Issues a staging copy of the whole `resource` (or finds its contents in the cache) and gives where its data
+    /// will be.
+    fn read_resource(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        resource: &ID3D11Resource,
+        deferred: bool,
+        reads: &mut Vec<Read>,
+    ) -> Result<ResourceJob<DataRef>> {
+        let key = resource.as_raw() as usize;
+        let generation = self.generation(key);
+        if !deferred
+            && let Some(cached) = self.resources.get(&key)
+            && cached.generation == generation
+            && cached.epoch == self.epoch
+        {
+            return Ok(match &cached.data {
+                ResourceJob::Buffer(data) => ResourceJob::Buffer(DataRef::Ready(data.clone())),
+                ResourceJob::Texture(shape, subresources) => {
+                    ResourceJob::Texture(*shape, subresources.iter().cloned().map(DataRef::Ready).collect())
+                }
+            });
+        }
+        let described = describe(resource)?;
+        if let Described::Texture { shape, .. } = &described
+            && shape.sample_count > 1
+        {
+            return Err("a multisampled shader resource (captures of version 1.0 hold none)".to_owned());
+        }
+        let staging = self.staging_for(device, key, StagingDesc::whole(&described))?;
+        // SAFETY: both resources are live; the staging copy has the source's description but for usage and bind
+        // flags, as `CopyResource` requires.
+        unsafe { context.CopyResource(&staging.resource, resource) };
+        let index = reads.len();
+        let cache = (!deferred).then(|| CacheNote::Resource {
+            key,
+            generation,
+            epoch: self.epoch,
+            keep: resource.clone(),
+        });
+        let (kind, job) = match described {
+            Described::Buffer { bytes } => (
+                ReadKind::Buffer { bytes: bytes as usize },
+                ResourceJob::Buffer(DataRef::Read(index, 0)),
+            ),
+            Described::Texture { shape, .. } => {
+                let count = shape.subresource_count() as usize;
+                (
+                    ReadKind::Texture { shape },
+                    ResourceJob::Texture(shape, (0..count).map(|sub| DataRef::Read(index, sub)).collect()),
+                )
+            }
+        };
+        reads.push(Read { staging, kind, cache });
+        Ok(job)
+    }
+
+    /// Issues a staging copy of a target's whole written surface and gives where it will be.
+    fn read_surface(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        target: &TargetPlan,
+        cache: Option<CacheNote>,
+        reads: &mut Vec<Read>,
+    ) -> Result<DataRef> {
+        let desc = StagingDesc::surface(&target.shape, target.format, target.surface.level);
+        let staging = self.staging_for(device, target.resource.as_raw() as usize, desc)?;
+        let source_box = (target.shape.dimension == iridia::d3d::ResourceDimension::Texture3D).then(|| {
+            let [width, height, _] = target.shape.mip_size(target.surface.level);
+            D3D11_BOX {
+                left: 0,
+                top: 0,
+                front: target.surface.slice,
+                right: width,
+                bottom: height,
+                back: target.surface.slice + 1,
+            }
+        });
+        // SAFETY: both resources are live; the staging texture has the surface's size and the resource's format;
+        // the box (3D only) lies within the subresource.
+        unsafe {
+            context.CopySubresourceRegion(
+                &staging.resource,
+                0,
+                0,
+                0,
+                0,
+                &target.resource,
+                target.subresource,
+                source_box.as_ref().map(|b| b as *const D3D11_BOX),
+            )
+        };
+        let shape = staging.desc().shape(target.shape.format);
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Surface { shape },
+            cache,
+        });
+        Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+
+    /// The reads before the draw: every bound resource and each target's surface.
+    fn gather(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        plan: &DrawPlan,
+        deferred: bool,
+        reads: &mut Vec<Read>,
+    ) -> Result<(DrawJob<DataRef>, Vec<DataRef>)> {
+        let mut vertex_buffers = Vec::new();
+        for (slot, buffer, stride, offset) in &plan.vertex_buffers {
+            let data = match self.read_resource(context, device, buffer, deferred, reads)? {
+                ResourceJob::Buffer(data) => data,
+                ResourceJob::Texture(..) => return Err("a vertex buffer is a texture".to_owned()),
+            };
+            vertex_buffers.push((*slot, data, *stride, *offset));
+        }
+        let index_buffer = match &plan.index_buffer {
+            Some((buffer, format, offset)) => match self.read_resource(context, device, buffer, deferred, reads)? {
+                ResourceJob::Buffer(data) => Some((data, *format, *offset)),
+                ResourceJob::Texture(..) => return Err("the index buffer is a texture".to_owned()),
+            },
+            None => None,
+        };
+        let vs = self.gather_stage(context, device, &plan.vs, deferred, reads)?;
+        let ps = self.gather_stage(context, device, &plan.ps, deferred, reads)?;
+        let mut befores = Vec::new();
+        let mut targets = Vec::new();
+        for target in &plan.targets {
+            let key = (target.resource.as_raw() as usize, target.subresource);
+            let cached = (!deferred)
+                .then(|| self.surfaces.get(&key))
+                .flatten()
+                .filter(|c| c.generation == self.generation(key.0) && c.epoch == self.epoch)
+                .map(|c| DataRef::Ready(c.data.clone()));
+            let before = match cached {
+                Some(before) => before,
+                None => self.read_surface(context, device, target, None, reads)?,
+            };
+            befores.push(before.clone());
+            targets.push(TargetJob {
+                view: target.view,
+                shape: target.shape,
+                before: before.clone(),
+                after: before,
+            });
+        }
+        let job = DrawJob {
+            call: plan.call,
+            name: Some(
+                if deferred {
+                    "deferred context"
+                } else {
+                    "immediate context"
+                }
+                .to_owned(),
+            ),
+            topology: plan.topology,
+            input_layout: plan.input_layout.clone(),
+            vertex_buffers,
+            index_buffer,
+            vs,
+            ps,
+            rasterizer: plan.rasterizer,
+            depth_stencil: plan.depth_stencil,
+            stencil_ref: plan.stencil_ref,
+            blend: plan.blend,
+            blend_factor: plan.blend_factor,
+            sample_mask: plan.sample_mask,
+            viewports: plan.viewports.clone(),
+            scissor_rects: plan.scissor_rects.clone(),
+            targets,
+        };
+        Ok((job, befores))
+    }
+
+    /// One stage's reads.
+    fn gather_stage(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        stage: &StagePlan,
+        deferred: bool,
+        reads: &mut Vec<Read>,
+    ) -> Result<StageJob<DataRef>> {
+        let mut constant_buffers = Vec::new();
+        for (slot, buffer, first, count) in &stage.constant_buffers {
+            match self.read_resource(context, device, buffer, deferred, reads)? {
+                ResourceJob::Buffer(data) => constant_buffers.push((*slot, data, *first, *count)),
+                ResourceJob::Texture(..) => return Err("a constant buffer is a texture".to_owned()),
+            }
+        }
+        let mut shader_resources = Vec::new();
+        for (slot, view, resource) in &stage.shader_resources {
+            let data = self.read_resource(context, device, resource, deferred, reads)?;
+            shader_resources.push((*slot, *view, data));
+        }
+        Ok(StageJob {
+            dxbc: stage.dxbc.clone(),
+            constant_buffers,
+            shader_resources,
+            samplers: stage.samplers.clone(),
+        })
+    }
+
+    /// The reads after the draw: each target's surface, within the region the draw can write.
+    fn read_afters(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        plan: &DrawPlan,
+        befores: &[DataRef],
+        deferred: bool,
+        reads: &mut Vec<Read>,
+    ) -> Result<Vec<DataRef>> {
+        let mut afters = Vec::new();
+        for (target, before) in plan.targets.iter().zip(befores) {
+            let key = target.resource.as_raw() as usize;
+            let cache = if deferred {
+                None
+            } else {
+                self.bump(key);
+                Some(CacheNote::Surface {
+                    key: (key, target.subresource),
+                    generation: self.generation(key),
+                    epoch: self.epoch,
+                    keep: target.resource.clone(),
+                })
+            };
+            let [width, height, _] = target.shape.mip_size(target.surface.level);
+            let region = match target.view {
+                // D3D11 copies depth-stencil resources whole only.
+                TargetView::DepthStencil(_) => None,
+                TargetView::RenderTarget(..) => plan.write_region(width, height),
+            };
+            let after = match region {
+                Some(region) if region.left >= region.right || region.top >= region.bottom => {
+                    // Nothing can be drawn: the surface after is the surface before.
+                    match before {
+                        DataRef::Ready(bytes) => {
+                            if let Some(CacheNote::Surface {
+                                key,
+                                generation,
+                                epoch,
+                                keep,
+                            }) = cache
+                            {
+                                self.surfaces.insert(
+                                    key,
+                                    CachedSurface {
+                                        generation,
+                                        epoch,
+                                        data: bytes.clone(),
+                                        _keep: keep,
+                                    },
+                                );
+                            }
+                            before.clone()
+                        }
+                        DataRef::Read(..) => self.read_surface(context, device, target, cache, reads)?,
+                    }
+                }
+                Some(region) if region.right - region.left < width || region.bottom - region.top < height => {
+                    self.read_region(context, device, target, region, before.clone(), cache, reads)?
+                }
+                _ => self.read_surface(context, device, target, cache, reads)?,
+            };
+            afters.push(after);
+        }
+        Ok(afters)
+    }
+
+    /// Issues a staging copy of `region` of a target's surface, to be laid over `base`.
+    #[allow(clippy::too_many_arguments)] // one read's every input
+    fn read_region(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        target: &TargetPlan,
+        region: Region,
+        base: DataRef,
+        cache: Option<CacheNote>,
+        reads: &mut Vec<Read>,
+    ) -> Result<DataRef> {
+        let surface_desc = StagingDesc::surface(&target.shape, target.format, target.surface.level);
+        let surface = surface_desc.shape(target.shape.format);
+        let region_shape = TextureShape {
+            width: region.right - region.left,
+            height: region.bottom - region.top,
+            ..surface
+        };
+        let desc = StagingDesc::surface(&region_shape, target.format, 0);
+        let staging = self.pool.acquire(device, desc)?;
+        let is_3d = target.shape.dimension == iridia::d3d::ResourceDimension::Texture3D;
+        let source_box = D3D11_BOX {
+            left: region.left,
+            top: region.top,
+            front: if is_3d { target.surface.slice } else { 0 },
+            right: region.right,
+            bottom: region.bottom,
+            back: if is_3d { target.surface.slice + 1 } else { 1 },
+        };
+        // SAFETY: both resources are live; the box lies within the subresource and the staging texture is the
+        // box's size in the resource's format.
+        unsafe {
+            context.CopySubresourceRegion(
+                &staging.resource,
+                0,
+                0,
+                0,
+                0,
+                &target.resource,
+                target.subresource,
+                Some(&source_box),
+            )
+        };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Region {
+                surface,
+                region,
+                region_shape,
+                base,
+            },
+            cache,
+        });
+        Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+}
+
+/// Maps one read's staging resource and gives its subresources' bytes.
+fn resolve(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes>]) -> Result<Vec<Bytes>> {
+    let layout = |shape: &TextureShape, level: u32| {
+        shape
+            .mip_layout(level)
+            .map_err(|e| e.to_string())
+            .map(|l| (l.row_bytes as usize, l.rows as usize, l.slices as usize))
+    };
+    match &read.kind {
+        ReadKind::Buffer { bytes } => Ok(vec![Arc::from(map_rows(
+            context,
+            &read.staging.resource,
+            0,
+            *bytes,
+            1,
+            1,
+        )?)]),
+        ReadKind::Texture { shape } => {
+            let mut out = Vec::new();
+            for slice in 0..shape.array_size {
+                for level in 0..shape.mip_levels {
+                    let (row_bytes, rows, slices) = layout(shape, level)?;
+                    let index = level + slice * shape.mip_levels;
+                    out.push(Arc::from(map_rows(
+                        context,
+                        &read.staging.resource,
+                        index,
+                        row_bytes,
+                        rows,
+                        slices,
+                    )?));
+                }
+            }
+            Ok(out)
+        }
+        ReadKind::Surface { shape } => {
+            let (row_bytes, rows, _) = layout(shape, 0)?;
+            Ok(vec![Arc::from(map_rows(
+                context,
+                &read.staging.resource,
+                0,
+                row_bytes,
+                rows,
+                1,
+            )?)])
+        }
+        ReadKind::Region {
+            surface,
+            region,
+            region_shape,
+            base,
+        } => {
+            let (row_bytes, rows, _) = layout(region_shape, 0)?;
+            let region_rows = map_rows(context, &read.staging.resource, 0, row_bytes, rows, 1)?;
+            let base = match base {
+                DataRef::Ready(bytes) => bytes.clone(),
+                DataRef::Read(index, sub) => earlier
+                    .get(*index)
+                    .and_then(|r| r.get(*sub))
+                    .cloned()
+                    .ok_or("the surface before the draw was not read")?,
+            };
+            let (surface_row_bytes, _, _) = layout(surface, 0)?;
+            let texel_bytes = row_bytes / region_shape.width.max(1) as usize;
+            Ok(vec![Arc::from(splice_region(
+                &base,
+                &region_rows,
+                *region,
+                surface_row_bytes,
+                texel_bytes,
+            ))])
+        }
+    }
+}
+
+/// The predicate a context had, switched off while the recorder copies.
+struct Predication {
+    predicate: Option<ID3D11Predicate>,
+    value: BOOL,
+}
+
+impl Predication {
+    /// Switches predication off on `context`, keeping what it was.
+    fn suspend(context: &ID3D11DeviceContext) -> Self {
+        let mut predicate = None;
+        let mut value = BOOL(0);
+        // SAFETY: a live context; both out-parameters are locals.
+        unsafe { context.GetPredication(Some(&mut predicate), Some(&mut value)) };
+        if predicate.is_some() {
+            // SAFETY: a live context; no predicate means no predication.
+            unsafe { context.SetPredication(None, false) };
+        }
+        Self { predicate, value }
+    }
+
+    /// Sets the predicate back.
+    fn restore(self, context: &ID3D11DeviceContext) {
+        if let Some(predicate) = &self.predicate {
+            // SAFETY: a live context and the predicate it had.
+            unsafe { context.SetPredication(predicate, self.value.as_bool()) };
+        }
+    }
+}
+
+/// A bound target, as the draw sees it.
+struct TargetPlan {
+    view: TargetView,
+    resource: ID3D11Resource,
+    shape: TextureShape,
+    format: DXGI_FORMAT,
+    subresource: u32,
+    surface: Surface,
+}
+
+/// A stage's bindings, as queried.
+struct StagePlan {
+    dxbc: Option<Bytes>,
+    constant_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
+    shader_resources: Vec<(u32, iridia::resource::ShaderResourceViewDesc, ID3D11Resource)>,
+    samplers: Vec<(u32, iridia::resource::SamplerDesc)>,
+}
+
+/// Everything a draw's `*Get*` calls gave.
+struct DrawPlan {
+    call: DrawCall,
+    topology: iridia::d3d::PrimitiveTopology,
+    input_layout: Vec<iridia::state::InputElementDesc>,
+    vertex_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
+    index_buffer: Option<(ID3D11Resource, IndexFormat, u32)>,
+    vs: StagePlan,
+    ps: StagePlan,
+    rasterizer: iridia::state::RasterizerDesc,
+    depth_stencil: iridia::state::DepthStencilDesc,
+    stencil_ref: u32,
+    blend: iridia::state::BlendDesc,
+    blend_factor: [f32; 4],
+    sample_mask: u32,
+    viewports: Vec<iridia::raster::Viewport>,
+    scissor_rects: Vec<iridia::raster::Scissor>,
+    targets: Vec<TargetPlan>,
+}
+
+impl DrawPlan {
+    /// The texels of a `width` x `height` surface the draw can write: within the first viewport's bounds (the
+    /// only one a draw without a geometry program uses, 15.6) and, when enabled, the first scissor rectangle
+    /// (15.7); `None` when there is no viewport (then the whole surface is read).
+    fn write_region(&self, width: u32, height: u32) -> Option<Region> {
+        let viewport = self.viewports.first()?;
+        let span = |start: f32, size: f32, limit: u32| -> Option<(u32, u32)> {
+            if !(start.is_finite() && size.is_finite()) {
+                return None;
+            }
+            let low = start.floor().max(0.0).min(limit as f32) as u32;
+            let high = (start + size).ceil().max(0.0).min(limit as f32) as u32;
+            Some((low, high.max(low)))
+        };
+        let (mut left, mut right) = span(viewport.x, viewport.width, width)?;
+        let (mut top, mut bottom) = span(viewport.y, viewport.height, height)?;
+        if self.rasterizer.scissor_enable {
+            let clamp = |v: i32, limit: u32| v.clamp(0, limit as i32) as u32;
+            match self.scissor_rects.first() {
+                Some(s) => {
+                    left = left.max(clamp(s.left, width));
+                    top = top.max(clamp(s.top, height));
+                    right = right.min(clamp(s.right, width));
+                    bottom = bottom.min(clamp(s.bottom, height));
+                }
+                // Scissoring with no rectangle set draws nothing.
+                None => {
+                    return Some(Region {
+                        left: 0,
+                        top: 0,
+                        right: 0,
+                        bottom: 0,
+                    });
+                }
+            }
+        }
+        Some(Region {
+            left,
+            top,
+            right: right.max(left),
+            bottom: bottom.max(top),
+        })
+    }
+}
+
+/// A device child's DXBC, kept at its creation.
+fn shader_dxbc(shader: &ID3D11DeviceChild, stage: &str) -> Result<Bytes> {
+    private_data(shader, &DXBC_KEY)
+        .map(Arc::from)
+        .ok_or_else(|| format!("the {stage} was created before the recorder saw its device: its DXBC is unknown"))
+}
+
+/// Queries one shader stage's bindings (`$get_shader`, `$get_cb`, `$get_cb1`, `$get_srv`, `$get_sampler` are that
+/// stage's `*Get*` methods).
+macro_rules! query_stage {
+    ($context:expr, $context1:expr, $name:literal, $get_shader:ident, $get_cb:ident, $get_cb1:ident, $get_srv:ident, $get_sampler:ident) => {{
+        let context = $context;
+        let mut shader = None;
+        // SAFETY: a live context; the out-parameter is a local (class instances are not asked for).
+        unsafe { context.$get_shader(&mut shader, None, None) };
+        let dxbc = match &shader {
+            Some(shader) => Some(shader_dxbc(
+                &shader.cast::<ID3D11DeviceChild>().map_err(|e| e.to_string())?,
+                $name,
+            )?),
+            None => None,
+        };
+        let mut buffers: [Option<ID3D11Buffer>; 14] = Default::default();
+        let mut firsts = [0u32; 14];
+        let mut counts = [u32::MAX; 14];
+        match $context1 {
+            // SAFETY: a live context; each array has room for the 14 slots asked for.
+            Some(context1) => unsafe {
+                context1.$get_cb1(
+                    0,
+                    14,
+                    Some(buffers.as_mut_ptr()),
+                    Some(firsts.as_mut_ptr()),
+                    Some(counts.as_mut_ptr()),
+                )
+            },
+            // SAFETY: as above.
+            None => unsafe { context.$get_cb(0, Some(&mut buffers)) },
+        }
+        let mut constant_buffers = Vec::new();
+        for (slot, buffer) in buffers.iter().enumerate() {
+            let Some(buffer) = buffer else { continue };
+            let mut desc = D3D11_BUFFER_DESC::default();
+            // SAFETY: a live buffer; `desc` is writable.
+            unsafe { buffer.GetDesc(&mut desc) };
+            let constants = desc.ByteWidth / 16;
+            let first = firsts[slot].min(constants);
+            // The window the shader sees, cut where the buffer ends (it reads nothing past it).
+            let count = counts[slot].min(CONSTANT_BUFFER_CONSTANTS).min(constants - first);
+            constant_buffers.push((
+                slot as u32,
+                buffer.cast::<ID3D11Resource>().map_err(|e| e.to_string())?,
+                first,
+                count,
+            ));
+        }
+        let mut views: [Option<ID3D11ShaderResourceView>; 128] = std::array::from_fn(|_| None);
+        // SAFETY: a live context; the array has room for the 128 slots asked for.
+        unsafe { context.$get_srv(0, Some(&mut views)) };
+        let mut shader_resources = Vec::new();
+        for (slot, view) in views.iter().enumerate() {
+            let Some(view) = view else { continue };
+            let mut desc = D3D11_SHADER_RESOURCE_VIEW_DESC::default();
+            // SAFETY: a live view; `desc` is writable.
+            unsafe { view.GetDesc(&mut desc) };
+            let desc = crate::convert::shader_resource_view(&desc)?;
+            // SAFETY: a live view; the resource is AddRef'd and released on drop.
+            let resource = unsafe { view.GetResource() }.map_err(|e| e.to_string())?;
+            shader_resources.push((slot as u32, desc, resource));
+        }
+        let mut states: [Option<ID3D11SamplerState>; 16] = Default::default();
+        // SAFETY: a live context; the array has room for the 16 slots asked for.
+        unsafe { context.$get_sampler(0, Some(&mut states)) };
+        let mut samplers = Vec::new();
+        for (slot, state) in states.iter().enumerate() {
+            let Some(state) = state else { continue };
+            let mut desc = D3D11_SAMPLER_DESC::default();
+            // SAFETY: a live sampler; `desc` is writable.
+            unsafe { state.GetDesc(&mut desc) };
+            samplers.push((slot as u32, crate::convert::sampler(&desc)?));
+        }
+        StagePlan {
+            dxbc,
+            constant_buffers,
+            shader_resources,
+            samplers,
+        }
+    }};
+}
+
+/// Queries everything the draw depends on through the context's `*Get*` calls.
+fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
+    // Stages and outputs version 1.0 of the format cannot hold.
+    let mut geometry = None;
+    let mut hull = None;
+    let mut domain = None;
+    // SAFETY: (these three) a live context; the out-parameters are locals.
+    unsafe {
+        context.GSGetShader(&mut geometry, None, None);
+        context.HSGetShader(&mut hull, None, None);
+        context.DSGetShader(&mut domain, None, None);
+    }
+    if geometry.is_some() || hull.is_some() || domain.is_some() {
+        return Err(
+            "a geometry, hull or domain program is bound (version 1.0 records vertex and pixel programs)".into(),
+        );
+    }
+    let mut stream_out: [Option<ID3D11Buffer>; 4] = Default::default();
+    // SAFETY: a live context; the array has room for the 4 targets asked for.
+    unsafe { context.SOGetTargets(Some(&mut stream_out)) };
+    if stream_out.iter().any(Option::is_some) {
+        return Err("stream output is bound (version 1.0 records none)".into());
+    }
+    let mut uavs: [Option<ID3D11UnorderedAccessView>; 8] = Default::default();
+    // SAFETY: a live context; the array has room for the 8 slots asked for.
+    unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut uavs)) };
+    if uavs.iter().any(Option::is_some) {
+        return Err("unordered access views are bound (version 1.0 records none)".into());
+    }
+
+    // SAFETY: a live context.
+    let topology = crate::convert::topology(unsafe { context.IAGetPrimitiveTopology() })?;
+    // SAFETY: a live context; the layout is AddRef'd and released on drop.
+    let input_layout = match unsafe { context.IAGetInputLayout() } {
+        Ok(layout) => {
+            let child: ID3D11DeviceChild = layout.cast().map_err(|e| e.to_string())?;
+            let json = private_data(&child, &LAYOUT_KEY)
+                .ok_or("the input layout was created before the recorder saw its device")?;
+            serde_json::from_slice(&json).map_err(|e| format!("the input layout's kept elements: {e}"))?
+        }
+        Err(_) => Vec::new(),
+    };
+    let mut buffers: [Option<ID3D11Buffer>; 32] = Default::default();
+    let mut strides = [0u32; 32];
+    let mut offsets = [0u32; 32];
+    // SAFETY: a live context; each array has room for the 32 slots asked for.
+    unsafe {
+        context.IAGetVertexBuffers(
+            0,
+            32,
+            Some(buffers.as_mut_ptr()),
+            Some(strides.as_mut_ptr()),
+            Some(offsets.as_mut_ptr()),
+        )
+    };
+    let mut vertex_buffers = Vec::new();
+    for (slot, buffer) in buffers.iter().enumerate() {
+        if let Some(buffer) = buffer {
+            let resource = buffer.cast::<ID3D11Resource>().map_err(|e| e.to_string())?;
+            vertex_buffers.push((slot as u32, resource, strides[slot], offsets[slot]));
+        }
+    }
+    let index_buffer = if call.is_indexed() {
+        let mut buffer = None;
+        let mut format = DXGI_FORMAT(0);
+        let mut offset = 0u32;
+        // SAFETY: a live context; the out-parameters are locals.
+        unsafe { context.IAGetIndexBuffer(Some(&mut buffer), Some(&mut format), Some(&mut offset)) };
+        match buffer {
+            Some(buffer) => {
+                let format = IndexFormat::from_format(crate::convert::format("index format", format)?)
+                    .map_err(|e| e.to_string())?;
+                Some((
+                    buffer.cast::<ID3D11Resource>().map_err(|e| e.to_string())?,
+                    format,
+                    offset,
+                ))
+            }
+            None => return Err("an indexed draw with no index buffer".into()),
+        }
+    } else {
+        None
+    };
+
+    let context1 = context.cast::<ID3D11DeviceContext1>().ok();
+    let vs = query_stage!(
+        context,
+        context1.as_ref(),
+        "vertex shader",
+        VSGetShader,
+        VSGetConstantBuffers,
+        VSGetConstantBuffers1,
+        VSGetShaderResources,
+        VSGetSamplers
+    );
+    if vs.dxbc.is_none() {
+        return Err("no vertex shader is bound".into());
+    }
+    let ps = query_stage!(
+        context,
+        context1.as_ref(),
+        "pixel shader",
+        PSGetShader,
+        PSGetConstantBuffers,
+        PSGetConstantBuffers1,
+        PSGetShaderResources,
+        PSGetSamplers
+    );
+
+    // SAFETY: a live context; the state is AddRef'd and released on drop.
+    let rasterizer = match unsafe { context.RSGetState() } {
+        Ok(state) => {
+            let mut desc = D3D11_RASTERIZER_DESC::default();
+            // SAFETY: a live state; `desc` is writable.
+            unsafe { state.GetDesc(&mut desc) };
+            crate::convert::rasterizer(&desc)?
+        }
+        Err(_) => iridia::state::RasterizerDesc::default(),
+    };
+    let mut count = 16u32;
+    let mut viewports = [D3D11_VIEWPORT::default(); 16];
+    // SAFETY: a live context; the array has room for `count` viewports.
+    unsafe { context.RSGetViewports(&mut count, Some(viewports.as_mut_ptr())) };
+    let viewports = viewports
+        .iter()
+        .take(count as usize)
+        .map(crate::convert::viewport)
+        .collect();
+    let mut count = 16u32;
+    let mut rects = [RECT::default(); 16];
+    // SAFETY: a live context; the array has room for `count` rectangles.
+    unsafe { context.RSGetScissorRects(&mut count, Some(rects.as_mut_ptr())) };
+    let scissor_rects = rects.iter().take(count as usize).map(crate::convert::scissor).collect();
+
+    let mut blend_state = None;
+    let mut blend_factor = [0f32; 4];
+    let mut sample_mask = 0u32;
+    // SAFETY: a live context; the out-parameters are locals.
+    unsafe { context.OMGetBlendState(Some(&mut blend_state), Some(&mut blend_factor), Some(&mut sample_mask)) };
+    let blend = match blend_state {
+        Some(state) => {
+            let desc = match state.cast::<ID3D11BlendState1>() {
+                Ok(state1) => {
+                    let mut desc = D3D11_BLEND_DESC1::default();
+                    // SAFETY: a live state; `desc` is writable.
+                    unsafe { state1.GetDesc1(&mut desc) };
+                    desc
+                }
+                Err(_) => {
+                    let mut desc = D3D11_BLEND_DESC::default();
+                    // SAFETY: a live state; `desc` is writable.
+                    unsafe { state.GetDesc(&mut desc) };
+                    crate::convert::blend_desc1(&desc)
+                }
+            };
+            crate::convert::blend(&desc)?
+        }
+        None => iridia::state::BlendDesc::default(),
+    };
+    let mut depth_state = None;
+    let mut stencil_ref = 0u32;
+    // SAFETY: a live context; the out-parameters are locals.
+    unsafe { context.OMGetDepthStencilState(Some(&mut depth_state), Some(&mut stencil_ref)) };
+    let depth_stencil = match depth_state {
+        Some(state) => {
+            let mut desc = D3D11_DEPTH_STENCIL_DESC::default();
+            // SAFETY: a live state; `desc` is writable.
+            unsafe { state.GetDesc(&mut desc) };
+            crate::convert::depth_stencil(&desc)?
+        }
+        None => iridia::state::DepthStencilDesc::default(),
+    };
+
+    let mut views: [Option<ID3D11RenderTargetView>; 8] = Default::default();
+    let mut depth_view = None;
+    // SAFETY: a live context; the array has room for 8 views and the depth view is a local.
+    unsafe { context.OMGetRenderTargets(Some(&mut views), Some(&mut depth_view)) };
+    let mut targets = Vec::new();
+    for (slot, view) in views.iter().enumerate() {
+        let Some(view) = view else { continue };
+        let mut desc = D3D11_RENDER_TARGET_VIEW_DESC::default();
+        // SAFETY: a live view; `desc` is writable.
+        unsafe { view.GetDesc(&mut desc) };
+        let desc = crate::convert::render_target_view(&desc)?;
+        // SAFETY: a live view; the resource is AddRef'd and released on drop.
+        let resource = unsafe { view.GetResource() }.map_err(|e| e.to_string())?;
+        targets.push(target_plan(
+            resource,
+            TargetView::RenderTarget(slot as u32, desc),
+            Surface::of_render_target(&desc),
+        )?);
+    }
+    if let Some(view) = depth_view {
+        let mut desc = D3D11_DEPTH_STENCIL_VIEW_DESC::default();
+        // SAFETY: a live view; `desc` is writable.
+        unsafe { view.GetDesc(&mut desc) };
+        let desc = crate::convert::depth_stencil_view(&desc)?;
+        // SAFETY: a live view; the resource is AddRef'd and released on drop.
+        let resource = unsafe { view.GetResource() }.map_err(|e| e.to_string())?;
+        targets.push(target_plan(
+            resource,
+            TargetView::DepthStencil(desc),
+            Surface::of_depth_stencil(&desc),
+        )?);
+    }
+    if targets.is_empty() {
+        return Err("the draw writes no render target and no depth-stencil target".into());
+    }
+    Ok(DrawPlan {
+        call,
+        topology,
+        input_layout,
+        vertex_buffers,
+        index_buffer,
+        vs,
+        ps,
+        rasterizer,
+        depth_stencil,
+        stencil_ref,
+        blend,
+        blend_factor,
+        sample_mask,
+        viewports,
+        scissor_rects,
+        targets,
+    })
+}
+
+/// A target's resource, shape and written subresource.
+fn target_plan(resource: ID3D11Resource, view: TargetView, surface: Surface) -> Result<TargetPlan> {
+    let Described::Texture { shape, format } = describe(&resource)? else {
+        return Err("a target's resource is a buffer".into());
+    };
+    if shape.sample_count > 1 {
+        return Err(format!(
+            "a multisampled target ({} samples; version 1.0 records single-sampled targets)",
+            shape.sample_count
+        ));
+    }
+    let subresource = if shape.dimension == iridia::d3d::ResourceDimension::Texture3D {
+        surface.level
+    } else {
+        surface.level + surface.slice * shape.mip_levels
+    };
+    Ok(TargetPlan {
+        view,
+        resource,
+        shape,
+        format,
+        subresource,
+        surface,
+    })
+}
+
+/// Records a draw on the context `this` while a capture runs; `run` makes the real draw, exactly once.
+pub fn record_draw(this: *mut c_void, call: DrawCall, run: impl FnOnce()) {
+    let mut run = Some(run);
+    let mut draw = || {
+        if let Some(run) = run.take() {
+            run();
+        }
+    };
+    with_capture(|active| {
+        // SAFETY: `this` is the live context the hooked draw was called on; borrowing adds no reference.
+        let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
+            return;
+        };
+        if let Err(e) = active.record(context, call, &mut draw) {
+            active.skipped += 1;
+            log!("draw not recorded: {e}");
+        }
+    });
+    draw();
+}
+
+/// Notes a draw call the format cannot hold; it may write anything.
+pub fn unrecorded_draw(name: &'static str) {
+    with_capture(|active| {
+        *active.unrecorded.entry(name).or_default() += 1;
+        active.epoch += 1;
+    });
+}
+
+/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
+pub fn wrote(resource: *mut c_void) {
+    if resource.is_null() {
+        return;
+    }
+    with_capture(|active| active.bump(resource as usize));
+}
+
+/// Notes that the resource of the view `view` (a raw `ID3D11View`) was written.
+pub fn wrote_view(view: *mut c_void) {
+    if view.is_null() {
+        return;
+    }
+    with_capture(|active| {
+        // SAFETY: `view` is the live view the program passed; borrowing adds no reference.
+        if let Some(view) = unsafe { ID3D11View::from_raw_borrowed(&view) }
+            // SAFETY: a live view; the resource is AddRef'd and released on drop.
+            && let Ok(resource) = unsafe { view.GetResource() }
+        {
+            active.bump(resource.as_raw() as usize);
+        }
+    });
+}
+
+/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was discarded: its contents are undefined.
+pub fn discarded(resource: *mut c_void) {
+    if resource.is_null() {
+        return;
+    }
+    with_capture(|active| active.discard_contents(resource as usize));
+}
+
+/// Notes that the resource of the view `view` (a raw `ID3D11View`) was discarded.
+pub fn discarded_view(view: *mut c_void) {
+    if view.is_null() {
+        return;
+    }
+    with_capture(|active| {
+        // SAFETY: `view` is the live view the program passed; borrowing adds no reference.
+        if let Some(view) = unsafe { ID3D11View::from_raw_borrowed(&view) }
+            // SAFETY: a live view; the resource is AddRef'd and released on drop.
+            && let Ok(resource) = unsafe { view.GetResource() }
+        {
+            active.discard_contents(resource.as_raw() as usize);
+        }
+    });
+}
+
+/// Notes that something unknown was written (a dispatch, say).
+pub fn wrote_everything() {
+    with_capture(|active| active.epoch += 1);
+}
+
+/// Carries the draws a deferred context recorded into the command list it just finished.
+pub fn finished_list(context: *mut c_void, list: *mut c_void) {
+    with_capture(|active| {
+        let draws = active.deferred.remove(&(context as usize)).unwrap_or_default();
+        // SAFETY: `list` is the live command list the runtime just returned; cloning adds a reference, which keeps
+        // its address from being reused while its draws wait.
+        if let Some(handle) = unsafe { ID3D11CommandList::from_raw_borrowed(&list) } {
+            active.lists.insert(list as usize, (handle.clone(), draws));
+        }
+    });
+}
+
+/// After a command list ran on `context`: on the immediate context, its draws are read back and written; on a
+/// deferred one, they join that context's draws.
+pub fn executed_list(context: *mut c_void, list: *mut c_void) {
+    with_capture(|active| {
+        let Some((_list, draws)) = active.lists.remove(&(list as usize)) else {
+            active.epoch += 1;
+            return;
+        };
+        // SAFETY: `context` is the live context the hooked call was made on; borrowing adds no reference.
+        let Some(context_ref) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&context) }) else {
+            return;
+        };
+        // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context_ref.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            active.deferred.entry(context as usize).or_default().extend(draws);
+        } else {
+            for draw in draws {
+                active.complete(context_ref, draw, true);
+            }
+        }
+        active.epoch += 1;
+    });
+}

@@ -1,0 +1,587 @@
+//! Hooks on device contexts, immediate and deferred. The draws (`Draw`, `DrawIndexed`, `DrawInstanced`,
+//! `DrawIndexedInstanced`) are recorded while a capture runs; `FinishCommandList` and `ExecuteCommandList` carry
+//! a deferred context's recorded draws to where they run. Every call that writes a resource (`Map` for writing,
+//! `UpdateSubresource*`, `Copy*`, `Clear*`, `Discard*`, `GenerateMips`, `ResolveSubresource`) marks it written, so
+//! that the recorder reads a resource again only when its contents may have changed; `Dispatch*` and the draws the
+//! format cannot hold (`DrawAuto`, `Draw*Indirect`) mark everything written. Outside a capture every hook is one
+//! check and the real call.
+
+use crate::capture;
+use crate::device::original;
+use crate::recorder::observing;
+use crate::vtable::{hooked_slot, slot};
+use iridia::draw::state::DrawCall;
+use std::ffi::c_void;
+use windows::Win32::Foundation::{E_FAIL, RECT};
+use windows::Win32::Graphics::Direct3D11::*;
+use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
+use windows::core::{BOOL, HRESULT, Interface};
+
+hooked_slot!(DRAW, DrawFn, (u32, u32));
+hooked_slot!(DRAW_INDEXED, DrawIndexedFn, (u32, u32, i32));
+hooked_slot!(DRAW_INSTANCED, DrawInstancedFn, (u32, u32, u32, u32));
+hooked_slot!(
+    DRAW_INDEXED_INSTANCED,
+    DrawIndexedInstancedFn,
+    (u32, u32, u32, i32, u32)
+);
+hooked_slot!(DRAW_AUTO, DrawAutoFn, ());
+hooked_slot!(DRAW_INSTANCED_INDIRECT, DrawInstancedIndirectFn, (*mut c_void, u32));
+hooked_slot!(
+    DRAW_INDEXED_INSTANCED_INDIRECT,
+    DrawIndexedInstancedIndirectFn,
+    (*mut c_void, u32)
+);
+hooked_slot!(DISPATCH, DispatchFn, (u32, u32, u32));
+hooked_slot!(DISPATCH_INDIRECT, DispatchIndirectFn, (*mut c_void, u32));
+hooked_slot!(MAP, MapFn, (*mut c_void, u32, D3D11_MAP, u32, *mut D3D11_MAPPED_SUBRESOURCE) -> HRESULT);
+hooked_slot!(
+    UPDATE_SUBRESOURCE,
+    UpdateSubresourceFn,
+    (*mut c_void, u32, *const D3D11_BOX, *const c_void, u32, u32)
+);
+hooked_slot!(COPY_RESOURCE, CopyResourceFn, (*mut c_void, *mut c_void));
+hooked_slot!(
+    COPY_SUBRESOURCE_REGION,
+    CopySubresourceRegionFn,
+    (*mut c_void, u32, u32, u32, u32, *mut c_void, u32, *const D3D11_BOX)
+);
+hooked_slot!(
+    COPY_STRUCTURE_COUNT,
+    CopyStructureCountFn,
+    (*mut c_void, u32, *mut c_void)
+);
+hooked_slot!(CLEAR_RTV, ClearRtvFn, (*mut c_void, *const f32));
+hooked_slot!(CLEAR_DSV, ClearDsvFn, (*mut c_void, u32, f32, u8));
+hooked_slot!(CLEAR_UAV_UINT, ClearUavUintFn, (*mut c_void, *const u32));
+hooked_slot!(CLEAR_UAV_FLOAT, ClearUavFloatFn, (*mut c_void, *const f32));
+hooked_slot!(GENERATE_MIPS, GenerateMipsFn, (*mut c_void));
+hooked_slot!(
+    RESOLVE_SUBRESOURCE,
+    ResolveSubresourceFn,
+    (*mut c_void, u32, *mut c_void, u32, DXGI_FORMAT)
+);
+hooked_slot!(EXECUTE_COMMAND_LIST, ExecuteCommandListFn, (*mut c_void, BOOL));
+hooked_slot!(FINISH_COMMAND_LIST, FinishCommandListFn, (BOOL, *mut *mut c_void) -> HRESULT);
+hooked_slot!(
+    COPY_SUBRESOURCE_REGION1,
+    CopySubresourceRegion1Fn,
+    (*mut c_void, u32, u32, u32, u32, *mut c_void, u32, *const D3D11_BOX, u32)
+);
+hooked_slot!(
+    UPDATE_SUBRESOURCE1,
+    UpdateSubresource1Fn,
+    (*mut c_void, u32, *const D3D11_BOX, *const c_void, u32, u32, u32)
+);
+hooked_slot!(DISCARD_RESOURCE, DiscardResourceFn, (*mut c_void));
+hooked_slot!(DISCARD_VIEW, DiscardViewFn, (*mut c_void));
+hooked_slot!(CLEAR_VIEW, ClearViewFn, (*mut c_void, *const f32, *const RECT, u32));
+hooked_slot!(DISCARD_VIEW1, DiscardView1Fn, (*mut c_void, *const RECT, u32));
+
+unsafe extern "system" fn draw(this: *mut c_void, vertex_count: u32, start_vertex: u32) {
+    let original = original!(DRAW, this, DrawFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this, vertex_count, start_vertex) };
+    if observing() {
+        capture::record_draw(
+            this,
+            DrawCall::Draw {
+                vertex_count,
+                start_vertex,
+            },
+            run,
+        );
+    } else {
+        run();
+    }
+}
+
+unsafe extern "system" fn draw_indexed(this: *mut c_void, index_count: u32, start_index: u32, base_vertex: i32) {
+    let original = original!(DRAW_INDEXED, this, DrawIndexedFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this, index_count, start_index, base_vertex) };
+    if observing() {
+        let call = DrawCall::DrawIndexed {
+            index_count,
+            start_index,
+            base_vertex,
+        };
+        capture::record_draw(this, call, run);
+    } else {
+        run();
+    }
+}
+
+unsafe extern "system" fn draw_instanced(
+    this: *mut c_void,
+    vertex_count_per_instance: u32,
+    instance_count: u32,
+    start_vertex: u32,
+    start_instance: u32,
+) {
+    let original = original!(DRAW_INSTANCED, this, DrawInstancedFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe {
+        original(
+            this,
+            vertex_count_per_instance,
+            instance_count,
+            start_vertex,
+            start_instance,
+        )
+    };
+    if observing() {
+        let call = DrawCall::DrawInstanced {
+            vertex_count_per_instance,
+            instance_count,
+            start_vertex,
+            start_instance,
+        };
+        capture::record_draw(this, call, run);
+    } else {
+        run();
+    }
+}
+
+unsafe extern "system" fn draw_indexed_instanced(
+    this: *mut c_void,
+    index_count_per_instance: u32,
+    instance_count: u32,
+    start_index: u32,
+    base_vertex: i32,
+    start_instance: u32,
+) {
+    let original = original!(DRAW_INDEXED_INSTANCED, this, DrawIndexedInstancedFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe {
+        original(
+            this,
+            index_count_per_instance,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        )
+    };
+    if observing() {
+        let call = DrawCall::DrawIndexedInstanced {
+            index_count_per_instance,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        };
+        capture::record_draw(this, call, run);
+    } else {
+        run();
+    }
+}
+
+unsafe extern "system" fn draw_auto(this: *mut c_void) {
+    let original = original!(DRAW_AUTO, this, DrawAutoFn);
+    if observing() {
+        capture::unrecorded_draw("DrawAuto");
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this) }
+}
+
+unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
+    let original = original!(DRAW_INSTANCED_INDIRECT, this, DrawInstancedIndirectFn);
+    if observing() {
+        capture::unrecorded_draw("DrawInstancedIndirect");
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, args, offset) }
+}
+
+unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
+    let original = original!(DRAW_INDEXED_INSTANCED_INDIRECT, this, DrawIndexedInstancedIndirectFn);
+    if observing() {
+        capture::unrecorded_draw("DrawIndexedInstancedIndirect");
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, args, offset) }
+}
+
+unsafe extern "system" fn dispatch(this: *mut c_void, x: u32, y: u32, z: u32) {
+    let original = original!(DISPATCH, this, DispatchFn);
+    if observing() {
+        capture::wrote_everything();
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, x, y, z) }
+}
+
+unsafe extern "system" fn dispatch_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
+    let original = original!(DISPATCH_INDIRECT, this, DispatchIndirectFn);
+    if observing() {
+        capture::wrote_everything();
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, args, offset) }
+}
+
+unsafe extern "system" fn map(
+    this: *mut c_void,
+    resource: *mut c_void,
+    subresource: u32,
+    map_type: D3D11_MAP,
+    flags: u32,
+    mapped: *mut D3D11_MAPPED_SUBRESOURCE,
+) -> HRESULT {
+    let original = original!(MAP, this, MapFn, E_FAIL);
+    if map_type != D3D11_MAP_READ && observing() {
+        capture::wrote(resource);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, resource, subresource, map_type, flags, mapped) }
+}
+
+unsafe extern "system" fn update_subresource(
+    this: *mut c_void,
+    resource: *mut c_void,
+    subresource: u32,
+    region: *const D3D11_BOX,
+    data: *const c_void,
+    row_pitch: u32,
+    depth_pitch: u32,
+) {
+    let original = original!(UPDATE_SUBRESOURCE, this, UpdateSubresourceFn);
+    if observing() {
+        capture::wrote(resource);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch) }
+}
+
+unsafe extern "system" fn update_subresource1(
+    this: *mut c_void,
+    resource: *mut c_void,
+    subresource: u32,
+    region: *const D3D11_BOX,
+    data: *const c_void,
+    row_pitch: u32,
+    depth_pitch: u32,
+    flags: u32,
+) {
+    let original = original!(UPDATE_SUBRESOURCE1, this, UpdateSubresource1Fn);
+    if observing() {
+        capture::wrote(resource);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch, flags) }
+}
+
+unsafe extern "system" fn copy_resource(this: *mut c_void, destination: *mut c_void, source: *mut c_void) {
+    let original = original!(COPY_RESOURCE, this, CopyResourceFn);
+    if observing() {
+        capture::wrote(destination);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, destination, source) }
+}
+
+#[allow(clippy::too_many_arguments)] // the API's
+unsafe extern "system" fn copy_subresource_region(
+    this: *mut c_void,
+    destination: *mut c_void,
+    destination_subresource: u32,
+    x: u32,
+    y: u32,
+    z: u32,
+    source: *mut c_void,
+    source_subresource: u32,
+    region: *const D3D11_BOX,
+) {
+    let original = original!(COPY_SUBRESOURCE_REGION, this, CopySubresourceRegionFn);
+    if observing() {
+        capture::wrote(destination);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe {
+        original(
+            this,
+            destination,
+            destination_subresource,
+            x,
+            y,
+            z,
+            source,
+            source_subresource,
+            region,
+        )
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // the API's
+unsafe extern "system" fn copy_subresource_region1(
+    this: *mut c_void,
+    destination: *mut c_void,
+    destination_subresource: u32,
+    x: u32,
+    y: u32,
+    z: u32,
+    source: *mut c_void,
+    source_subresource: u32,
+    region: *const D3D11_BOX,
+    flags: u32,
+) {
+    let original = original!(COPY_SUBRESOURCE_REGION1, this, CopySubresourceRegion1Fn);
+    if observing() {
+        capture::wrote(destination);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe {
+        original(
+            this,
+            destination,
+            destination_subresource,
+            x,
+            y,
+            z,
+            source,
+            source_subresource,
+            region,
+            flags,
+        )
+    }
+}
+
+unsafe extern "system" fn copy_structure_count(this: *mut c_void, buffer: *mut c_void, offset: u32, view: *mut c_void) {
+    let original = original!(COPY_STRUCTURE_COUNT, this, CopyStructureCountFn);
+    if observing() {
+        capture::wrote(buffer);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, buffer, offset, view) }
+}
+
+unsafe extern "system" fn clear_render_target_view(this: *mut c_void, view: *mut c_void, color: *const f32) {
+    let original = original!(CLEAR_RTV, this, ClearRtvFn);
+    if observing() {
+        capture::wrote_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view, color) }
+}
+
+unsafe extern "system" fn clear_depth_stencil_view(
+    this: *mut c_void,
+    view: *mut c_void,
+    flags: u32,
+    depth: f32,
+    stencil: u8,
+) {
+    let original = original!(CLEAR_DSV, this, ClearDsvFn);
+    if observing() {
+        capture::wrote_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view, flags, depth, stencil) }
+}
+
+unsafe extern "system" fn clear_uav_uint(this: *mut c_void, view: *mut c_void, values: *const u32) {
+    let original = original!(CLEAR_UAV_UINT, this, ClearUavUintFn);
+    if observing() {
+        capture::wrote_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view, values) }
+}
+
+unsafe extern "system" fn clear_uav_float(this: *mut c_void, view: *mut c_void, values: *const f32) {
+    let original = original!(CLEAR_UAV_FLOAT, this, ClearUavFloatFn);
+    if observing() {
+        capture::wrote_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view, values) }
+}
+
+unsafe extern "system" fn generate_mips(this: *mut c_void, view: *mut c_void) {
+    let original = original!(GENERATE_MIPS, this, GenerateMipsFn);
+    if observing() {
+        capture::wrote_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view) }
+}
+
+unsafe extern "system" fn resolve_subresource(
+    this: *mut c_void,
+    destination: *mut c_void,
+    destination_subresource: u32,
+    source: *mut c_void,
+    source_subresource: u32,
+    format: DXGI_FORMAT,
+) {
+    let original = original!(RESOLVE_SUBRESOURCE, this, ResolveSubresourceFn);
+    if observing() {
+        capture::wrote(destination);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe {
+        original(
+            this,
+            destination,
+            destination_subresource,
+            source,
+            source_subresource,
+            format,
+        )
+    }
+}
+
+unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_void) {
+    let original = original!(DISCARD_RESOURCE, this, DiscardResourceFn);
+    if observing() {
+        capture::discarded(resource);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, resource) }
+}
+
+unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
+    let original = original!(DISCARD_VIEW, this, DiscardViewFn);
+    if observing() {
+        capture::discarded_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view) }
+}
+
+unsafe extern "system" fn discard_view1(this: *mut c_void, view: *mut c_void, rects: *const RECT, count: u32) {
+    let original = original!(DISCARD_VIEW1, this, DiscardView1Fn);
+    if observing() {
+        capture::discarded_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view, rects, count) }
+}
+
+unsafe extern "system" fn clear_view(
+    this: *mut c_void,
+    view: *mut c_void,
+    color: *const f32,
+    rects: *const RECT,
+    count: u32,
+) {
+    let original = original!(CLEAR_VIEW, this, ClearViewFn);
+    if observing() {
+        capture::wrote_view(view);
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, view, color, rects, count) }
+}
+
+unsafe extern "system" fn execute_command_list(this: *mut c_void, list: *mut c_void, restore_state: BOOL) {
+    let original = original!(EXECUTE_COMMAND_LIST, this, ExecuteCommandListFn);
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, list, restore_state) };
+    if observing() {
+        capture::executed_list(this, list);
+    }
+}
+
+unsafe extern "system" fn finish_command_list(
+    this: *mut c_void,
+    restore_state: BOOL,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    let original = original!(FINISH_COMMAND_LIST, this, FinishCommandListFn, E_FAIL);
+    // SAFETY: the program's arguments, passed through unchanged.
+    let result = unsafe { original(this, restore_state, out) };
+    if result.is_ok() && !out.is_null() && observing() {
+        // SAFETY: on success `*out` is the new command list.
+        capture::finished_list(this, unsafe { *out });
+    }
+    result
+}
+
+/// Patches the `ID3D11DeviceContext` slots of the vtable of `raw` (any interface version of a context).
+fn patch_context_slots(raw: *mut c_void) {
+    macro_rules! patch {
+        ($table:ident, $field:ident, $hook:ident) => {
+            // SAFETY: `raw` is a live context whose vtable has every `ID3D11DeviceContext` slot; the hook has the
+            // slot's signature.
+            unsafe {
+                $table.patch(
+                    raw,
+                    slot!(ID3D11DeviceContext_Vtbl, $field),
+                    $hook as *const () as usize,
+                    stringify!($field),
+                )
+            };
+        };
+    }
+    patch!(DRAW, Draw, draw);
+    patch!(DRAW_INDEXED, DrawIndexed, draw_indexed);
+    patch!(DRAW_INSTANCED, DrawInstanced, draw_instanced);
+    patch!(DRAW_INDEXED_INSTANCED, DrawIndexedInstanced, draw_indexed_instanced);
+    patch!(DRAW_AUTO, DrawAuto, draw_auto);
+    patch!(DRAW_INSTANCED_INDIRECT, DrawInstancedIndirect, draw_instanced_indirect);
+    patch!(
+        DRAW_INDEXED_INSTANCED_INDIRECT,
+        DrawIndexedInstancedIndirect,
+        draw_indexed_instanced_indirect
+    );
+    patch!(DISPATCH, Dispatch, dispatch);
+    patch!(DISPATCH_INDIRECT, DispatchIndirect, dispatch_indirect);
+    patch!(MAP, Map, map);
+    patch!(UPDATE_SUBRESOURCE, UpdateSubresource, update_subresource);
+    patch!(COPY_RESOURCE, CopyResource, copy_resource);
+    patch!(COPY_SUBRESOURCE_REGION, CopySubresourceRegion, copy_subresource_region);
+    patch!(COPY_STRUCTURE_COUNT, CopyStructureCount, copy_structure_count);
+    patch!(CLEAR_RTV, ClearRenderTargetView, clear_render_target_view);
+    patch!(CLEAR_DSV, ClearDepthStencilView, clear_depth_stencil_view);
+    patch!(CLEAR_UAV_UINT, ClearUnorderedAccessViewUint, clear_uav_uint);
+    patch!(CLEAR_UAV_FLOAT, ClearUnorderedAccessViewFloat, clear_uav_float);
+    patch!(GENERATE_MIPS, GenerateMips, generate_mips);
+    patch!(RESOLVE_SUBRESOURCE, ResolveSubresource, resolve_subresource);
+    patch!(EXECUTE_COMMAND_LIST, ExecuteCommandList, execute_command_list);
+    patch!(FINISH_COMMAND_LIST, FinishCommandList, finish_command_list);
+}
+
+/// Patches the `ID3D11DeviceContext1` slots of the vtable of `raw` (an `ID3D11DeviceContext1` or later).
+fn patch_context1_slots(raw: *mut c_void) {
+    macro_rules! patch {
+        ($table:ident, $field:ident, $hook:ident) => {
+            // SAFETY: `raw` is a live `ID3D11DeviceContext1`, whose vtable has this slot; the hook has the slot's
+            // signature.
+            unsafe {
+                $table.patch(
+                    raw,
+                    slot!(ID3D11DeviceContext1_Vtbl, $field),
+                    $hook as *const () as usize,
+                    stringify!($field),
+                )
+            };
+        };
+    }
+    patch!(
+        COPY_SUBRESOURCE_REGION1,
+        CopySubresourceRegion1,
+        copy_subresource_region1
+    );
+    patch!(UPDATE_SUBRESOURCE1, UpdateSubresource1, update_subresource1);
+    patch!(DISCARD_RESOURCE, DiscardResource, discard_resource);
+    patch!(DISCARD_VIEW, DiscardView, discard_view);
+    patch!(CLEAR_VIEW, ClearView, clear_view);
+    patch!(DISCARD_VIEW1, DiscardView1, discard_view1);
+}
+
+/// Hooks `context` on every interface version `QueryInterface` says it has.
+pub fn hook_context(context: &ID3D11DeviceContext) {
+    patch_context_slots(context.as_raw());
+    let later = [
+        context.cast::<ID3D11DeviceContext1>().ok().map(|c| c.as_raw()),
+        context.cast::<ID3D11DeviceContext2>().ok().map(|c| c.as_raw()),
+        context.cast::<ID3D11DeviceContext3>().ok().map(|c| c.as_raw()),
+        context.cast::<ID3D11DeviceContext4>().ok().map(|c| c.as_raw()),
+    ];
+    for raw in later.into_iter().flatten() {
+        patch_context_slots(raw);
+        patch_context1_slots(raw);
+    }
+}

@@ -1,0 +1,366 @@
+//! Hooks on the device: every `Create*Shader` keeps the program's DXBC, `CreateInputLayout` its elements (neither
+//! can be queried later), both as private data of the object made (`SetPrivateData`, so they live and die with it
+//! and cost nothing after); `CreateDeferredContext*` hooks the contexts they make. Hooking a device also hooks its
+//! immediate context and the DXGI factory that made its adapter.
+
+use crate::log::log;
+use crate::recorder::{self, Inside};
+use crate::vtable::{hooked_slot, slot};
+use std::ffi::c_void;
+use windows::Win32::Foundation::E_FAIL;
+use windows::Win32::Graphics::Direct3D11::*;
+use windows::Win32::Graphics::Dxgi::{IDXGIDevice, IDXGIFactory};
+use windows::core::{GUID, HRESULT, Interface, PCSTR};
+
+/// The private-data key of a shader's DXBC container.
+pub const DXBC_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d01);
+
+/// The private-data key of an input layout's elements (JSON of `Vec<iridia::state::InputElementDesc>`).
+pub const LAYOUT_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d02);
+
+/// The original of `$table` for `$this` as `$fn_type`; returns from the hook (with `$fail`, if given) if none was
+/// recorded.
+macro_rules! original {
+    ($table:ident, $this:expr, $fn_type:ty) => {{
+        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
+        let address = unsafe { $table.get($this) };
+        if address == 0 {
+            return;
+        }
+        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
+        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
+    }};
+    ($table:ident, $this:expr, $fn_type:ty, $fail:expr) => {{
+        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
+        let address = unsafe { $table.get($this) };
+        if address == 0 {
+            return $fail;
+        }
+        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
+        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
+    }};
+}
+pub(crate) use original;
+
+hooked_slot!(CREATE_VS, CreateShaderFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_PS, CreatePsFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_GS, CreateGsFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_HS, CreateHsFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_DS, CreateDsFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_CS, CreateCsFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
+hooked_slot!(
+    CREATE_GS_SO,
+    CreateGsSoFn,
+    (*const c_void, usize, *const D3D11_SO_DECLARATION_ENTRY, u32, *const u32, u32, u32, *mut c_void, *mut *mut c_void) -> HRESULT
+);
+hooked_slot!(
+    CREATE_INPUT_LAYOUT,
+    CreateInputLayoutFn,
+    (*const D3D11_INPUT_ELEMENT_DESC, u32, *const c_void, usize, *mut *mut c_void) -> HRESULT
+);
+hooked_slot!(CREATE_DEFERRED, CreateDeferredFn, (u32, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_DEFERRED1, CreateDeferred1Fn, (u32, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_DEFERRED2, CreateDeferred2Fn, (u32, *mut *mut c_void) -> HRESULT);
+hooked_slot!(CREATE_DEFERRED3, CreateDeferred3Fn, (u32, *mut *mut c_void) -> HRESULT);
+
+/// Stores `bytes` as private data `key` of the device child `object` (a raw pointer the real runtime returned).
+fn keep_private(object: *mut c_void, key: &GUID, bytes: &[u8]) {
+    if object.is_null() {
+        return;
+    }
+    let Ok(size) = u32::try_from(bytes.len()) else { return };
+    let _inside = Inside::enter();
+    // SAFETY: `object` is the live device child the runtime just created; borrowing adds no reference.
+    let Some(child) = (unsafe { ID3D11DeviceChild::from_raw_borrowed(&object) }) else {
+        return;
+    };
+    // SAFETY: `bytes` is readable for `size` bytes; the runtime copies them.
+    if let Err(e) = unsafe { child.SetPrivateData(key, size, Some(bytes.as_ptr().cast())) } {
+        log!("SetPrivateData failed ({e}); this object's draws cannot be recorded");
+    }
+}
+
+/// The private data `key` of `object`, if it has some.
+pub fn private_data(object: &ID3D11DeviceChild, key: &GUID) -> Option<Vec<u8>> {
+    let mut size = 0u32;
+    // SAFETY: asks for the size only (no buffer).
+    unsafe { object.GetPrivateData(key, &mut size, None) }.ok()?;
+    let mut bytes = vec![0u8; size as usize];
+    // SAFETY: `bytes` is writable for `size` bytes.
+    unsafe { object.GetPrivateData(key, &mut size, Some(bytes.as_mut_ptr().cast())) }.ok()?;
+    bytes.truncate(size as usize);
+    Some(bytes)
+}
+
+/// The program's bytecode argument as a slice.
+///
+/// # Safety
+/// `bytecode` must be readable for `length` bytes (the API's contract), or null.
+unsafe fn bytecode_slice<'a>(bytecode: *const c_void, length: usize) -> &'a [u8] {
+    if bytecode.is_null() {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts(bytecode.cast::<u8>(), length) }
+}
+
+/// Defines the hook of a `Create*Shader` slot: the real call, then the DXBC kept on the shader made.
+macro_rules! shader_hook {
+    ($name:ident, $table:ident, $fn_type:ty) => {
+        unsafe extern "system" fn $name(
+            this: *mut c_void,
+            bytecode: *const c_void,
+            length: usize,
+            linkage: *mut c_void,
+            out: *mut *mut c_void,
+        ) -> HRESULT {
+            let original = original!($table, this, $fn_type, E_FAIL);
+            // SAFETY: the program's arguments, passed through unchanged.
+            let result = unsafe { original(this, bytecode, length, linkage, out) };
+            if result.is_ok() && !out.is_null() {
+                // SAFETY: the API's contract: `bytecode` holds `length` bytes; on success `*out` is the shader.
+                unsafe { keep_private(*out, &DXBC_KEY, bytecode_slice(bytecode, length)) };
+            }
+            result
+        }
+    };
+}
+
+shader_hook!(create_vertex_shader, CREATE_VS, CreateShaderFn);
+shader_hook!(create_pixel_shader, CREATE_PS, CreatePsFn);
+shader_hook!(create_geometry_shader, CREATE_GS, CreateGsFn);
+shader_hook!(create_hull_shader, CREATE_HS, CreateHsFn);
+shader_hook!(create_domain_shader, CREATE_DS, CreateDsFn);
+shader_hook!(create_compute_shader, CREATE_CS, CreateCsFn);
+
+#[allow(clippy::too_many_arguments)] // the API's
+unsafe extern "system" fn create_geometry_shader_so(
+    this: *mut c_void,
+    bytecode: *const c_void,
+    length: usize,
+    entries: *const D3D11_SO_DECLARATION_ENTRY,
+    count: u32,
+    strides: *const u32,
+    stride_count: u32,
+    rasterized: u32,
+    linkage: *mut c_void,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    let original = original!(CREATE_GS_SO, this, CreateGsSoFn, E_FAIL);
+    // SAFETY: the program's arguments, passed through unchanged.
+    let result = unsafe {
+        original(
+            this,
+            bytecode,
+            length,
+            entries,
+            count,
+            strides,
+            stride_count,
+            rasterized,
+            linkage,
+            out,
+        )
+    };
+    if result.is_ok() && !out.is_null() {
+        // SAFETY: the API's contract: `bytecode` holds `length` bytes; on success `*out` is the shader.
+        unsafe { keep_private(*out, &DXBC_KEY, bytecode_slice(bytecode, length)) };
+    }
+    result
+}
+
+unsafe extern "system" fn create_input_layout(
+    this: *mut c_void,
+    descs: *const D3D11_INPUT_ELEMENT_DESC,
+    count: u32,
+    bytecode: *const c_void,
+    length: usize,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    let original = original!(CREATE_INPUT_LAYOUT, this, CreateInputLayoutFn, E_FAIL);
+    // SAFETY: the program's arguments, passed through unchanged.
+    let result = unsafe { original(this, descs, count, bytecode, length, out) };
+    if result.is_ok() && !out.is_null() && (!descs.is_null() || count == 0) {
+        let elements = if count == 0 {
+            &[][..]
+        } else {
+            // SAFETY: the API's contract: `descs` holds `count` element descriptions.
+            unsafe { std::slice::from_raw_parts(descs, count as usize) }
+        };
+        let mut converted = Vec::with_capacity(elements.len());
+        for element in elements {
+            // SAFETY: a semantic name is a NUL-terminated string the program keeps alive across the call.
+            let name = unsafe { PCSTR(element.SemanticName.0).to_string() }.unwrap_or_default();
+            match crate::convert::input_element(element, name) {
+                Ok(e) => converted.push(e),
+                Err(e) => {
+                    log!("an input layout is not recorded: {e}");
+                    return result;
+                }
+            }
+        }
+        if let Ok(json) = serde_json::to_vec(&converted) {
+            // SAFETY: on success `*out` is the input layout.
+            keep_private(unsafe { *out }, &LAYOUT_KEY, &json);
+        }
+    }
+    result
+}
+
+/// Defines the hook of a `CreateDeferredContext*` slot: the real call, then hooks on the context made.
+macro_rules! deferred_hook {
+    ($name:ident, $table:ident, $fn_type:ty) => {
+        unsafe extern "system" fn $name(this: *mut c_void, flags: u32, out: *mut *mut c_void) -> HRESULT {
+            let original = original!($table, this, $fn_type, E_FAIL);
+            // SAFETY: the program's arguments, passed through unchanged.
+            let result = unsafe { original(this, flags, out) };
+            if result.is_ok() && !out.is_null() {
+                // SAFETY: on success `*out` is the new context, live; borrowing adds no reference.
+                if let Some(context) = unsafe { ID3D11DeviceContext::from_raw_borrowed(&*out) } {
+                    let _inside = Inside::enter();
+                    crate::context::hook_context(context);
+                }
+            }
+            result
+        }
+    };
+}
+
+deferred_hook!(create_deferred_context, CREATE_DEFERRED, CreateDeferredFn);
+deferred_hook!(create_deferred_context1, CREATE_DEFERRED1, CreateDeferred1Fn);
+deferred_hook!(create_deferred_context2, CREATE_DEFERRED2, CreateDeferred2Fn);
+deferred_hook!(create_deferred_context3, CREATE_DEFERRED3, CreateDeferred3Fn);
+
+/// Patches the `ID3D11Device` slots of the vtable of `raw` (any interface version of the device).
+fn patch_device_slots(raw: *mut c_void) {
+    // SAFETY: (each patch) `raw` is a live device whose vtable has every `ID3D11Device` slot; each hook has the
+    // slot's signature.
+    unsafe {
+        CREATE_VS.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateVertexShader),
+            create_vertex_shader as *const () as usize,
+            "CreateVertexShader",
+        );
+        CREATE_PS.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreatePixelShader),
+            create_pixel_shader as *const () as usize,
+            "CreatePixelShader",
+        );
+        CREATE_GS.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateGeometryShader),
+            create_geometry_shader as *const () as usize,
+            "CreateGeometryShader",
+        );
+        CREATE_GS_SO.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateGeometryShaderWithStreamOutput),
+            create_geometry_shader_so as *const () as usize,
+            "CreateGeometryShaderWithStreamOutput",
+        );
+        CREATE_HS.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateHullShader),
+            create_hull_shader as *const () as usize,
+            "CreateHullShader",
+        );
+        CREATE_DS.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateDomainShader),
+            create_domain_shader as *const () as usize,
+            "CreateDomainShader",
+        );
+        CREATE_CS.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateComputeShader),
+            create_compute_shader as *const () as usize,
+            "CreateComputeShader",
+        );
+        CREATE_INPUT_LAYOUT.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateInputLayout),
+            create_input_layout as *const () as usize,
+            "CreateInputLayout",
+        );
+        CREATE_DEFERRED.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateDeferredContext),
+            create_deferred_context as *const () as usize,
+            "CreateDeferredContext",
+        );
+    }
+}
+
+/// Hooks `device` on every interface version it has, its immediate context, and its DXGI factory.
+pub fn hook_device(device: &ID3D11Device) {
+    patch_device_slots(device.as_raw());
+    if let Ok(device1) = device.cast::<ID3D11Device1>() {
+        patch_device_slots(device1.as_raw());
+        // SAFETY: a live `ID3D11Device1`, whose vtable has this slot; the hook has its signature.
+        unsafe {
+            CREATE_DEFERRED1.patch(
+                device1.as_raw(),
+                slot!(ID3D11Device1_Vtbl, CreateDeferredContext1),
+                create_deferred_context1 as *const () as usize,
+                "CreateDeferredContext1",
+            )
+        };
+    }
+    if let Ok(device2) = device.cast::<ID3D11Device2>() {
+        patch_device_slots(device2.as_raw());
+        // SAFETY: as above, for `ID3D11Device2`.
+        unsafe {
+            CREATE_DEFERRED2.patch(
+                device2.as_raw(),
+                slot!(ID3D11Device2_Vtbl, CreateDeferredContext2),
+                create_deferred_context2 as *const () as usize,
+                "CreateDeferredContext2",
+            )
+        };
+    }
+    if let Ok(device3) = device.cast::<ID3D11Device3>() {
+        patch_device_slots(device3.as_raw());
+        // SAFETY: as above, for `ID3D11Device3`.
+        unsafe {
+            CREATE_DEFERRED3.patch(
+                device3.as_raw(),
+                slot!(ID3D11Device3_Vtbl, CreateDeferredContext3),
+                create_deferred_context3 as *const () as usize,
+                "CreateDeferredContext3",
+            )
+        };
+    }
+    for raw in [
+        device.cast::<ID3D11Device4>().ok().map(|d| d.as_raw()),
+        device.cast::<ID3D11Device5>().ok().map(|d| d.as_raw()),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        patch_device_slots(raw);
+    }
+    // SAFETY: a live device; the context it gives is AddRef'd and released when `context` drops.
+    match unsafe { device.GetImmediateContext() } {
+        Ok(context) => crate::context::hook_context(&context),
+        Err(e) => log!("GetImmediateContext failed: {e}"),
+    }
+    hook_factory_of(device);
+    let _ = recorder::get();
+}
+
+/// Hooks the DXGI factory that made `device`'s adapter.
+fn hook_factory_of(device: &ID3D11Device) {
+    let factory = (|| -> windows::core::Result<IDXGIFactory> {
+        let dxgi: IDXGIDevice = device.cast()?;
+        // SAFETY: a live DXGI device; the adapter and factory are AddRef'd and released on drop.
+        let adapter = unsafe { dxgi.GetAdapter()? };
+        // SAFETY: as above.
+        unsafe { adapter.GetParent() }
+    })();
+    match factory {
+        Ok(factory) => crate::dxgi::hook_factory(&factory),
+        Err(e) => log!("cannot reach the device's DXGI factory ({e}); swap chains made through DXGI are not seen"),
+    }
+}

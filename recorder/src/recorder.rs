@@ -1,0 +1,247 @@
+//! The recorder's global state: its settings, whether a capture is running, the frame count, and the entry points
+//! the hooks call. A hook that finds no capture running (or finds itself called from the recorder's own work)
+//! passes the call straight through: [`observing`] is one atomic load and one thread-local read.
+
+use crate::capture::ActiveCapture;
+use crate::config::Settings;
+use crate::log::log;
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+use windows::Win32::Graphics::Direct3D11::ID3D11Device;
+use windows::Win32::System::LibraryLoader::GetModuleFileNameW;
+use windows::Win32::UI::Input::KeyboardAndMouse::GetAsyncKeyState;
+use windows::core::Interface;
+
+/// Whether a capture is running.
+static CAPTURING: AtomicBool = AtomicBool::new(false);
+
+/// `Present` calls so far.
+static PRESENTS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// Set while this thread runs the recorder's own work, so that the D3D11 calls it makes pass through the hooks.
+    static INSIDE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The settings and the capture, if one is running.
+pub struct Recorder {
+    /// The settings, read once.
+    pub settings: Settings,
+    /// The executable's file name, for the manifest and the capture's name.
+    pub application: String,
+    /// The capture state.
+    state: Mutex<State>,
+}
+
+/// What changes while the program runs.
+struct State {
+    /// The running capture.
+    active: Option<ActiveCapture>,
+    /// Captures written so far.
+    captures: u32,
+    /// Whether the capture key was down at the last `Present`.
+    key_was_down: bool,
+    /// When the trigger file was last looked for.
+    last_trigger_check: Option<Instant>,
+}
+
+static RECORDER: OnceLock<Recorder> = OnceLock::new();
+
+/// The executable's path.
+fn executable() -> PathBuf {
+    let mut buffer = vec![0u16; 32768];
+    // SAFETY: the buffer is writable for its whole length; `None` names the executable.
+    let length = unsafe { GetModuleFileNameW(None, &mut buffer) } as usize;
+    PathBuf::from(String::from_utf16_lossy(buffer.get(..length).unwrap_or(&[])))
+}
+
+/// The recorder, set up on first use: settings read, log opened, a capture of frame 0 started if asked.
+pub fn get() -> &'static Recorder {
+    RECORDER.get_or_init(|| {
+        let exe = executable();
+        let exe_dir = exe.parent().map(PathBuf::from).unwrap_or_default();
+        let file = std::fs::read_to_string(exe_dir.join("iridia-recorder.toml")).ok();
+        let (settings, problems) = Settings::load(&exe_dir, file.as_deref(), |name| std::env::var(name).ok());
+        crate::log::open(&settings.log_file);
+        log!("iridia-recorder {} in {}", env!("CARGO_PKG_VERSION"), exe.display());
+        for problem in problems {
+            log!("setting skipped: {problem}");
+        }
+        log!("settings: {settings:?}");
+        let application = exe
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Recorder {
+            settings,
+            application,
+            state: Mutex::new(State {
+                active: None,
+                captures: 0,
+                key_was_down: false,
+                last_trigger_check: None,
+            }),
+        }
+    })
+}
+
+/// Called by each export that makes a device: sets the recorder up and starts a capture of frame 0 if asked.
+pub fn start() {
+    let recorder = get();
+    if recorder.settings.enabled && recorder.settings.capture_frame == Some(0) && PRESENTS.load(Ordering::Relaxed) == 0
+    {
+        let mut state = recorder.lock();
+        if state.active.is_none() && state.captures == 0 {
+            recorder.begin(&mut state, 0);
+        }
+    }
+}
+
+impl Recorder {
+    /// The state, even if a panicking thread poisoned its lock.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Starts a capture of the frame that begins after `presents` presents.
+    fn begin(&self, state: &mut State, presents: u64) {
+        let name = format!(
+            "{}-frame{presents}-{}.iridia",
+            self.application.trim_end_matches(".exe"),
+            std::process::id()
+        );
+        let path = self.settings.output_dir.join(name);
+        match ActiveCapture::new(&path, self, presents + self.settings.capture_frames) {
+            Ok(active) => {
+                log!("capture started: frame {presents}, into {}", path.display());
+                state.active = Some(active);
+                state.captures += 1;
+                CAPTURING.store(true, Ordering::Release);
+            }
+            Err(e) => log!("cannot start a capture into {}: {e}", path.display()),
+        }
+    }
+
+    /// Ends the running capture, waiting for its file to be finished.
+    fn end(&self, state: &mut State) {
+        CAPTURING.store(false, Ordering::Release);
+        if let Some(active) = state.active.take() {
+            active.finish();
+        }
+    }
+
+    /// Whether the trigger file or key asks for a capture now.
+    fn triggered(&self, state: &mut State) -> bool {
+        let mut go = false;
+        if let Some(key) = self.settings.capture_key {
+            // SAFETY: `GetAsyncKeyState` only reads the keyboard state.
+            let down = unsafe { GetAsyncKeyState(key as i32) } as u16 & 0x8000 != 0;
+            if down && !state.key_was_down {
+                log!("capture key pressed");
+                go = true;
+            }
+            state.key_was_down = down;
+        }
+        if let Some(trigger) = &self.settings.trigger_file {
+            let due = state
+                .last_trigger_check
+                .is_none_or(|last| last.elapsed() >= Duration::from_millis(250));
+            if due {
+                state.last_trigger_check = Some(Instant::now());
+                if trigger.exists() {
+                    log!("trigger file {} found", trigger.display());
+                    let _ = std::fs::remove_file(trigger);
+                    go = true;
+                }
+            }
+        }
+        go
+    }
+}
+
+/// Called by the `Present` hooks before the real `Present`: counts the frame, ends a capture whose frames are
+/// done, and starts one when the settings, the trigger file or the key ask.
+pub fn on_present() {
+    let recorder = get();
+    if !recorder.settings.enabled || inside() {
+        return;
+    }
+    let presents = PRESENTS.fetch_add(1, Ordering::AcqRel) + 1;
+    let _inside = Inside::enter();
+    let mut state = recorder.lock();
+    if let Some(active) = &state.active
+        && presents >= active.end_present
+    {
+        recorder.end(&mut state);
+    }
+    if state.active.is_none() {
+        let asked = recorder.settings.capture_frame == Some(presents);
+        if asked || recorder.triggered(&mut state) {
+            recorder.begin(&mut state, presents);
+        }
+    }
+}
+
+/// Whether hooks should look at calls: a capture is running and the call is the program's, not the recorder's.
+#[inline]
+pub fn observing() -> bool {
+    CAPTURING.load(Ordering::Relaxed) && !inside()
+}
+
+/// Whether this thread is running the recorder's own work.
+#[inline]
+pub fn inside() -> bool {
+    INSIDE.with(Cell::get)
+}
+
+/// Marks this thread as running the recorder's work until dropped.
+pub struct Inside {
+    was: bool,
+}
+
+impl Inside {
+    /// Enters the recorder's work.
+    pub fn enter() -> Self {
+        Self {
+            was: INSIDE.with(|inside| inside.replace(true)),
+        }
+    }
+}
+
+impl Drop for Inside {
+    fn drop(&mut self) {
+        let was = self.was;
+        INSIDE.with(|inside| inside.set(was));
+    }
+}
+
+/// Runs `work` on the running capture, if there is one, as the recorder's own work. Gives `None` when no capture
+/// runs (it may have ended on another thread).
+pub fn with_capture<T>(work: impl FnOnce(&mut ActiveCapture) -> T) -> Option<T> {
+    let recorder = get();
+    let _inside = Inside::enter();
+    let mut state = recorder.lock();
+    let active = state.active.as_mut()?;
+    let result = work(active);
+    if active.full(recorder.settings.max_draws) {
+        log!("capture reached max_draws; ending it");
+        recorder.end(&mut state);
+    }
+    Some(result)
+}
+
+/// Hooks a device that an export made (a raw `ID3D11Device` pointer, possibly null).
+pub fn hook_device_raw(device: *mut c_void) {
+    if device.is_null() || !get().settings.enabled {
+        return;
+    }
+    let _inside = Inside::enter();
+    // SAFETY: `device` is the live device the real export just returned; borrowing it adds no reference.
+    if let Some(device) = unsafe { ID3D11Device::from_raw_borrowed(&device) } {
+        crate::device::hook_device(device);
+    }
+}

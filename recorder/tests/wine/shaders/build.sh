@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Recompiles the test program's shaders (color.hlsl, textured.hlsl: vs_main as vs_4_0, ps_main as ps_4_0) into the
+# committed *.dxbc with d3d11-ref's hlslc.sh (D3D11_REF, default ../shared/tools/d3d11-ref beside the repository,
+# else /work/shared/tools/d3d11-ref), one call at a time under /tmp/d3d11-ref.lock.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+ref=${D3D11_REF:-$root/../shared/tools/d3d11-ref}
+[ -x "$ref/hlslc.sh" ] || ref=/work/shared/tools/d3d11-ref
+for shader in color textured; do
+  flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/$shader.hlsl" vs_main vs_4_0 "$here/$shader.vs.dxbc"
+  flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/$shader.hlsl" ps_main ps_4_0 "$here/$shader.ps.dxbc"
+done

@@ -1,0 +1,611 @@
+/* testapp.exe - the recorder's test program: a small D3D11 frame drawn through every path a program can take to a
+ * context, for the recorder to record under Wine.
+ *
+ * usage: testapp.exe SHADER_DIR OUT_DIR FRAMES CHECKED_FRAME
+ *        testapp.exe SHADER_DIR bench DRAWS FRAMES WIDTH HEIGHT
+ *
+ * Each frame draws, on device A (D3D11CreateDeviceAndSwapChain):
+ *   0  the out-parameter context: DrawIndexed, a dynamic constant buffer mapped for this draw, depth test and write
+ *   1  ID3D11Device::GetImmediateContext: Draw, the constant buffer mapped again
+ *   2  QueryInterface to ID3D11DeviceContext1: DrawInstanced (two instances), VSSetConstantBuffers1 with a window
+ *   3  a texture's GetDevice, then GetImmediateContext: DrawIndexedInstanced, a textured quad (texture + sampler)
+ *   4  a deferred context (CreateDeferredContext): Draw into render target 1, its own dynamic constant buffer
+ *   5  a deferred context (ID3D11Device1::CreateDeferredContext1): DrawIndexed into render target 2, a scissor
+ *      rectangle, another dynamic constant buffer mapped on that context (VSSetConstantBuffers1 on a deferred
+ *      context is left out: Wine 8 crashes drawing with it)
+ *   6  the back buffer: a quad sampling render target 0 through a linear sampler
+ * then Present on swap chain A; and on device B (D3D11CreateDevice, swap chain through IDXGIFactory::CreateSwapChain):
+ *   7  a triangle into B's back buffer
+ * then Present on swap chain B.
+ * In frame CHECKED_FRAME it reads back every target the draw writes before and after each draw (for the deferred
+ * draws: before and after ExecuteCommandList), writes them to OUT_DIR/dNN_TARGET_{before,after}.bin, and lists
+ * them in OUT_DIR/readbacks.txt ("draw target width height bytes_per_texel before_file after_file").
+ *
+ * bench: one frame is DRAWS small triangles into a WIDTH x HEIGHT target through the out-parameter context, each
+ * with its constant buffer mapped anew, a 1x1 read of the target (to wait for the GPU) and Present; prints the
+ * milliseconds of each frame, Present included, of its submission (from the clears to the last draw call
+ * returning: the program's CPU time in the API, where the recorder's draw and Map hooks add theirs) and of its
+ * Present (where the recorder's Present hook adds its own); the first two frames are warm-up.
+ */
+#define COBJMACROS
+#define INITGUID
+#include <windows.h>
+#include <d3d11.h>
+#include <d3d11_1.h>
+#include <dxgi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(hr, what) do { HRESULT hr_ = (hr); if (FAILED(hr_)) { fprintf(stderr, "%s failed: %#lx\n", what, (unsigned long)hr_); exit(1); } } while (0)
+
+static char shader_dir[MAX_PATH];
+static char out_dir[MAX_PATH];
+
+static void *load_file(const char *name, SIZE_T *size)
+{
+    char path[MAX_PATH * 2];
+    FILE *f;
+    void *data;
+    long length;
+    snprintf(path, sizeof(path), "%s\\%s", shader_dir, name);
+    if (!(f = fopen(path, "rb"))) { fprintf(stderr, "cannot open %s\n", path); exit(1); }
+    fseek(f, 0, SEEK_END);
+    length = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc(length);
+    if (fread(data, 1, length, f) != (size_t)length) { fprintf(stderr, "cannot read %s\n", path); exit(1); }
+    fclose(f);
+    *size = length;
+    return data;
+}
+
+/* ------------------------------------------------------------------ a device's objects */
+struct scene
+{
+    ID3D11Device *device;
+    ID3D11VertexShader *vs_color, *vs_textured;
+    ID3D11PixelShader *ps_color, *ps_textured;
+    ID3D11InputLayout *layout_color, *layout_textured;
+    ID3D11Buffer *vb_color, *vb_instance, *vb_textured, *ib, *cb_draw, *cb_window, *cb_tint;
+    ID3D11Texture2D *texture;
+    ID3D11ShaderResourceView *texture_view;
+    ID3D11SamplerState *point_sampler, *linear_sampler;
+    ID3D11DepthStencilState *depth_less;
+    ID3D11RasterizerState *no_cull;
+    ID3D11BlendState *alpha_blend;
+};
+
+static ID3D11Buffer *make_buffer(ID3D11Device *device, UINT bind, UINT bytes, const void *data, int dynamic)
+{
+    D3D11_BUFFER_DESC desc = {0};
+    D3D11_SUBRESOURCE_DATA init = {data, 0, 0};
+    ID3D11Buffer *buffer;
+    desc.ByteWidth = bytes;
+    desc.Usage = dynamic ? D3D11_USAGE_DYNAMIC : D3D11_USAGE_DEFAULT;
+    desc.BindFlags = bind;
+    desc.CPUAccessFlags = dynamic ? D3D11_CPU_ACCESS_WRITE : 0;
+    CHECK(ID3D11Device_CreateBuffer(device, &desc, data ? &init : NULL, &buffer), "CreateBuffer");
+    return buffer;
+}
+
+static void make_scene(struct scene *s, ID3D11Device *device)
+{
+    static const D3D11_INPUT_ELEMENT_DESC color_elements[] =
+    {
+        {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
+        {"COLOR", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0},
+        {"INSTANCE", 0, DXGI_FORMAT_R32G32_FLOAT, 1, 0, D3D11_INPUT_PER_INSTANCE_DATA, 1},
+    };
+    static const D3D11_INPUT_ELEMENT_DESC textured_elements[] =
+    {
+        {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
+        {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0},
+    };
+    /* three vertices of a triangle, off the pixel grid, with depths that overlap across draws */
+    static const float color_vertices[] =
+    {
+        -0.61f, -0.53f, 0.30f, 1.0f, 0.2f, 0.1f, 1.0f,
+         0.07f,  0.71f, 0.60f, 0.1f, 0.9f, 0.3f, 1.0f,
+         0.58f, -0.42f, 0.45f, 0.2f, 0.3f, 1.0f, 0.5f,
+    };
+    static const float instances[] = {0.0f, 0.0f, -0.31f, 0.17f};
+    static const float textured_vertices[] =
+    {
+        -0.9f, -0.9f, 0.2f, 0.0f, 1.0f,
+        -0.9f,  0.1f, 0.2f, 0.0f, 0.0f,
+         0.1f,  0.1f, 0.2f, 1.0f, 0.0f,
+         0.1f, -0.9f, 0.2f, 1.0f, 1.0f,
+    };
+    static const UINT16 indices[] = {0, 1, 2, 0, 2, 3};
+    float window[128] = {0};
+    UINT texels[8 * 8];
+    D3D11_TEXTURE2D_DESC tdesc = {0};
+    D3D11_SUBRESOURCE_DATA tinit;
+    D3D11_SAMPLER_DESC sdesc = {0};
+    D3D11_DEPTH_STENCIL_DESC ddesc = {0};
+    D3D11_RASTERIZER_DESC rdesc = {0};
+    D3D11_BLEND_DESC bdesc = {0};
+    SIZE_T size;
+    void *code;
+    int i;
+
+    s->device = device;
+    code = load_file("color.vs.dxbc", &size);
+    CHECK(ID3D11Device_CreateVertexShader(device, code, size, NULL, &s->vs_color), "CreateVertexShader");
+    CHECK(ID3D11Device_CreateInputLayout(device, color_elements, 3, code, size, &s->layout_color), "CreateInputLayout");
+    free(code);
+    code = load_file("textured.vs.dxbc", &size);
+    CHECK(ID3D11Device_CreateVertexShader(device, code, size, NULL, &s->vs_textured), "CreateVertexShader");
+    CHECK(ID3D11Device_CreateInputLayout(device, textured_elements, 2, code, size, &s->layout_textured), "CreateInputLayout");
+    free(code);
+    code = load_file("color.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(device, code, size, NULL, &s->ps_color), "CreatePixelShader");
+    free(code);
+    code = load_file("textured.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(device, code, size, NULL, &s->ps_textured), "CreatePixelShader");
+    free(code);
+
+    s->vb_color = make_buffer(device, D3D11_BIND_VERTEX_BUFFER, sizeof(color_vertices), color_vertices, 0);
+    s->vb_instance = make_buffer(device, D3D11_BIND_VERTEX_BUFFER, sizeof(instances), instances, 0);
+    s->vb_textured = make_buffer(device, D3D11_BIND_VERTEX_BUFFER, sizeof(textured_vertices), textured_vertices, 0);
+    s->ib = make_buffer(device, D3D11_BIND_INDEX_BUFFER, sizeof(indices), indices, 0);
+    s->cb_draw = make_buffer(device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+    /* constants 16..17 (bytes 256..287) are the window VSSetConstantBuffers1 shows: offset, tint */
+    window[64] = 0.21f; window[65] = -0.13f; window[68] = 0.5f; window[69] = 1.0f; window[70] = 0.25f; window[71] = 1.0f;
+    s->cb_window = make_buffer(device, D3D11_BIND_CONSTANT_BUFFER, sizeof(window), window, 0);
+    {
+        float tint[4] = {1.0f, 0.8f, 0.6f, 1.0f};
+        s->cb_tint = make_buffer(device, D3D11_BIND_CONSTANT_BUFFER, sizeof(tint), tint, 0);
+    }
+
+    for (i = 0; i < 64; ++i)
+        texels[i] = ((i & 1) ^ ((i >> 3) & 1)) ? 0xff2060e0u : 0xffe0c040u ^ (i * 0x00010307u);
+    tdesc.Width = tdesc.Height = 8;
+    tdesc.MipLevels = tdesc.ArraySize = 1;
+    tdesc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    tdesc.SampleDesc.Count = 1;
+    tdesc.Usage = D3D11_USAGE_DEFAULT;
+    tdesc.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    tinit.pSysMem = texels;
+    tinit.SysMemPitch = 8 * 4;
+    tinit.SysMemSlicePitch = 0;
+    CHECK(ID3D11Device_CreateTexture2D(device, &tdesc, &tinit, &s->texture), "CreateTexture2D");
+    CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)s->texture, NULL, &s->texture_view), "CreateShaderResourceView");
+
+    sdesc.Filter = D3D11_FILTER_MIN_MAG_MIP_POINT;
+    sdesc.AddressU = sdesc.AddressV = sdesc.AddressW = D3D11_TEXTURE_ADDRESS_CLAMP;
+    sdesc.MaxAnisotropy = 1;
+    sdesc.ComparisonFunc = D3D11_COMPARISON_NEVER;
+    sdesc.MaxLOD = D3D11_FLOAT32_MAX;
+    CHECK(ID3D11Device_CreateSamplerState(device, &sdesc, &s->point_sampler), "CreateSamplerState");
+    sdesc.Filter = D3D11_FILTER_MIN_MAG_MIP_LINEAR;
+    CHECK(ID3D11Device_CreateSamplerState(device, &sdesc, &s->linear_sampler), "CreateSamplerState");
+
+    ddesc.DepthEnable = TRUE;
+    ddesc.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ALL;
+    ddesc.DepthFunc = D3D11_COMPARISON_LESS;
+    CHECK(ID3D11Device_CreateDepthStencilState(device, &ddesc, &s->depth_less), "CreateDepthStencilState");
+    rdesc.FillMode = D3D11_FILL_SOLID;
+    rdesc.CullMode = D3D11_CULL_NONE;
+    rdesc.DepthClipEnable = TRUE;
+    CHECK(ID3D11Device_CreateRasterizerState(device, &rdesc, &s->no_cull), "CreateRasterizerState");
+    bdesc.RenderTarget[0].BlendEnable = TRUE;
+    bdesc.RenderTarget[0].SrcBlend = D3D11_BLEND_SRC_ALPHA;
+    bdesc.RenderTarget[0].DestBlend = D3D11_BLEND_INV_SRC_ALPHA;
+    bdesc.RenderTarget[0].BlendOp = D3D11_BLEND_OP_ADD;
+    bdesc.RenderTarget[0].SrcBlendAlpha = D3D11_BLEND_ONE;
+    bdesc.RenderTarget[0].DestBlendAlpha = D3D11_BLEND_ZERO;
+    bdesc.RenderTarget[0].BlendOpAlpha = D3D11_BLEND_OP_ADD;
+    bdesc.RenderTarget[0].RenderTargetWriteMask = D3D11_COLOR_WRITE_ENABLE_ALL;
+    CHECK(ID3D11Device_CreateBlendState(device, &bdesc, &s->alpha_blend), "CreateBlendState");
+}
+
+/* maps the dynamic constant buffer `cb` on `ctx` and writes an offset and a tint */
+static void set_draw_constants(ID3D11DeviceContext *ctx, ID3D11Buffer *cb, float x, float y, float r, float g, float b, float a)
+{
+    D3D11_MAPPED_SUBRESOURCE mapped;
+    float *f;
+    CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)cb, 0, D3D11_MAP_WRITE_DISCARD, 0, &mapped), "Map");
+    f = mapped.pData;
+    f[0] = x; f[1] = y; f[2] = 0.0f; f[3] = 0.0f;
+    f[4] = r; f[5] = g; f[6] = b; f[7] = a;
+    ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)cb, 0);
+}
+
+/* binds the coloured-triangle pipeline on `ctx` into `rtv` (and `dsv`), over a viewport of w x h */
+static void bind_color(struct scene *s, ID3D11DeviceContext *ctx, ID3D11RenderTargetView *rtv, ID3D11DepthStencilView *dsv,
+        ID3D11Buffer *cb, float w, float h)
+{
+    UINT strides[2] = {28, 8}, offsets[2] = {0, 0};
+    ID3D11Buffer *vbs[2] = {s->vb_color, s->vb_instance};
+    D3D11_VIEWPORT vp = {0.0f, 0.0f, w, h, 0.0f, 1.0f};
+    ID3D11DeviceContext_IASetInputLayout(ctx, s->layout_color);
+    ID3D11DeviceContext_IASetVertexBuffers(ctx, 0, 2, vbs, strides, offsets);
+    ID3D11DeviceContext_IASetIndexBuffer(ctx, s->ib, DXGI_FORMAT_R16_UINT, 0);
+    ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+    ID3D11DeviceContext_VSSetShader(ctx, s->vs_color, NULL, 0);
+    ID3D11DeviceContext_VSSetConstantBuffers(ctx, 0, 1, &cb);
+    ID3D11DeviceContext_PSSetShader(ctx, s->ps_color, NULL, 0);
+    ID3D11DeviceContext_RSSetState(ctx, s->no_cull);
+    ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
+    ID3D11DeviceContext_OMSetDepthStencilState(ctx, dsv ? s->depth_less : NULL, 0);
+    ID3D11DeviceContext_OMSetBlendState(ctx, NULL, NULL, 0xffffffff);
+    ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &rtv, dsv);
+}
+
+/* ------------------------------------------------------------------ targets and readbacks */
+struct target
+{
+    ID3D11Texture2D *texture;
+    ID3D11RenderTargetView *rtv;
+    ID3D11DepthStencilView *dsv;
+    ID3D11ShaderResourceView *srv;
+    UINT width, height, bpp;
+};
+
+static struct target make_target(ID3D11Device *device, UINT w, UINT h, DXGI_FORMAT format, int depth)
+{
+    struct target t = {0};
+    D3D11_TEXTURE2D_DESC desc = {0};
+    desc.Width = w;
+    desc.Height = h;
+    desc.MipLevels = desc.ArraySize = 1;
+    desc.Format = format;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = depth ? D3D11_BIND_DEPTH_STENCIL : (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE);
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &t.texture), "CreateTexture2D");
+    if (depth)
+        CHECK(ID3D11Device_CreateDepthStencilView(device, (ID3D11Resource *)t.texture, NULL, &t.dsv), "CreateDepthStencilView");
+    else
+    {
+        CHECK(ID3D11Device_CreateRenderTargetView(device, (ID3D11Resource *)t.texture, NULL, &t.rtv), "CreateRenderTargetView");
+        CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)t.texture, NULL, &t.srv), "CreateShaderResourceView");
+    }
+    t.width = w;
+    t.height = h;
+    t.bpp = 4;
+    return t;
+}
+
+static int checked; /* whether this frame's readbacks are written */
+static FILE *listing;
+
+/* copies `texture` (one mip, one slice, w x h texels of `bpp` bytes) to a staging texture on `ctx` and writes its
+   rows, packed, to OUT_DIR/NAME */
+static void read_back(ID3D11DeviceContext *ctx, ID3D11Texture2D *texture, const char *name)
+{
+    D3D11_TEXTURE2D_DESC desc;
+    ID3D11Texture2D *staging;
+    ID3D11Device *device;
+    D3D11_MAPPED_SUBRESOURCE mapped;
+    char path[MAX_PATH * 2];
+    FILE *f;
+    UINT row;
+    ID3D11Texture2D_GetDesc(texture, &desc);
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.BindFlags = 0;
+    desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    desc.MiscFlags = 0;
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &staging), "CreateTexture2D (staging)");
+    ID3D11Device_Release(device);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)staging, (ID3D11Resource *)texture);
+    CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map (staging)");
+    snprintf(path, sizeof(path), "%s\\%s", out_dir, name);
+    if (!(f = fopen(path, "wb"))) { fprintf(stderr, "cannot write %s\n", path); exit(1); }
+    for (row = 0; row < desc.Height; ++row)
+        fwrite((BYTE *)mapped.pData + row * mapped.RowPitch, 1, desc.Width * 4, f);
+    fclose(f);
+    ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
+    ID3D11Texture2D_Release(staging);
+}
+
+/* reads back `t` before (when === 0) or after (1) draw `draw`, and lists the pair once both are written */
+static void check_target(ID3D11DeviceContext *ctx, int draw, const char *target_name, struct target *t, int after)
+{
+    char name[64];
+    if (!checked) return;
+    snprintf(name, sizeof(name), "d%02d_%s_%s.bin", draw, target_name, after ? "after" : "before");
+    read_back(ctx, t->texture, name);
+    if (after)
+        fprintf(listing, "%d %s %u %u %u d%02d_%s_before.bin d%02d_%s_after.bin\n", draw, target_name, t->width,
+                t->height, t->bpp, draw, target_name, draw, target_name);
+}
+
+/* ------------------------------------------------------------------ windows */
+static HWND make_window(const char *title, int w, int h)
+{
+    WNDCLASSA wc = {0};
+    wc.lpfnWndProc = DefWindowProcA;
+    wc.hInstance = GetModuleHandleA(NULL);
+    wc.lpszClassName = "iridia-testapp";
+    RegisterClassA(&wc);
+    return CreateWindowA("iridia-testapp", title, WS_OVERLAPPEDWINDOW, 0, 0, w, h, NULL, NULL, wc.hInstance, NULL);
+}
+
+static void swap_chain_desc(DXGI_SWAP_CHAIN_DESC *desc, HWND window, UINT w, UINT h)
+{
+    memset(desc, 0, sizeof(*desc));
+    desc->BufferDesc.Width = w;
+    desc->BufferDesc.Height = h;
+    desc->BufferDesc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc->SampleDesc.Count = 1;
+    desc->BufferUsage = DXGI_USAGE_RENDER_TARGET_OUTPUT;
+    desc->BufferCount = 1;
+    desc->OutputWindow = window;
+    desc->Windowed = TRUE;
+    desc->SwapEffect = DXGI_SWAP_EFFECT_DISCARD;
+}
+
+static struct target back_buffer_target(ID3D11Device *device, IDXGISwapChain *chain, UINT w, UINT h)
+{
+    struct target t = {0};
+    CHECK(IDXGISwapChain_GetBuffer(chain, 0, &IID_ID3D11Texture2D, (void **)&t.texture), "GetBuffer");
+    CHECK(ID3D11Device_CreateRenderTargetView(device, (ID3D11Resource *)t.texture, NULL, &t.rtv), "CreateRenderTargetView");
+    t.width = w;
+    t.height = h;
+    t.bpp = 4;
+    return t;
+}
+
+/* ------------------------------------------------------------------ bench mode */
+static int bench(int draws, int frames, UINT w, UINT h)
+{
+    static const D3D_FEATURE_LEVEL levels[] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_10_1, D3D_FEATURE_LEVEL_10_0};
+    ID3D11Device *device;
+    ID3D11DeviceContext *ctx;
+    IDXGISwapChain *chain;
+    DXGI_SWAP_CHAIN_DESC desc;
+    struct scene s;
+    struct target rt, depth;
+    LARGE_INTEGER frequency, t0, submitted, presenting, t1;
+    HWND window = make_window("iridia bench", 64, 64);
+    int frame, i;
+    swap_chain_desc(&desc, window, 64, 64);
+    CHECK(D3D11CreateDeviceAndSwapChain(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, levels, 3, D3D11_SDK_VERSION, &desc,
+            &chain, &device, NULL, &ctx), "D3D11CreateDeviceAndSwapChain");
+    make_scene(&s, device);
+    rt = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    depth = make_target(device, w, h, DXGI_FORMAT_D32_FLOAT, 1);
+    QueryPerformanceFrequency(&frequency);
+    for (frame = 0; frame < frames; ++frame)
+    {
+        float clear[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        D3D11_MAPPED_SUBRESOURCE mapped;
+        ID3D11Texture2D *staging;
+        D3D11_TEXTURE2D_DESC sdesc;
+        QueryPerformanceCounter(&t0);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, rt.rtv, clear);
+        ID3D11DeviceContext_ClearDepthStencilView(ctx, depth.dsv, D3D11_CLEAR_DEPTH, 1.0f, 0);
+        bind_color(&s, ctx, rt.rtv, depth.dsv, s.cb_draw, (float)w, (float)h);
+        for (i = 0; i < draws; ++i)
+        {
+            float x = (float)(i % 37) / 37.0f - 0.5f, y = (float)(i % 23) / 23.0f - 0.5f;
+            set_draw_constants(ctx, s.cb_draw, x * 0.2f, y * 0.2f, 1.0f, (float)(i & 7) / 7.0f, 0.5f, 1.0f);
+            ID3D11DeviceContext_DrawIndexed(ctx, 3, 0, 0);
+        }
+        QueryPerformanceCounter(&submitted);
+        /* wait for the GPU: a 1x1 read of the target */
+        ID3D11Texture2D_GetDesc(rt.texture, &sdesc);
+        sdesc.Width = sdesc.Height = 1;
+        sdesc.Usage = D3D11_USAGE_STAGING;
+        sdesc.BindFlags = 0;
+        sdesc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+        CHECK(ID3D11Device_CreateTexture2D(device, &sdesc, NULL, &staging), "CreateTexture2D");
+        {
+            D3D11_BOX box = {0, 0, 0, 1, 1, 1};
+            ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)staging, 0, 0, 0, 0, (ID3D11Resource *)rt.texture, 0, &box);
+        }
+        CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map");
+        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
+        ID3D11Texture2D_Release(staging);
+        QueryPerformanceCounter(&presenting);
+        IDXGISwapChain_Present(chain, 0, 0);
+        QueryPerformanceCounter(&t1);
+        printf("frame %d: %.3f ms, submit %.3f ms, present %.3f ms\n", frame,
+               (double)(t1.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart,
+               (double)(submitted.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart,
+               (double)(t1.QuadPart - presenting.QuadPart) * 1000.0 / (double)frequency.QuadPart);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the test frame */
+int main(int argc, char **argv)
+{
+    static const D3D_FEATURE_LEVEL levels[] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_10_1, D3D_FEATURE_LEVEL_10_0};
+    ID3D11Device *device_a, *device_b, *device_via_get, *device_via_texture;
+    ID3D11Device1 *device_a1;
+    ID3D11DeviceContext *ctx_out, *ctx_get, *ctx_texture, *ctx_b, *deferred, *deferred1_base;
+    ID3D11DeviceContext1 *ctx1, *deferred1;
+    IDXGISwapChain *chain_a, *chain_b;
+    IDXGIDevice *dxgi_device;
+    IDXGIAdapter *adapter;
+    IDXGIFactory *factory;
+    DXGI_SWAP_CHAIN_DESC desc;
+    struct scene a, b;
+    struct target rt0, rt1, rt2, depth, back_a, back_b;
+    ID3D11Buffer *cb_deferred, *cb_deferred1;
+    HWND window_a, window_b;
+    int frames, checked_frame, frame;
+    char path[MAX_PATH * 2];
+
+    if (argc < 3) { fprintf(stderr, "usage: testapp.exe SHADER_DIR OUT_DIR FRAMES CHECKED_FRAME | SHADER_DIR bench DRAWS FRAMES W H\n"); return 2; }
+    snprintf(shader_dir, sizeof(shader_dir), "%s", argv[1]);
+    if (!strcmp(argv[2], "bench") && argc >= 7)
+        return bench(atoi(argv[3]), atoi(argv[4]), (UINT)atoi(argv[5]), (UINT)atoi(argv[6]));
+    if (argc < 5) return 2;
+    snprintf(out_dir, sizeof(out_dir), "%s", argv[2]);
+    frames = atoi(argv[3]);
+    checked_frame = atoi(argv[4]);
+    snprintf(path, sizeof(path), "%s\\readbacks.txt", out_dir);
+    if (!(listing = fopen(path, "w"))) { fprintf(stderr, "cannot write %s\n", path); return 1; }
+
+    window_a = make_window("iridia test A", 64, 64);
+    window_b = make_window("iridia test B", 32, 32);
+
+    /* device A and swap chain A in one call */
+    swap_chain_desc(&desc, window_a, 64, 64);
+    CHECK(D3D11CreateDeviceAndSwapChain(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, levels, 3, D3D11_SDK_VERSION, &desc,
+            &chain_a, &device_a, NULL, &ctx_out), "D3D11CreateDeviceAndSwapChain");
+    make_scene(&a, device_a);
+    ID3D11Device_GetImmediateContext(device_a, &ctx_get);
+    CHECK(ID3D11DeviceContext_QueryInterface(ctx_out, &IID_ID3D11DeviceContext1, (void **)&ctx1), "QueryInterface(ID3D11DeviceContext1)");
+    ID3D11Texture2D_GetDevice(a.texture, &device_via_texture);
+    ID3D11Device_GetImmediateContext(device_via_texture, &ctx_texture);
+    CHECK(ID3D11Device_CreateDeferredContext(device_a, 0, &deferred), "CreateDeferredContext");
+    CHECK(ID3D11Device_QueryInterface(device_a, &IID_ID3D11Device1, (void **)&device_a1), "QueryInterface(ID3D11Device1)");
+    CHECK(ID3D11Device1_CreateDeferredContext1(device_a1, 0, &deferred1), "CreateDeferredContext1");
+    CHECK(ID3D11DeviceContext1_QueryInterface(deferred1, &IID_ID3D11DeviceContext, (void **)&deferred1_base), "QueryInterface");
+    cb_deferred = make_buffer(device_a, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+    cb_deferred1 = make_buffer(device_a, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+    rt0 = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    rt1 = make_target(device_a, 32, 32, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    rt2 = make_target(device_a, 48, 40, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    depth = make_target(device_a, 64, 64, DXGI_FORMAT_D32_FLOAT, 1);
+    back_a = back_buffer_target(device_a, chain_a, 64, 64);
+    (void)device_via_get;
+
+    /* device B, its swap chain made through the DXGI factory of its adapter */
+    CHECK(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, levels, 3, D3D11_SDK_VERSION, &device_b, NULL, &ctx_b),
+            "D3D11CreateDevice");
+    make_scene(&b, device_b);
+    CHECK(ID3D11Device_QueryInterface(device_b, &IID_IDXGIDevice, (void **)&dxgi_device), "QueryInterface(IDXGIDevice)");
+    CHECK(IDXGIDevice_GetAdapter(dxgi_device, &adapter), "GetAdapter");
+    CHECK(IDXGIAdapter_GetParent(adapter, &IID_IDXGIFactory, (void **)&factory), "GetParent(IDXGIFactory)");
+    swap_chain_desc(&desc, window_b, 32, 32);
+    CHECK(IDXGIFactory_CreateSwapChain(factory, (IUnknown *)device_b, &desc, &chain_b), "IDXGIFactory::CreateSwapChain");
+    back_b = back_buffer_target(device_b, chain_b, 32, 32);
+
+    for (frame = 0; frame < frames; ++frame)
+    {
+        float clear0[4] = {0.05f, 0.1f, 0.15f, 1.0f}, clear1[4] = {0.3f, 0.0f, 0.2f, 1.0f};
+        float t = (float)frame * 0.01f;
+        ID3D11CommandList *list;
+        checked = frame == checked_frame;
+
+        ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt0.rtv, clear0);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt1.rtv, clear1);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt2.rtv, clear0);
+        ID3D11DeviceContext_ClearDepthStencilView(ctx_out, depth.dsv, D3D11_CLEAR_DEPTH, 1.0f, 0);
+
+        /* 0: the out-parameter context, DrawIndexed */
+        bind_color(&a, ctx_out, rt0.rtv, depth.dsv, a.cb_draw, 64.0f, 64.0f);
+        set_draw_constants(ctx_out, a.cb_draw, t, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f);
+        check_target(ctx_out, 0, "rt0", &rt0, 0); check_target(ctx_out, 0, "depth", &depth, 0);
+        ID3D11DeviceContext_DrawIndexed(ctx_out, 3, 0, 0);
+        check_target(ctx_out, 0, "rt0", &rt0, 1); check_target(ctx_out, 0, "depth", &depth, 1);
+
+        /* 1: GetImmediateContext, Draw, the constant buffer mapped again */
+        set_draw_constants(ctx_get, a.cb_draw, 0.13f, -0.22f, 0.5f, 1.0f, 0.25f, 1.0f);
+        check_target(ctx_get, 1, "rt0", &rt0, 0); check_target(ctx_get, 1, "depth", &depth, 0);
+        ID3D11DeviceContext_Draw(ctx_get, 3, 0);
+        check_target(ctx_get, 1, "rt0", &rt0, 1); check_target(ctx_get, 1, "depth", &depth, 1);
+
+        /* 2: ID3D11DeviceContext1, DrawInstanced, a constant buffer window (constants 16 to 31) */
+        {
+            UINT first = 16, count = 16;
+            ID3D11DeviceContext1_VSSetConstantBuffers1(ctx1, 0, 1, &a.cb_window, &first, &count);
+            check_target((ID3D11DeviceContext *)ctx1, 2, "rt0", &rt0, 0); check_target((ID3D11DeviceContext *)ctx1, 2, "depth", &depth, 0);
+            ID3D11DeviceContext1_DrawInstanced(ctx1, 3, 2, 0, 0);
+            check_target((ID3D11DeviceContext *)ctx1, 2, "rt0", &rt0, 1); check_target((ID3D11DeviceContext *)ctx1, 2, "depth", &depth, 1);
+        }
+
+        /* 3: a resource's GetDevice, then GetImmediateContext; DrawIndexedInstanced, a textured quad, blended */
+        {
+            UINT stride = 20, offset = 0;
+            ID3D11DeviceContext_IASetInputLayout(ctx_texture, a.layout_textured);
+            ID3D11DeviceContext_IASetVertexBuffers(ctx_texture, 0, 1, &a.vb_textured, &stride, &offset);
+            ID3D11DeviceContext_VSSetShader(ctx_texture, a.vs_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetShader(ctx_texture, a.ps_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetShaderResources(ctx_texture, 0, 1, &a.texture_view);
+            ID3D11DeviceContext_PSSetSamplers(ctx_texture, 0, 1, &a.point_sampler);
+            ID3D11DeviceContext_PSSetConstantBuffers(ctx_texture, 0, 1, &a.cb_tint);
+            ID3D11DeviceContext_OMSetBlendState(ctx_texture, a.alpha_blend, NULL, 0xffffffff);
+            check_target(ctx_texture, 3, "rt0", &rt0, 0); check_target(ctx_texture, 3, "depth", &depth, 0);
+            ID3D11DeviceContext_DrawIndexedInstanced(ctx_texture, 6, 1, 0, 0, 0);
+            check_target(ctx_texture, 3, "rt0", &rt0, 1); check_target(ctx_texture, 3, "depth", &depth, 1);
+            ID3D11DeviceContext_OMSetBlendState(ctx_texture, NULL, NULL, 0xffffffff);
+        }
+
+        /* 4: a deferred context: Draw into render target 1, its own dynamic constant buffer */
+        bind_color(&a, deferred, rt1.rtv, NULL, cb_deferred, 32.0f, 32.0f);
+        set_draw_constants(deferred, cb_deferred, -0.1f, 0.05f, 0.9f, 0.7f, 1.0f, 1.0f);
+        ID3D11DeviceContext_Draw(deferred, 3, 0);
+        CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
+        check_target(ctx_out, 4, "rt1", &rt1, 0);
+        ID3D11DeviceContext_ExecuteCommandList(ctx_out, list, FALSE);
+        check_target(ctx_out, 4, "rt1", &rt1, 1);
+        ID3D11CommandList_Release(list);
+
+        /* 5: a deferred context made by CreateDeferredContext1: DrawIndexed into render target 2, a scissor */
+        {
+            D3D11_RECT scissor = {5, 3, 40, 33};
+            D3D11_RASTERIZER_DESC rdesc = {0};
+            ID3D11RasterizerState *scissored;
+            rdesc.FillMode = D3D11_FILL_SOLID;
+            rdesc.CullMode = D3D11_CULL_NONE;
+            rdesc.DepthClipEnable = TRUE;
+            rdesc.ScissorEnable = TRUE;
+            CHECK(ID3D11Device_CreateRasterizerState(device_a, &rdesc, &scissored), "CreateRasterizerState");
+            bind_color(&a, deferred1_base, rt2.rtv, NULL, cb_deferred1, 48.0f, 40.0f);
+            ID3D11DeviceContext_RSSetState(deferred1_base, scissored);
+            ID3D11DeviceContext_RSSetScissorRects(deferred1_base, 1, &scissor);
+            set_draw_constants(deferred1_base, cb_deferred1, 0.05f, 0.1f, 1.0f, 0.6f, 0.2f, 1.0f);
+            ID3D11DeviceContext_DrawIndexed(deferred1_base, 3, 0, 0);
+            CHECK(ID3D11DeviceContext_FinishCommandList(deferred1_base, FALSE, &list), "FinishCommandList");
+            check_target(ctx_out, 5, "rt2", &rt2, 0);
+            ID3D11DeviceContext_ExecuteCommandList(ctx_out, list, FALSE);
+            check_target(ctx_out, 5, "rt2", &rt2, 1);
+            ID3D11CommandList_Release(list);
+            ID3D11RasterizerState_Release(scissored);
+        }
+
+        /* 6: the back buffer of swap chain A: a quad sampling render target 0 through a linear sampler */
+        {
+            D3D11_VIEWPORT vp = {0.0f, 0.0f, 64.0f, 64.0f, 0.0f, 1.0f};
+            UINT stride = 20, offset = 0;
+            ID3D11DeviceContext_OMSetRenderTargets(ctx_out, 1, &back_a.rtv, NULL);
+            ID3D11DeviceContext_RSSetViewports(ctx_out, 1, &vp);
+            ID3D11DeviceContext_IASetInputLayout(ctx_out, a.layout_textured);
+            /* ExecuteCommandList(..., FALSE) left the immediate context in its default state: bind everything */
+            ID3D11DeviceContext_IASetVertexBuffers(ctx_out, 0, 1, &a.vb_textured, &stride, &offset);
+            ID3D11DeviceContext_IASetIndexBuffer(ctx_out, a.ib, DXGI_FORMAT_R16_UINT, 0);
+            ID3D11DeviceContext_IASetPrimitiveTopology(ctx_out, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+            ID3D11DeviceContext_RSSetState(ctx_out, a.no_cull);
+            ID3D11DeviceContext_PSSetConstantBuffers(ctx_out, 0, 1, &a.cb_tint);
+            ID3D11DeviceContext_VSSetShader(ctx_out, a.vs_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetShader(ctx_out, a.ps_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &rt0.srv);
+            ID3D11DeviceContext_PSSetSamplers(ctx_out, 0, 1, &a.linear_sampler);
+            ID3D11DeviceContext_OMSetDepthStencilState(ctx_out, NULL, 0);
+            check_target(ctx_out, 6, "back", &back_a, 0);
+            ID3D11DeviceContext_DrawIndexed(ctx_out, 6, 0, 0);
+            check_target(ctx_out, 6, "back", &back_a, 1);
+            {
+                ID3D11ShaderResourceView *none = NULL;
+                ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &none);
+            }
+        }
+        IDXGISwapChain_Present(chain_a, 0, 0);
+
+        /* 7: device B: a triangle into B's back buffer */
+        {
+            float clear_b[4] = {0.2f, 0.2f, 0.2f, 1.0f};
+            ID3D11DeviceContext_ClearRenderTargetView(ctx_b, back_b.rtv, clear_b);
+            bind_color(&b, ctx_b, back_b.rtv, NULL, b.cb_draw, 32.0f, 32.0f);
+            set_draw_constants(ctx_b, b.cb_draw, 0.0f, -t, 1.0f, 0.5f, 0.5f, 1.0f);
+            check_target(ctx_b, 7, "back", &back_b, 0);
+            ID3D11DeviceContext_Draw(ctx_b, 3, 0);
+            check_target(ctx_b, 7, "back", &back_b, 1);
+        }
+        IDXGISwapChain_Present(chain_b, 0, 0);
+    }
+    fclose(listing);
+    printf("testapp: %d frames drawn\n", frames);
+    fflush(stdout);
+    return 0;
+}
