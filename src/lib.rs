@@ -20,6 +20,7 @@ pub mod raster;
 pub mod resource;
 pub mod shader;
 pub mod state;
+pub mod viewer_api;
 
 pub use error::{Error, Result};
 
