@@ -91,12 +91,13 @@ function fileFor(urlPath) {
 
 /**
  * Starts the server.
- * @param {{ port?: number, host?: string, capture?: string | undefined, quiet?: boolean }} options
+ * @param {{ port?: number, host?: string, capture?: string | null | undefined, quiet?: boolean }} options
+ *   `capture: null` starts without a default capture (the start page), whatever fixtures/captures holds
  * @returns {Promise<{ url: string, port: number, defaultCapture: string | null, close: () => Promise<void> }>}
  */
 export function startServer(options = {}) {
   const host = options.host ?? "127.0.0.1";
-  const capture = defaultCapture(options.capture ?? process.env["IRIDIA_CAPTURE"]);
+  const capture = options.capture === null ? null : defaultCapture(options.capture ?? process.env["IRIDIA_CAPTURE"]);
   const config = JSON.stringify({ default_capture: capture });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");

@@ -91,6 +91,9 @@ fn header_name(mnemonic: &str) -> String {
         "dcl_tessellator_output_primitive" => "dcl_tess_output_primitive",
         "dcl_gsinstances" => "dcl_gs_instance_count",
         "fcall" => "interface_call",
+        // vkd3d names the conditional break and return of a loop body breakp/retp (its "predicated" forms)
+        "breakp_nz" | "breakp_z" => "breakc_nz",
+        "retp_nz" | "retp_z" => "retc_nz",
         other => other,
     };
     for conditional in ["if", "breakc", "continuec", "retc", "callc", "discard"] {
@@ -112,18 +115,22 @@ fn header_name(mnemonic: &str) -> String {
 /// The mnemonics of a vkd3d listing, one per instruction (a multi-line immediate constant buffer counts once).
 fn listing_mnemonics(listing: &str) -> Vec<String> {
     let mut names = Vec::new();
-    let mut in_block = false;
+    // how many braces of an immediate constant buffer are open: its rows may each be `{...},` on a line of their own
+    let mut depth = 0usize;
+    let braces = |line: &str| (line.matches('{').count(), line.matches('}').count());
     for line in listing.lines().skip(1) {
         let line = line.trim();
-        if in_block {
-            in_block = !line.contains('}');
+        if depth > 0 {
+            let (open, close) = braces(line);
+            depth = (depth + open).saturating_sub(close);
             continue;
         }
         let Some(first) = line.split_whitespace().next() else {
             continue;
         };
-        if first == "dcl_immediateConstantBuffer" && !line.contains('}') {
-            in_block = true;
+        if first == "dcl_immediateConstantBuffer" {
+            let (open, close) = braces(line);
+            depth = open.saturating_sub(close);
         }
         names.push(header_name(first));
     }
@@ -150,6 +157,10 @@ fn fixture_opcodes_match_the_compilers_listing() {
         let Ok(listing) = std::fs::read_to_string(path.with_extension("asm")) else {
             continue;
         };
+        // a listing vkd3d could not make is a comment saying so (e.g. for uaddc, which it does not know)
+        if listing.starts_with("//") {
+            continue;
+        }
         let tokens = program_chunk(&std::fs::read(&path).unwrap()).unwrap();
         let program: Program = program::decode(&tokens).unwrap();
         let decoded: Vec<&str> = program.instructions.iter().map(|i| i.opcode.name()).collect();

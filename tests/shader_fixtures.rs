@@ -21,19 +21,28 @@ use iridia::resource::SamplerDesc;
 use iridia::shader::{Bindings, Executable, LANES, LevelOfDetail, Machine, ShaderResource, Stage, Trace, Unbound};
 use iridia::{Error, Result};
 
+/// Every `*.dxbc` under `dir`, recursively.
+fn dxbc_under(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            dxbc_under(&path, found);
+        } else if path.extension().is_some_and(|e| e == "dxbc") {
+            found.push(path);
+        }
+    }
+}
+
+/// The compiled programs of `fixtures/`: the decoder's fixtures, the shader corpus, and the reference cases'
+/// programs (compiled and hand-assembled).
 fn fixture_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut found = Vec::new();
-    for dir in ["dxbc-program", "dxbc-container", "shaders"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "dxbc") {
-                found.push(path);
-            }
-        }
+    for dir in ["dxbc-program", "dxbc-container", "shaders", "reference/interp"] {
+        dxbc_under(&root.join(dir), &mut found);
     }
     found.sort();
     found

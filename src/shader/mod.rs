@@ -142,6 +142,22 @@
 //! arrays. A batch's registers are allocated on its machine's first use and reused. Tracing costs one branch per
 //! instruction when off.
 
+//!
+//! # Tests
+//!
+//! - `shader::tests` (unit): hand-written listings, assembled by a test-only assembler and put through the crate's
+//!   encoder and decoder, with expected values from section 22's definitions worked out by hand: every ALU opcode's
+//!   dispatch, every register file and addressing mode with the out-of-range rules, every flow-control construct
+//!   with diverging lanes, derivatives on quads with helper lanes, texture instructions against a recording view,
+//!   the build-time refusals and the trace.
+//! - `tests/shader_fixtures.rs`: every vertex and pixel program under `fixtures/` builds (UAV programs are refused
+//!   by name); four compiled programs against results computed by hand from their HLSL; random inputs and random,
+//!   partly missing, wrong-sized or misshapen bindings, and bit-flipped programs, never panic.
+//! - `tests/shader_texture.rs`: a program sampling, loading and querying a real [`texture::TextureView`].
+//! - `tests/shader_reference.rs`: `fixtures/reference/interp`, pixel programs rendered by a real D3D11, with the
+//!   comparison rules of that directory's README; where the reference follows GL rather than the spec, the spec's
+//!   results (coarse derivatives: 22.5.2's top row and left column).
+
 pub mod alu;
 mod binding;
 mod executable;
