@@ -82,7 +82,11 @@ impl Capture {
     /// Goes on with replaying draw `draw` for about `budget` units of work; `Progress & { finished }`.
     pub fn replay_step(&mut self, draw: u32, budget: f64) -> Result<JsValue, JsValue> {
         // a JavaScript number: NaN, negatives and fractions clamp to at least 1 unit (the cast saturates)
-        let budget = if budget.is_finite() { budget.max(1.0) as u64 } else { u64::MAX };
+        let budget = if budget.is_finite() {
+            budget.max(1.0) as u64
+        } else {
+            u64::MAX
+        };
         answer(self.inner.replay_step(index(draw), budget))
     }
 
@@ -134,8 +138,7 @@ impl Capture {
         backwards: bool,
     ) -> Result<JsValue, JsValue> {
         answer(
-            TargetId::parse(target)
-                .and_then(|target| self.inner.find_difference(index(draw), target, x, y, backwards)),
+            TargetId::parse(target).and_then(|target| self.inner.find_difference(index(draw), target, x, y, backwards)),
         )
     }
 

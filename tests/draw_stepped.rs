@@ -3,6 +3,14 @@
 //! smallest budget (one batch of vertices, one triangle set up or one batch of quads per call) and with a middling
 //! one, gives the same target bytes, statistics and ambiguity mask as [`PreparedDraw::run`].
 
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use iridia::capture::Capture;
 use iridia::draw::{DrawOptions, DrawOutput, PreparedDraw, ShaderCache};
 use std::ops::ControlFlow;

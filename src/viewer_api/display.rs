@@ -10,8 +10,11 @@
 //!   the image's own finite range when none is (so a depth buffer near 1.0 is not all white). UNORM, SNORM and
 //!   sRGB targets use their format's range (sRGB re-encoded as a display would) unless a range is asked for.
 //! - NaN shows magenta and ±Infinity cyan when asked.
+//! - The difference view is the comparison's mask over the replayed image: differing, ambiguous and shifted pixels
+//!   in the mask's colours, every other pixel the replayed image dimmed to a fifth of its colour plus under half of
+//!   its grey (so the mask stands out and the shape stays recognisable).
 
-use crate::compare::{Comparison, Image};
+use crate::compare::{Comparison, Image, PixelClass};
 use crate::compare::{PreviewChannels, PreviewOptions, PreviewStatistics, preview_rgba8, preview_statistics};
 use crate::format::{NumericKind, ShaderType};
 use crate::{Error, Result};
@@ -97,22 +100,48 @@ fn render_values(target: &ViewTarget, image: &Image<'_>, display: &DisplayOption
     })
 }
 
-/// A comparison's mask or heatmap.
-fn render_comparison(target: &ViewTarget, comparison: &Comparison, kind: ImageKind) -> RenderedImage {
-    let (rgba, max) = match kind {
-        ImageKind::Heatmap => {
-            let scale = comparison.default_heatmap_scale();
-            (comparison.heatmap_rgba8(scale), scale.max_ulps)
-        }
-        _ => (comparison.difference_mask_rgba8(), 1.0),
-    };
+/// A comparison's heatmap.
+fn render_heatmap(target: &ViewTarget, comparison: &Comparison) -> RenderedImage {
+    let scale = comparison.default_heatmap_scale();
     RenderedImage {
         width: target.width,
         height: target.height,
-        rgba,
-        value_range: ValueRange { min: 0.0, max },
+        rgba: comparison.heatmap_rgba8(scale),
+        value_range: ValueRange {
+            min: 0.0,
+            max: scale.max_ulps,
+        },
         non_finite_texels: 0,
     }
+}
+
+/// A comparison's difference mask over the replayed image `under` (rendered under the page's display options).
+fn render_difference(comparison: &Comparison, mut under: RenderedImage) -> RenderedImage {
+    let mask = comparison.difference_mask_rgba8();
+    for ((pixel, marked), class) in under
+        .rgba
+        .chunks_exact_mut(4)
+        .zip(mask.chunks_exact(4))
+        .zip(comparison.classes())
+    {
+        if matches!(class, PixelClass::Differs | PixelClass::Ambiguous | PixelClass::Shifted) {
+            pixel.copy_from_slice(marked);
+        } else {
+            let grey = pixel.iter().take(3).map(|&c| u32::from(c)).sum::<u32>() / 3;
+            for channel in pixel.iter_mut().take(3) {
+                // 0.45 grey + 0.2 colour, in whole 1/20ths: at most 9·255 + 4·255 = 3315, so /20 fits a byte
+                let dimmed = (grey
+                    .saturating_mul(9)
+                    .saturating_add(u32::from(*channel).saturating_mul(4)))
+                    / 20;
+                *channel = u8::try_from(dimmed).unwrap_or(u8::MAX);
+            }
+            if let Some(alpha) = pixel.get_mut(3) {
+                *alpha = u8::MAX;
+            }
+        }
+    }
+    under
 }
 
 impl ViewerCapture {
@@ -148,7 +177,11 @@ impl ViewerCapture {
                     .ok_or_else(|| super::no_target(index, id))?;
                 match (kind, comparison) {
                     (ImageKind::Replayed, _) => render_values(target, &target.image(bytes)?, display),
-                    (_, Some(comparison)) => Ok(render_comparison(target, comparison, kind)),
+                    (ImageKind::Heatmap, Some(comparison)) => Ok(render_heatmap(target, comparison)),
+                    (_, Some(comparison)) => Ok(render_difference(
+                        comparison,
+                        render_values(target, &target.image(bytes)?, display)?,
+                    )),
                     (_, None) => Err(Error::new(
                         "capture",
                         format!(

@@ -376,8 +376,7 @@ fn a_pixel_history_names_its_fragments_and_traces_agree_with_it() {
         .steps
         .iter()
         .flat_map(|s| &s.writes)
-        .filter(|w| w.register.starts_with("o0"))
-        .last()
+        .rfind(|w| w.register.starts_with("o0"))
         .unwrap();
     assert_eq!(traced.bits, o0.bits);
     assert!(trace.disassembly.lines.iter().any(|l| l.text == "ret"));

@@ -127,7 +127,6 @@ async function activeView(page: Page): Promise<string | null> {
 }
 
 before(async () => {
-  rmSync(SCREENSHOTS, { recursive: true, force: true });
   // no default capture: most tests start from the start page or name their capture in the URL
   server = await startServer({ port: 0, quiet: true, capture: null });
   context = await launch();

@@ -551,7 +551,13 @@ class App {
     for (const [done, draw] of pending.entries()) {
       this.showProgress({ stage: `draw ${draw.index}`, done, total: pending.length });
       try {
-        const summary = await this.client.request({ kind: "replay", capture: capture.summary.capture, draw: draw.index }, { signal: job.signal });
+        // each draw's own progress too, so that a long draw keeps the bar moving
+        const onProgress = (progress: Progress): void =>
+          this.showProgress({ stage: `draw ${draw.index} (${progress.stage} ${progress.done} / ${progress.total})`, done, total: pending.length });
+        const summary = await this.client.request(
+          { kind: "replay", capture: capture.summary.capture, draw: draw.index },
+          { signal: job.signal, onProgress },
+        );
         this.setDrawStatus(draw.index, summary.status);
         const comparison = await this.client.request({ kind: "compare", capture: capture.summary.capture, draw: draw.index }, { signal: job.signal });
         this.setDrawStatus(draw.index, comparison.status);
