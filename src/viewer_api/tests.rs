@@ -539,3 +539,84 @@ fn results_serialize_in_the_protocols_shapes() {
     .unwrap();
     assert_eq!(display.range, Some(ValueRange { min: 0.0, max: 2.0 }));
 }
+
+/// `name`'s archive with every blob that only its last draw uses replaced by as many other bytes (so its SHA-256 no
+/// longer matches its name), and those blobs' names.
+#[allow(clippy::arithmetic_side_effects)] // test code: positions within a short manifest string
+fn spoil_last_draws_own_blobs(name: &str) -> (Vec<u8>, Vec<String>) {
+    use std::io::{Read, Write};
+    let bytes = fixture(name);
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut manifest = String::new();
+    archive
+        .by_name("manifest.json")
+        .unwrap()
+        .read_to_string(&mut manifest)
+        .unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let draws = manifest["draws"].as_array().unwrap();
+    // the blob names each draw's record mentions: 64 hex digits
+    let named = |draw: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        let text = draw.to_string();
+        let mut found = std::collections::BTreeSet::new();
+        let chars: Vec<char> = text.chars().collect();
+        let mut run = 0;
+        for (at, c) in chars.iter().enumerate() {
+            run = if c.is_ascii_hexdigit() && !c.is_ascii_uppercase() {
+                run + 1
+            } else {
+                0
+            };
+            let next_is_hex = chars.get(at + 1).is_some_and(|n| n.is_ascii_hexdigit());
+            if run == 64 && !next_is_hex {
+                found.insert(chars[at + 1 - 64..=at].iter().collect());
+            }
+        }
+        found
+    };
+    let (last, earlier) = draws.split_last().unwrap();
+    let others: std::collections::BTreeSet<String> = earlier.iter().flat_map(named).collect();
+    let own: Vec<String> = named(last).difference(&others).cloned().collect();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for index in 0..archive.len() {
+        let mut file = archive.by_index(index).unwrap();
+        let entry = file.name().unwrap().to_string();
+        let mut content = Vec::new();
+        file.read_to_end(&mut content).unwrap();
+        if own.iter().any(|blob| entry == format!("blobs/{blob}")) {
+            for byte in &mut content {
+                *byte ^= 0x5a;
+            }
+        }
+        let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        out.start_file(entry, options).unwrap();
+        out.write_all(&content).unwrap();
+    }
+    (out.finish().unwrap().into_inner(), own)
+}
+
+#[test]
+fn only_the_draw_asked_for_is_inflated() {
+    // the blobs that only 02-alpha-blend's last draw (5) uses no longer match their hashes: the capture still opens,
+    // and every other draw replays and compares as the untouched capture's do; only draw 5 fails, naming the blob
+    let (spoiled, own) = spoil_last_draws_own_blobs("02-alpha-blend.iridia");
+    assert!(!own.is_empty(), "the last draw has blobs of its own");
+    let mut capture = ViewerCapture::open(spoiled).unwrap();
+    let mut intact = open("02-alpha-blend.iridia");
+    assert_eq!(capture.draws().len(), 6);
+    for draw in 0..5 {
+        replay(&mut capture, draw, 1 << 20);
+        replay(&mut intact, draw, 1 << 20);
+        assert_eq!(
+            capture.compare(draw).unwrap().status,
+            intact.compare(draw).unwrap().status,
+            "draw {draw}"
+        );
+    }
+    let error = capture.replay_step(5, 1 << 20).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        own.iter().any(|blob| text.contains(&format!("blob {}", &blob[..8]))),
+        "{text}"
+    );
+}
