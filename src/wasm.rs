@@ -81,12 +81,9 @@ impl Capture {
 
     /// Goes on with replaying draw `draw` for about `budget` units of work; `Progress & { finished }`.
     pub fn replay_step(&mut self, draw: u32, budget: f64) -> Result<JsValue, JsValue> {
-        // a JavaScript number: NaN, negatives and fractions clamp to at least 1 unit (the cast saturates)
-        let budget = if budget.is_finite() {
-            budget.max(1.0) as u64
-        } else {
-            u64::MAX
-        };
+        // a JavaScript number: NaN, negatives and fractions clamp to at least 1 unit (`f64::max` drops a NaN), and the
+        // cast saturates (+Infinity is "all of it")
+        let budget = budget.max(1.0) as u64;
         answer(self.inner.replay_step(index(draw), budget))
     }
 
