@@ -54,6 +54,11 @@ function countText(row: Expected): string {
   return `${row.differing_pixels} of ${row.compared_pixels} pixels differ`;
 }
 
+/** Waits until both panes show their images (they are drawn after the count appears). */
+async function imagesDrawn(page: Page): Promise<void> {
+  for (const role of ["main", "side"]) await page.waitForSelector(`canvas[data-role="${role}"][data-image]:not([data-image=""])`);
+}
+
 async function open(hash: string): Promise<PageWatch> {
   const watch = await watchPage(context, `${server.url}${hash}`);
   await waitForText(watch.page, "#status-backend", /^iridia \d+\.\d+\.\d+ \(wasm\)$/);
@@ -115,6 +120,7 @@ test("every fixture capture's most differing draw shows the library's count", as
     const { page, assertClean } = await open(`#capture=/${capture}&draw=${most.draw}`);
     const shown = await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
     assert.equal(shown, countText(most), `${capture} draw ${most.draw}`);
+    await imagesDrawn(page);
     const name = capture.replace(/^.*\//, "").replace(/\.iridia$/, "");
     await shot(page, `real-02-${name}-draw-${most.draw}`);
     assertClean();
@@ -189,6 +195,7 @@ test("a corrupt file shows an error while the real capture stays open and usable
   await page.click('li.draw[data-index="4"]');
   await page.waitForFunction(() => /draw 4 RT0/.test(document.querySelector("#compare-summary")?.textContent ?? ""));
   assert.equal(await page.textContent('[data-testid="differing-count"]'), countText(other));
+  await imagesDrawn(page);
   await shot(page, "real-05-corrupt-file");
   assertClean();
   await page.close();
