@@ -218,7 +218,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
 }
 
 #[test]
-fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels() {
+fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels_over_the_dimmed_replay() {
     let mut capture = open("05-thin-triangles.iridia");
     replay(&mut capture, 0, 1 << 16);
     let result = capture.compare(0).unwrap();
@@ -257,6 +257,16 @@ fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels() {
         .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
         .unwrap();
     assert!(image.value_range.min <= image.value_range.max);
+    // under the mask, every other pixel is the replayed image dimmed (display.rs): 9/20 of its grey (the mean of
+    // R, G, B, rounded down) plus 4/20 of its own channel, rounded down, and opaque
+    for (shown, replayed) in mask.rgba.chunks(4).zip(image.rgba.chunks(4)) {
+        if shown == [255, 0, 0, 255] || shown == [255, 176, 0, 255] {
+            continue;
+        }
+        let grey = (u32::from(replayed[0]) + u32::from(replayed[1]) + u32::from(replayed[2])) / 3;
+        let dim = |c: u8| ((grey * 9 + u32::from(c) * 4) / 20) as u8;
+        assert_eq!(shown, [dim(replayed[0]), dim(replayed[1]), dim(replayed[2]), 255]);
+    }
     let heatmap = capture
         .render_target(0, TargetId::Rt0, ImageKind::Heatmap, &DisplayOptions::default())
         .unwrap();
