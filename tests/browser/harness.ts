@@ -11,17 +11,33 @@ import { REPO } from "../../scripts/serve.mjs";
 export const CHROMIUM = process.env["IRIDIA_CHROMIUM"] ?? "/usr/bin/chromium";
 export const SCREENSHOTS = join(REPO, "test-output", "screenshots");
 
-/** Chromium headless with a fresh profile (no IndexedDB, no cache), removed when the context closes. */
+/** Every context `launch` started, with its profile directory. */
+const launched: { context: BrowserContext; profile: string }[] = [];
+
+/** Chromium headless with a fresh profile (no IndexedDB, no cache); `closeLaunched` closes it and removes it. */
 export async function launch(): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), "iridia-chromium-"));
-  const launched = await chromium.launchPersistentContext(profile, {
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1440, height: 860 },
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-  launched.on("close", () => rmSync(profile, { recursive: true, force: true }));
-  return launched;
+  launched.push({ context, profile });
+  return context;
+}
+
+/** Closes every context `launch` started and removes their profiles (chromium may still be writing to them). */
+export async function closeLaunched(): Promise<void> {
+  for (const { context, profile } of launched.splice(0)) {
+    await context.close();
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch (error: unknown) {
+      // a profile left in the temporary directory is untidy, not a failure of the viewer
+      console.warn(`could not remove ${profile}: ${String(error)}`);
+    }
+  }
 }
 
 /** A page and the check that it raised and logged no errors. */

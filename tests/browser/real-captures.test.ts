@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { REPO, startServer } from "../../scripts/serve.mjs";
-import { clickPixel, dropFile, launch, type PageWatch, shot, waitForText, watchPage } from "./harness";
+import { clickPixel, closeLaunched, dropFile, launch, type PageWatch, shot, waitForText, watchPage } from "./harness";
 
 /** One render target of one draw as the native library compares it (examples/expected_differences.rs). */
 interface Expected {
@@ -78,7 +78,7 @@ before(async () => {
 });
 
 after(async () => {
-  await context.close();
+  await closeLaunched();
   await server.close();
   mkdirSync(join(REPO, "test-output"), { recursive: true });
   writeFileSync(join(REPO, "test-output", "measurements.json"), `${JSON.stringify(measurements, null, 2)}\n`);

@@ -11,12 +11,11 @@ import { REPO, startServer } from "../../scripts/serve.mjs";
 import type { JobContext } from "../../www/src/backend";
 import { createMockBackend } from "../../www/src/mock-backend";
 import type { CompareResult } from "../../www/src/protocol";
-import { clickPixel, dropFile, launch, shot, waitForText } from "./harness";
+import { clickPixel, closeLaunched, dropFile, launch, shot, waitForText } from "./harness";
 
 const MOCK_CAPTURE = readFileSync(join(REPO, "fixtures", "viewer", "mock.iridia"));
 
 let server: Awaited<ReturnType<typeof startServer>>;
-const contexts: BrowserContext[] = [];
 let context: BrowserContext;
 
 /** Errors the page raised or logged, checked after each test. */
@@ -64,11 +63,10 @@ before(async () => {
   // no default capture: most tests start from the start page or name their capture in the URL
   server = await startServer({ port: 0, quiet: true, capture: null });
   context = await launch();
-  contexts.push(context);
 });
 
 after(async () => {
-  for (const launched of contexts) await launched.close();
+  await closeLaunched();
   await server.close();
 });
 
@@ -167,7 +165,6 @@ test("a link to a file capture asks a browser without it for the file, then rest
   await first.close();
 
   const fresh = await launch();
-  contexts.push(fresh);
   const page = await fresh.newPage();
   pageErrors.set(page, []);
   page.on("pageerror", (error) => pageErrors.get(page)?.push(error.message));
