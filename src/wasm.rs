@@ -1,6 +1,17 @@
-//! The browser's door into Iridia: a thin wasm-bindgen layer over the library, plain data across the boundary.
+//! The browser's door into Iridia: a thin wasm-bindgen layer over [`crate::viewer_api`], plain data across the
+//! boundary. `www/src/wasm-backend.ts` is the only file of the viewer that knows these names; its header lists them.
+//!
+//! Every exported function returns a `Result`: a failure reaches JavaScript as a thrown object `{what, at?,
+//! detail?}` (the library's [`crate::Error`]), never as a trap. Results are the shapes of `www/src/protocol.ts`,
+//! serialized with serde-wasm-bindgen's JSON-compatible serializer (`None` as `null`, structs as plain objects) and
+//! image bytes as a `Uint8Array`.
 
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+use crate::Error;
+use crate::viewer_api::ViewerCapture;
+use crate::viewer_api::types::{DisplayOptions, ErrorInfo, ImageKind, Stage, TargetId};
 
 /// Installs the panic hook, so that a bug reaches the browser console with its message rather than as a bare trap.
 #[wasm_bindgen(start)]
@@ -12,4 +23,139 @@ pub fn start() {
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
+}
+
+/// `value` as a JavaScript value in the protocol's shape.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error_value(&Error::new("wasm", format!("a result could not be converted: {e}"))))
+}
+
+/// An error as the object JavaScript receives: `{what, at?, detail?}`.
+fn error_value(error: &Error) -> JsValue {
+    ErrorInfo::from(error)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or_else(|_| JsValue::from_str(&error.to_string()))
+}
+
+/// A library result as a JavaScript one.
+fn answer<T: Serialize>(result: crate::Result<T>) -> Result<JsValue, JsValue> {
+    match result {
+        Ok(value) => to_js(&value),
+        Err(error) => Err(error_value(&error)),
+    }
+}
+
+/// A draw index from JavaScript.
+fn index(draw: u32) -> usize {
+    draw as usize
+}
+
+/// An open capture.
+#[wasm_bindgen]
+pub struct Capture {
+    inner: ViewerCapture,
+}
+
+/// Opens a capture from its bytes: reads the ZIP directory and manifest only; fails on a bad archive. `name` is the
+/// file's name, for errors.
+#[wasm_bindgen]
+pub fn open_capture(bytes: Vec<u8>, name: &str) -> Result<Capture, JsValue> {
+    ViewerCapture::open(bytes)
+        .map(|inner| Capture { inner })
+        .map_err(|error| error_value(&error.within(name)))
+}
+
+#[wasm_bindgen]
+impl Capture {
+    /// `CaptureSummary` without the worker's capture number.
+    pub fn summary(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.summary())
+    }
+
+    /// `DrawInfo[]`.
+    pub fn draws(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.draws())
+    }
+
+    /// Goes on with replaying draw `draw` for about `budget` units of work; `Progress & { finished }`.
+    pub fn replay_step(&mut self, draw: u32, budget: f64) -> Result<JsValue, JsValue> {
+        // a JavaScript number: NaN, negatives and fractions clamp to at least 1 unit (`f64::max` drops a NaN), and the
+        // cast saturates (+Infinity is "all of it")
+        let budget = budget.max(1.0) as u64;
+        answer(self.inner.replay_step(index(draw), budget))
+    }
+
+    /// `ReplaySummary` of a finished replay.
+    pub fn replay_finish(&mut self, draw: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.replay_finish(index(draw)))
+    }
+
+    /// Drops an unfinished replay.
+    pub fn replay_abandon(&mut self, draw: u32) {
+        self.inner.replay_abandon(index(draw));
+    }
+
+    /// `CompareResult`.
+    pub fn compare(&mut self, draw: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.compare(index(draw)))
+    }
+
+    /// `RenderedImage` of one image of a target under `display` (a `DisplayOptions`).
+    pub fn render_target(
+        &mut self,
+        draw: u32,
+        target: &str,
+        image: &str,
+        display: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let result = (|| {
+            let target = TargetId::parse(target)?;
+            let image = ImageKind::parse(image)?;
+            let display: DisplayOptions = serde_wasm_bindgen::from_value(display)
+                .map_err(|e| Error::new("request", format!("the display options are not valid: {e}")))?;
+            self.inner.render_target(index(draw), target, image, &display)
+        })();
+        answer(result)
+    }
+
+    /// `TexelReadout`.
+    pub fn read_texels(&mut self, draw: u32, target: &str, x: u32, y: u32) -> Result<JsValue, JsValue> {
+        answer(TargetId::parse(target).and_then(|target| self.inner.read_texels(index(draw), target, x, y)))
+    }
+
+    /// `PixelCoord | null`: the next differing pixel after (x, y), wrapping.
+    pub fn find_difference(
+        &mut self,
+        draw: u32,
+        target: &str,
+        x: u32,
+        y: u32,
+        backwards: bool,
+    ) -> Result<JsValue, JsValue> {
+        answer(
+            TargetId::parse(target).and_then(|target| self.inner.find_difference(index(draw), target, x, y, backwards)),
+        )
+    }
+
+    /// `PixelHistory`.
+    pub fn inspect_pixel(&mut self, draw: u32, target: &str, x: u32, y: u32) -> Result<JsValue, JsValue> {
+        answer(TargetId::parse(target).and_then(|target| self.inner.inspect_pixel(index(draw), target, x, y)))
+    }
+
+    /// `ProgramTrace` of the pixel program for one fragment of a pixel.
+    pub fn trace_pixel(&mut self, draw: u32, x: u32, y: u32, fragment: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.trace_pixel(index(draw), x, y, fragment as usize))
+    }
+
+    /// `ProgramTrace` of the vertex program for one vertex.
+    pub fn trace_vertex(&mut self, draw: u32, vertex_id: u32, instance_id: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.trace_vertex(index(draw), vertex_id, instance_id))
+    }
+
+    /// `Disassembly` of a draw's program of stage `stage` (`vs` or `ps`).
+    pub fn disassemble(&mut self, draw: u32, stage: &str) -> Result<JsValue, JsValue> {
+        answer(Stage::parse(stage).and_then(|stage| self.inner.disassemble(index(draw), stage)))
+    }
 }

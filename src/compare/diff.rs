@@ -432,6 +432,47 @@ fn check_mask(mask: Option<&[bool]>, pixels: usize, what: &str) -> Result<()> {
     }
 }
 
+/// The values of pixel (`x`, `y`) in `reference` and `result` (same format and size), channel by channel as a
+/// comparison under `tolerance` reads them: raw bits, values, ULP distance and whether they match in place (what a
+/// report lists for a differing pixel, for any pixel). Channels the tolerance does not compare are left out.
+pub fn describe_pixel(
+    reference: &Image<'_>,
+    result: &Image<'_>,
+    x: u32,
+    y: u32,
+    tolerance: &Tolerance,
+) -> Result<PixelDifference> {
+    if reference.format() != result.format()
+        || reference.width() != result.width()
+        || reference.height() != result.height()
+    {
+        return Err(Error::new(
+            "compare",
+            "the two images of a pixel must have the same format and size",
+        ));
+    }
+    if x >= reference.width() || y >= reference.height() {
+        return Err(Error::new(
+            "compare",
+            format!(
+                "pixel ({x}, {y}) is outside the {}x{} image",
+                reference.width(),
+                reference.height()
+            ),
+        ));
+    }
+    let channels: Vec<_> = plan(reference.format())?
+        .into_iter()
+        .filter_map(|c| tolerance.channels.get(c.slot).filter(|t| t.compare).map(|t| (c, *t)))
+        .collect();
+    let pair = Pair {
+        reference,
+        result,
+        channels,
+    };
+    Ok(pair.describe(index_of(x, y, reference.width()), x, y))
+}
+
 /// Compares `result` (the replayed target) with `reference` (what the GPU wrote), which must have the same format
 /// and size; see [`super`] for the rules.
 pub fn compare(reference: &Image<'_>, result: &Image<'_>, options: &CompareOptions<'_>) -> Result<Comparison> {

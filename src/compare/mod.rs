@@ -60,9 +60,13 @@ pub mod tolerance;
 
 pub use diff::{
     ChannelStats, ChannelValues, CompareOptions, Comparison, PixelClass, PixelDifference, Rect, TargetReport, compare,
+    describe_pixel,
 };
 pub use image::Image;
-pub use render::{HeatmapScale, PreviewChannels, PreviewOptions, encode_png, preview_rgba8, viridis};
+pub use render::{
+    HeatmapScale, PreviewChannels, PreviewOptions, PreviewStatistics, encode_png, preview_rgba8, preview_statistics,
+    viridis,
+};
 pub use tolerance::{ChannelTolerance, MAX_POSITION_DEVIATION, Tolerance, ToleranceSpec};
 
 #[cfg(test)]

@@ -265,6 +265,46 @@ fn slot_value(image: &Image<'_>, texel: &Texel, slot: usize) -> f32 {
     }
 }
 
+/// What a preview of an image shows, besides its colours: the range of finite values and how many texels hold a
+/// NaN or an infinity in the shown channels (stencil aside, as [`preview_rgba8`]'s automatic range leaves it).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PreviewStatistics {
+    /// The smallest and largest finite value of the shown channels; `None` when there is none.
+    pub range: Option<(f32, f32)>,
+    /// Texels with a NaN or an infinity in a shown float channel.
+    pub non_finite_texels: u64,
+}
+
+/// The [`PreviewStatistics`] of `image` with `channels` shown: the range [`preview_rgba8`] maps with `auto_range`,
+/// and the texels it would highlight.
+pub fn preview_statistics(image: &Image<'_>, channels: PreviewChannels) -> Result<PreviewStatistics> {
+    let format = image.format();
+    let present = format.info().channels;
+    let mut statistics = PreviewStatistics::default();
+    for texel in &decode_all(image)? {
+        let mut non_finite = false;
+        for slot in (0..4).filter(|&s| channels.shows(s) && present >> s & 1 == 1) {
+            if is_stencil_slot(format, slot) {
+                continue;
+            }
+            let value = slot_value(image, texel, slot);
+            if value.is_finite() {
+                statistics.range = Some(
+                    statistics
+                        .range
+                        .map_or((value, value), |(lo, hi)| (lo.min(value), hi.max(value))),
+                );
+            } else if float_slot(image, slot) {
+                non_finite = true;
+            }
+        }
+        if non_finite {
+            statistics.non_finite_texels = statistics.non_finite_texels.saturating_add(1);
+        }
+    }
+    Ok(statistics)
+}
+
 /// An RGBA8 preview of `image` (rules in the module doc); the viewer uses the same function.
 pub fn preview_rgba8(image: &Image<'_>, options: &PreviewOptions) -> Result<Vec<u8>> {
     let format = image.format();

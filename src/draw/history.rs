@@ -324,7 +324,7 @@ fn values(om: &OutputMerger) -> Result<PixelValues> {
 impl PreparedDraw<'_> {
     /// The one-pixel targets holding pixel (`x`, `y`) of the targets before the draw.
     fn pixel_targets(&self, x: u32, y: u32) -> Result<Targets> {
-        let state = self.state;
+        let state = &*self.state;
         let (places, depth_place) = self.view_places();
         let mut targets = Targets::default();
         for (slot, ((target, view), place)) in targets

@@ -78,7 +78,7 @@ pub use history::{Fragment, FragmentOutcome, HistoryOptions, PixelHistory, Pixel
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
 pub use program::{Program, ShaderCache};
 pub use progress::{Progress, ProgressCallback, WORK_PER_REPORT};
-pub use run::{DrawOptions, PreparedDraw, run_draw};
+pub use run::{DrawOptions, DrawRun, PreparedDraw, run_draw};
 pub use state::DrawState;
 
 use crate::Result;

@@ -36,6 +36,8 @@ pub(super) struct Reporter<'p> {
     pending: u64,
     /// Where the draw is.
     pub progress: Progress,
+    /// Work counted since the draw began (over every call of a draw run part by part).
+    pub work_done: u64,
     /// The draw's label, for the cancelled error.
     label: String,
 }
@@ -43,10 +45,21 @@ pub(super) struct Reporter<'p> {
 impl<'p> Reporter<'p> {
     /// A reporter calling `callback` (none: counting only) for the draw `label`.
     pub fn new(callback: Option<ProgressCallback<'p>>, label: &str) -> Reporter<'p> {
+        Reporter::resumed(callback, label, Progress::default(), 0)
+    }
+
+    /// A reporter going on from `progress` and `work_done`, where a draw run part by part left off.
+    pub fn resumed(
+        callback: Option<ProgressCallback<'p>>,
+        label: &str,
+        progress: Progress,
+        work_done: u64,
+    ) -> Reporter<'p> {
         Reporter {
             callback,
             pending: 0,
-            progress: Progress::default(),
+            progress,
+            work_done,
             label: label.to_owned(),
         }
     }
@@ -54,6 +67,7 @@ impl<'p> Reporter<'p> {
     /// Counts `units` of work; reports when enough has piled up.
     pub fn work(&mut self, units: u64) -> Result<()> {
         self.pending = self.pending.saturating_add(units);
+        self.work_done = self.work_done.saturating_add(units);
         if self.pending >= WORK_PER_REPORT {
             self.report()?;
         }

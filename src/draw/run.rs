@@ -2,11 +2,10 @@
 //! draws it (vertices, primitives in order, quads of pixels, the output merger) and [`PreparedDraw::pixel_history`]
 //! (in `history.rs`) replays one pixel through the same code.
 
-use crate::Result;
 use crate::d3d::{CullMode, FillMode};
 use crate::draw::state::DrawState;
 use crate::format::{Format, Texel};
-use crate::input_assembler::{InputAssembler, Options as AssemblerOptions, OutOfBounds, Primitive};
+use crate::input_assembler::{InputAssembler, Options as AssemblerOptions, OutOfBounds, Primitive, VertexInputs};
 use crate::output_merger::{
     DepthOutput as MergerDepth, DepthStencilOutcome, DepthStencilTarget, MAX_RENDER_TARGETS, OutputMerger,
     OutputMergerState, RenderTarget, Targets,
@@ -15,6 +14,7 @@ use crate::raster::{
     Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, Scissor, Triangle, TriangleFate, Viewport,
 };
 use crate::shader::{DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, Trace, Unbound};
+use crate::{Error, Result};
 use std::sync::Arc;
 
 use super::ambiguity;
@@ -23,7 +23,7 @@ use super::history::{Fragment, FragmentOutcome, ProgramRecord};
 use super::link::{Interpolation, Linkage, PixelSource};
 use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, render_target_place};
 use super::program::{Program, ShaderCache};
-use super::progress::{ProgressCallback, Reporter};
+use super::progress::{Progress, ProgressCallback, Reporter};
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices, shade_instance};
 
 /// The largest render target side D3D11 allows (`D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`), the implicit scissor of a
@@ -54,11 +54,32 @@ impl Default for DrawOptions {
     }
 }
 
+/// The draw a [`PreparedDraw`] runs: borrowed, or shared (so that the prepared draw can outlive its caller's borrow,
+/// as a draw run part by part across calls from the browser must).
+#[derive(Clone, Debug)]
+pub(super) enum StateRef<'s> {
+    /// Borrowed from the caller.
+    Borrowed(&'s DrawState),
+    /// Shared with the caller.
+    Shared(Arc<DrawState>),
+}
+
+impl std::ops::Deref for StateRef<'_> {
+    type Target = DrawState;
+
+    fn deref(&self) -> &DrawState {
+        match self {
+            StateRef::Borrowed(state) => state,
+            StateRef::Shared(state) => state,
+        }
+    }
+}
+
 /// A draw checked and ready to run: its programs, linkage, input assembly, resources, rasterizer and output-merger
 /// state, and (once shaded) its vertices.
 pub struct PreparedDraw<'s> {
     /// The draw.
-    pub(super) state: &'s DrawState,
+    pub(super) state: StateRef<'s>,
     /// How it treats what a well-formed draw does not do.
     pub(super) options: DrawOptions,
     /// The vertex program.
@@ -191,6 +212,84 @@ pub(super) struct QuadJob {
     pub covered: u8,
 }
 
+/// A draw being run part by part ([`PreparedDraw::start`], [`PreparedDraw::resume`], [`PreparedDraw::finish`]): the
+/// targets so far, what the draw has done, and where it is.
+pub struct DrawRun {
+    /// The output merger with the targets as drawn so far.
+    om: OutputMerger,
+    /// The ambiguity mask so far (empty when not asked for).
+    ambiguous: Vec<bool>,
+    /// What the draw has done so far.
+    stats: DrawStats,
+    /// The vertex stage's machine.
+    vertex_machine: Machine,
+    /// The pixel stage's machine.
+    pixel_machine: Machine,
+    /// Where the draw is, as its progress callback sees it.
+    progress: Progress,
+    /// Work counted so far.
+    work_done: u64,
+    /// The instance being drawn.
+    instance: u32,
+    /// Where in the instance.
+    place: Place,
+}
+
+impl DrawRun {
+    /// How far the draw has got.
+    pub fn progress(&self) -> Progress {
+        self.progress
+    }
+
+    /// Whether the draw is finished.
+    pub fn is_finished(&self) -> bool {
+        matches!(self.place, Place::Done)
+    }
+}
+
+/// Where a [`DrawRun`] is within its instance.
+#[allow(clippy::large_enum_variant)] // one per draw run; boxing the triangle would allocate for each
+enum Place {
+    /// Shading the instance's vertices: those shaded so far, and the fetch's scratch space.
+    Vertices {
+        /// The vertices shaded so far.
+        shaded: ShadedVertices,
+        /// Scratch space for the input assembler's fetch.
+        inputs: VertexInputs,
+    },
+    /// Drawing the instance's triangles.
+    Primitives {
+        /// The instance's vertices.
+        shaded: Arc<ShadedVertices>,
+        /// How many of the instance's primitives have been taken (the next one's place in the instance's order).
+        next: usize,
+        /// The triangle whose quads are being shaded, if one is.
+        current: Option<UnderWay>,
+    },
+    /// Every instance is drawn.
+    Done,
+}
+
+impl Place {
+    /// The vertices an instance begins with, already shaded (from the prepared draw's cache): all or none.
+    fn cached_vertices(&self) -> u64 {
+        match self {
+            Place::Primitives { shaded, .. } => shaded.len() as u64,
+            Place::Vertices { .. } | Place::Done => 0,
+        }
+    }
+}
+
+/// A triangle part of whose quads have been shaded.
+struct UnderWay {
+    /// The primitive.
+    primitive: Primitive,
+    /// Its setup.
+    triangle: Triangle,
+    /// How many of its quads (in [`Triangle::quads`] order) have been shaded.
+    next_quad: usize,
+}
+
 /// Where the lanes of a batch go after the program: the draw's output merger (every covered lane), or a pixel
 /// history's one-pixel output merger (one lane, with its record).
 pub(super) struct Sink<'a> {
@@ -241,6 +340,23 @@ impl<'s> PreparedDraw<'s> {
     /// assembly, the bound resources, the targets, the rasterizer and the output merger's state. Every error names
     /// the draw and the binding or program at fault.
     pub fn new(state: &'s DrawState, cache: &mut ShaderCache, options: DrawOptions) -> Result<PreparedDraw<'s>> {
+        PreparedDraw::prepare(StateRef::Borrowed(state), cache, options)
+    }
+
+    /// [`PreparedDraw::new`] for a draw the prepared draw shares, so that it borrows nothing (a draw kept between
+    /// calls, run part by part with [`PreparedDraw::resume`]).
+    pub fn shared(
+        state: Arc<DrawState>,
+        cache: &mut ShaderCache,
+        options: DrawOptions,
+    ) -> Result<PreparedDraw<'static>> {
+        PreparedDraw::prepare(StateRef::Shared(state), cache, options)
+    }
+
+    /// [`PreparedDraw::new`] for either kind of [`StateRef`].
+    #[allow(clippy::too_many_lines)]
+    fn prepare(held: StateRef<'s>, cache: &mut ShaderCache, options: DrawOptions) -> Result<PreparedDraw<'s>> {
+        let state: &DrawState = &held;
         let label = state.label.as_str();
         state.check_limits()?;
         let vertex = cache.program(&state.vertex_shader, &format!("{label} vs"))?;
@@ -345,7 +461,7 @@ impl<'s> PreparedDraw<'s> {
             0
         };
         Ok(PreparedDraw {
-            state,
+            state: held.clone(),
             options,
             vertex,
             pixel,
@@ -382,6 +498,21 @@ impl<'s> PreparedDraw<'s> {
         &self.ia
     }
 
+    /// Viewport 0, which the draw uses.
+    pub fn viewport(&self) -> &Viewport {
+        &self.viewport
+    }
+
+    /// The vertex program.
+    pub fn vertex_program(&self) -> &Arc<Program> {
+        &self.vertex
+    }
+
+    /// The pixel program, if one is bound.
+    pub fn pixel_program(&self) -> Option<&Arc<Program>> {
+        self.pixel.as_ref()
+    }
+
     /// The pixel grid's width and height.
     pub fn size(&self) -> [u32; 2] {
         self.size
@@ -396,7 +527,7 @@ impl<'s> PreparedDraw<'s> {
     pub(super) fn fresh_targets(&mut self) -> Result<Targets> {
         match self.targets.take() {
             Some(targets) => Ok(targets),
-            None => build_targets(self.state),
+            None => build_targets(&self.state),
         }
     }
 
@@ -439,80 +570,248 @@ impl<'s> PreparedDraw<'s> {
     /// Runs the draw: every instance's vertices, every triangle in order, every quad of pixels, the output merger.
     /// `progress` is called as [`super::progress`] describes and may cancel the draw.
     pub fn run(&mut self, progress: Option<ProgressCallback<'_>>) -> Result<DrawOutput> {
+        let mut run = self.start()?;
+        self.resume(&mut run, u64::MAX, progress)?;
+        self.finish(run)
+    }
+
+    /// Begins running the draw part by part: the targets as they were before it, nothing drawn yet. Each
+    /// [`PreparedDraw::resume`] goes on with it; [`PreparedDraw::finish`] gives the output. [`PreparedDraw::run`]
+    /// is these three calls, so a draw run part by part draws exactly what it draws.
+    pub fn start(&mut self) -> Result<DrawRun> {
         let label = self.state.label.clone();
-        let mut reporter = Reporter::new(progress, &label);
         let instances = self.ia.instance_count();
-        reporter.progress.primitives_total = self.primitives_per_instance.saturating_mul(u64::from(instances));
-        reporter.progress.vertices_total = (self.ia.vertex_count() as u64).saturating_mul(u64::from(instances));
-        reporter.report()?;
+        let progress = Progress {
+            primitives_total: self.primitives_per_instance.saturating_mul(u64::from(instances)),
+            vertices_total: (self.ia.vertex_count() as u64).saturating_mul(u64::from(instances)),
+            ..Progress::default()
+        };
         let targets = self.fresh_targets()?;
         let mut om = OutputMerger::new(&self.om_state, targets).map_err(|e| e.within(label.as_str()))?;
         om.set_depth_range(self.viewport.min_depth, self.viewport.max_depth);
         let [width, height] = self.size;
         let with_targets = self.formats.0.iter().any(Option::is_some) || self.formats.1.is_some();
-        let mut ambiguous = if self.options.ambiguity && with_targets {
+        let ambiguous = if self.options.ambiguity && with_targets {
             vec![false; (width as usize).saturating_mul(height as usize)]
         } else {
             Vec::new()
         };
-        let mut stats = DrawStats::default();
-        let mut vertex_machine = self.machine();
-        let mut pixel_machine = self.machine();
-        for instance in 0..instances {
-            let shaded = self.vertices(instance, &mut vertex_machine, &mut reporter)?;
-            stats.vertices_shaded = stats.vertices_shaded.saturating_add(shaded.len() as u64);
-            let this = &*self;
-            for primitive in this.ia.primitives() {
-                stats.triangles = stats.triangles.saturating_add(1);
-                let Some(context) = this.context(primitive, &shaded) else {
-                    continue;
-                };
-                let Some(triangle) = this.setup(&context, &mut stats) else {
-                    continue;
-                };
-                if !ambiguous.is_empty() {
-                    ambiguity::mark(&triangle, &this.rasterizer, &mut ambiguous, width);
-                }
-                let mut sink = Sink {
-                    om: &mut om,
-                    origin: (0, 0),
-                    probe: None,
-                    trace: false,
-                };
-                let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
-                for quad in triangle.quads() {
-                    batch.push(QuadJob {
-                        quad,
-                        covered: quad.covered,
-                    });
-                    if batch.len() == LANES / 4 {
-                        this.shade_quads(
-                            &mut batch,
-                            &context,
-                            &mut sink,
-                            &mut pixel_machine,
-                            &mut stats,
-                            &mut reporter,
-                        )?;
-                        batch.clear();
+        let place = if instances == 0 {
+            Place::Done
+        } else {
+            self.instance_place(0)?
+        };
+        let mut progress = progress;
+        progress.vertices_done = place.cached_vertices();
+        Ok(DrawRun {
+            om,
+            ambiguous,
+            stats: DrawStats::default(),
+            vertex_machine: self.machine(),
+            pixel_machine: self.machine(),
+            progress,
+            work_done: 0,
+            instance: 0,
+            place,
+        })
+    }
+
+    /// Where instance `instance` begins: its vertices from the cache, or to be shaded.
+    fn instance_place(&self, instance: u32) -> Result<Place> {
+        let cached = usize::try_from(instance)
+            .ok()
+            .and_then(|s| self.cache.get(s))
+            .and_then(Option::as_ref);
+        Ok(match cached {
+            Some(shaded) => Place::Primitives {
+                shaded: shaded.clone(),
+                next: 0,
+                current: None,
+            },
+            None => Place::Vertices {
+                shaded: super::vertex::begin_instance(&self.ia, &self.linkage, &format!("{} vs", self.state.label))?,
+                inputs: VertexInputs::default(),
+            },
+        })
+    }
+
+    /// Goes on with `run` (begun by [`PreparedDraw::start`] on this draw) for about `budget` units of work (counted
+    /// as [`super::progress`] counts them): it stops at the first place it can after doing that much — after a
+    /// batch of vertices, a triangle set up, or a batch of a triangle's quads — and always does at least one of
+    /// these. Returns whether the draw is finished. `progress` is called at the start and the end of the call and
+    /// as [`super::progress`] describes in between, and may cancel the draw (then `run` must not be resumed).
+    pub fn resume(&mut self, run: &mut DrawRun, budget: u64, progress: Option<ProgressCallback<'_>>) -> Result<bool> {
+        let label = self.state.label.clone();
+        let mut reporter = Reporter::resumed(progress, &label, run.progress, run.work_done);
+        reporter.report()?;
+        let limit = run.work_done.saturating_add(budget);
+        let result = self.advance(run, &mut reporter, limit);
+        run.progress = reporter.progress;
+        run.work_done = reporter.work_done;
+        result?;
+        reporter.report()?;
+        Ok(matches!(run.place, Place::Done))
+    }
+
+    /// Does the work of [`PreparedDraw::resume`] until the reporter has counted `limit` units or the draw is done.
+    fn advance(&mut self, run: &mut DrawRun, reporter: &mut Reporter<'_>, limit: u64) -> Result<()> {
+        let instances = self.ia.instance_count();
+        let mut first = true;
+        while first || reporter.work_done < limit {
+            first = false;
+            match &mut run.place {
+                Place::Done => return Ok(()),
+                Place::Vertices { shaded, inputs } => {
+                    let what = format!("{} vs", self.state.label);
+                    let bindings = self.vs.bindings();
+                    let complete = super::vertex::shade_next_batch(
+                        &self.ia,
+                        &self.vertex.executable,
+                        &bindings,
+                        &self.linkage,
+                        run.instance,
+                        shaded,
+                        inputs,
+                        &mut run.vertex_machine,
+                        reporter,
+                        &what,
+                    )?;
+                    if complete {
+                        let shaded = Arc::new(std::mem::take(shaded));
+                        if let Some(place) = usize::try_from(run.instance).ok().and_then(|s| self.cache.get_mut(s)) {
+                            *place = Some(shaded.clone());
+                        }
+                        run.place = Place::Primitives {
+                            shaded,
+                            next: 0,
+                            current: None,
+                        };
                     }
                 }
-                if !batch.is_empty() {
-                    this.shade_quads(
-                        &mut batch,
-                        &context,
-                        &mut sink,
-                        &mut pixel_machine,
-                        &mut stats,
-                        &mut reporter,
-                    )?;
+                Place::Primitives { .. } => {
+                    if self.draw_primitives(run, reporter, limit)? {
+                        run.instance = run.instance.saturating_add(1);
+                        run.place = if run.instance < instances {
+                            self.instance_place(run.instance)?
+                        } else {
+                            Place::Done
+                        };
+                        // vertices taken from the cache count as shaded now
+                        reporter.progress.vertices_done = reporter
+                            .progress
+                            .vertices_done
+                            .saturating_add(run.place.cached_vertices());
+                    }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Draws the triangles of `run`'s instance from where it is, until the reporter has counted `limit` units (after
+    /// at least one triangle set up or batch of quads) or the instance is done; returns whether it is.
+    fn draw_primitives(&self, run: &mut DrawRun, reporter: &mut Reporter<'_>, limit: u64) -> Result<bool> {
+        let DrawRun {
+            om,
+            ambiguous,
+            stats,
+            pixel_machine,
+            place,
+            ..
+        } = run;
+        let Place::Primitives { shaded, next, current } = place else {
+            return Ok(true);
+        };
+        if current.is_none() && *next == 0 {
+            stats.vertices_shaded = stats.vertices_shaded.saturating_add(shaded.len() as u64);
+        }
+        let width = self.size[0];
+        // one walk of the primitives per call (the iterator borrows the draw, so it cannot be kept between calls)
+        let mut primitives = self.ia.primitives().skip(*next);
+        let mut first = true;
+        loop {
+            if !first && reporter.work_done >= limit {
+                return Ok(false);
+            }
+            first = false;
+            let Some(under_way) = current.as_mut() else {
+                let Some(primitive) = primitives.next() else {
+                    return Ok(true);
+                };
+                *next = next.saturating_add(1);
+                stats.triangles = stats.triangles.saturating_add(1);
+                let triangle = self
+                    .context(primitive, shaded)
+                    .and_then(|context| self.setup(&context, stats));
+                match triangle {
+                    Some(triangle) => {
+                        if !ambiguous.is_empty() {
+                            ambiguity::mark(&triangle, &self.rasterizer, ambiguous, width);
+                        }
+                        *current = Some(UnderWay {
+                            primitive,
+                            triangle,
+                            next_quad: 0,
+                        });
+                    }
+                    None => {
+                        // a triangle that draws nothing is done as soon as it is set up
+                        reporter.progress.primitives_done = reporter.progress.primitives_done.saturating_add(1);
+                        reporter.work(1)?;
+                    }
+                }
+                continue;
+            };
+            let Some(context) = self.context(under_way.primitive, shaded) else {
+                *current = None;
+                continue;
+            };
+            let mut sink = Sink {
+                om,
+                origin: (0, 0),
+                probe: None,
+                trace: false,
+            };
+            // the quads in batches of LANES / 4, as a draw run at once makes them, so that a run part by part
+            // shades the very same batches
+            let mut quads = under_way.triangle.quads().skip(under_way.next_quad);
+            let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
+            let mut finished = false;
+            loop {
+                batch.clear();
+                batch.extend(quads.by_ref().take(LANES / 4).map(|quad| QuadJob {
+                    quad,
+                    covered: quad.covered,
+                }));
+                under_way.next_quad = under_way.next_quad.saturating_add(batch.len());
+                if !batch.is_empty() {
+                    self.shade_quads(&mut batch, &context, &mut sink, pixel_machine, stats, reporter)?;
+                }
+                if batch.len() < LANES / 4 {
+                    finished = true;
+                    break;
+                }
+                if reporter.work_done >= limit {
+                    break;
+                }
+            }
+            if finished {
+                *current = None;
                 reporter.progress.primitives_done = reporter.progress.primitives_done.saturating_add(1);
                 reporter.work(1)?;
             }
         }
-        reporter.report()?;
-        let targets = om.into_targets();
+    }
+
+    /// The output of a finished run (one [`PreparedDraw::resume`] returned `true` for): the targets after the draw,
+    /// what it did, and its ambiguity mask.
+    pub fn finish(&self, run: DrawRun) -> Result<DrawOutput> {
+        let label = self.state.label.clone();
+        if !matches!(run.place, Place::Done) {
+            return Err(Error::new(label.as_str(), "the draw is not finished"));
+        }
+        let [width, height] = self.size;
+        let targets = run.om.into_targets();
         let render_targets: Vec<Option<TargetImage>> = self
             .state
             .render_targets
@@ -539,8 +838,8 @@ impl<'s> PreparedDraw<'s> {
             height,
             render_targets,
             depth_stencil,
-            stats,
-            ambiguous,
+            stats: run.stats,
+            ambiguous: run.ambiguous,
         })
     }
 

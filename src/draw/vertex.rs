@@ -125,6 +125,82 @@ pub(super) fn run_batch(
     machine.run(exe, bindings, trace).map_err(|e| e.within(what))
 }
 
+/// An empty [`ShadedVertices`] with room for every vertex of an instance of `ia`, or an error when they would be more
+/// than [`MAX_KEPT_WORDS`].
+pub(super) fn begin_instance(ia: &InputAssembler, linkage: &Linkage, what: &str) -> Result<ShadedVertices> {
+    let count = ia.vertex_count();
+    let words = ShadedVertices::words_per_vertex(linkage);
+    if count.saturating_mul(words) > MAX_KEPT_WORDS {
+        return Err(Error::new(
+            what,
+            format!(
+                "{count} vertices of {words} kept words each are more than the {MAX_KEPT_WORDS} words Iridia keeps"
+            ),
+        ));
+    }
+    Ok(ShadedVertices {
+        positions: Vec::with_capacity(count),
+        varyings: Vec::with_capacity(count.saturating_mul(linkage.varyings.len())),
+        varying_count: linkage.varyings.len(),
+        clip: Vec::with_capacity(count.saturating_mul(linkage.clip_distances.len())),
+        clip_count: linkage.clip_distances.len(),
+        cull: Vec::with_capacity(count.saturating_mul(linkage.cull_distances.len())),
+        cull_count: linkage.cull_distances.len(),
+    })
+}
+
+/// Shades the next batch (up to [`LANES`]) of `instance`'s vertices after the `shaded.len()` already in `shaded`,
+/// and keeps what [`Linkage`] names; `inputs` is scratch space kept between batches. Returns whether every vertex
+/// of the instance is shaded.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shade_next_batch(
+    ia: &InputAssembler,
+    exe: &Executable,
+    bindings: &Bindings<'_>,
+    linkage: &Linkage,
+    instance: u32,
+    shaded: &mut ShadedVertices,
+    inputs: &mut VertexInputs,
+    machine: &mut Machine,
+    reporter: &mut Reporter<'_>,
+    what: &str,
+) -> Result<bool> {
+    let count = ia.vertex_count();
+    let start = shaded.len();
+    if start >= count {
+        return Ok(true);
+    }
+    let end = start.saturating_add(LANES).min(count);
+    run_batch(ia, exe, bindings, instance, start..end, inputs, machine, None, what)?;
+    let word = |machine: &Machine, lane: usize, (register, component): (u32, u8)| {
+        machine
+            .output_lanes(register, usize::from(component))
+            .and_then(|lanes| lanes.get(lane))
+            .copied()
+            .unwrap_or(0)
+    };
+    let (position_register, position_components) = linkage.position;
+    for lane in 0..end.saturating_sub(start) {
+        let position =
+            position_components.map(|c| c.map_or(0., |c| f32::from_bits(word(machine, lane, (position_register, c)))));
+        shaded.positions.push(position);
+        for &key in &linkage.varyings {
+            shaded.varyings.push(word(machine, lane, key));
+        }
+        for &key in &linkage.clip_distances {
+            shaded.clip.push(f32::from_bits(word(machine, lane, key)));
+        }
+        for &key in &linkage.cull_distances {
+            shaded.cull.push(f32::from_bits(word(machine, lane, key)));
+        }
+    }
+    let lanes = u64::try_from(end.saturating_sub(start)).unwrap_or(0);
+    let work_per_lane = u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1);
+    reporter.progress.vertices_done = reporter.progress.vertices_done.saturating_add(lanes);
+    reporter.work(lanes.saturating_mul(work_per_lane))?;
+    Ok(end >= count)
+}
+
 /// Shades every vertex of `instance` and keeps what [`Linkage`] names.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn shade_instance(
@@ -137,67 +213,19 @@ pub(super) fn shade_instance(
     reporter: &mut Reporter<'_>,
     what: &str,
 ) -> Result<ShadedVertices> {
-    let count = ia.vertex_count();
-    let words = ShadedVertices::words_per_vertex(linkage);
-    if count.saturating_mul(words) > MAX_KEPT_WORDS {
-        return Err(Error::new(
-            what,
-            format!(
-                "{count} vertices of {words} kept words each are more than the {MAX_KEPT_WORDS} words Iridia keeps"
-            ),
-        ));
-    }
-    let mut shaded = ShadedVertices {
-        positions: Vec::with_capacity(count),
-        varyings: Vec::with_capacity(count.saturating_mul(linkage.varyings.len())),
-        varying_count: linkage.varyings.len(),
-        clip: Vec::with_capacity(count.saturating_mul(linkage.clip_distances.len())),
-        clip_count: linkage.clip_distances.len(),
-        cull: Vec::with_capacity(count.saturating_mul(linkage.cull_distances.len())),
-        cull_count: linkage.cull_distances.len(),
-    };
+    let mut shaded = begin_instance(ia, linkage, what)?;
     let mut inputs = VertexInputs::default();
-    let work_per_lane = u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1);
-    let mut start = 0usize;
-    while start < count {
-        let end = start.saturating_add(LANES).min(count);
-        run_batch(
-            ia,
-            exe,
-            bindings,
-            instance,
-            start..end,
-            &mut inputs,
-            machine,
-            None,
-            what,
-        )?;
-        let word = |machine: &Machine, lane: usize, (register, component): (u32, u8)| {
-            machine
-                .output_lanes(register, usize::from(component))
-                .and_then(|lanes| lanes.get(lane))
-                .copied()
-                .unwrap_or(0)
-        };
-        let (position_register, position_components) = linkage.position;
-        for lane in 0..end.saturating_sub(start) {
-            let position = position_components
-                .map(|c| c.map_or(0., |c| f32::from_bits(word(machine, lane, (position_register, c)))));
-            shaded.positions.push(position);
-            for &key in &linkage.varyings {
-                shaded.varyings.push(word(machine, lane, key));
-            }
-            for &key in &linkage.clip_distances {
-                shaded.clip.push(f32::from_bits(word(machine, lane, key)));
-            }
-            for &key in &linkage.cull_distances {
-                shaded.cull.push(f32::from_bits(word(machine, lane, key)));
-            }
-        }
-        let lanes = u64::try_from(end.saturating_sub(start)).unwrap_or(0);
-        reporter.progress.vertices_done = reporter.progress.vertices_done.saturating_add(lanes);
-        reporter.work(lanes.saturating_mul(work_per_lane))?;
-        start = end;
-    }
+    while !shade_next_batch(
+        ia,
+        exe,
+        bindings,
+        linkage,
+        instance,
+        &mut shaded,
+        &mut inputs,
+        machine,
+        reporter,
+        what,
+    )? {}
     Ok(shaded)
 }

@@ -133,8 +133,38 @@ pub fn disassemble_program(program: &Program) -> String {
     let mut out = String::new();
     out.push_str(&version_text(program));
     out.push('\n');
+    for line in listing_lines(program) {
+        for text in line.text.lines() {
+            for _ in 0..line.indent {
+                out.push_str("  ");
+            }
+            out.push_str(text);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One instruction of a program's listing, kept apart so that a viewer can put values beside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingLine {
+    /// Its place in the program's instruction list, from 0 (declarations included): the index traces use.
+    pub index: usize,
+    /// Its opcode token's offset, in DWORDs from the program's version token.
+    pub offset: u32,
+    /// How many `if`/`loop`/`switch` blocks enclose it (the listing indents two spaces for each).
+    pub indent: usize,
+    /// Its text as [`disassemble_program`] prints it, without the indentation (a custom-data block spans lines).
+    pub text: String,
+    /// Whether it is a declaration (or custom data) rather than an executed instruction.
+    pub declaration: bool,
+}
+
+/// Each instruction of `program` as [`disassemble_program`] lists it, in order (the version line aside).
+pub fn listing_lines(program: &Program) -> Vec<ListingLine> {
+    let mut lines = Vec::with_capacity(program.instructions.len());
     let mut depth: usize = 0;
-    for instruction in &program.instructions {
+    for (index, instruction) in program.instructions.iter().enumerate() {
         let (before, after) = match instruction.opcode {
             Opcode::If | Opcode::Loop | Opcode::Switch => (0, 1),
             Opcode::Else => (-1, 1),
@@ -148,19 +178,61 @@ pub fn disassemble_program(program: &Program) -> String {
         if before < 0 {
             depth = depth.saturating_sub(1);
         }
-        let text = instruction_text(instruction);
-        for line in text.lines() {
-            for _ in 0..depth {
-                out.push_str("  ");
-            }
-            out.push_str(line);
-            out.push('\n');
-        }
+        lines.push(ListingLine {
+            index,
+            offset: instruction.offset,
+            indent: depth,
+            text: instruction_text(instruction),
+            declaration: instruction.declaration.is_some(),
+        });
         if after > 0 {
             depth = depth.saturating_add(1);
         }
     }
-    out
+    lines
+}
+
+/// The operands of an instruction (not a declaration) as the listing spells them: its destinations, then its
+/// sources, each with the kind of value it holds (float, signed, unsigned, bits) as the opcode reads it.
+pub fn operand_texts(instruction: &Instruction) -> (Vec<String>, Vec<String>) {
+    let destinations = syntax::destination_count(instruction.opcode);
+    let kind = syntax::literal_kind(instruction.opcode);
+    let mut written = Vec::new();
+    let mut read = Vec::new();
+    for (i, operand) in instruction.operands.iter().enumerate() {
+        if i < destinations {
+            written.push(operand_text(operand, Context::Dest, kind));
+        } else {
+            read.push(operand_text(operand, Context::Source, kind));
+        }
+    }
+    (written, read)
+}
+
+/// How an instruction's values read as numbers, for showing them: the type its opcode works in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// 32-bit floats.
+    Float,
+    /// Signed integers.
+    Int,
+    /// Unsigned integers.
+    Uint,
+    /// Bit patterns (bitwise operations), best shown in hex.
+    Bits,
+    /// Untyped moves: floats when the bits look like one, integers otherwise.
+    Untyped,
+}
+
+/// The kind of value `opcode` computes with (the kind the listing prints its literals in).
+pub fn value_kind(opcode: Opcode) -> ValueKind {
+    match syntax::literal_kind(opcode) {
+        LiteralKind::Float => ValueKind::Float,
+        LiteralKind::Int => ValueKind::Int,
+        LiteralKind::Uint => ValueKind::Uint,
+        LiteralKind::Bits => ValueKind::Bits,
+        LiteralKind::Untyped => ValueKind::Untyped,
+    }
 }
 
 /// The version line: `ps_5_0`, with the version token's unread bits as an annotation.

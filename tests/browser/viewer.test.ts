@@ -3,44 +3,20 @@
 // is that the page shows what the backend says. Screenshots go to test-output/screenshots/.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { type BrowserContext, type JSHandle, type Page, chromium } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { REPO, startServer } from "../../scripts/serve.mjs";
 import type { JobContext } from "../../www/src/backend";
 import { createMockBackend } from "../../www/src/mock-backend";
 import type { CompareResult } from "../../www/src/protocol";
+import { clickPixel, closeLaunched, dropFile, launch, shot, waitForText } from "./harness";
 
-const CHROMIUM = process.env["IRIDIA_CHROMIUM"] ?? "/usr/bin/chromium";
-const SCREENSHOTS = join(REPO, "test-output", "screenshots");
 const MOCK_CAPTURE = readFileSync(join(REPO, "fixtures", "viewer", "mock.iridia"));
 
 let server: Awaited<ReturnType<typeof startServer>>;
-const contexts: BrowserContext[] = [];
-const profiles: string[] = [];
 let context: BrowserContext;
-
-/** A fresh browser profile each time: no IndexedDB, no cache. */
-async function launch(): Promise<BrowserContext> {
-  const profile = mkdtempSync(join(tmpdir(), "iridia-chromium-"));
-  profiles.push(profile);
-  const launched = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1440, height: 860 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  contexts.push(launched);
-  return launched;
-}
 
 /** Errors the page raised or logged, checked after each test. */
 const pageErrors = new Map<Page, string[]>();
@@ -61,49 +37,6 @@ async function openPage(browser: BrowserContext, hash = "", query = "?mock"): Pr
 
 function assertNoPageErrors(page: Page): void {
   assert.deepEqual(pageErrors.get(page) ?? [], [], "the page raised no uncaught errors");
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
-
-/** Drops a file on the page as a person dragging it from the desktop would. */
-async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
-  const transfer: JSHandle<DataTransfer> = await page.evaluateHandle(
-    ({ fileName, data }) => {
-      const dataTransfer = new DataTransfer();
-      dataTransfer.items.add(new File([new Uint8Array(data)], fileName));
-      return dataTransfer;
-    },
-    { fileName: name, data: Array.from(bytes) },
-  );
-  await page.dispatchEvent("body", "dragenter", { dataTransfer: transfer });
-  assert.equal(await page.isVisible("#drop-overlay"), true, "dragging a file over the page shows the drop overlay");
-  await page.dispatchEvent("body", "drop", { dataTransfer: transfer });
-  assert.equal(await page.isVisible("#drop-overlay"), false);
-}
-
-/** Waits until an element's text matches. */
-async function waitForText(page: Page, selector: string, pattern: RegExp): Promise<string> {
-  await page.waitForFunction(
-    ({ selector: css, source, flags }) => new RegExp(source, flags).test(document.querySelector(css)?.textContent ?? ""),
-    { selector, source: pattern.source, flags: pattern.flags },
-  );
-  return (await page.textContent(selector)) ?? "";
-}
-
-/** Clicks the centre of image pixel (x, y) in the main pane. */
-async function clickPixel(page: Page, x: number, y: number): Promise<void> {
-  const canvas = page.locator('canvas[data-role="main"]');
-  const box = await canvas.boundingBox();
-  assert.ok(box !== null);
-  const data = await canvas.evaluate((element) => ({ ...(element as HTMLCanvasElement).dataset }));
-  const scale = Number(data["scale"]);
-  const left = box.x + Number(data["offsetX"]) + (x + 0.5) * scale;
-  const top = box.y + Number(data["offsetY"]) + (y + 0.5) * scale;
-  assert.ok(left > box.x && left < box.x + box.width && top > box.y && top < box.y + box.height, "the pixel is visible");
-  await page.mouse.click(left, top);
 }
 
 /** The mock backend's own comparison of a draw, to check the page against. */
@@ -127,16 +60,14 @@ async function activeView(page: Page): Promise<string | null> {
 }
 
 before(async () => {
-  rmSync(SCREENSHOTS, { recursive: true, force: true });
   // no default capture: most tests start from the start page or name their capture in the URL
   server = await startServer({ port: 0, quiet: true, capture: null });
   context = await launch();
 });
 
 after(async () => {
-  for (const launched of contexts) await launched.close();
+  await closeLaunched();
   await server.close();
-  for (const profile of profiles) rmSync(profile, { recursive: true, force: true });
 });
 
 let shareUrl = "";

@@ -117,6 +117,20 @@ function statusText(status: DrawStatus): string {
   }
 }
 
+/** The status tag's tooltip: the list's counts are summed over every target of the draw (RT0–7, depth, stencil). */
+function statusTitle(status: DrawStatus): string {
+  switch (status.state) {
+    case "differs":
+      return `${status.differing_pixels} differing and ${status.ambiguous_pixels} ambiguous of ${status.compared_pixels} compared pixels, summed over the draw's targets (render targets, depth, stencil)`;
+    case "matches":
+      return `all ${status.compared_pixels} compared pixels match, over the draw's targets`;
+    case "error":
+      return [status.error.what, status.error.at, status.error.detail].filter((part) => part !== undefined && part !== null).join(": ");
+    case "not_replayed":
+      return "not replayed yet: pick the draw or use Replay all";
+  }
+}
+
 function statusClass(status: DrawStatus): string {
   if (status.state === "differs" && status.differing_pixels === 0) return "status-ambiguous";
   return `status-${status.state}`;
@@ -551,7 +565,13 @@ class App {
     for (const [done, draw] of pending.entries()) {
       this.showProgress({ stage: `draw ${draw.index}`, done, total: pending.length });
       try {
-        const summary = await this.client.request({ kind: "replay", capture: capture.summary.capture, draw: draw.index }, { signal: job.signal });
+        // each draw's own progress too, so that a long draw keeps the bar moving
+        const onProgress = (progress: Progress): void =>
+          this.showProgress({ stage: `draw ${draw.index} (${progress.stage} ${progress.done} / ${progress.total})`, done, total: pending.length });
+        const summary = await this.client.request(
+          { kind: "replay", capture: capture.summary.capture, draw: draw.index },
+          { signal: job.signal, onProgress },
+        );
         this.setDrawStatus(draw.index, summary.status);
         const comparison = await this.client.request({ kind: "compare", capture: capture.summary.capture, draw: draw.index }, { signal: job.signal });
         this.setDrawStatus(draw.index, comparison.status);
@@ -843,7 +863,11 @@ class App {
       },
       h("span", { class: "draw-index" }, String(draw.index)),
       h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, draw.name), h("span", { class: "draw-programs" }, programs)),
-      h("span", { class: `tag draw-status ${statusClass(status)}`, attrs: { "data-testid": "draw-status" } }, statusText(status)),
+      h(
+        "span",
+        { class: `tag draw-status ${statusClass(status)}`, title: statusTitle(status), attrs: { "data-testid": "draw-status" } },
+        statusText(status),
+      ),
     );
     item.dataset["search"] = [
       draw.index,

@@ -1,6 +1,6 @@
 // Iridia's wasm module as a Backend: the only place that knows the module's exported names (worker.ts loads it).
 //
-// It It expects wasm-bindgen `--target web`
+// It expects wasm-bindgen `--target web`
 // output in www/pkg/iridia.js (scripts/build-wasm.sh) with the exports below. Values cross as protocol.ts shapes
 // serialized with serde-wasm-bindgen's `Serializer::json_compatible()` (None as null, maps as objects), image bytes
 // as `serde_bytes` (a Uint8Array); the worker still turns undefined into null and a plain array of bytes into a

@@ -1,0 +1,196 @@
+//! A target's image as RGBA8 for the viewer's canvas ([`ViewerCapture::render_target`]): the replayed, recorded or
+//! before image through [`crate::compare::preview_rgba8`], or the comparison's difference mask or heatmap
+//! ([`crate::compare::render`] has the colours).
+//!
+//! Display rules (for looking, not part of any D3D rule):
+//! - Channels: one channel alone shows as grey; otherwise the shown colour channels keep their colour and the
+//!   others are black, and alpha is shown (non-premultiplied) only when selected, else the image is opaque. A
+//!   `depth` target shows its depth channel as grey, a `stencil` target its stencil channel.
+//! - Range: float, integer, depth and stencil targets map the display range to black..white: the one asked for, or
+//!   the image's own finite range when none is (so a depth buffer near 1.0 is not all white). UNORM, SNORM and
+//!   sRGB targets use their format's range (sRGB re-encoded as a display would) unless a range is asked for.
+//! - NaN shows magenta and ±Infinity cyan when asked.
+//! - The difference view is the comparison's mask over the replayed image: differing, ambiguous and shifted pixels
+//!   in the mask's colours, every other pixel the replayed image dimmed to a fifth of its colour plus under half of
+//!   its grey (so the mask stands out and the shape stays recognisable).
+
+use crate::compare::{Comparison, Image, PixelClass};
+use crate::compare::{PreviewChannels, PreviewOptions, PreviewStatistics, preview_rgba8, preview_statistics};
+use crate::format::{NumericKind, ShaderType};
+use crate::{Error, Result};
+
+use super::types::{DisplayOptions, ImageKind, RenderedImage, TargetId, ValueRange};
+use super::{ViewTarget, ViewerCapture};
+
+/// The preview channel selection for target `id` and the display's channel toggles, and the colour channels to
+/// black out afterwards (two of R, G, B shown without the third).
+fn preview_channels(id: TargetId, display: &DisplayOptions) -> (PreviewChannels, [bool; 3]) {
+    let all = [true; 3];
+    match id {
+        TargetId::Depth => return (PreviewChannels::R, all),
+        TargetId::Stencil => return (PreviewChannels::G, all),
+        _ => {}
+    }
+    let c = display.channels;
+    let shown = [c.r, c.g, c.b, c.a];
+    match shown.iter().filter(|&&on| on).count() {
+        1 => {
+            let single = match shown {
+                [true, _, _, _] => PreviewChannels::R,
+                [_, true, _, _] => PreviewChannels::G,
+                [_, _, true, _] => PreviewChannels::B,
+                _ => PreviewChannels::A,
+            };
+            (single, all)
+        }
+        0 => (PreviewChannels::Rgb, [false; 3]),
+        _ if c.a => (PreviewChannels::Rgba, [c.r, c.g, c.b]),
+        _ => (PreviewChannels::Rgb, [c.r, c.g, c.b]),
+    }
+}
+
+/// Whether a target's values are shown over their own range by default (not UNORM/SNORM/sRGB colour).
+fn ranged(target: &ViewTarget) -> bool {
+    match target.id {
+        TargetId::Depth | TargetId::Stencil => true,
+        _ => {
+            let info = target.format.info();
+            !matches!(info.kind, NumericKind::Unorm | NumericKind::Snorm | NumericKind::Srgb)
+                || info.shader_type != ShaderType::Float
+        }
+    }
+}
+
+/// `image` (of `target`) rendered under `display`.
+fn render_values(target: &ViewTarget, image: &Image<'_>, display: &DisplayOptions) -> Result<RenderedImage> {
+    let (channels, keep) = preview_channels(target.id, display);
+    let statistics: PreviewStatistics = preview_statistics(image, channels)?;
+    let mut options = PreviewOptions::for_format(target.format);
+    options.channels = channels;
+    options.highlight_non_finite = display.highlight_non_finite;
+    match display.range {
+        Some(range) => {
+            options.mapping.low = range.min as f32;
+            options.mapping.high = range.max as f32;
+            options.mapping.exposure = 0.0;
+            options.mapping.srgb_encode = false;
+        }
+        None => options.auto_range = ranged(target),
+    }
+    let mut rgba = preview_rgba8(image, &options)?;
+    if keep.iter().any(|k| !k) {
+        for pixel in rgba.chunks_exact_mut(4) {
+            for (byte, keep) in pixel.iter_mut().zip(keep) {
+                if !keep {
+                    *byte = 0;
+                }
+            }
+        }
+    }
+    let (min, max) = statistics.range.unwrap_or((0.0, 0.0));
+    Ok(RenderedImage {
+        width: target.width,
+        height: target.height,
+        rgba,
+        value_range: ValueRange {
+            min: f64::from(min),
+            max: f64::from(max),
+        },
+        non_finite_texels: statistics.non_finite_texels,
+    })
+}
+
+/// A comparison's heatmap.
+fn render_heatmap(target: &ViewTarget, comparison: &Comparison) -> RenderedImage {
+    let scale = comparison.default_heatmap_scale();
+    RenderedImage {
+        width: target.width,
+        height: target.height,
+        rgba: comparison.heatmap_rgba8(scale),
+        value_range: ValueRange {
+            min: 0.0,
+            max: scale.max_ulps,
+        },
+        non_finite_texels: 0,
+    }
+}
+
+/// A comparison's difference mask over the replayed image `under` (rendered under the page's display options).
+fn render_difference(comparison: &Comparison, mut under: RenderedImage) -> RenderedImage {
+    let mask = comparison.difference_mask_rgba8();
+    for ((pixel, marked), class) in under
+        .rgba
+        .chunks_exact_mut(4)
+        .zip(mask.chunks_exact(4))
+        .zip(comparison.classes())
+    {
+        if matches!(class, PixelClass::Differs | PixelClass::Ambiguous | PixelClass::Shifted) {
+            pixel.copy_from_slice(marked);
+        } else {
+            let grey = pixel.iter().take(3).map(|&c| u32::from(c)).sum::<u32>() / 3;
+            for channel in pixel.iter_mut().take(3) {
+                // 0.45 grey + 0.2 colour, in whole 1/20ths: at most 9·255 + 4·255 = 3315, so /20 fits a byte
+                let dimmed = (grey
+                    .saturating_mul(9)
+                    .saturating_add(u32::from(*channel).saturating_mul(4)))
+                    / 20;
+                *channel = u8::try_from(dimmed).unwrap_or(u8::MAX);
+            }
+            if let Some(alpha) = pixel.get_mut(3) {
+                *alpha = u8::MAX;
+            }
+        }
+    }
+    under
+}
+
+impl ViewerCapture {
+    /// Image `kind` of target `id` of draw `index` as RGBA8 under `display` (rules in the module doc). The recorded
+    /// and before images need no replay; the others need the draw replayed.
+    pub fn render_target(
+        &mut self,
+        index: usize,
+        id: TargetId,
+        kind: ImageKind,
+        display: &DisplayOptions,
+    ) -> Result<RenderedImage> {
+        match kind {
+            ImageKind::Recorded | ImageKind::Before => {
+                let target = self.recorded_target(index, id)?;
+                let bytes = match kind {
+                    ImageKind::Before => target.before.clone(),
+                    _ => target.recorded.clone().ok_or_else(|| {
+                        Error::new(
+                            "capture",
+                            format!("the capture holds no image of {} after draw {index}", id.name()),
+                        )
+                    })?,
+                };
+                render_values(&target, &target.image(&bytes)?, display)
+            }
+            ImageKind::Replayed | ImageKind::Difference | ImageKind::Heatmap => {
+                let replayed = self.replayed(index)?;
+                let (target, bytes, comparison) = replayed
+                    .targets
+                    .iter()
+                    .find(|(t, _, _)| t.id == id)
+                    .ok_or_else(|| super::no_target(index, id))?;
+                match (kind, comparison) {
+                    (ImageKind::Replayed, _) => render_values(target, &target.image(bytes)?, display),
+                    (ImageKind::Heatmap, Some(comparison)) => Ok(render_heatmap(target, comparison)),
+                    (_, Some(comparison)) => Ok(render_difference(
+                        comparison,
+                        render_values(target, &target.image(bytes)?, display)?,
+                    )),
+                    (_, None) => Err(Error::new(
+                        "capture",
+                        format!(
+                            "the capture holds no image of {} after draw {index} to compare with",
+                            id.name()
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+}

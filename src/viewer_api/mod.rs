@@ -1,0 +1,738 @@
+//! What the viewer asks of the library, answered in the shapes of `www/src/protocol.ts` ([`types`]): a capture opened
+//! from its bytes, its draws listed, a draw replayed a step at a time and compared with what the GPU wrote, its
+//! targets rendered for display, texels read, differing pixels found, pixels inspected, programs traced and
+//! listed. The wasm-bindgen layer (`src/wasm.rs`) is a thin shell over [`ViewerCapture`]; everything here is plain
+//! Rust, so `cargo test` covers it natively.
+//!
+//! - **Opening** reads the ZIP directory and the manifest only ([`crate::capture::Capture::open`]). Listing the
+//!   draws inflates each distinct program blob once (small; for the shader model and instruction count); a draw's
+//!   buffers, textures and targets are inflated when that draw is replayed or its images are asked for.
+//! - **Replay** is stepped so that the worker can report progress and see a cancel between steps:
+//!   [`ViewerCapture::replay_step`] prepares the draw on its first call and then runs it for about `budget` units of
+//!   work per call ([`crate::draw::PreparedDraw::resume`], which draws exactly what a whole run draws); when it is
+//!   finished the result is compared and kept; [`ViewerCapture::replay_abandon`] drops an unfinished replay.
+//! - **Comparison** of each target is [`crate::compare::compare`] with the format's default tolerance
+//!   ([`crate::compare::Tolerance::for_format`]) and the draw's ambiguity mask, over the whole target: the same
+//!   numbers `iridia` reports. A depth-stencil target is two targets here, `depth` and `stencil`, each comparing
+//!   its own channel.
+//! - **Memory.** The full results (replayed targets, per-pixel classes, the prepared draw for pixel history) of the
+//!   last [`KEPT_REPLAYS`] replayed draws are kept; older ones keep only their comparison's numbers, and a request
+//!   for their images says to replay them again (a `replay_step` on such a draw replays it anew).
+//!
+//! Every failure is a [`crate::Error`]; nothing here panics on data.
+
+mod display;
+mod inspect;
+mod texels;
+pub mod types;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::Cursor;
+use std::sync::Arc;
+
+use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
+use crate::compare::{CompareOptions, Comparison, Image, PixelClass, Tolerance, compare};
+use crate::draw::{DrawOptions, DrawOutput, DrawRun, PreparedDraw, ShaderCache};
+use crate::format::{Format, NumericKind};
+use crate::{Error, Result};
+
+use types::{
+    CaptureSummary, ChannelStats, CompareResult, ComponentKind, DrawInfo, DrawStatus, ErrorInfo, PixelCoord,
+    ProgramInfo, ReplaySummary, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
+};
+
+/// How many replayed draws keep their full results (targets, per-pixel classes, prepared draw).
+pub const KEPT_REPLAYS: usize = 4;
+
+/// How many read draws (their state and recorded targets) are kept for showing recorded images.
+const KEPT_DRAWS: usize = 4;
+
+/// The `what` of the error a request for a draw's replayed data gets before the draw is replayed (or after its
+/// full result was dropped).
+pub const NOT_REPLAYED_WHAT: &str = "not_replayed";
+
+/// One target of a draw as the viewer sees it: its recorded images and, once replayed, the replay's.
+#[derive(Clone, Debug)]
+struct ViewTarget {
+    /// Which target.
+    id: TargetId,
+    /// The view's format (a depth-stencil format for both `depth` and `stencil`).
+    format: Format,
+    /// Width in texels.
+    width: u32,
+    /// Height in texels.
+    height: u32,
+    /// The target before the draw.
+    before: Arc<[u8]>,
+    /// What the GPU left, if recorded.
+    recorded: Option<Arc<[u8]>>,
+}
+
+impl ViewTarget {
+    /// The tolerance this target is compared with: the format's defaults, only its own channel for `depth` and
+    /// `stencil`.
+    fn tolerance(&self) -> Tolerance {
+        let mut tolerance = Tolerance::for_format(self.format);
+        let keep = match self.id {
+            TargetId::Depth => Some(0),
+            TargetId::Stencil => Some(1),
+            _ => None,
+        };
+        if let Some(keep) = keep {
+            for (slot, channel) in tolerance.channels.iter_mut().enumerate() {
+                channel.compare = slot == keep;
+            }
+        }
+        tolerance
+    }
+
+    /// `bytes` as an image of this target.
+    fn image<'a>(&self, bytes: &'a [u8]) -> Result<Image<'a>> {
+        Image::new(self.format, self.width, self.height, bytes)
+    }
+}
+
+/// The targets of a read draw: render targets by slot, then depth and (for formats with stencil) stencil.
+fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
+    let mut targets = Vec::new();
+    for recorded in &draw.targets {
+        let ids: Vec<TargetId> = match recorded.target {
+            TargetSlot::RenderTarget(slot) => TargetId::render_target(slot).into_iter().collect(),
+            TargetSlot::DepthStencil if has_stencil(recorded.format) => vec![TargetId::Depth, TargetId::Stencil],
+            TargetSlot::DepthStencil => vec![TargetId::Depth],
+        };
+        for id in ids {
+            targets.push(ViewTarget {
+                id,
+                format: recorded.format,
+                width: recorded.width,
+                height: recorded.height,
+                before: recorded.before.clone(),
+                recorded: recorded.after.clone(),
+            });
+        }
+    }
+    targets
+}
+
+/// Whether a depth format has a stencil plane.
+fn has_stencil(format: Format) -> bool {
+    format.info().kind == NumericKind::DepthStencil
+}
+
+/// A draw replayed: its targets' replayed bytes, their comparisons, and the prepared draw for pixel history.
+struct Replayed {
+    /// The draw as read from the capture.
+    draw: Arc<CapturedDraw>,
+    /// The draw, prepared (its vertices cached by the run).
+    prepared: PreparedDraw<'static>,
+    /// The draw's output.
+    output: DrawOutput,
+    /// Per target (as [`view_targets`] lists them): its replayed bytes and comparison.
+    targets: Vec<(ViewTarget, Arc<[u8]>, Option<Comparison>)>,
+    /// The numbers kept when the rest is dropped.
+    summary: Summary,
+}
+
+/// The numbers of a replayed draw's result.
+#[derive(Clone, Debug)]
+struct Summary {
+    /// What the replay did.
+    replay: ReplaySummary,
+    /// How it compares.
+    comparison: CompareResult,
+}
+
+/// What is known of a draw's replay.
+enum Outcome {
+    /// Replayed, everything kept.
+    Full(Box<Replayed>),
+    /// Replayed, only the numbers kept.
+    Summarized(Summary),
+    /// Reading or replaying it failed.
+    Failed(Error),
+}
+
+/// A replay under way.
+struct Running {
+    /// The draw's index.
+    index: usize,
+    /// The draw.
+    draw: Arc<CapturedDraw>,
+    /// The prepared draw.
+    prepared: PreparedDraw<'static>,
+    /// Where it is.
+    run: DrawRun,
+}
+
+/// A capture opened for the viewer.
+pub struct ViewerCapture {
+    /// The capture.
+    capture: Capture<Cursor<Arc<[u8]>>>,
+    /// Programs parsed for listing and replay, shared by every draw.
+    shaders: ShaderCache,
+    /// What is known of each program blob (for the draw list).
+    programs: HashMap<BlobId, std::result::Result<ProgramInfo, Error>>,
+    /// Draws read for their recorded images, newest last.
+    read: VecDeque<(usize, Arc<CapturedDraw>)>,
+    /// Each replayed (or failed) draw.
+    outcomes: BTreeMap<usize, Outcome>,
+    /// The draws whose full result is kept, oldest first.
+    kept: VecDeque<usize>,
+    /// The replay under way.
+    running: Option<Running>,
+}
+
+impl std::fmt::Debug for ViewerCapture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewerCapture")
+            .field("capture", &self.capture)
+            .field("replayed", &self.outcomes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The error for a draw index past the capture's draws.
+fn no_draw(index: usize, count: usize) -> Error {
+    Error::new("request", format!("there is no draw {index}; the capture has {count}"))
+}
+
+/// Lowercase hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut text = String::with_capacity(bytes.len().saturating_mul(2));
+    for byte in bytes {
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
+}
+
+impl ViewerCapture {
+    /// Opens the capture whose archive is `bytes`: reads its directory and manifest, inflating no blob.
+    pub fn open(bytes: impl Into<Arc<[u8]>>) -> Result<ViewerCapture> {
+        Ok(ViewerCapture {
+            capture: Capture::open(bytes)?,
+            shaders: ShaderCache::new(),
+            programs: HashMap::new(),
+            read: VecDeque::new(),
+            outcomes: BTreeMap::new(),
+            kept: VecDeque::new(),
+            running: None,
+        })
+    }
+
+    /// What the directory and manifest say of the capture.
+    pub fn summary(&self) -> CaptureSummary {
+        let manifest = self.capture.manifest();
+        CaptureSummary {
+            format_version: manifest.version.clone(),
+            generator: manifest.generator.clone(),
+            application: manifest.application.clone(),
+            draw_count: self.capture.draw_count(),
+            size_bytes: self.capture.archive_len(),
+        }
+    }
+
+    /// Every draw with its programs, targets and status.
+    pub fn draws(&mut self) -> Vec<DrawInfo> {
+        let summaries: Vec<DrawSummary> = self.capture.draws();
+        summaries.iter().map(|summary| self.draw_info(summary)).collect()
+    }
+
+    /// One draw as the list shows it.
+    fn draw_info(&mut self, summary: &DrawSummary) -> DrawInfo {
+        let mut vs = None;
+        let mut ps = None;
+        let mut program_problem = None;
+        for program in &summary.programs {
+            match self.program_info(program.blob.sha256, program.stage) {
+                Ok(info) if program.stage == ShaderStage::Vertex => vs = Some(info),
+                Ok(info) => ps = Some(info),
+                Err(error) => program_problem = Some(error),
+            }
+        }
+        let api_call = summary.api_call.clone().or_else(|| Some(api_call_text(summary.call)));
+        let name = summary
+            .name
+            .clone()
+            .or_else(|| api_call.clone())
+            .unwrap_or_else(|| format!("draw {}", summary.index));
+        let targets = summary
+            .targets
+            .iter()
+            .flat_map(|target| {
+                let ids: Vec<TargetId> = match target.target {
+                    TargetSlot::RenderTarget(slot) => TargetId::render_target(slot).into_iter().collect(),
+                    TargetSlot::DepthStencil if has_stencil(target.format) => {
+                        vec![TargetId::Depth, TargetId::Stencil]
+                    }
+                    TargetSlot::DepthStencil => vec![TargetId::Depth],
+                };
+                ids.into_iter()
+                    .map(|id| target_info(id, target.format, target.width, target.height))
+            })
+            .collect();
+        let status = match (&summary.problem, program_problem) {
+            (Some(problem), _) => DrawStatus::Error {
+                error: ErrorInfo::from(problem),
+            },
+            (None, Some(problem)) if !self.outcomes.contains_key(&summary.index) => DrawStatus::Error {
+                error: ErrorInfo::from(&problem),
+            },
+            _ => self.status(summary.index),
+        };
+        DrawInfo {
+            index: summary.index,
+            name,
+            api_call,
+            vs,
+            ps,
+            targets,
+            status,
+        }
+    }
+
+    /// What the list says of program blob `blob` of stage `stage`: parsed once.
+    fn program_info(&mut self, blob: BlobId, stage: ShaderStage) -> Result<ProgramInfo> {
+        if let Some(known) = self.programs.get(&blob) {
+            return known.clone().map(|info| ProgramInfo {
+                stage: stage_of(stage),
+                ..info
+            });
+        }
+        let info = self
+            .capture
+            .blob(&blob)
+            .and_then(|bytes| self.shaders.program(&bytes, &format!("program {}", blob.short())))
+            .map(|program| program_info_of(&program, stage_of(stage)));
+        self.programs.insert(blob, info.clone());
+        info
+    }
+
+    /// The status of draw `index`.
+    fn status(&self, index: usize) -> DrawStatus {
+        match self.outcomes.get(&index) {
+            None => DrawStatus::NotReplayed,
+            Some(Outcome::Full(replayed)) => replayed.summary.comparison.status.clone(),
+            Some(Outcome::Summarized(summary)) => summary.comparison.status.clone(),
+            Some(Outcome::Failed(error)) => DrawStatus::Error {
+                error: ErrorInfo::from(error),
+            },
+        }
+    }
+
+    /// Draw `index` read from the capture (kept for the next requests).
+    fn read_draw(&mut self, index: usize) -> Result<Arc<CapturedDraw>> {
+        if let Some(Outcome::Full(replayed)) = self.outcomes.get(&index) {
+            return Ok(replayed.draw.clone());
+        }
+        if let Some(running) = self.running.as_ref().filter(|r| r.index == index) {
+            return Ok(running.draw.clone());
+        }
+        if let Some((_, draw)) = self.read.iter().find(|(i, _)| *i == index) {
+            return Ok(draw.clone());
+        }
+        let count = self.capture.draw_count();
+        if index >= count {
+            return Err(no_draw(index, count));
+        }
+        let draw = Arc::new(self.capture.draw(index)?);
+        self.read.push_back((index, draw.clone()));
+        while self.read.len() > KEPT_DRAWS {
+            self.read.pop_front();
+        }
+        Ok(draw)
+    }
+
+    /// Goes on with replaying draw `index` for about `budget` units of work (see [`crate::draw::progress`]): the
+    /// first call reads and prepares the draw, each call then resumes it; a replay of another draw under way is
+    /// dropped. When the draw finishes, its targets are compared and the result kept. A draw already replayed (with
+    /// its full result kept) is finished at once; one whose full result was dropped is replayed again. A draw that
+    /// cannot be read or replayed fails, and its status says why from then on.
+    pub fn replay_step(&mut self, index: usize, budget: u64) -> Result<StepProgress> {
+        if let Some(Outcome::Full(replayed)) = self.outcomes.get(&index) {
+            let total = replayed.output.stats.triangles;
+            return Ok(StepProgress {
+                stage: "primitives".to_owned(),
+                done: total,
+                total,
+                finished: true,
+            });
+        }
+        if self.running.as_ref().is_some_and(|r| r.index != index) {
+            self.running = None;
+        }
+        let result = self.step(index, budget);
+        if let Err(error) = &result {
+            self.running = None;
+            // a bad request (no such draw) is not the draw's failure
+            if index < self.capture.draw_count() {
+                self.outcomes.insert(index, Outcome::Failed(error.clone()));
+            }
+        }
+        result
+    }
+
+    /// [`ViewerCapture::replay_step`]'s work.
+    fn step(&mut self, index: usize, budget: u64) -> Result<StepProgress> {
+        let mut running = match self.running.take() {
+            Some(running) => running,
+            None => {
+                let draw = self.read_draw(index)?;
+                let state = Arc::new(draw.state.clone());
+                let mut prepared = PreparedDraw::shared(state, &mut self.shaders, DrawOptions::default())?;
+                let run = prepared.start()?;
+                Running {
+                    index,
+                    draw,
+                    prepared,
+                    run,
+                }
+            }
+        };
+        let finished = running.prepared.resume(&mut running.run, budget.max(1), None)?;
+        let progress = running.run.progress();
+        let step = if progress.vertices_done < progress.vertices_total && progress.primitives_done == 0 {
+            StepProgress {
+                stage: "vertices".to_owned(),
+                done: progress.vertices_done,
+                total: progress.vertices_total,
+                finished,
+            }
+        } else {
+            StepProgress {
+                stage: "primitives".to_owned(),
+                done: progress.primitives_done,
+                total: progress.primitives_total,
+                finished,
+            }
+        };
+        if finished {
+            let Running {
+                index,
+                draw,
+                prepared,
+                run,
+            } = running;
+            let output = prepared.finish(run)?;
+            let replayed = replayed(index, draw, prepared, output)?;
+            self.keep(index, replayed);
+        } else {
+            self.running = Some(running);
+        }
+        Ok(step)
+    }
+
+    /// Keeps a replayed draw's full result, dropping the oldest beyond [`KEPT_REPLAYS`] to their numbers.
+    fn keep(&mut self, index: usize, replayed: Replayed) {
+        self.kept.retain(|&i| i != index);
+        self.kept.push_back(index);
+        self.outcomes.insert(index, Outcome::Full(Box::new(replayed)));
+        while self.kept.len() > KEPT_REPLAYS {
+            let Some(oldest) = self.kept.pop_front() else { break };
+            if let Some(Outcome::Full(replayed)) = self.outcomes.remove(&oldest) {
+                self.outcomes.insert(oldest, Outcome::Summarized(replayed.summary));
+            }
+        }
+    }
+
+    /// The summary of draw `index`'s finished replay.
+    pub fn replay_finish(&mut self, index: usize) -> Result<ReplaySummary> {
+        match self.outcomes.get(&index) {
+            Some(Outcome::Full(replayed)) => Ok(replayed.summary.replay.clone()),
+            Some(Outcome::Summarized(summary)) => Ok(summary.replay.clone()),
+            Some(Outcome::Failed(error)) => Err(error.clone()),
+            None => {
+                Err(Error::new(NOT_REPLAYED_WHAT, "the draw's replay has not finished").at(format!("draw {index}")))
+            }
+        }
+    }
+
+    /// Drops draw `index`'s unfinished replay, if it is the one under way.
+    pub fn replay_abandon(&mut self, index: usize) {
+        if self.running.as_ref().is_some_and(|r| r.index == index) {
+            self.running = None;
+        }
+    }
+
+    /// How draw `index`'s replayed targets compare with the recorded ones.
+    pub fn compare(&self, index: usize) -> Result<CompareResult> {
+        match self.outcomes.get(&index) {
+            Some(Outcome::Full(replayed)) => Ok(replayed.summary.comparison.clone()),
+            Some(Outcome::Summarized(summary)) => Ok(summary.comparison.clone()),
+            Some(Outcome::Failed(error)) => Err(error.clone()),
+            None => Err(not_replayed(index)),
+        }
+    }
+
+    /// Draw `index`'s full replay result, or the error saying it must be replayed (again).
+    fn replayed(&self, index: usize) -> Result<&Replayed> {
+        match self.outcomes.get(&index) {
+            Some(Outcome::Full(replayed)) => Ok(replayed),
+            Some(Outcome::Failed(error)) => Err(error.clone()),
+            Some(Outcome::Summarized(_)) => Err(Error::new(
+                NOT_REPLAYED_WHAT,
+                format!("only the last {KEPT_REPLAYS} replayed draws keep their images; replay the draw again"),
+            )
+            .at(format!("draw {index}"))),
+            None => Err(not_replayed(index)),
+        }
+    }
+
+    /// Draw `index`'s full replay result, mutable (pixel history runs on its prepared draw).
+    fn replayed_mut(&mut self, index: usize) -> Result<&mut Replayed> {
+        self.replayed(index)?;
+        match self.outcomes.get_mut(&index) {
+            Some(Outcome::Full(replayed)) => Ok(replayed),
+            _ => Err(not_replayed(index)),
+        }
+    }
+
+    /// Target `id` of draw `index` as read from the capture (no replay needed).
+    fn recorded_target(&mut self, index: usize, id: TargetId) -> Result<ViewTarget> {
+        let draw = self.read_draw(index)?;
+        view_targets(&draw)
+            .into_iter()
+            .find(|t| t.id == id)
+            .ok_or_else(|| no_target(index, id))
+    }
+
+    /// The next differing (or ambiguous) pixel of target `id` after (`x`, `y`) in row order, wrapping around
+    /// (before it, going backwards, with `backwards`); `None` when no pixel differs.
+    pub fn find_difference(
+        &self,
+        index: usize,
+        id: TargetId,
+        x: u32,
+        y: u32,
+        backwards: bool,
+    ) -> Result<Option<PixelCoord>> {
+        let replayed = self.replayed(index)?;
+        let (target, _, comparison) = replayed
+            .targets
+            .iter()
+            .find(|(t, _, _)| t.id == id)
+            .ok_or_else(|| no_target(index, id))?;
+        let Some(comparison) = comparison else {
+            return Ok(None);
+        };
+        let classes = comparison.classes();
+        let count = classes.len();
+        if count == 0 || target.width == 0 {
+            return Ok(None);
+        }
+        let width = target.width as usize;
+        let start = (y as usize)
+            .saturating_mul(width)
+            .saturating_add(x as usize)
+            .min(count.saturating_sub(1));
+        // every pixel once, the start pixel last
+        let order: Box<dyn Iterator<Item = usize>> = if backwards {
+            Box::new((0..start).rev().chain((start..count).rev()))
+        } else {
+            Box::new((start.saturating_add(1)..count).chain(0..=start))
+        };
+        for at in order {
+            if matches!(classes.get(at), Some(PixelClass::Differs | PixelClass::Ambiguous)) {
+                let (px, py) = (at.checked_rem(width).unwrap_or(0), at.checked_div(width).unwrap_or(0));
+                return Ok(Some(PixelCoord {
+                    x: u32::try_from(px).unwrap_or(0),
+                    y: u32::try_from(py).unwrap_or(0),
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The error for a request about a draw not replayed.
+fn not_replayed(index: usize) -> Error {
+    Error::new(NOT_REPLAYED_WHAT, "the draw has not been replayed").at(format!("draw {index}"))
+}
+
+/// The error for a target a draw does not write.
+fn no_target(index: usize, id: TargetId) -> Error {
+    Error::new("request", format!("draw {index} has no target {}", id.name()))
+}
+
+/// The protocol's stage of a capture's.
+fn stage_of(stage: ShaderStage) -> Stage {
+    match stage {
+        ShaderStage::Vertex => Stage::Vs,
+        ShaderStage::Pixel => Stage::Ps,
+    }
+}
+
+/// What the list says of a parsed program.
+fn program_info_of(program: &crate::draw::Program, stage: Stage) -> ProgramInfo {
+    let code = &program.shader.program;
+    let prefix = match code.kind {
+        crate::dxbc::program::ProgramKind::Pixel => "ps",
+        crate::dxbc::program::ProgramKind::Vertex => "vs",
+        crate::dxbc::program::ProgramKind::Geometry => "gs",
+        crate::dxbc::program::ProgramKind::Hull => "hs",
+        crate::dxbc::program::ProgramKind::Domain => "ds",
+        crate::dxbc::program::ProgramKind::Compute => "cs",
+    };
+    ProgramInfo {
+        stage,
+        model: format!("{prefix}_{}_{}", code.major, code.minor),
+        sha256: hex(&program.hash),
+        instruction_count: code.instructions.iter().filter(|i| i.declaration.is_none()).count(),
+    }
+}
+
+/// What the list says of one target.
+fn target_info(id: TargetId, format: Format, width: u32, height: u32) -> TargetInfo {
+    let info = format.info();
+    let (kind, channels) = match id {
+        TargetId::Depth => (ComponentKind::Depth, 1),
+        TargetId::Stencil => (ComponentKind::Stencil, 1),
+        _ => {
+            let kind = match info.kind {
+                NumericKind::Snorm => ComponentKind::Snorm,
+                NumericKind::Uint => ComponentKind::Uint,
+                NumericKind::Sint => ComponentKind::Sint,
+                NumericKind::Float | NumericKind::SharedExp => ComponentKind::Float,
+                _ => ComponentKind::Unorm,
+            };
+            (kind, info.channels.count_ones())
+        }
+    };
+    TargetInfo {
+        target: id,
+        format: format.to_string(),
+        kind,
+        channels,
+        width,
+        height,
+    }
+}
+
+/// A finished replay's result: each target compared, and the numbers.
+fn replayed(
+    index: usize,
+    draw: Arc<CapturedDraw>,
+    prepared: PreparedDraw<'static>,
+    output: DrawOutput,
+) -> Result<Replayed> {
+    let mut targets = Vec::new();
+    for target in view_targets(&draw) {
+        let image = match target.id.slot() {
+            Some(slot) => output.render_targets.get(slot as usize).and_then(Option::as_ref),
+            None => output.depth_stencil.as_ref(),
+        }
+        .ok_or_else(|| {
+            Error::new(
+                format!("draw {index}"),
+                format!("the replay wrote no {}", target.id.name()),
+            )
+        })?;
+        let bytes: Arc<[u8]> = Arc::from(image.bytes.as_slice());
+        let comparison = match &target.recorded {
+            Some(recorded) => {
+                let mut options = CompareOptions::new(target.tolerance());
+                let pixels = (target.width as usize).saturating_mul(target.height as usize);
+                if output.ambiguous.len() == pixels {
+                    options.ambiguous = Some(&output.ambiguous);
+                }
+                let comparison = compare(&target.image(recorded)?, &target.image(&bytes)?, &options)
+                    .map_err(|e| e.within(format!("draw {index} {}", target.id.name())))?;
+                Some(comparison)
+            }
+            None => None,
+        };
+        targets.push((target, bytes, comparison));
+    }
+    let comparisons: Vec<TargetComparison> = targets
+        .iter()
+        .map(|(target, _, comparison)| target_comparison(target, comparison.as_ref()))
+        .collect();
+    let status = status_of(&comparisons);
+    let stats = &output.stats;
+    let fragments = [
+        stats.written,
+        stats.depth_failed,
+        stats.stencil_failed,
+        stats.coverage_failed,
+        stats.discarded,
+        stats.clip_distance_removed,
+    ]
+    .iter()
+    .fold(0u64, |sum, &n| sum.saturating_add(n));
+    let summary = Summary {
+        replay: ReplaySummary {
+            draw: index,
+            primitives: stats.triangles,
+            fragments,
+            shaded_fragments: stats.shaded.saturating_sub(stats.discarded),
+            status: status.clone(),
+        },
+        comparison: CompareResult {
+            draw: index,
+            targets: comparisons,
+            status,
+        },
+    };
+    Ok(Replayed {
+        draw,
+        prepared,
+        output,
+        targets,
+        summary,
+    })
+}
+
+/// The protocol's comparison of one target.
+fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> TargetComparison {
+    let Some(comparison) = comparison else {
+        return TargetComparison {
+            target: target.id,
+            compared_pixels: 0,
+            differing_pixels: 0,
+            ambiguous_pixels: 0,
+            channels: Vec::new(),
+            first_difference: None,
+        };
+    };
+    let report = &comparison.report;
+    TargetComparison {
+        target: target.id,
+        compared_pixels: report.compared_pixels,
+        differing_pixels: report.differing_pixels,
+        ambiguous_pixels: report.ambiguous_pixels,
+        channels: report
+            .channels
+            .iter()
+            .map(|c| ChannelStats {
+                channel: c.channel.to_lowercase(),
+                max_abs_difference: c.max_abs_error,
+                mean_abs_difference: c.mean_abs_error,
+                max_ulps: Some(c.max_ulp_error),
+            })
+            .collect(),
+        first_difference: report.first_differences.first().map(|d| PixelCoord { x: d.x, y: d.y }),
+    }
+}
+
+/// A draw's status from its targets' comparisons: the sums over the targets.
+fn status_of(comparisons: &[TargetComparison]) -> DrawStatus {
+    let sum = |f: fn(&TargetComparison) -> u64| comparisons.iter().map(f).fold(0u64, u64::saturating_add);
+    let compared = sum(|c| c.compared_pixels);
+    let differing = sum(|c| c.differing_pixels);
+    let ambiguous = sum(|c| c.ambiguous_pixels);
+    if differing == 0 && ambiguous == 0 {
+        DrawStatus::Matches {
+            compared_pixels: compared,
+        }
+    } else {
+        DrawStatus::Differs {
+            differing_pixels: differing,
+            ambiguous_pixels: ambiguous,
+            compared_pixels: compared,
+        }
+    }
+}

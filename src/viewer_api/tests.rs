@@ -1,0 +1,632 @@
+//! The viewer API against the sample captures of `fixtures/captures/` (described in its README). Expected values come
+//! from the README (draw counts, formats, sizes), from the captures' own recorded bytes read independently (a UNORM8
+//! channel displays as its stored byte, reads as byte / 255), or from the library's lower layers run directly (the
+//! draw and the comparison), which the API must pass on unchanged.
+
+use super::types::*;
+use super::*;
+use crate::capture::Capture;
+use crate::compare::{CompareOptions, Image, Tolerance, compare};
+use crate::draw::{DrawOptions, PreparedDraw, ShaderCache};
+use std::path::Path;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/captures")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn open(name: &str) -> ViewerCapture {
+    ViewerCapture::open(fixture(name)).unwrap()
+}
+
+/// Replays draw `index` with `budget` per step; returns the steps' progress.
+fn replay(capture: &mut ViewerCapture, index: usize, budget: u64) -> Vec<StepProgress> {
+    let mut steps = Vec::new();
+    loop {
+        let step = capture.replay_step(index, budget).unwrap();
+        let finished = step.finished;
+        steps.push(step);
+        if finished {
+            return steps;
+        }
+        assert!(steps.len() < 1_000_000, "the replay ends");
+    }
+}
+
+#[test]
+fn opening_reads_the_manifest_and_lists_every_draw() {
+    // the README's table: 1, 6, 1, 26 and 1 draws
+    for (name, draws) in [
+        ("01-lit-mesh.iridia", 1),
+        ("02-alpha-blend.iridia", 6),
+        ("03-post-process.iridia", 1),
+        ("04-frame.iridia", 26),
+        ("05-thin-triangles.iridia", 1),
+    ] {
+        let bytes = fixture(name);
+        let mut capture = ViewerCapture::open(bytes.clone()).unwrap();
+        let summary = capture.summary();
+        assert_eq!(summary.draw_count, draws, "{name}");
+        assert_eq!(summary.size_bytes, bytes.len() as u64);
+        let listed = capture.draws();
+        assert_eq!(listed.len(), draws);
+        assert!(listed.iter().all(|d| d.status == DrawStatus::NotReplayed));
+        assert!(listed.iter().enumerate().all(|(i, d)| d.index == i));
+    }
+}
+
+#[test]
+fn a_draw_lists_its_programs_and_targets_with_depth_and_stencil_apart() {
+    let mut capture = open("04-frame.iridia");
+    let draws = capture.draws();
+    let first = &draws[0];
+    // 192x128 R8G8B8A8_UNORM and D24_UNORM_S8_UINT (README), the depth-stencil target as depth and stencil
+    let targets: Vec<(TargetId, &str, ComponentKind, u32, u32, u32)> = first
+        .targets
+        .iter()
+        .map(|t| (t.target, t.format.as_str(), t.kind, t.channels, t.width, t.height))
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            (TargetId::Rt0, "R8G8B8A8_UNORM", ComponentKind::Unorm, 4, 192, 128),
+            (TargetId::Depth, "D24_UNORM_S8_UINT", ComponentKind::Depth, 1, 192, 128),
+            (
+                TargetId::Stencil,
+                "D24_UNORM_S8_UINT",
+                ComponentKind::Stencil,
+                1,
+                192,
+                128
+            ),
+        ]
+    );
+    let vs = first.vs.as_ref().unwrap();
+    let ps = first.ps.as_ref().unwrap();
+    assert!(vs.model.starts_with("vs_") && ps.model.starts_with("ps_"));
+    assert_eq!((vs.stage, ps.stage), (Stage::Vs, Stage::Ps));
+    // the blob's name in the archive is the SHA-256 of its bytes
+    let raw = Capture::open(fixture("04-frame.iridia")).unwrap();
+    let blob = raw.draw_summary(0).unwrap().programs[0].blob.sha256;
+    assert_eq!(vs.sha256, hex(&blob.0));
+    assert!(vs.instruction_count > 0);
+    // the five crates share a mesh and texture (README) but each is its own draw
+    assert!(draws.iter().all(|d| !d.name.is_empty()));
+}
+
+#[test]
+fn a_replay_in_small_steps_reports_growing_progress_and_matches_a_whole_draw_compared() {
+    let mut capture = open("01-lit-mesh.iridia");
+    let steps = replay(&mut capture, 0, 1);
+    assert!(steps.len() > 100, "a small budget takes many steps: {}", steps.len());
+    let last = steps.last().unwrap();
+    // 3072 triangles (README)
+    assert_eq!((last.stage.as_str(), last.done, last.total), ("primitives", 3072, 3072));
+    let mut previous = (0, 0);
+    for step in &steps {
+        let rank = (usize::from(step.stage == "primitives"), step.done);
+        assert!(rank >= previous, "progress never goes back");
+        previous = rank;
+    }
+    // the draw and the comparison run directly give the same numbers
+    let mut raw = Capture::open(fixture("01-lit-mesh.iridia")).unwrap();
+    let draw = raw.draw(0).unwrap();
+    let output = PreparedDraw::new(&draw.state, &mut ShaderCache::new(), DrawOptions::default())
+        .unwrap()
+        .run(None)
+        .unwrap();
+    let result = capture.compare(0).unwrap();
+    let rt = &draw.targets[0];
+    fn image<'a>(rt: &crate::capture::RecordedTarget, bytes: &'a [u8]) -> Image<'a> {
+        Image::new(rt.format, rt.width, rt.height, bytes).unwrap()
+    }
+    let replayed_rt = output.render_targets[0].as_ref().unwrap();
+    let mut options = CompareOptions::new(Tolerance::for_format(rt.format));
+    options.ambiguous = Some(&output.ambiguous);
+    let direct = compare(
+        &image(rt, rt.after.as_ref().unwrap()),
+        &image(rt, &replayed_rt.bytes),
+        &options,
+    )
+    .unwrap();
+    let ours = &result.targets[0];
+    assert_eq!(ours.target, TargetId::Rt0);
+    assert_eq!(
+        (ours.compared_pixels, ours.differing_pixels, ours.ambiguous_pixels),
+        (
+            direct.report.compared_pixels,
+            direct.report.differing_pixels,
+            direct.report.ambiguous_pixels
+        )
+    );
+    // 256x256 (README)
+    assert_eq!(ours.compared_pixels, 256 * 256);
+    let summary = capture.replay_finish(0).unwrap();
+    assert_eq!(summary.primitives, 3072);
+    assert_eq!(summary.status, result.status);
+    assert_eq!(capture.draws()[0].status, result.status);
+    // a finished draw stepped again is finished at once
+    assert!(capture.replay_step(0, 1).unwrap().finished);
+}
+
+#[test]
+fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
+    let mut capture = open("02-alpha-blend.iridia");
+    let mut raw = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    let draw = raw.draw(2).unwrap();
+    let recorded = draw.targets[0].after.clone().unwrap();
+    // no replay needed for the recorded and before images
+    let image = capture
+        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &DisplayOptions::default())
+        .unwrap();
+    assert_eq!((image.width, image.height), (128, 128));
+    // a UNORM8 value v/255 maps to display byte round(v/255 * 255) = v; alpha off shows 255
+    for (shown, stored) in image.rgba.chunks(4).zip(recorded.chunks(4)) {
+        assert_eq!(&shown[..3], &stored[..3]);
+        assert_eq!(shown[3], 255);
+    }
+    let before = capture
+        .render_target(2, TargetId::Rt0, ImageKind::Before, &DisplayOptions::default())
+        .unwrap();
+    assert_eq!(before.rgba[..3], draw.targets[0].before[..3]);
+    // green alone is grey
+    let green = DisplayOptions {
+        channels: ShownChannels {
+            r: false,
+            g: true,
+            b: false,
+            a: false,
+        },
+        ..DisplayOptions::default()
+    };
+    let grey = capture
+        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &green)
+        .unwrap();
+    assert!(
+        grey.rgba
+            .chunks(4)
+            .zip(recorded.chunks(4))
+            .all(|(s, r)| s == [r[1], r[1], r[1], 255])
+    );
+    // red and blue without green: green black
+    let magenta = DisplayOptions {
+        channels: ShownChannels {
+            r: true,
+            g: false,
+            b: true,
+            a: false,
+        },
+        ..DisplayOptions::default()
+    };
+    let shown = capture
+        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &magenta)
+        .unwrap();
+    assert!(
+        shown
+            .rgba
+            .chunks(4)
+            .zip(recorded.chunks(4))
+            .all(|(s, r)| s == [r[0], 0, r[2], 255])
+    );
+    // the replayed image needs the replay
+    let error = capture
+        .render_target(2, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+        .unwrap_err();
+    assert_eq!(error.what, NOT_REPLAYED_WHAT);
+}
+
+#[test]
+fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels_over_the_dimmed_replay() {
+    let mut capture = open("05-thin-triangles.iridia");
+    replay(&mut capture, 0, 1 << 16);
+    let result = capture.compare(0).unwrap();
+    let rt = result.targets.iter().find(|t| t.target == TargetId::Rt0).unwrap();
+    // the README: the float target shows real differences along the slivers
+    assert!(rt.differing_pixels > 0);
+    let mask = capture
+        .render_target(0, TargetId::Rt0, ImageKind::Difference, &DisplayOptions::default())
+        .unwrap();
+    let count = |colour: [u8; 4]| mask.rgba.chunks(4).filter(|p| *p == colour).count() as u64;
+    assert_eq!(count([255, 0, 0, 255]), rt.differing_pixels);
+    assert_eq!(count([255, 176, 0, 255]), rt.ambiguous_pixels);
+    // the first difference in row order is the one the comparison names, found from the last pixel onwards
+    let first = rt.first_difference.unwrap();
+    let found = capture
+        .find_difference(0, TargetId::Rt0, 95, 95, false)
+        .unwrap()
+        .unwrap();
+    let first_any = mask
+        .rgba
+        .chunks(4)
+        .position(|p| p == [255, 0, 0, 255] || p == [255, 176, 0, 255])
+        .unwrap();
+    assert_eq!((found.x as usize, found.y as usize), (first_any % 96, first_any / 96));
+    assert!((first.y, first.x) >= (found.y, found.x));
+    // backwards from the first pixel wraps to the last differing one
+    let last_any = mask
+        .rgba
+        .chunks(4)
+        .rposition(|p| p == [255, 0, 0, 255] || p == [255, 176, 0, 255])
+        .unwrap();
+    let back = capture.find_difference(0, TargetId::Rt0, 0, 0, true).unwrap().unwrap();
+    assert_eq!((back.x as usize, back.y as usize), (last_any % 96, last_any / 96));
+    // the float target's range is the data's
+    let image = capture
+        .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+        .unwrap();
+    assert!(image.value_range.min <= image.value_range.max);
+    // under the mask, every other pixel is the replayed image dimmed (display.rs): 9/20 of its grey (the mean of
+    // R, G, B, rounded down) plus 4/20 of its own channel, rounded down, and opaque
+    for (shown, replayed) in mask.rgba.chunks(4).zip(image.rgba.chunks(4)) {
+        if shown == [255, 0, 0, 255] || shown == [255, 176, 0, 255] {
+            continue;
+        }
+        let grey = (u32::from(replayed[0]) + u32::from(replayed[1]) + u32::from(replayed[2])) / 3;
+        let dim = |c: u8| ((grey * 9 + u32::from(c) * 4) / 20) as u8;
+        assert_eq!(shown, [dim(replayed[0]), dim(replayed[1]), dim(replayed[2]), 255]);
+    }
+    let heatmap = capture
+        .render_target(0, TargetId::Rt0, ImageKind::Heatmap, &DisplayOptions::default())
+        .unwrap();
+    assert_eq!(heatmap.rgba.len(), 96 * 96 * 4);
+}
+
+#[test]
+fn a_texel_reads_as_its_stored_bytes_say() {
+    let mut capture = open("02-alpha-blend.iridia");
+    let mut raw = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    let draw = raw.draw(1).unwrap();
+    let after = draw.targets[0].after.clone().unwrap();
+    let (x, y) = (64u32, 64u32);
+    let at = ((y * 128 + x) * 4) as usize;
+    let bytes = &after[at..at + 4];
+    let readout = capture.read_texels(1, TargetId::Rt0, x, y).unwrap();
+    assert_eq!(readout.verdict, PixelVerdictKind::NotReplayed);
+    assert_eq!(readout.recorded.hex, hex(bytes));
+    // UNORM8: the value is byte / 255, the text shows it to 5 decimals and the code
+    let red = &readout.recorded.channels[0];
+    assert_eq!(red.channel, "r");
+    assert_eq!(red.bits, u32::from(bytes[0]));
+    assert!((red.value - f64::from(bytes[0]) / 255.0).abs() < 1e-12);
+    assert_eq!(red.text, format!("{:.5} ({})", f64::from(bytes[0]) / 255.0, bytes[0]));
+    assert!(readout.replayed.is_none());
+    replay(&mut capture, 1, 1 << 20);
+    let readout = capture.read_texels(1, TargetId::Rt0, x, y).unwrap();
+    let replayed = readout.replayed.unwrap();
+    assert_eq!(readout.difference.len(), 4);
+    for (d, (r, g)) in readout
+        .difference
+        .iter()
+        .zip(replayed.channels.iter().zip(&readout.recorded.channels))
+    {
+        assert!((d.difference - (r.value - g.value)).abs() < 1e-12);
+        assert_eq!(d.ulps, Some(u64::from(r.bits.abs_diff(g.bits))));
+    }
+    assert!(matches!(
+        readout.verdict,
+        PixelVerdictKind::Matches | PixelVerdictKind::Differs | PixelVerdictKind::Ambiguous
+    ));
+    assert!(capture.read_texels(1, TargetId::Rt0, 128, 0).is_err());
+}
+
+#[test]
+fn a_depth_stencil_target_reads_depth_and_stencil_apart() {
+    let mut capture = open("04-frame.iridia");
+    // draw 9 or so: the pillar writes stencil 1 (README); find a draw whose recorded stencil is not all zero
+    let mut raw = Capture::open(fixture("04-frame.iridia")).unwrap();
+    let (index, x, y) = (0..26)
+        .find_map(|i| {
+            let draw = raw.draw(i).unwrap();
+            let ds = draw.targets.iter().find(|t| t.target == TargetSlot::DepthStencil)?;
+            let after = ds.after.as_ref()?;
+            // D24_UNORM_S8_UINT: stencil in bits 24-31
+            let texel = after.chunks(4).position(|t| t[3] != 0)?;
+            Some((i, (texel % 192) as u32, (texel / 192) as u32))
+        })
+        .unwrap();
+    let readout = capture.read_texels(index, TargetId::Stencil, x, y).unwrap();
+    assert_eq!(readout.recorded.channels.len(), 1);
+    assert_eq!(readout.recorded.channels[0].channel, "stencil");
+    assert_eq!(readout.recorded.channels[0].value, 1.0);
+    let depth = capture.read_texels(index, TargetId::Depth, x, y).unwrap();
+    assert_eq!(depth.recorded.channels.len(), 1);
+    assert_eq!(depth.recorded.channels[0].channel, "depth");
+    // the stencil image is grey: stencil 1 of 255 shows as 1
+    let stencil = capture
+        .render_target(
+            index,
+            TargetId::Stencil,
+            ImageKind::Recorded,
+            &DisplayOptions::default(),
+        )
+        .unwrap();
+    let at = ((y * 192 + x) * 4) as usize;
+    assert_eq!(stencil.rgba[at], stencil.rgba[at + 1]);
+    assert_eq!((stencil.value_range.min, stencil.value_range.max), (0.0, 0.0));
+    replay(&mut capture, index, 1 << 20);
+    let result = capture.compare(index).unwrap();
+    let names: Vec<TargetId> = result.targets.iter().map(|t| t.target).collect();
+    assert_eq!(names, [TargetId::Rt0, TargetId::Depth, TargetId::Stencil]);
+    assert_eq!(result.targets[1].channels.len(), 1);
+    assert_eq!(result.targets[1].channels[0].channel, "depth");
+    assert_eq!(result.targets[2].channels[0].channel, "stencil");
+}
+
+#[test]
+fn a_pixel_history_names_its_fragments_and_traces_agree_with_it() {
+    let mut capture = open("01-lit-mesh.iridia");
+    replay(&mut capture, 0, 1 << 20);
+    // the torus covers the centre of the 256x256 target
+    let history = capture.inspect_pixel(0, TargetId::Rt0, 128, 100).unwrap();
+    assert!(!history.fragments.is_empty());
+    let written: Vec<&FragmentRecord> = history
+        .fragments
+        .iter()
+        .filter(|f| f.outcome == FragmentOutcome::Written)
+        .collect();
+    let last = written.last().unwrap();
+    assert_eq!(last.vertices.len(), 3);
+    // perspective weights sum to 1
+    let sum: f64 = last.barycentrics.iter().sum();
+    assert!((sum - 1.0).abs() < 1e-6);
+    // the last written fragment's stored texel is the replayed texel
+    let readout = capture.read_texels(0, TargetId::Rt0, 128, 100).unwrap();
+    assert_eq!(last.blend[0].stored.hex, readout.replayed.unwrap().hex);
+    // the pixel program's trace writes o0 with the value the history shows
+    let trace = capture.trace_pixel(0, 128, 100, last.order).unwrap();
+    assert!(!trace.steps.is_empty());
+    let o0 = last
+        .pixel_outputs
+        .iter()
+        .find(|o| o.register.starts_with("o0"))
+        .unwrap();
+    let traced = trace
+        .steps
+        .iter()
+        .flat_map(|s| &s.writes)
+        .rfind(|w| w.register.starts_with("o0"))
+        .unwrap();
+    assert_eq!(traced.bits, o0.bits);
+    assert!(trace.disassembly.lines.iter().any(|l| l.text == "ret"));
+    // every step names a listing line
+    assert!(
+        trace
+            .steps
+            .iter()
+            .all(|s| trace.disassembly.lines.iter().any(|l| l.index == s.line as usize))
+    );
+    // a vertex's trace writes its position output as the history shows it
+    let vertex = &last.vertices[0];
+    let vertex_trace = capture.trace_vertex(0, vertex.vertex_id, vertex.instance_id).unwrap();
+    let position = vertex
+        .outputs
+        .iter()
+        .find(|o| o.semantic.as_deref() == Some("SV_Position"))
+        .unwrap();
+    let register = position.register.split('.').next().unwrap();
+    let traced_position: Vec<u32> = vertex_trace
+        .steps
+        .iter()
+        .flat_map(|s| &s.writes)
+        .filter(|w| w.register.split('.').next() == Some(register))
+        .flat_map(|w| w.register.split('.').nth(1).map(|c| (c.to_owned(), w.bits.clone())))
+        .fold(vec![0u32; 4], |mut words, (components, bits)| {
+            for (c, bit) in components.chars().zip(bits) {
+                words["xyzw".find(c).unwrap()] = bit;
+            }
+            words
+        });
+    assert_eq!(traced_position, position.bits);
+    // the window position is the clip position through the viewport: x in pixels within the target
+    assert!((0.0..=256.0).contains(&vertex.window_position[0]) || vertex.window_position[0].is_finite());
+    assert!(capture.trace_pixel(0, 128, 100, history.fragments.len()).is_err());
+    assert!(capture.trace_vertex(0, u32::MAX, 0).is_err());
+}
+
+#[test]
+fn a_listing_is_the_disassemblers_line_for_line() {
+    let mut capture = open("03-post-process.iridia");
+    let listing = capture.disassemble(0, Stage::Ps).unwrap();
+    let mut raw = Capture::open(fixture("03-post-process.iridia")).unwrap();
+    let draw = raw.draw(0).unwrap();
+    let shader =
+        crate::dxbc::Shader::parse(draw.state.pixel_shader.as_ref().unwrap(), crate::dxbc::Verify::Checksum).unwrap();
+    let text = crate::dxbc::disasm::disassemble_program(&shader.program);
+    let mut rebuilt = String::new();
+    for line in &listing.lines {
+        for part in line.text.lines() {
+            rebuilt.push_str(&"  ".repeat(line.indent));
+            rebuilt.push_str(part);
+            rebuilt.push('\n');
+        }
+    }
+    // the program listing is its version line, then the lines
+    assert_eq!(text.split_once('\n').unwrap().1, rebuilt);
+    assert_eq!(listing.program.model, text.lines().next().unwrap());
+    assert!(listing.lines.iter().any(|l| l.declaration) && listing.lines.iter().any(|l| !l.declaration));
+}
+
+#[test]
+fn only_the_last_replays_keep_their_images_and_an_evicted_draw_replays_again() {
+    let mut capture = open("04-frame.iridia");
+    for index in 0..=KEPT_REPLAYS {
+        replay(&mut capture, index, 1 << 20);
+    }
+    // draw 0 keeps its numbers and status, not its images
+    assert!(capture.compare(0).is_ok());
+    assert_ne!(capture.draws()[0].status, DrawStatus::NotReplayed);
+    let error = capture
+        .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+        .unwrap_err();
+    assert_eq!(error.what, NOT_REPLAYED_WHAT);
+    let steps = replay(&mut capture, 0, 1 << 20);
+    assert!(steps.last().unwrap().finished);
+    assert!(
+        capture
+            .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+            .is_ok()
+    );
+}
+
+#[test]
+fn an_abandoned_replay_starts_over_and_another_draw_replaces_the_one_under_way() {
+    let mut capture = open("01-lit-mesh.iridia");
+    let first = capture.replay_step(0, 1).unwrap();
+    assert!(!first.finished);
+    capture.replay_abandon(0);
+    assert_eq!(capture.draws()[0].status, DrawStatus::NotReplayed);
+    let again = capture.replay_step(0, 1).unwrap();
+    assert_eq!((again.stage.as_str(), again.done), (first.stage.as_str(), first.done));
+    assert!(capture.replay_finish(0).is_err());
+}
+
+#[test]
+fn bad_input_and_bad_requests_are_errors_not_panics() {
+    // not a ZIP; a ZIP with garbage after its signature; an empty file
+    for bytes in [
+        b"just some text".to_vec(),
+        vec![0x50, 0x4b, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef],
+        Vec::new(),
+    ] {
+        let error = ViewerCapture::open(bytes).unwrap_err();
+        assert!(error.what.contains("capture"), "{error}");
+    }
+    // every truncation of a real capture opens or fails cleanly
+    let bytes = fixture("03-post-process.iridia");
+    for cut in (0..bytes.len()).step_by(997) {
+        let _ = ViewerCapture::open(bytes[..cut].to_vec());
+    }
+    let mut capture = open("03-post-process.iridia");
+    assert!(capture.replay_step(5, 1).is_err());
+    // a bad draw index is not recorded as the draw's failure
+    assert!(capture.draws().iter().all(|d| d.status == DrawStatus::NotReplayed));
+    assert!(capture.compare(0).is_err());
+    assert!(
+        capture
+            .render_target(0, TargetId::Rt3, ImageKind::Recorded, &DisplayOptions::default())
+            .is_err()
+    );
+    assert!(capture.read_texels(0, TargetId::Rt0, u32::MAX, u32::MAX).is_err());
+    assert!(capture.inspect_pixel(0, TargetId::Rt0, 0, 0).is_err());
+    replay(&mut capture, 0, 1 << 20);
+    assert!(capture.inspect_pixel(0, TargetId::Rt0, 128, 0).is_err());
+    assert!(capture.find_difference(0, TargetId::Depth, 0, 0, false).is_err());
+    assert!(capture.disassemble(1, Stage::Vs).is_err());
+    assert!(TargetId::parse("rt8").is_err() && ImageKind::parse("x").is_err() && Stage::parse("gs").is_err());
+}
+
+#[test]
+fn results_serialize_in_the_protocols_shapes() {
+    let status = DrawStatus::Differs {
+        differing_pixels: 3,
+        ambiguous_pixels: 1,
+        compared_pixels: 16,
+    };
+    assert_eq!(
+        serde_json::to_string(&status).unwrap(),
+        r#"{"state":"differs","differing_pixels":3,"ambiguous_pixels":1,"compared_pixels":16}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&DrawStatus::NotReplayed).unwrap(),
+        r#"{"state":"not_replayed"}"#
+    );
+    assert_eq!(serde_json::to_string(&TargetId::Rt0).unwrap(), r#""rt0""#);
+    assert_eq!(
+        serde_json::to_string(&FragmentOutcome::DepthFailed).unwrap(),
+        r#""depth_failed""#
+    );
+    // an error without a place leaves `at` out
+    let info = ErrorInfo::from(&Error::new("capture", "not a ZIP archive"));
+    assert_eq!(
+        serde_json::to_string(&info).unwrap(),
+        r#"{"what":"capture","detail":"not a ZIP archive"}"#
+    );
+    let display: DisplayOptions = serde_json::from_str(
+        r#"{"channels":{"r":true,"g":false,"b":false,"a":false},"range":{"min":0,"max":2},"highlight_non_finite":false}"#,
+    )
+    .unwrap();
+    assert_eq!(display.range, Some(ValueRange { min: 0.0, max: 2.0 }));
+}
+
+/// `name`'s archive with every blob that only its last draw uses replaced by as many other bytes (so its SHA-256 no
+/// longer matches its name), and those blobs' names.
+#[allow(clippy::arithmetic_side_effects)] // test code: positions within a short manifest string
+fn spoil_last_draws_own_blobs(name: &str) -> (Vec<u8>, Vec<String>) {
+    use std::io::{Read, Write};
+    let bytes = fixture(name);
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut manifest = String::new();
+    archive
+        .by_name("manifest.json")
+        .unwrap()
+        .read_to_string(&mut manifest)
+        .unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let draws = manifest["draws"].as_array().unwrap();
+    // the blob names each draw's record mentions: 64 hex digits
+    let named = |draw: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        let text = draw.to_string();
+        let mut found = std::collections::BTreeSet::new();
+        let chars: Vec<char> = text.chars().collect();
+        let mut run = 0;
+        for (at, c) in chars.iter().enumerate() {
+            run = if c.is_ascii_hexdigit() && !c.is_ascii_uppercase() {
+                run + 1
+            } else {
+                0
+            };
+            let next_is_hex = chars.get(at + 1).is_some_and(|n| n.is_ascii_hexdigit());
+            if run == 64 && !next_is_hex {
+                found.insert(chars[at + 1 - 64..=at].iter().collect());
+            }
+        }
+        found
+    };
+    let (last, earlier) = draws.split_last().unwrap();
+    let others: std::collections::BTreeSet<String> = earlier.iter().flat_map(named).collect();
+    let own: Vec<String> = named(last).difference(&others).cloned().collect();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for index in 0..archive.len() {
+        let mut file = archive.by_index(index).unwrap();
+        let entry = file.name().unwrap().to_string();
+        let mut content = Vec::new();
+        file.read_to_end(&mut content).unwrap();
+        if own.iter().any(|blob| entry == format!("blobs/{blob}")) {
+            for byte in &mut content {
+                *byte ^= 0x5a;
+            }
+        }
+        let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        out.start_file(entry, options).unwrap();
+        out.write_all(&content).unwrap();
+    }
+    (out.finish().unwrap().into_inner(), own)
+}
+
+#[test]
+fn only_the_draw_asked_for_is_inflated() {
+    // the blobs that only 02-alpha-blend's last draw (5) uses no longer match their hashes: the capture still opens,
+    // and every other draw replays and compares as the untouched capture's do; only draw 5 fails, naming the blob
+    let (spoiled, own) = spoil_last_draws_own_blobs("02-alpha-blend.iridia");
+    assert!(!own.is_empty(), "the last draw has blobs of its own");
+    let mut capture = ViewerCapture::open(spoiled).unwrap();
+    let mut intact = open("02-alpha-blend.iridia");
+    assert_eq!(capture.draws().len(), 6);
+    for draw in 0..5 {
+        replay(&mut capture, draw, 1 << 20);
+        replay(&mut intact, draw, 1 << 20);
+        assert_eq!(
+            capture.compare(draw).unwrap().status,
+            intact.compare(draw).unwrap().status,
+            "draw {draw}"
+        );
+    }
+    let error = capture.replay_step(5, 1 << 20).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        own.iter().any(|blob| text.contains(&format!("blob {}", &blob[..8]))),
+        "{text}"
+    );
+}

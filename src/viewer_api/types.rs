@@ -1,0 +1,709 @@
+//! The data the viewer exchanges with the library, field for field as `www/src/protocol.ts` declares it (that file
+//! is the reference; each type here names its TypeScript twin). Serialized with serde: snake_case fields, internally
+//! tagged unions, `Option` as `null`, image bytes as a byte buffer (a `Uint8Array` in the browser).
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// `ErrorInfo`: what failed, where and why, as [`crate::Error`] says it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorInfo {
+    /// The kind of thing that failed.
+    pub what: String,
+    /// Where; left out when the error names no place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// Why; left out when empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl From<&Error> for ErrorInfo {
+    fn from(error: &Error) -> ErrorInfo {
+        let text = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        ErrorInfo {
+            what: error.what.clone(),
+            at: text(&error.at),
+            detail: text(&error.detail),
+        }
+    }
+}
+
+/// `TargetId`: render-target slot 0–7, or the depth or stencil plane of the depth-stencil view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetId {
+    /// Render target slot 0.
+    Rt0,
+    /// Render target slot 1.
+    Rt1,
+    /// Render target slot 2.
+    Rt2,
+    /// Render target slot 3.
+    Rt3,
+    /// Render target slot 4.
+    Rt4,
+    /// Render target slot 5.
+    Rt5,
+    /// Render target slot 6.
+    Rt6,
+    /// Render target slot 7.
+    Rt7,
+    /// The depth plane of the depth-stencil view.
+    Depth,
+    /// The stencil plane of the depth-stencil view.
+    Stencil,
+}
+
+impl TargetId {
+    /// Every target, in the order the viewer lists them.
+    pub const ALL: [TargetId; 10] = [
+        TargetId::Rt0,
+        TargetId::Rt1,
+        TargetId::Rt2,
+        TargetId::Rt3,
+        TargetId::Rt4,
+        TargetId::Rt5,
+        TargetId::Rt6,
+        TargetId::Rt7,
+        TargetId::Depth,
+        TargetId::Stencil,
+    ];
+
+    /// The render target of slot `slot` (0 to 7).
+    pub fn render_target(slot: u32) -> Option<TargetId> {
+        TargetId::ALL
+            .get(usize::try_from(slot).ok()?)
+            .copied()
+            .filter(|t| t.slot().is_some())
+    }
+
+    /// The render target slot, for `rt0` to `rt7`.
+    pub fn slot(self) -> Option<u32> {
+        match self {
+            TargetId::Rt0 => Some(0),
+            TargetId::Rt1 => Some(1),
+            TargetId::Rt2 => Some(2),
+            TargetId::Rt3 => Some(3),
+            TargetId::Rt4 => Some(4),
+            TargetId::Rt5 => Some(5),
+            TargetId::Rt6 => Some(6),
+            TargetId::Rt7 => Some(7),
+            TargetId::Depth | TargetId::Stencil => None,
+        }
+    }
+
+    /// Its name in the protocol: `rt0` .. `rt7`, `depth`, `stencil`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetId::Rt0 => "rt0",
+            TargetId::Rt1 => "rt1",
+            TargetId::Rt2 => "rt2",
+            TargetId::Rt3 => "rt3",
+            TargetId::Rt4 => "rt4",
+            TargetId::Rt5 => "rt5",
+            TargetId::Rt6 => "rt6",
+            TargetId::Rt7 => "rt7",
+            TargetId::Depth => "depth",
+            TargetId::Stencil => "stencil",
+        }
+    }
+
+    /// The target `name` names, or an error listing the names.
+    pub fn parse(name: &str) -> crate::Result<TargetId> {
+        TargetId::ALL.iter().copied().find(|t| t.name() == name).ok_or_else(|| {
+            Error::new(
+                "request",
+                format!("{name:?} is not a target (rt0 to rt7, depth or stencil)"),
+            )
+        })
+    }
+}
+
+/// `Stage`: the two program stages a capture holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The vertex program.
+    Vs,
+    /// The pixel program.
+    Ps,
+}
+
+impl Stage {
+    /// The stage `name` (`vs` or `ps`) names.
+    pub fn parse(name: &str) -> crate::Result<Stage> {
+        match name {
+            "vs" => Ok(Stage::Vs),
+            "ps" => Ok(Stage::Ps),
+            _ => Err(Error::new("request", format!("{name:?} is not a stage (vs or ps)"))),
+        }
+    }
+}
+
+/// `CaptureSummary` without the worker's `capture` number: what opening learns from the directory and manifest.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CaptureSummary {
+    /// The manifest's format version, "major.minor".
+    pub format_version: String,
+    /// The program that wrote the capture.
+    pub generator: Option<String>,
+    /// The application captured.
+    pub application: Option<String>,
+    /// How many draws.
+    pub draw_count: usize,
+    /// The archive's size in bytes.
+    pub size_bytes: u64,
+}
+
+/// `ProgramInfo`: one program a draw binds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgramInfo {
+    /// Its stage.
+    pub stage: Stage,
+    /// Its shader model, e.g. `ps_5_0`.
+    pub model: String,
+    /// Lowercase hex SHA-256 of its DXBC bytes.
+    pub sha256: String,
+    /// Instructions it executes (declarations not counted).
+    pub instruction_count: usize,
+}
+
+/// `ComponentKind`: what a target's channels hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComponentKind {
+    /// Unsigned normalized (sRGB included).
+    Unorm,
+    /// Signed normalized.
+    Snorm,
+    /// Floating point.
+    Float,
+    /// Unsigned integer.
+    Uint,
+    /// Signed integer.
+    Sint,
+    /// Depth.
+    Depth,
+    /// Stencil.
+    Stencil,
+}
+
+/// `TargetInfo`: one output image of a draw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetInfo {
+    /// Which.
+    pub target: TargetId,
+    /// The view's DXGI format without its prefix.
+    pub format: String,
+    /// What its channels hold.
+    pub kind: ComponentKind,
+    /// How many channels (1 for depth and stencil).
+    pub channels: u32,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+}
+
+/// `DrawStatus`: how a draw stands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum DrawStatus {
+    /// Not replayed yet.
+    NotReplayed,
+    /// Replayed, and every compared pixel of every target matches.
+    Matches {
+        /// Pixels compared, over the targets.
+        compared_pixels: u64,
+    },
+    /// Replayed, and some pixels differ.
+    Differs {
+        /// Pixels that differ beyond what the spec allows, over the targets.
+        differing_pixels: u64,
+        /// Pixels that differ where the spec allows more than one result.
+        ambiguous_pixels: u64,
+        /// Pixels compared, over the targets.
+        compared_pixels: u64,
+    },
+    /// The draw could not be read or replayed.
+    Error {
+        /// Why.
+        error: ErrorInfo,
+    },
+}
+
+/// `DrawInfo`: one draw, as the event browser lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrawInfo {
+    /// Its place in the capture.
+    pub index: usize,
+    /// Its marker or debug name, or its call.
+    pub name: String,
+    /// The call it came from.
+    pub api_call: Option<String>,
+    /// The vertex program.
+    pub vs: Option<ProgramInfo>,
+    /// The pixel program.
+    pub ps: Option<ProgramInfo>,
+    /// Its output images.
+    pub targets: Vec<TargetInfo>,
+    /// How it stands.
+    pub status: DrawStatus,
+}
+
+/// `Progress & { finished }`: what one step of a replay reached.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepProgress {
+    /// What is being counted: "vertices" or "primitives".
+    pub stage: String,
+    /// How many are done.
+    pub done: u64,
+    /// How many there are.
+    pub total: u64,
+    /// Whether the replay is finished (its result kept; `replay_finish` gives its summary).
+    pub finished: bool,
+}
+
+/// `ReplaySummary`: what replaying a draw produced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplaySummary {
+    /// The draw.
+    pub draw: usize,
+    /// Primitives drawn, over the instances.
+    pub primitives: u64,
+    /// Fragments: covered pixels the rasterizer produced.
+    pub fragments: u64,
+    /// Fragments whose pixel program ran to completion (not discarded).
+    pub shaded_fragments: u64,
+    /// The comparison's verdict.
+    pub status: DrawStatus,
+}
+
+/// `ChannelStats`: the difference replayed − recorded in one channel over the compared pixels.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChannelStats {
+    /// "r", "g", "b", "a", "depth" or "stencil".
+    pub channel: String,
+    /// The largest absolute difference.
+    pub max_abs_difference: f64,
+    /// The mean absolute difference.
+    pub mean_abs_difference: f64,
+    /// The largest difference in ULPs of the format.
+    pub max_ulps: Option<u64>,
+}
+
+/// `PixelCoord`: a pixel, in texels from the top-left corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PixelCoord {
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+}
+
+/// `TargetComparison`: one target's replayed image against the recorded one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetComparison {
+    /// Which target.
+    pub target: TargetId,
+    /// Pixels compared (0 when nothing was recorded after the draw).
+    pub compared_pixels: u64,
+    /// Pixels that differ beyond what the spec allows.
+    pub differing_pixels: u64,
+    /// Pixels that differ where coverage depends on rounding.
+    pub ambiguous_pixels: u64,
+    /// Per channel statistics.
+    pub channels: Vec<ChannelStats>,
+    /// The first differing pixel in row order.
+    pub first_difference: Option<PixelCoord>,
+}
+
+/// `CompareResult`: a replayed draw's comparison, target by target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareResult {
+    /// The draw.
+    pub draw: usize,
+    /// Per target.
+    pub targets: Vec<TargetComparison>,
+    /// The verdict over the targets.
+    pub status: DrawStatus,
+}
+
+/// `ImageKind`: which image of a target to render.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageKind {
+    /// The replay's result.
+    Replayed,
+    /// What the GPU wrote.
+    Recorded,
+    /// The target before the draw.
+    Before,
+    /// The difference mask.
+    Difference,
+    /// The error heatmap.
+    Heatmap,
+}
+
+impl ImageKind {
+    /// The kind `name` names.
+    pub fn parse(name: &str) -> crate::Result<ImageKind> {
+        match name {
+            "replayed" => Ok(ImageKind::Replayed),
+            "recorded" => Ok(ImageKind::Recorded),
+            "before" => Ok(ImageKind::Before),
+            "difference" => Ok(ImageKind::Difference),
+            "heatmap" => Ok(ImageKind::Heatmap),
+            _ => Err(Error::new(
+                "request",
+                format!("{name:?} is not an image (replayed, recorded, before, difference or heatmap)"),
+            )),
+        }
+    }
+}
+
+/// The channels a display shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownChannels {
+    /// Red.
+    pub r: bool,
+    /// Green.
+    pub g: bool,
+    /// Blue.
+    pub b: bool,
+    /// Alpha.
+    pub a: bool,
+}
+
+/// A value range.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueRange {
+    /// The value shown black.
+    pub min: f64,
+    /// The value shown white.
+    pub max: f64,
+}
+
+/// `DisplayOptions`: how to turn a target's values into display colours.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DisplayOptions {
+    /// The channels shown; one alone shows as grey.
+    pub channels: ShownChannels,
+    /// The range mapped to black..white for float, depth and integer targets; `None` takes the image's range.
+    pub range: Option<ValueRange>,
+    /// Paint NaN magenta and infinities cyan.
+    pub highlight_non_finite: bool,
+}
+
+impl Default for DisplayOptions {
+    fn default() -> Self {
+        DisplayOptions {
+            channels: ShownChannels {
+                r: true,
+                g: true,
+                b: true,
+                a: false,
+            },
+            range: None,
+            highlight_non_finite: true,
+        }
+    }
+}
+
+/// `RenderedImage`: a target's image as 8-bit RGBA for display.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RenderedImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// width × height × 4 bytes, rows from the top.
+    #[serde(with = "serde_bytes_compat")]
+    pub rgba: Vec<u8>,
+    /// The finite range of the shown channels.
+    pub value_range: ValueRange,
+    /// Texels holding NaN or an infinity in a shown channel.
+    pub non_finite_texels: u64,
+}
+
+/// Serializes a byte vector as bytes (serde's `serialize_bytes`), which serde-wasm-bindgen turns into a
+/// `Uint8Array` rather than an array of numbers.
+mod serde_bytes_compat {
+    use serde::Serializer;
+
+    /// `bytes` as one byte buffer.
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(bytes)
+    }
+}
+
+/// `ChannelValue`: one channel of a texel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChannelValue {
+    /// "r", "g", "b", "a", "depth" or "stencil".
+    pub channel: String,
+    /// The value the format's conversion gives.
+    pub value: f64,
+    /// The channel's stored bits.
+    pub bits: u32,
+    /// The value for a person.
+    pub text: String,
+}
+
+/// `TexelValue`: a texel of one image.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TexelValue {
+    /// Its channels.
+    pub channels: Vec<ChannelValue>,
+    /// Its bytes as stored, lowercase hex.
+    pub hex: String,
+}
+
+/// `ChannelDifference`: replayed − recorded in one channel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChannelDifference {
+    /// The channel.
+    pub channel: String,
+    /// The difference.
+    pub difference: f64,
+    /// The distance in ULPs, when it means something.
+    pub ulps: Option<u64>,
+    /// For a person.
+    pub text: String,
+}
+
+/// `PixelVerdictKind`: how a pixel compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PixelVerdictKind {
+    /// The replayed value is the recorded one (within tolerance).
+    Matches,
+    /// It is not.
+    Differs,
+    /// It is not, but the pixel's coverage depends on rounding.
+    Ambiguous,
+    /// No fragment of the draw reached it, and it matches.
+    NotCovered,
+    /// The draw has not been replayed.
+    NotReplayed,
+}
+
+/// `TexelReadout`: a texel of a target in each image.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TexelReadout {
+    /// Which target.
+    pub target: TargetId,
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// The target's format.
+    pub format: String,
+    /// What the GPU wrote (the before value when nothing was recorded after).
+    pub recorded: TexelValue,
+    /// The replay's value, when replayed.
+    pub replayed: Option<TexelValue>,
+    /// Before the draw.
+    pub before: TexelValue,
+    /// Replayed − recorded per channel (empty when not replayed).
+    pub difference: Vec<ChannelDifference>,
+    /// The verdict.
+    pub verdict: PixelVerdictKind,
+}
+
+/// `RegisterValue`: a named register value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegisterValue {
+    /// The register with its components, e.g. `v1.xy`.
+    pub register: String,
+    /// The semantic, for signature registers.
+    pub semantic: Option<String>,
+    /// Each component's bits read as a float.
+    pub values: Vec<f64>,
+    /// Each component's bits.
+    pub bits: Vec<u32>,
+    /// The components for a person.
+    pub text: String,
+}
+
+/// `VertexRecord`: a vertex of a fragment's primitive.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VertexRecord {
+    /// `SV_VertexID`.
+    pub vertex_id: u32,
+    /// `SV_InstanceID`.
+    pub instance_id: u32,
+    /// The vertex program's inputs.
+    pub inputs: Vec<RegisterValue>,
+    /// The vertex program's outputs.
+    pub outputs: Vec<RegisterValue>,
+    /// After perspective division and the viewport: x, y in pixels, z in 0..1.
+    pub window_position: [f64; 3],
+}
+
+/// `DepthResult`: the depth test for a fragment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DepthResult {
+    /// The comparison, e.g. "LESS".
+    pub func: String,
+    /// The fragment's depth after clamping and conversion to the buffer's precision.
+    pub fragment_depth: f64,
+    /// The depth stored before.
+    pub stored_depth: f64,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Whether depth was written.
+    pub written: bool,
+}
+
+/// `StencilResult`: the stencil test for a fragment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StencilResult {
+    /// The comparison.
+    pub func: String,
+    /// The reference value.
+    pub reference: u32,
+    /// The value stored before.
+    pub stored: u32,
+    /// The read mask.
+    pub read_mask: u32,
+    /// Whether it passed.
+    pub passed: bool,
+    /// The value after the operation.
+    pub result: u32,
+}
+
+/// `BlendResult`: the output merger at one render target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlendResult {
+    /// Which target.
+    pub target: TargetId,
+    /// Whether blending (or a logic operation) was on.
+    pub enabled: bool,
+    /// The program's output, as floats.
+    pub source: Vec<f64>,
+    /// The target's value before.
+    pub destination: Vec<f64>,
+    /// The equation, e.g. `SRC_ALPHA * src + INV_SRC_ALPHA * dest`.
+    pub equation: String,
+    /// The blended value before the format's conversion.
+    pub result: Vec<f64>,
+    /// What was stored.
+    pub stored: TexelValue,
+}
+
+/// `FragmentOutcome`: what became of a fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FragmentOutcome {
+    /// It reached the targets.
+    Written,
+    /// The pixel program discarded it.
+    Discarded,
+    /// The depth test failed.
+    DepthFailed,
+    /// The stencil test failed.
+    StencilFailed,
+    /// The sample mask, `oMask` or alpha-to-coverage left its sample uncovered.
+    SampleMasked,
+    /// A clip distance below 0 removed it.
+    Clipped,
+}
+
+/// `FragmentRecord`: one fragment that reached the pixel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FragmentRecord {
+    /// Its place among the pixel's fragments, from 0.
+    pub order: usize,
+    /// `SV_PrimitiveID`.
+    pub primitive_id: u32,
+    /// `SV_InstanceID`.
+    pub instance_id: u32,
+    /// Whether its triangle faces front.
+    pub front_facing: bool,
+    /// Its triangle's vertices, provoking vertex first.
+    pub vertices: Vec<VertexRecord>,
+    /// Perspective-correct weights of the vertices at the pixel centre.
+    pub barycentrics: Vec<f64>,
+    /// The pixel program's inputs.
+    pub pixel_inputs: Vec<RegisterValue>,
+    /// The pixel program's outputs (empty when it discarded or did not run).
+    pub pixel_outputs: Vec<RegisterValue>,
+    /// Whether the program discarded it.
+    pub discarded: bool,
+    /// The depth test.
+    pub depth: Option<DepthResult>,
+    /// The stencil test.
+    pub stencil: Option<StencilResult>,
+    /// The output merger per render target written.
+    pub blend: Vec<BlendResult>,
+    /// What became of it.
+    pub outcome: FragmentOutcome,
+}
+
+/// `PixelHistory`: why a pixel has its value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PixelHistory {
+    /// The target asked about.
+    pub target: TargetId,
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// The verdict.
+    pub verdict: PixelVerdictKind,
+    /// The verdict's reason, one line.
+    pub verdict_text: String,
+    /// Every fragment, in order.
+    pub fragments: Vec<FragmentRecord>,
+}
+
+/// `DisassemblyLine`: one instruction of a listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DisassemblyLine {
+    /// Its place in the program, declarations counted.
+    pub index: usize,
+    /// Its opcode token's offset in DWORDs.
+    pub offset_dwords: u32,
+    /// Nesting depth.
+    pub indent: usize,
+    /// The text.
+    pub text: String,
+    /// Whether it is a declaration.
+    pub declaration: bool,
+}
+
+/// `Disassembly`: a program's listing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Disassembly {
+    /// The program.
+    pub program: ProgramInfo,
+    /// Its instructions.
+    pub lines: Vec<DisassemblyLine>,
+}
+
+/// `TraceStep`: one executed instruction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceStep {
+    /// Its place in execution order.
+    pub step: usize,
+    /// The `DisassemblyLine.index` executed.
+    pub line: u32,
+    /// The operands it read, with their values.
+    pub reads: Vec<RegisterValue>,
+    /// The registers it wrote, with their values after.
+    pub writes: Vec<RegisterValue>,
+}
+
+/// `ProgramTrace`: a program run for one invocation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgramTrace {
+    /// The listing.
+    pub disassembly: Disassembly,
+    /// The executed instructions.
+    pub steps: Vec<TraceStep>,
+    /// Whether the steps were cut at the trace limit.
+    pub truncated: bool,
+}

@@ -1,0 +1,327 @@
+// The viewer on real captures (fixtures/captures/*.iridia) through Iridia's wasm module in the worker — no ?mock.
+// The numbers the page must show come from the library run natively: `cargo run --example expected_differences`
+// replays every draw of every fixture capture as a whole (not the viewer's stepped replay) and compares each render
+// target with the format's default tolerance. Screenshots go to test-output/screenshots/real-*.png; the one of an
+// inspected pixel is the README's (scripts/test-browser.sh --update-docs copies it to docs/screenshot.png).
+// Measurements (progress gaps, replay times) go to test-output/measurements.json.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
+import { REPO, startServer } from "../../scripts/serve.mjs";
+import { clickPixel, closeLaunched, dropFile, launch, type PageWatch, shot, waitForText, watchPage } from "./harness";
+
+/** One render target of one draw as the native library compares it (examples/expected_differences.rs). */
+interface Expected {
+  capture: string;
+  draw: number;
+  target: string;
+  compared_pixels: number;
+  differing_pixels: number;
+  ambiguous_pixels: number;
+  first_difference: { x: number; y: number } | null;
+}
+
+const CAPTURES = readdirSync(join(REPO, "fixtures", "captures"))
+  .filter((name) => name.endsWith(".iridia"))
+  .sort()
+  .map((name) => `fixtures/captures/${name}`);
+/** The capture whose one draw has the most work (3072 lit, textured triangles into 256x256). */
+const LIT_MESH = "fixtures/captures/01-lit-mesh.iridia";
+/** The capture with the most draws (26) and the most bytes: the largest to replay as a whole. */
+const FRAME = "fixtures/captures/04-frame.iridia";
+/** The longest gap allowed between two progress updates the page shows, in milliseconds (issue 6). */
+const MAX_PROGRESS_GAP_MS = 200;
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let context: BrowserContext;
+let expected: Expected[] = [];
+const measurements: Record<string, unknown> = {};
+let shareUrl = "";
+
+/** The native comparison of render target `target` of draw `draw` of `capture`. */
+function expectation(capture: string, draw: number, target = "rt0"): Expected {
+  const found = expected.find((row) => row.capture === capture && row.draw === draw && row.target === target);
+  assert.ok(found !== undefined, `the library compared ${target} of draw ${draw} of ${capture}`);
+  return found;
+}
+
+/** The text the page shows for a target's comparison. */
+function countText(row: Expected): string {
+  return `${row.differing_pixels} of ${row.compared_pixels} pixels differ`;
+}
+
+/** Waits until both panes show their images (they are drawn after the count appears). */
+async function imagesDrawn(page: Page): Promise<void> {
+  for (const role of ["main", "side"]) await page.waitForSelector(`canvas[data-role="${role}"][data-image]:not([data-image=""])`);
+}
+
+async function open(hash: string): Promise<PageWatch> {
+  const watch = await watchPage(context, `${server.url}${hash}`);
+  await waitForText(watch.page, "#status-backend", /^iridia \d+\.\d+\.\d+ \(wasm\)$/);
+  return watch;
+}
+
+before(async () => {
+  const output = execFileSync("cargo", ["run", "--quiet", "--locked", "--example", "expected_differences", "--", ...CAPTURES], {
+    cwd: REPO,
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  expected = JSON.parse(output) as Expected[];
+  server = await startServer({ port: 0, quiet: true, capture: null });
+  context = await launch();
+});
+
+after(async () => {
+  await closeLaunched();
+  await server.close();
+  mkdirSync(join(REPO, "test-output"), { recursive: true });
+  writeFileSync(join(REPO, "test-output", "measurements.json"), `${JSON.stringify(measurements, null, 2)}\n`);
+});
+
+test("the library finds differences in the fixture captures to check the page against", () => {
+  // without a differing draw the count checks below would only ever see zeros
+  for (const capture of [LIT_MESH, FRAME]) {
+    assert.ok(expected.some((row) => row.capture === capture && row.differing_pixels > 0), `${capture} has a differing draw`);
+  }
+});
+
+test("a real capture dropped on the page replays in wasm and shows the count the library reports", async () => {
+  const { page, assertClean } = await open("");
+  await page.waitForSelector('h2:text-is("Open a capture")');
+  const bytes = readFileSync(join(REPO, LIT_MESH));
+  await dropFile(page, "01-lit-mesh.iridia", bytes);
+  await page.waitForSelector("li.draw");
+  assert.equal(await page.textContent("#capture-title"), "01-lit-mesh.iridia");
+  const started = Date.now();
+  await page.click('li.draw[data-index="0"]');
+  const row = expectation(LIT_MESH, 0);
+  const shown = await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
+  measurements["lit_mesh_draw_replay_ms"] = Date.now() - started;
+  assert.equal(shown, countText(row));
+  if (row.ambiguous_pixels > 0) assert.match((await page.textContent("#compare-summary")) ?? "", new RegExp(`· ${row.ambiguous_pixels} ambiguous`));
+  // the replayed target's mask is drawn at its size
+  await page.waitForSelector('canvas[data-role="main"][data-image="256x256"]');
+  await shot(page, "real-01-dropped-lit-mesh");
+  assertClean();
+  await page.close();
+});
+
+test("every fixture capture's most differing draw shows the library's count", async () => {
+  for (const capture of CAPTURES) {
+    const rows = expected.filter((row) => row.capture === capture && row.target === "rt0");
+    const most = rows.reduce<Expected | null>((best, row) => (best === null || row.differing_pixels > best.differing_pixels ? row : best), null);
+    assert.ok(most !== null, `${capture} has a draw with a recorded RT0`);
+    const { page, assertClean } = await open(`#capture=/${capture}&draw=${most.draw}`);
+    const shown = await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
+    assert.equal(shown, countText(most), `${capture} draw ${most.draw}`);
+    await imagesDrawn(page);
+    const name = capture.replace(/^.*\//, "").replace(/\.iridia$/, "");
+    await shot(page, `real-02-${name}-draw-${most.draw}`);
+    assertClean();
+    await page.close();
+  }
+});
+
+test("clicking a differing pixel shows its fragments and the pixel program's trace", async () => {
+  const row = expectation(FRAME, 7);
+  assert.ok(row.first_difference !== null && row.differing_pixels > 0);
+  const pixel = row.first_difference;
+  const { page, assertClean } = await open(`#capture=/${FRAME}&draw=7`);
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
+  // the image is drawn (and placed) after the count appears
+  await page.waitForSelector('canvas[data-role="main"][data-image="192x128"]');
+  await clickPixel(page, pixel.x, pixel.y);
+  await waitForText(page, "#inspector-title", new RegExp(`\\(${pixel.x}, ${pixel.y}\\) · RT0 R8G8B8A8_UNORM`));
+  await page.waitForSelector('[data-testid="texel-table"]');
+  assert.match((await page.textContent('[data-testid="texel-values"] h3')) ?? "", /differs|ambiguous/);
+  await page.waitForSelector('[data-testid="fragments"]');
+  assert.ok((await page.locator('[data-testid="fragments"] details.fragment').count()) >= 1, "at least one fragment reached the pixel");
+  assert.notEqual(((await page.textContent('[data-testid="verdict"]')) ?? "").trim(), "");
+  // the pixel program's trace: its disassembly with values beside the instructions this pixel executed
+  await page.waitForSelector('[data-testid="pixel-trace"] .asm-line.executed');
+  assert.ok((await page.locator('[data-testid="pixel-trace"] .asm-line.executed').count()) >= 3);
+  assert.match((await page.textContent('[data-testid="pixel-trace"]')) ?? "", /ps_\d_\d/);
+  assert.match((await page.locator('[data-testid="pixel-trace"] .asm-line.executed .asm-values').first().textContent()) ?? "", /= \(/);
+  // a vertex of the fragment's triangle: the vertex program's trace
+  await page.click("details.fragment[open] details.triangle summary");
+  await page.click("details.fragment[open] button[data-vertex]");
+  await page.waitForSelector('[data-testid="vertex-trace"] .asm-line.executed');
+  assert.match((await page.textContent('[data-testid="vertex-trace"] h3')) ?? "", /Vertex program · vertex #\d+/);
+  assert.match(page.url(), new RegExp(`draw=7&target=rt0&view=difference&pixel=${pixel.x},${pixel.y}`));
+  await shot(page, "real-03-pixel-inspected");
+  shareUrl = page.url();
+  assertClean();
+  await page.close();
+});
+
+test("the share link opens the same draw, pixel and view of the real capture", async () => {
+  assert.notEqual(shareUrl, "");
+  const { page, assertClean } = await watchPage(context, shareUrl);
+  const pixel = /pixel=(\d+),(\d+)/.exec(shareUrl);
+  assert.ok(pixel !== null);
+  await waitForText(page, "#inspector-title", new RegExp(`\\(${pixel[1]}, ${pixel[2]}\\) · RT0`));
+  assert.equal(await page.getAttribute("li.draw.selected", "data-index"), "7");
+  assert.equal(await page.inputValue("#target-select"), "rt0");
+  assert.equal(await page.getAttribute("#view-buttons button.active", "data-view"), "difference");
+  await page.waitForSelector('[data-testid="fragments"] details.fragment');
+  await page.waitForSelector('[data-testid="pixel-trace"] .asm-line.executed');
+  assert.equal(page.url(), shareUrl, "restoring the view leaves the link as it was");
+  await shot(page, "real-04-shared-link");
+  assertClean();
+  await page.close();
+});
+
+test("a corrupt file shows an error while the real capture stays open and usable", async () => {
+  const row = expectation(FRAME, 1);
+  const { page, assertClean } = await open(`#capture=/${FRAME}&draw=1`);
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
+  // a real capture cut short: its ZIP directory is gone
+  const whole = readFileSync(join(REPO, FRAME));
+  await dropFile(page, "cut.iridia", whole.subarray(0, Math.floor(whole.length / 2)));
+  const message = await waitForText(page, '[data-testid="message-error"]', /cut\.iridia/);
+  assert.match(message, /Could not open cut\.iridia/);
+  await dropFile(page, "noise.iridia", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef]));
+  await waitForText(page, '[data-testid="message-error"]:last-of-type', /noise\.iridia/);
+  // the capture that was open still is, and another of its draws replays
+  assert.equal(await page.textContent("#capture-title"), "04-frame.iridia");
+  assert.equal(await page.getAttribute("li.draw.selected", "data-index"), "1");
+  const other = expectation(FRAME, 4);
+  await page.click('li.draw[data-index="4"]');
+  await page.waitForFunction(() => /draw 4 RT0/.test(document.querySelector("#compare-summary")?.textContent ?? ""));
+  assert.equal(await page.textContent('[data-testid="differing-count"]'), countText(other));
+  await imagesDrawn(page);
+  await shot(page, "real-05-corrupt-file");
+  assertClean();
+  await page.close();
+});
+
+/** Starts recording, in the page, when the progress text changes and how late the page's timers run. */
+async function recordProgress(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const record = { updates: [] as number[], maxTimerLateMs: 0, running: true };
+    (window as unknown as { iridiaRecord: typeof record }).iridiaRecord = record;
+    const text = document.querySelector("#progress-text");
+    if (text === null) throw new Error("no #progress-text");
+    new MutationObserver(() => record.updates.push(performance.now())).observe(text, { childList: true, characterData: true, subtree: true });
+    // a 10 ms timer: how late it fires is how long the page's thread was busy
+    let last = performance.now();
+    const tick = (): void => {
+      const now = performance.now();
+      record.maxTimerLateMs = Math.max(record.maxTimerLateMs, now - last - 10);
+      last = now;
+      if (record.running) setTimeout(tick, 10);
+    };
+    setTimeout(tick, 10);
+  });
+}
+
+/** The recording, stopped: the progress updates' times and the largest timer delay. */
+async function stopRecording(page: Page): Promise<{ updates: number[]; maxTimerLateMs: number }> {
+  return page.evaluate(() => {
+    const record = (window as unknown as { iridiaRecord: { updates: number[]; maxTimerLateMs: number; running: boolean } }).iridiaRecord;
+    record.running = false;
+    return { updates: record.updates, maxTimerLateMs: record.maxTimerLateMs };
+  });
+}
+
+function largestGap(times: number[]): number {
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) gap = Math.max(gap, (times[i] ?? 0) - (times[i - 1] ?? 0));
+  return gap;
+}
+
+test("replaying the largest captures keeps the page responsive, with progress at least every 200 ms", async () => {
+  // every draw of the frame (Replay all), then the lit mesh's one long draw
+  const frame = await open(`#capture=/${FRAME}`);
+  await frame.page.waitForSelector("li.draw");
+  await recordProgress(frame.page);
+  const started = Date.now();
+  await frame.page.click("#replay-all-button");
+  await frame.page.waitForSelector("#progress:not([hidden])");
+  // the page answers input during the replay: the filter narrows the list while the progress bar is up
+  await frame.page.click("#draw-filter");
+  await frame.page.keyboard.type("crate");
+  await frame.page.waitForFunction(() => document.querySelectorAll("li.draw:not([hidden])").length < 26);
+  const answeredDuringReplay = await frame.page.isVisible("#progress");
+  await frame.page.waitForFunction(
+    () => Array.from(document.querySelectorAll('li.draw [data-testid="draw-status"]')).every((tag) => tag.textContent !== "not replayed"),
+    null,
+    { timeout: 120_000 },
+  );
+  await frame.page.waitForSelector("#progress", { state: "hidden" });
+  const frameMs = Date.now() - started;
+  const frameRecord = await stopRecording(frame.page);
+  await frame.page.fill("#draw-filter", "");
+  await shot(frame.page, "real-06-replay-all-frame");
+  // every draw's status is what the library says (RT0 alone decides for draws whose depth matches)
+  const statuses = await frame.page.locator('li.draw [data-testid="draw-status"]').allTextContents();
+  assert.equal(statuses.length, 26);
+  for (const [draw, status] of statuses.entries()) {
+    if (expectation(FRAME, draw).differing_pixels > 0) assert.match(status, /px differ/, `draw ${draw}`);
+  }
+  frame.assertClean();
+  await frame.page.close();
+
+  const mesh = await open(`#capture=/${LIT_MESH}`);
+  await mesh.page.waitForSelector("li.draw");
+  await recordProgress(mesh.page);
+  const meshStarted = Date.now();
+  await mesh.page.click('li.draw[data-index="0"]');
+  await waitForText(mesh.page, '[data-testid="differing-count"]', /pixels differ/);
+  const meshMs = Date.now() - meshStarted;
+  const meshRecord = await stopRecording(mesh.page);
+  mesh.assertClean();
+  await mesh.page.close();
+
+  Object.assign(measurements, {
+    frame_replay_all_ms: frameMs,
+    frame_progress_updates: frameRecord.updates.length,
+    frame_largest_progress_gap_ms: Math.round(largestGap(frameRecord.updates)),
+    frame_largest_timer_delay_ms: Math.round(frameRecord.maxTimerLateMs),
+    lit_mesh_replay_ms: meshMs,
+    lit_mesh_progress_updates: meshRecord.updates.length,
+    lit_mesh_largest_progress_gap_ms: Math.round(largestGap(meshRecord.updates)),
+    lit_mesh_largest_timer_delay_ms: Math.round(meshRecord.maxTimerLateMs),
+  });
+  assert.ok(answeredDuringReplay, "the filter answered while the replay was still running");
+  for (const [name, record] of [["frame", frameRecord], ["lit mesh", meshRecord]] as const) {
+    assert.ok(record.updates.length >= 3, `${name}: the page showed progress (${record.updates.length} updates)`);
+    assert.ok(largestGap(record.updates) <= MAX_PROGRESS_GAP_MS, `${name}: progress gaps ≤ ${MAX_PROGRESS_GAP_MS} ms (${largestGap(record.updates)})`);
+    // the replay runs in the worker: the page's own thread is never held for a progress interval
+    assert.ok(record.maxTimerLateMs < MAX_PROGRESS_GAP_MS, `${name}: the page's timers ran (largest delay ${record.maxTimerLateMs} ms)`);
+  }
+});
+
+test("Esc cancels a real replay under way, and the draw replays again afterwards", async () => {
+  const row = expectation(LIT_MESH, 0);
+  const { page, assertClean } = await open(`#capture=/${LIT_MESH}`);
+  await page.waitForSelector("li.draw");
+  await page.click('li.draw[data-index="0"]');
+  await page.waitForSelector("#progress:not([hidden])");
+  await page.keyboard.press("Escape");
+  await waitForText(page, "#compare-summary", /cancelled/);
+  assert.equal(await page.textContent('li.draw[data-index="0"] [data-testid="draw-status"]'), "not replayed");
+  await page.keyboard.press("Enter");
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
+  assertClean();
+  await page.close();
+});
+
+test("the README's screenshot: a real capture with a differing pixel inspected", async () => {
+  assert.notEqual(shareUrl, "");
+  const { page, assertClean } = await watchPage(context, shareUrl);
+  await page.waitForSelector('[data-testid="pixel-trace"] .asm-line.executed');
+  // one large pane (S) fitted to the view (0), the inspected pixel's values, fragment and verdict beside it
+  await page.keyboard.press("s");
+  await page.keyboard.press("0");
+  await page.waitForSelector('.pane[data-role="side"]', { state: "hidden" });
+  await shot(page, "readme");
+  assertClean();
+  await page.close();
+});
