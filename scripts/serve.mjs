@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 // A small static server for the viewer: www/ at /, fixtures/ at /fixtures/, and /viewer-config.json naming the
-// capture the page opens by default. Local only (binds 127.0.0.1), GET and HEAD only, no directory listings.
+// capture the page opens by default and the draw it selects there (the first). Local only (binds 127.0.0.1), GET and HEAD only, no directory listings.
 //
 //   node scripts/serve.mjs [--port N] [--capture PATH_OR_URL]
 //
@@ -45,6 +45,9 @@ const TYPES = {
   ".md": "text/plain; charset=utf-8",
   ".d.ts": "text/plain; charset=utf-8",
 };
+
+/** The draw (0-based, as the page's `#draw=` counts) the default capture opens on: the first. */
+export const DEFAULT_DRAW = 0;
 
 /**
  * The capture the page opens by default, as a URL path, or null when there is none.
@@ -98,7 +101,8 @@ function fileFor(urlPath) {
 export function startServer(options = {}) {
   const host = options.host ?? "127.0.0.1";
   const capture = options.capture === null ? null : defaultCapture(options.capture ?? process.env["IRIDIA_CAPTURE"]);
-  const config = JSON.stringify({ default_capture: capture });
+  // the default capture opens on its first draw, so a new user sees the replay against the recording at once
+  const config = JSON.stringify({ default_capture: capture, default_draw: capture === null ? null : DEFAULT_DRAW });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const log = () => {
@@ -183,7 +187,7 @@ async function main() {
       server = await startServer({ port: 0, capture: options.capture, quiet: true });
     } else throw error;
   }
-  const hash = server.defaultCapture === null ? "" : `#capture=${server.defaultCapture}`;
+  const hash = server.defaultCapture === null ? "" : `#capture=${server.defaultCapture}&draw=${DEFAULT_DRAW}`;
   console.log(`Iridia viewer: ${server.url}${hash}`);
   if (server.defaultCapture === null)
     console.log("  (no sample capture yet: put one in fixtures/captures/*.iridia or pass --capture PATH)");

@@ -140,15 +140,7 @@ impl TargetReplay {
 
     /// The bytes of texel (`x`, `y`) of `bytes` (a surface of this target), if inside.
     pub fn texel<'b>(&self, bytes: &'b [u8], x: u32, y: u32) -> Option<&'b [u8]> {
-        if x >= self.width || y >= self.height {
-            return None;
-        }
-        let element = crate::format::TexelCodec::new(self.format).ok()?.element_bytes();
-        let index = u64::from(y)
-            .checked_mul(u64::from(self.width))?
-            .checked_add(u64::from(x))?;
-        let start = usize::try_from(index).ok()?.checked_mul(element)?;
-        bytes.get(start..start.checked_add(element)?)
+        surface_texel(self.format, self.width, self.height, bytes, x, y)
     }
 
     /// A PNG of `picture` (RGBA8); `None` for the recorded contents, the mask and the heatmap when nothing was
@@ -328,3 +320,15 @@ pub fn replay_captured(
 pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
+
+/// The bytes of texel (`x`, `y`) of `bytes`, a `width` x `height` surface of `format` stored row by row without
+/// padding, if inside.
+pub(crate) fn surface_texel(format: Format, width: u32, height: u32, bytes: &[u8], x: u32, y: u32) -> Option<&[u8]> {
+    if x >= width || y >= height {
+        return None;
+    }
+    let element = crate::format::TexelCodec::new(format).ok()?.element_bytes();
+    let index = u64::from(y).checked_mul(u64::from(width))?.checked_add(u64::from(x))?;
+    let start = usize::try_from(index).ok()?.checked_mul(element)?;
+    bytes.get(start..start.checked_add(element)?)
+}

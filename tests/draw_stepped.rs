@@ -85,7 +85,7 @@ fn a_draw_run_part_by_part_draws_what_it_draws_at_once() {
             draws += 1;
         }
     }
-    // 01..05: 1 + 6 + 1 + 26 + 1 draws; 20-recorded: 8
+    // 1 + 6 + 1 + 26 + 1 draws in 01..05, and the 8 of 20-recorded.iridia (fixtures/captures/README.md)
     assert_eq!(draws, 43);
 }
 

@@ -244,6 +244,90 @@ fn history_agrees(history: &PixelHistory, target: TargetSlot, format: Format, re
     }
 }
 
+/// The texels and comparison of one pixel of one target that a verdict is drawn from (see the module
+/// documentation), as a replay or the viewer holds them.
+pub(crate) struct PixelEvidence<'a> {
+    /// The pixel's column.
+    pub x: u32,
+    /// The pixel's row (0 at the top).
+    pub y: u32,
+    /// The target.
+    pub target: TargetSlot,
+    /// The target's format.
+    pub format: Format,
+    /// The tolerance the pixel is compared under.
+    pub tolerance: &'a Tolerance,
+    /// The texel before the draw.
+    pub before: &'a [u8],
+    /// The texel the GPU left, if recorded.
+    pub recorded: Option<&'a [u8]>,
+    /// The replayed texel.
+    pub replayed: &'a [u8],
+    /// The pixel's compare class; `None` when nothing was recorded.
+    pub class: Option<PixelClass>,
+    /// Whether the pixel is in the draw's ambiguity mask.
+    pub in_mask: bool,
+    /// The depth the GPU left at the pixel, when the draw's depth-stencil target is recorded.
+    pub recorded_depth: Option<f32>,
+}
+
+/// What [`judge`] finds: the channel differences, the edges it looked at, and the verdict.
+pub(crate) struct Judged {
+    /// Per channel, recorded against replayed; empty when nothing was recorded.
+    pub difference: Vec<ChannelDifference>,
+    /// The nearest ambiguous edge of each fragment's triangle (by fragment).
+    pub fragment_edges: Vec<Option<EdgeProximity>>,
+    /// Triangles without a fragment at the pixel whose coverage of it depends on rounding (looked for when the
+    /// pixel is in the ambiguity mask and differs).
+    pub neighbour_edges: Vec<EdgeProximity>,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// The verdict on one pixel of `prepared` (the draw replayed), whose history there is `history`: the channel
+/// differences ([`values`]), the nearest edges ([`edge`]) and the decision procedure of the module documentation.
+/// [`inspect_replayed`] and the viewer's pixel inspector both decide through it.
+pub(crate) fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &PixelEvidence<'_>) -> Result<Judged> {
+    let (x, y) = (e.x, e.y);
+    let fragment_edges: Vec<Option<EdgeProximity>> = history
+        .fragments
+        .iter()
+        .map(|f| {
+            let triangle = edge::triangle_of(prepared.rasterizer(), &f.vertices);
+            edge::nearest_edge(&triangle, prepared.rasterizer(), x, y, f.primitive_index).filter(|e| e.ambiguous)
+        })
+        .collect();
+    let differs = e.recorded.is_some_and(|r| r != e.replayed);
+    let neighbour_edges = if e.in_mask && differs {
+        let skip: Vec<u64> = history.fragments.iter().map(|f| f.primitive_index).collect();
+        edge::ambiguous_neighbours(prepared, x, y, &skip)?
+    } else {
+        Vec::new()
+    };
+    let difference = match e.recorded {
+        Some(recorded) => values::channel_differences(e.format, e.tolerance, recorded, e.replayed)?,
+        None => Vec::new(),
+    };
+    let verdict = verdict::decide(&verdict::Evidence {
+        target: e.target,
+        before: e.before,
+        recorded: e.recorded,
+        replayed: e.replayed,
+        class: e.class,
+        channels: &difference,
+        fragments: &history.fragments,
+        fragment_edges: &fragment_edges,
+        neighbours: &neighbour_edges,
+        recorded_depth: e.recorded_depth,
+    });
+    Ok(Judged {
+        difference,
+        fragment_edges,
+        neighbour_edges,
+        verdict,
+    })
+}
+
 /// Inspects pixel (`x`, `y`) of `target` of `draw`, already replayed as `replay` (whose tolerance is used): the
 /// pixel's history is computed, nothing else is redrawn.
 pub fn inspect_replayed(
@@ -290,39 +374,32 @@ pub fn inspect_replayed(
             },
         )
         .map_err(|e| e.within(at.as_str()))?;
-    let fragment_edges: Vec<Option<EdgeProximity>> = history
-        .fragments
-        .iter()
-        .map(|f| {
-            let triangle = edge::triangle_of(prepared.rasterizer(), &f.vertices);
-            edge::nearest_edge(&triangle, prepared.rasterizer(), x, y, f.primitive_index).filter(|e| e.ambiguous)
-        })
-        .collect();
-    let in_mask = replay.is_ambiguous(x, y);
-    let differs = recorded.is_some_and(|r| r != replayed);
-    let neighbour_edges = if in_mask && differs {
-        let skip: Vec<u64> = history.fragments.iter().map(|f| f.primitive_index).collect();
-        edge::ambiguous_neighbours(&prepared, x, y, &skip).map_err(|e| e.within(at.as_str()))?
-    } else {
-        Vec::new()
-    };
-    let difference = match recorded {
-        Some(recorded) => values::channel_differences(format, &tolerance, recorded, replayed)?,
-        None => Vec::new(),
-    };
+    let judged = judge(
+        &prepared,
+        &history,
+        &PixelEvidence {
+            x,
+            y,
+            target,
+            format,
+            tolerance: &tolerance,
+            before,
+            recorded,
+            replayed,
+            class: target_replay.comparison.as_ref().and_then(|c| c.class_at(x, y)),
+            in_mask: replay.is_ambiguous(x, y),
+            recorded_depth: recorded_depth(replay, x, y),
+        },
+    )
+    .map_err(|e| e.within(at.as_str()))?;
+    let Judged {
+        difference,
+        fragment_edges,
+        neighbour_edges,
+        verdict,
+    } = judged;
     let class = target_replay.comparison.as_ref().and_then(|c| c.class_at(x, y));
-    let verdict = verdict::decide(&verdict::Evidence {
-        target,
-        before,
-        recorded,
-        replayed,
-        class,
-        channels: &difference,
-        fragments: &history.fragments,
-        fragment_edges: &fragment_edges,
-        neighbours: &neighbour_edges,
-        recorded_depth: recorded_depth(replay, x, y),
-    });
+    let in_mask = replay.is_ambiguous(x, y);
     let listing_of = |bytes: &[u8], what: &str, cache: &mut ShaderCache| -> Result<ProgramListing> {
         let program = cache.program(bytes, what)?;
         Ok(ProgramListing::of(&program.shader.program))

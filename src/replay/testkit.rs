@@ -134,13 +134,18 @@ pub fn record(description: &Description, rt0_after: Option<Vec<u8>>, depth_after
     record
 }
 
-/// A capture of `records`, opened.
-pub fn capture(records: &[DrawRecord]) -> Capture<Cursor<Arc<[u8]>>> {
+/// A capture of `records`, as the bytes of its file.
+pub fn capture_bytes(records: &[DrawRecord]) -> Vec<u8> {
     let mut writer = CaptureWriter::in_memory();
     for r in records {
         writer.add_draw(r).unwrap_or_else(|e| panic!("{e}"));
     }
-    Capture::open(writer.finish_to_vec().unwrap()).unwrap()
+    writer.finish_to_vec().unwrap()
+}
+
+/// A capture of `records`, opened.
+pub fn capture(records: &[DrawRecord]) -> Capture<Cursor<Arc<[u8]>>> {
+    Capture::open(capture_bytes(records)).unwrap()
 }
 
 /// Clip-space position of screen point (`x`, `y`) of a `size` x `size` viewport at the origin, depth `z`, w 1.

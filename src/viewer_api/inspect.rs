@@ -1,7 +1,9 @@
 //! Why a pixel has its value ([`ViewerCapture::inspect_pixel`]), program traces ([`ViewerCapture::trace_pixel`],
 //! [`ViewerCapture::trace_vertex`]) and listings ([`ViewerCapture::disassemble`]), from the draw module's pixel
 //! history ([`crate::draw::PreparedDraw::pixel_history`]) and the disassembler's instruction lines
-//! ([`crate::dxbc::disasm::listing_lines`]), in the protocol's shapes.
+//! ([`crate::dxbc::disasm::listing_lines`]), in the protocol's shapes. A pixel's verdict line is the library's
+//! ([`crate::inspect::Verdict`], decided as the documentation of [`crate::inspect`] says), on the viewer's texels and
+//! comparison.
 //!
 //! Registers are named as the listing names them (`v1.xy`, `o0.xyzw`, `r3.x`); signature registers carry their
 //! semantic. Values read as floats, except where the signature declares an integer type or the instruction works
@@ -9,15 +11,19 @@
 
 use std::sync::Arc;
 
-use crate::compare::describe_pixel;
+use crate::capture::TargetSlot;
+use crate::compare::PixelClass;
 use crate::draw::history::{Fragment, ProgramTrace as DrawTrace, VertexRecord as DrawVertex};
 use crate::draw::{HistoryOptions, PreparedDraw, Program};
 use crate::dxbc::disasm::{ValueKind, listing_lines, operand_texts, value_kind};
 use crate::dxbc::program::{Opcode, RegisterType};
 use crate::dxbc::signature::{ComponentType, Signature};
+use crate::format::decode_depth_stencil;
+use crate::inspect::{PixelEvidence, judge};
 use crate::output_merger::{
     DepthRecord, DepthStencilRecord, StencilRecord, TargetOperation, TargetRecord, words_as_numbers,
 };
+use crate::replay::surface_texel;
 use crate::{Error, Result};
 
 use super::texels::stored_texel;
@@ -50,17 +56,19 @@ fn float_word(value: f32) -> String {
     }
 }
 
-/// One word for a person, read as `kind`.
-fn word_text(word: u32, kind: ValueKind) -> String {
+/// One word for a person, read as `kind`. An untyped word is a float when its exponent field is neither 0 nor 255
+/// or when it is +0 or -0 (IEEE 754 binary32), else a signed integer.
+pub(super) fn word_text(word: u32, kind: ValueKind) -> String {
     match kind {
         ValueKind::Float => float_word(f32::from_bits(word)),
         ValueKind::Int => format!("{}", word as i32),
         ValueKind::Uint => format!("{word}"),
         ValueKind::Bits => format!("0x{word:08x}"),
-        // as the listing's untyped literals: a float when the bits look like one, else an integer
+        // as the listing's untyped literals: a float when the bits look like one, else an integer; both zeros
+        // read as floats, so a typeless move of -0.0 (0x80000000) shows `-0`, not `-2147483648`
         ValueKind::Untyped => {
             let exponent = word >> 23 & 0xff;
-            if word == 0 || (exponent != 0 && exponent != 0xff) {
+            if word & 0x7fff_ffff == 0 || (exponent != 0 && exponent != 0xff) {
                 float_word(f32::from_bits(word))
             } else {
                 format!("{}", word as i32)
@@ -454,15 +462,6 @@ fn program_trace(program: &Program, stage: Stage, trace: &DrawTrace) -> ProgramT
     }
 }
 
-/// `values` of channels for a verdict line: `R 0.50196, G 0.25098`.
-fn channels_text(values: &[(String, String)]) -> String {
-    values
-        .iter()
-        .map(|(channel, text)| format!("{} {text}", channel.to_uppercase()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl ViewerCapture {
     /// Every fragment of draw `index` at pixel (`x`, `y`), in order, with the verdict of target `id` there.
     pub fn inspect_pixel(&mut self, index: usize, id: TargetId, x: u32, y: u32) -> Result<PixelHistory> {
@@ -483,68 +482,69 @@ impl ViewerCapture {
             .enumerate()
             .map(|(order, fragment)| fragment_record(order, fragment, prepared))
             .collect::<Result<Vec<_>>>()?;
-        // the values on both sides, for the verdict line
-        let recorded = target.recorded.clone().unwrap_or_else(|| target.before.clone());
-        let pair = describe_pixel(
-            &target.image(&recorded)?,
-            &target.image(&bytes)?,
-            x,
-            y,
-            &target.tolerance(),
-        )?;
-        let texts = |result: bool| -> Vec<(String, String)> {
-            pair.channels
-                .iter()
-                .map(|c| {
-                    let value = if result { c.result } else { c.reference };
-                    let bits = if result { c.result_bits } else { c.reference_bits };
-                    (
-                        c.channel.clone(),
-                        super::texels::channel_text(target.format, &c.channel, value, bits),
+        // the verdict: the library's decision procedure (crate::inspect), on the viewer's texels and comparison
+        let slot = id.slot().map_or(TargetSlot::DepthStencil, TargetSlot::RenderTarget);
+        let texel = |surface: &'_ [u8]| -> Result<Vec<u8>> {
+            surface_texel(target.format, target.width, target.height, surface, x, y)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| {
+                    Error::new(
+                        "request",
+                        format!(
+                            "pixel ({x}, {y}) is outside {} ({}x{})",
+                            id.name(),
+                            target.width,
+                            target.height
+                        ),
                     )
                 })
-                .collect()
         };
-        let (ours, theirs) = (channels_text(&texts(true)), channels_text(&texts(false)));
-        let deciding = fragments
+        let before = texel(&target.before)?;
+        let recorded = target.recorded.as_deref().map(texel).transpose()?;
+        let replayed_texel = texel(&bytes)?;
+        let recorded_depth = replayed
+            .targets
             .iter()
-            .rev()
-            .find(|f| f.outcome == FragmentOutcome::Written)
-            .or(fragments.last());
-        let by = deciding.map_or(String::new(), |f| {
-            format!(
-                "; the last fragment, #{} (primitive {}), was {}",
-                f.order,
-                f.primitive_id,
-                outcome_text(f.outcome)
-            )
-        });
-        let (verdict, verdict_text) = match class {
-            Some(crate::compare::PixelClass::Differs) => (
-                PixelVerdictKind::Differs,
-                if fragments.is_empty() {
-                    format!(
-                        "the replay leaves {ours} but the GPU has {theirs}, and no fragment of this draw reached the pixel"
-                    )
-                } else {
-                    format!("the replay gives {ours} where the GPU has {theirs}{by}")
-                },
-            ),
-            Some(crate::compare::PixelClass::Ambiguous) => (
-                PixelVerdictKind::Ambiguous,
-                format!(
-                    "the replay gives {ours} where the GPU has {theirs}, at a triangle edge whose coverage depends on how \
-                     the vertices were rounded to the 16.8 grid{by}"
-                ),
-            ),
-            _ if fragments.is_empty() => (
-                PixelVerdictKind::NotCovered,
-                format!("no fragment of this draw reached the pixel; it keeps {theirs}"),
-            ),
-            _ => (
-                PixelVerdictKind::Matches,
-                format!("the replay gives the GPU's {theirs}{by}"),
-            ),
+            .find(|(t, _, _)| t.id == TargetId::Depth)
+            .and_then(|(t, _, _)| {
+                let surface = t.recorded.as_deref()?;
+                let stored = surface_texel(t.format, t.width, t.height, surface, x, y)?;
+                decode_depth_stencil(t.format, stored).ok().map(|d| d.depth)
+            });
+        let output = &replayed.output;
+        // the ambiguity mask is width * height, row by row (empty when not computed)
+        let in_mask = x < output.width
+            && u64::from(y)
+                .checked_mul(u64::from(output.width))
+                .and_then(|i| i.checked_add(u64::from(x)))
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| output.ambiguous.get(i))
+                .copied()
+                .unwrap_or(false);
+        let tolerance = target.tolerance();
+        let judged = judge(
+            prepared,
+            &history,
+            &PixelEvidence {
+                x,
+                y,
+                target: slot,
+                format: target.format,
+                tolerance: &tolerance,
+                before: &before,
+                recorded: recorded.as_deref(),
+                replayed: &replayed_texel,
+                class,
+                in_mask,
+                recorded_depth,
+            },
+        )?;
+        let verdict_text = judged.verdict.text();
+        let verdict = match class {
+            Some(PixelClass::Differs) => PixelVerdictKind::Differs,
+            Some(PixelClass::Ambiguous) => PixelVerdictKind::Ambiguous,
+            _ if fragments.is_empty() => PixelVerdictKind::NotCovered,
+            _ => PixelVerdictKind::Matches,
         };
         Ok(PixelHistory {
             target: id,
@@ -623,17 +623,5 @@ impl ViewerCapture {
             bytes.ok_or_else(|| Error::new(format!("draw {index}"), format!("the draw binds no {what} program")))?;
         let program = self.shaders.program(bytes, &format!("draw {index} {what}"))?;
         Ok(disassembly(&program, stage))
-    }
-}
-
-/// A fragment's outcome in words.
-fn outcome_text(outcome: FragmentOutcome) -> &'static str {
-    match outcome {
-        FragmentOutcome::Written => "written",
-        FragmentOutcome::Discarded => "discarded",
-        FragmentOutcome::DepthFailed => "rejected by the depth test",
-        FragmentOutcome::StencilFailed => "rejected by the stencil test",
-        FragmentOutcome::SampleMasked => "masked out of the sample",
-        FragmentOutcome::Clipped => "removed by a clip distance",
     }
 }

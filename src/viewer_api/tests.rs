@@ -630,3 +630,128 @@ fn only_the_draw_asked_for_is_inflated() {
         "{text}"
     );
 }
+
+#[test]
+fn an_untyped_word_reads_as_a_float_when_its_bits_look_like_one_and_both_zeros_are_floats() {
+    use crate::dxbc::disasm::ValueKind;
+    // 0x80000000 is IEEE 754 binary32 -0.0 (sign bit alone), not the integer -2147483648
+    assert_eq!(inspect::word_text(0x8000_0000, ValueKind::Untyped), "-0");
+    assert_eq!(inspect::word_text(0, ValueKind::Untyped), "0");
+    // 0x3f800000 = 1.0 (exponent 127, mantissa 0); 0xbf800000 = -1.0
+    assert_eq!(inspect::word_text(0x3f80_0000, ValueKind::Untyped), "1");
+    assert_eq!(inspect::word_text(0xbf80_0000, ValueKind::Untyped), "-1");
+    // small integers have a zero exponent field (denormal bits) and stay integers: 5, and -1 = 0xffffffff (exponent 0xff)
+    assert_eq!(inspect::word_text(5, ValueKind::Untyped), "5");
+    assert_eq!(inspect::word_text(0xffff_ffff, ValueKind::Untyped), "-1");
+    // a typed integer read is unchanged: 0x80000000 as int is i32::MIN
+    assert_eq!(inspect::word_text(0x8000_0000, ValueKind::Int), "-2147483648");
+}
+
+/// The viewer's pixel history and the library's inspection ([`crate::inspect::inspect_pixel`]) of pixel (`x`,
+/// `y`) of rt0 of the one draw of a capture of `json` drawn with `files`, recorded as `rt0_after` and `depth_after`.
+fn both_inspections(
+    json: &str,
+    files: &[(&str, Vec<u8>)],
+    rt0_after: Vec<u8>,
+    depth_after: Option<Vec<u8>>,
+    (x, y): (u32, u32),
+) -> (PixelHistory, crate::inspect::PixelInspection) {
+    use crate::replay::testkit::{capture_bytes, describe, record};
+    let description = describe(json, files);
+    let bytes = capture_bytes(&[record(&description, Some(rt0_after), depth_after)]);
+    let mut viewer = ViewerCapture::open(bytes.clone()).unwrap();
+    replay(&mut viewer, 0, 1 << 20);
+    let history = viewer.inspect_pixel(0, TargetId::Rt0, x, y).unwrap();
+    let mut capture = Capture::open(bytes).unwrap();
+    let inspection = crate::inspect::inspect_pixel(
+        &mut capture,
+        0,
+        x,
+        y,
+        crate::capture::TargetSlot::RenderTarget(0),
+        &mut ShaderCache::new(),
+        &crate::inspect::InspectOptions::default(),
+    )
+    .unwrap();
+    (history, inspection)
+}
+
+#[test]
+fn the_pixel_inspectors_verdict_is_the_librarys_for_the_same_pixel() {
+    use crate::replay::testkit::{corner_files, corner_image, corner_triangle, set_texel};
+    // The corner triangle (screen (0, 0), (8, 0), (0, 8)) writes l(1, 0, 0.2, 1) = RGBA8 (255, 0, 51, 255) where
+    // x + y <= 6 on an 8x8 target cleared to 0 (the same scene and hand-worked contents as crate::inspect's tests).
+    const WRITTEN: [u8; 4] = [255, 0, 51, 255];
+    const CLEAR: [u8; 4] = [0; 4];
+    let files = corner_files("1.000000, 0.000000, 0.200000, 1.000000");
+    let scene = corner_triangle(0.5, "");
+    // (pixel, what the GPU left there, the viewer's kind, how the library's verdict begins)
+    let cases = [
+        // as worked out: the same bits
+        ((1, 2), WRITTEN, PixelVerdictKind::Matches, "matches"),
+        // red 251 against 255: 4 codes, beyond the UNORM8 tolerance
+        (
+            (2, 1),
+            [251, 0, 51, 255],
+            PixelVerdictKind::Differs,
+            "the program's output differs by 4 ULP in red",
+        ),
+        // (3, 4): the centre (3.5, 4.5) lies on the hypotenuse, left uncovered by the top-left rule
+        (
+            (3, 4),
+            WRITTEN,
+            PixelVerdictKind::Ambiguous,
+            "coverage differs at a triangle edge",
+        ),
+        // (7, 7): 4.9 px beyond the hypotenuse, no fragment; the GPU wrote it
+        (
+            (7, 7),
+            WRITTEN,
+            PixelVerdictKind::Differs,
+            "no fragment reached this pixel in the replay, but the GPU wrote it",
+        ),
+    ];
+    for ((x, y), texel, kind, begins) in cases {
+        let mut after = corner_image(WRITTEN, CLEAR);
+        set_texel(&mut after, x as usize, y as usize, texel);
+        let (history, inspection) = both_inspections(&scene, &files, after, None, (x, y));
+        assert_eq!(history.verdict, kind, "({x}, {y})");
+        assert_eq!(history.verdict_text, inspection.verdict.text(), "({x}, {y})");
+        assert!(
+            history.verdict_text.starts_with(begins),
+            "({x}, {y}): {}",
+            history.verdict_text
+        );
+    }
+}
+
+#[test]
+fn the_pixel_inspector_reads_the_recorded_depth_for_a_depth_test_verdict() {
+    use crate::replay::testkit::{corner_files, corner_image, corner_triangle, set_texel};
+    // Cleared to depth 1.0, LESS; the triangle at 0.5 passes in the replay. The GPU left (1, 1) as it was: colour
+    // cleared, depth 1.0 (the D32_FLOAT surface holds 0.5 where x + y <= 6, 1.0 elsewhere and at (1, 1)).
+    let extra = r#", "depth": {"format": "D32_FLOAT", "enable": true, "func": "LESS"}"#;
+    let mut after = corner_image([255, 0, 51, 255], [0; 4]);
+    set_texel(&mut after, 1, 1, [0; 4]);
+    let mut depth = Vec::new();
+    for y in 0..8 {
+        for x in 0..8 {
+            let z: f32 = if x + y <= 6 && (x, y) != (1, 1) { 0.5 } else { 1.0 };
+            depth.extend_from_slice(&z.to_le_bytes());
+        }
+    }
+    let (history, inspection) = both_inspections(
+        &corner_triangle(0.5, extra),
+        &corner_files("1.000000, 0.000000, 0.200000, 1.000000"),
+        after,
+        Some(depth),
+        (1, 1),
+    );
+    assert_eq!(history.verdict, PixelVerdictKind::Differs);
+    assert_eq!(history.verdict_text, inspection.verdict.text());
+    assert_eq!(
+        history.verdict_text,
+        "the depth test passed here but the recorded depth says it failed (replayed depth 0.5, recorded 1; LESS \
+         against 1, primitive 0)"
+    );
+}

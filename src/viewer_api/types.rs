@@ -654,7 +654,7 @@ pub struct PixelHistory {
     pub y: u32,
     /// The verdict.
     pub verdict: PixelVerdictKind,
-    /// The verdict's reason, one line.
+    /// The verdict's reason, one line: [`crate::inspect::Verdict::text`] of the library's decision procedure.
     pub verdict_text: String,
     /// Every fragment, in order.
     pub fragments: Vec<FragmentRecord>,

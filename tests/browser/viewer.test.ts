@@ -441,15 +441,19 @@ test("a capture URL that does not exist is reported in the page", async () => {
   await page.close();
 });
 
-test("the server's default capture opens when the URL names none", async () => {
+test("the server's default capture opens on its first draw when the URL names none", async () => {
   const withDefault = await startServer({ port: 0, quiet: true, capture: "fixtures/viewer/mock.iridia" });
   try {
     const page = await context.newPage();
     pageErrors.set(page, []);
     page.on("pageerror", (error) => pageErrors.get(page)?.push(error.message));
     await page.goto(`${withDefault.url}?mock`);
-    await page.waitForSelector("li.draw");
-    assert.match(page.url(), /\?mock#capture=\/fixtures\/viewer\/mock\.iridia&view=difference$/);
+    // the server's viewer-config.json names the first draw (scripts/serve.mjs DEFAULT_DRAW), so a new user sees the
+    // replay against the recording without picking one
+    await page.waitForSelector('li.draw.selected[aria-selected="true"]');
+    assert.equal(await page.getAttribute("li.draw.selected", "data-index"), "0");
+    await page.waitForFunction(() => /[#&]target=/.test(location.hash));
+    assert.match(page.url(), /\?mock#capture=\/fixtures\/viewer\/mock\.iridia&draw=0&target=rt0&view=difference$/);
     assert.equal(await page.textContent("#capture-title"), "mock.iridia");
     assertNoPageErrors(page);
     await page.close();

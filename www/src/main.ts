@@ -81,6 +81,8 @@ interface Restore {
 /** The server's viewer-config.json (scripts/serve.mjs): the capture to open when the URL names none. */
 interface ViewerConfig {
   default_capture: string | null;
+  /** The draw (0-based) the default capture opens on, so a new user sees a replay at once; null picks none. */
+  default_draw: number | null;
 }
 
 /** How many rendered images are kept for flicking back and forth. */
@@ -231,7 +233,7 @@ class App {
       const config = await this.config();
       const url = config.default_capture;
       if (url !== null) {
-        state = { ...state, source: { kind: "url", url } };
+        state = { ...state, source: { kind: "url", url }, draw: state.draw ?? config.default_draw };
         history.replaceState(null, "", formatHash(state));
       } else {
         this.placeholderNote = "No sample capture is configured (the server found none in fixtures/captures/).";
@@ -241,7 +243,7 @@ class App {
   }
 
   private async config(): Promise<ViewerConfig> {
-    const none: ViewerConfig = { default_capture: null };
+    const none: ViewerConfig = { default_capture: null, default_draw: null };
     try {
       const response = await fetch("viewer-config.json", { cache: "no-store" });
       if (!response.ok) return none;
@@ -252,7 +254,9 @@ class App {
         const field = record[key];
         return typeof field === "string" && field !== "" ? field : null;
       };
-      return { default_capture: text("default_capture") };
+      const draw = record["default_draw"];
+      const defaultDraw = typeof draw === "number" && Number.isInteger(draw) && draw >= 0 ? draw : null;
+      return { default_capture: text("default_capture"), default_draw: defaultDraw };
     } catch {
       return none;
     }

@@ -354,7 +354,10 @@ export interface PixelHistory {
   x: number;
   y: number;
   verdict: PixelVerdictKind;
-  /** The verdict's reason for a person, one line, e.g. "fragment 1 (primitive 7) gives 0.5019 where the GPU has 0.5058". */
+  /**
+   * The verdict's reason for a person, one line, from the library's decision procedure (src/inspect/verdict.rs), e.g.
+   * "the program's output differs by 4 ULP in red (replayed 1, recorded 0.9843137)".
+   */
   verdict_text: string;
   fragments: FragmentRecord[];
 }
