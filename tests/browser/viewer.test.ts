@@ -97,7 +97,7 @@ test("picking a draw replays it and shows how many pixels differ", async () => {
   assert.equal(text, `${expected.differing_pixels} of ${expected.compared_pixels} pixels differ`);
   const status = await page.textContent('li.draw[data-index="1"] [data-testid="draw-status"]');
   assert.equal(status, `${expected.differing_pixels} px differ`);
-  assert.equal(await page.getAttribute('canvas[data-role="main"]', "data-image"), "64x40");
+  await page.waitForSelector('canvas[data-role="main"][data-image="64x40"]');
   assert.equal(await activeView(page), "difference");
   await shot(page, "03-draw-differences");
   assertNoPageErrors(page);
@@ -220,8 +220,8 @@ test("a draw whose replay fails shows why, and the rest of the capture stays usa
   const summary = await waitForText(page, "#compare-summary", /Replay failed/);
   assert.match(summary, /unsupported at draws\[4\]\.gs: a geometry shader is bound/);
   await waitForText(page, 'li.draw[data-index="4"] [data-testid="draw-status"]', /error/);
-  // the recorded image is still shown beside the error
-  assert.equal(await page.getAttribute('canvas[data-role="side"]', "data-image"), "64x40");
+  // the recorded image is still shown beside the error (it is drawn when its own request returns)
+  await page.waitForSelector('canvas[data-role="side"][data-image="64x40"]');
   await shot(page, "10-replay-error");
   await page.click('li.draw[data-index="5"]');
   await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
