@@ -11,13 +11,15 @@
     clippy::cast_possible_truncation
 )]
 
+#[path = "common/capture_edit.rs"]
+mod capture_edit;
+use capture_edit::{rezip, with_manifest};
 use iridia::capture::{Capture, DrawRecord, TargetSlot, write_capture};
 use iridia::d3d::ResourceDimension;
 use iridia::draw::state::{DepthStencilView, DrawCall, DrawState, RenderTargetView, VertexBufferBinding};
 use iridia::format::Format;
 use iridia::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Resource, Texture, TextureShape};
 use serde_json::Value;
-use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
@@ -379,37 +381,6 @@ fn small_capture() -> Vec<u8> {
     record.render_targets_after = vec![Some((100..148u8).collect::<Vec<_>>().into())];
     record.depth_stencil_after = Some(0.5f32.to_le_bytes().repeat(12).into());
     write_capture(&[record], None).unwrap()
-}
-
-/// A copy of `archive` with each entry's data replaced by `edit`'s (`None` drops the entry), all deflated.
-fn rezip(archive: &[u8], mut edit: impl FnMut(&str, &[u8]) -> Option<Vec<u8>>) -> Vec<u8> {
-    let mut zip = zip::ZipArchive::new(Cursor::new(archive)).unwrap();
-    let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for index in 0..zip.len() {
-        let mut file = zip.by_index(index).unwrap();
-        let name = file.name().unwrap().into_owned();
-        let mut data = Vec::new();
-        file.read_to_end(&mut data).unwrap();
-        if let Some(data) = edit(&name, &data) {
-            let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-            out.start_file(name, options).unwrap();
-            out.write_all(&data).unwrap();
-        }
-    }
-    out.finish().unwrap().into_inner()
-}
-
-/// A copy of `archive` with its manifest's JSON changed by `edit`.
-fn with_manifest(archive: &[u8], edit: impl Fn(&mut Value)) -> Vec<u8> {
-    rezip(archive, |name, data| {
-        if name == "manifest.json" {
-            let mut value: Value = serde_json::from_slice(data).unwrap();
-            edit(&mut value);
-            Some(serde_json::to_vec(&value).unwrap())
-        } else {
-            Some(data.to_vec())
-        }
-    })
 }
 
 /// The blob entry name of a draw-0 item of the manifest, e.g. `["vertex_buffers", 0, "data"]`.

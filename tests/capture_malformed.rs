@@ -12,8 +12,11 @@
     clippy::cast_possible_truncation
 )]
 
+#[path = "common/capture_edit.rs"]
+mod capture_edit;
 mod common;
 
+use capture_edit::with_manifest;
 use common::largest_allocation_in;
 use iridia::capture::{Capture, DrawRecord, write_capture};
 use iridia::d3d::ResourceDimension;
@@ -21,7 +24,6 @@ use iridia::draw::state::{ConstantBufferBinding, DrawCall, DrawState, RenderTarg
 use iridia::format::Format;
 use iridia::resource::{RenderTargetViewDesc, Resource, ShaderResourceView, Texture, TextureShape};
 use serde_json::{Value, json};
-use std::io::{Cursor, Read, Write};
 use std::sync::Arc;
 
 /// More than reading a capture of a few kilobytes needs (its blobs are at most 1 KiB, its manifest a few), far less
@@ -159,26 +161,6 @@ fn absurd_directory_fields_do_not_overallocate() {
             check(&format!("{value:#x} at byte {at}"), &bad);
         }
     }
-}
-
-/// A copy of `archive` with its manifest's JSON changed by `edit`.
-fn with_manifest(archive: &[u8], edit: impl Fn(&mut Value)) -> Vec<u8> {
-    let mut zip = zip::ZipArchive::new(Cursor::new(archive)).unwrap();
-    let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for index in 0..zip.len() {
-        let mut file = zip.by_index(index).unwrap();
-        let name = file.name().unwrap().into_owned();
-        let mut data = Vec::new();
-        file.read_to_end(&mut data).unwrap();
-        if name == "manifest.json" {
-            let mut value: Value = serde_json::from_slice(&data).unwrap();
-            edit(&mut value);
-            data = serde_json::to_vec(&value).unwrap();
-        }
-        out.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
-        out.write_all(&data).unwrap();
-    }
-    out.finish().unwrap().into_inner()
 }
 
 /// A change to a manifest's JSON.
