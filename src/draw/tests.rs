@@ -14,36 +14,8 @@
 
 use super::*;
 use crate::draw::description::{self, Description};
+use crate::replay::testkit::program;
 use std::ops::ControlFlow;
-
-/// A signature table of the disassembler's format: (name, index, mask, register, system value, format).
-fn signature(title: &str, elements: &[(&str, u32, &str, &str, &str, &str)]) -> String {
-    let mut text = format!(
-        "// {title}:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n\
-         // -------------------- ----- ------ -------- -------- ------- ------\n"
-    );
-    for (name, index, mask, register, system, format) in elements {
-        text.push_str(&format!(
-            "// {name:<20} {index:>5} {mask:>6} {register:>8} {system:>8} {format:>7} {mask:>6}\n"
-        ));
-    }
-    text.push_str("//\n");
-    text
-}
-
-/// A program: its signatures and its listing.
-fn program(
-    inputs: &[(&str, u32, &str, &str, &str, &str)],
-    outputs: &[(&str, u32, &str, &str, &str, &str)],
-    code: &str,
-) -> Vec<u8> {
-    let text = format!(
-        "{}{}{code}",
-        signature("Input signature", inputs),
-        signature("Output signature", outputs)
-    );
-    crate::dxbc::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
 
 /// `vs_pos_attr`: position from `POSITION`, the attribute `ATTR` passed on as `ATTR0`, `ATTR1` and `ATTR2`.
 fn vs_attr() -> Vec<u8> {
