@@ -3,9 +3,45 @@
 
 use std::fmt;
 
+/// What sort of failure an [`Error`] is: what the CLI and the viewer match on (never the `what` text).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The input is damaged or breaks a rule of its format or of D3D11: a truncated archive, a bad checksum, a
+    /// program that reads a register it never declares, a draw whose state contradicts itself.
+    #[default]
+    Invalid,
+    /// The input is valid D3D11 that Iridia does not run yet (a stage, a format, a fill mode).
+    Unsupported,
+    /// The request itself is wrong: no such draw, target or pixel, an argument out of range.
+    Request,
+    /// A resource limit of the library was reached (bytes, work, steps): the input may be fine but is too large.
+    Budget,
+    /// The caller cancelled the work.
+    Cancelled,
+    /// The request needs a replay that has not been done (or whose result was dropped).
+    NotReplayed,
+}
+
+impl ErrorKind {
+    /// The kind's name as JSON and the viewer spell it (`"not_replayed"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Invalid => "invalid",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Request => "request",
+            ErrorKind::Budget => "budget",
+            ErrorKind::Cancelled => "cancelled",
+            ErrorKind::NotReplayed => "not_replayed",
+        }
+    }
+}
+
 /// What went wrong and where: the input or stage at fault, the place in it, and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
+    /// What sort of failure this is (what callers match on).
+    pub kind: ErrorKind,
     /// The input or stage the error is about, outermost first: `"capture draws[3] ps"`, `"DXBC"`, `"draw 2"`.
     pub what: String,
     /// Where in it: `"byte 0x24"`, `"line 12"`, `"instruction 7 (token 0x1c)"`; empty when no place applies.
@@ -15,13 +51,26 @@ pub struct Error {
 }
 
 impl Error {
-    /// An error about `what`, with no place yet.
+    /// An error about `what`, with no place yet, of kind [`ErrorKind::Invalid`].
     pub fn new(what: impl Into<String>, detail: impl Into<String>) -> Self {
         Self {
+            kind: ErrorKind::Invalid,
             what: what.into(),
             at: String::new(),
             detail: detail.into(),
         }
+    }
+
+    /// An error of `kind` about `what`, with no place yet.
+    pub fn of_kind(kind: ErrorKind, what: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(what, detail).kind(kind)
+    }
+
+    /// The same error, of `kind`.
+    #[must_use]
+    pub fn kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// The same error, placed at `at` (replacing any place it had).
@@ -70,6 +119,20 @@ mod tests {
             e.to_string(),
             "DXBC at byte 0x1c: the chunk count 9 needs more bytes than the 40 given"
         );
+    }
+
+    #[test]
+    fn a_kind_survives_placing_and_enclosing() {
+        let e = Error::of_kind(ErrorKind::Cancelled, "draw 3", "cancelled")
+            .at("primitive 7")
+            .within("capture");
+        assert_eq!(e.kind, ErrorKind::Cancelled);
+        assert_eq!(Error::new("DXBC", "bad magic").kind, ErrorKind::Invalid);
+        assert_eq!(
+            serde_json::to_string(&ErrorKind::NotReplayed).ok().as_deref(),
+            Some("\"not_replayed\"")
+        );
+        assert_eq!(ErrorKind::NotReplayed.name(), "not_replayed");
     }
 
     #[test]

@@ -80,7 +80,11 @@ impl<'p> Reporter<'p> {
         if let Some(callback) = self.callback.as_mut()
             && callback(&self.progress).is_break()
         {
-            return Err(Error::new(self.label.as_str(), "cancelled"));
+            return Err(Error::of_kind(
+                crate::error::ErrorKind::Cancelled,
+                self.label.as_str(),
+                "cancelled",
+            ));
         }
         Ok(())
     }

@@ -36,6 +36,7 @@ use std::sync::Arc;
 use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
 use crate::compare::{CompareOptions, Comparison, Image, PixelClass, Tolerance, compare};
 use crate::draw::{DrawOptions, DrawOutput, DrawRun, PreparedDraw, ShaderCache};
+use crate::error::ErrorKind;
 use crate::format::{Format, NumericKind};
 use crate::{Error, Result};
 
@@ -197,7 +198,11 @@ impl std::fmt::Debug for ViewerCapture {
 
 /// The error for a draw index past the capture's draws.
 fn no_draw(index: usize, count: usize) -> Error {
-    Error::new("request", format!("there is no draw {index}; the capture has {count}"))
+    Error::of_kind(
+        ErrorKind::Request,
+        "request",
+        format!("there is no draw {index}; the capture has {count}"),
+    )
 }
 
 /// Lowercase hex of `bytes`.
@@ -445,9 +450,12 @@ impl ViewerCapture {
             Some(Outcome::Full(replayed)) => Ok(replayed.summary.replay.clone()),
             Some(Outcome::Summarized(summary)) => Ok(summary.replay.clone()),
             Some(Outcome::Failed(error)) => Err(error.clone()),
-            None => {
-                Err(Error::new(NOT_REPLAYED_WHAT, "the draw's replay has not finished").at(format!("draw {index}")))
-            }
+            None => Err(Error::of_kind(
+                ErrorKind::NotReplayed,
+                NOT_REPLAYED_WHAT,
+                "the draw's replay has not finished",
+            )
+            .at(format!("draw {index}"))),
         }
     }
 
@@ -473,7 +481,8 @@ impl ViewerCapture {
         match self.outcomes.get(&index) {
             Some(Outcome::Full(replayed)) => Ok(replayed),
             Some(Outcome::Failed(error)) => Err(error.clone()),
-            Some(Outcome::Summarized(_)) => Err(Error::new(
+            Some(Outcome::Summarized(_)) => Err(Error::of_kind(
+                ErrorKind::NotReplayed,
                 NOT_REPLAYED_WHAT,
                 format!("only the last {KEPT_REPLAYS} replayed draws keep their images; replay the draw again"),
             )
@@ -550,12 +559,21 @@ impl ViewerCapture {
 
 /// The error for a request about a draw not replayed.
 fn not_replayed(index: usize) -> Error {
-    Error::new(NOT_REPLAYED_WHAT, "the draw has not been replayed").at(format!("draw {index}"))
+    Error::of_kind(
+        ErrorKind::NotReplayed,
+        NOT_REPLAYED_WHAT,
+        "the draw has not been replayed",
+    )
+    .at(format!("draw {index}"))
 }
 
 /// The error for a target a draw does not write.
 fn no_target(index: usize, id: TargetId) -> Error {
-    Error::new("request", format!("draw {index} has no target {}", id.name()))
+    Error::of_kind(
+        ErrorKind::Request,
+        "request",
+        format!("draw {index} has no target {}", id.name()),
+    )
 }
 
 /// The protocol's stage of a capture's.

@@ -5,10 +5,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+pub use crate::error::ErrorKind;
 
 /// `ErrorInfo`: what failed, where and why, as [`crate::Error`] says it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ErrorInfo {
+    /// What sort of failure it is (what the page matches on).
+    pub kind: ErrorKind,
     /// The kind of thing that failed.
     pub what: String,
     /// Where; left out when the error names no place.
@@ -23,6 +26,7 @@ impl From<&Error> for ErrorInfo {
     fn from(error: &Error) -> ErrorInfo {
         let text = |s: &str| (!s.is_empty()).then(|| s.to_owned());
         ErrorInfo {
+            kind: error.kind,
             what: error.what.clone(),
             at: text(&error.at),
             detail: text(&error.detail),
