@@ -200,13 +200,8 @@ impl Comparison {
 
     /// The class of pixel (`x`, `y`), if inside the image.
     pub fn class_at(&self, x: u32, y: u32) -> Option<PixelClass> {
-        if x >= self.report.width {
-            return None;
-        }
-        let index = u64::from(y)
-            .wrapping_mul(u64::from(self.report.width))
-            .wrapping_add(u64::from(x));
-        self.classes.get(usize::try_from(index).ok()?).copied()
+        let index = super::image::pixel_index(self.report.width, self.report.height, x, y)?;
+        self.classes.get(index).copied()
     }
 
     /// Each pixel's largest in-place error in ULPs over the compared channels (infinity where a NaN or infinity

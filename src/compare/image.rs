@@ -77,6 +77,16 @@ impl<'a> Image<'a> {
         self.pixels
     }
 
+    /// The bytes of texel (`x`, `y`), if inside (a 1x1-element format; block formats have no single texel's bytes).
+    pub fn texel(&self, x: u32, y: u32) -> Option<&'a [u8]> {
+        if self.codec.block_size() != (1, 1) {
+            return None;
+        }
+        let size = self.codec.element_bytes();
+        let start = pixel_index(self.width, self.height, x, y)?.checked_mul(size)?;
+        self.data.get(start..start.checked_add(size)?)
+    }
+
     /// The codec.
     pub(crate) fn codec(&self) -> &TexelCodec {
         &self.codec
@@ -92,6 +102,17 @@ impl<'a> Image<'a> {
         }
         u128::from_le_bytes(buffer)
     }
+}
+
+/// Where pixel (`x`, `y`) of a `width` x `height` grid stored row by row, top row first, is: its index, or `None`
+/// outside the grid. Every per-pixel array of a target (texels, compare classes, the ambiguity mask) is addressed
+/// through it.
+pub fn pixel_index(width: u32, height: u32, x: u32, y: u32) -> Option<usize> {
+    if x >= width || y >= height {
+        return None;
+    }
+    let index = u64::from(y).checked_mul(u64::from(width))?.checked_add(u64::from(x))?;
+    usize::try_from(index).ok()
 }
 
 /// One compared channel of a format: where its bits are and how they are read.

@@ -62,7 +62,7 @@ pub use diff::{
     ChannelStats, ChannelValues, CompareOptions, Comparison, PixelClass, PixelDifference, Rect, TargetReport, compare,
     describe_pixel,
 };
-pub use image::Image;
+pub use image::{Image, pixel_index};
 pub use render::{
     HeatmapScale, PreviewChannels, PreviewOptions, PreviewStatistics, encode_png, preview_rgba8, preview_statistics,
     viridis,

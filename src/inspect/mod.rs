@@ -57,16 +57,18 @@ pub use edge::EdgeProximity;
 pub use values::{ChannelDifference, ChannelValue, TexelValue};
 pub use verdict::{CoverageCase, Verdict};
 
-use crate::capture::{Capture, CapturedDraw, TargetSlot};
+use crate::capture::{Capture, TargetSlot};
 use crate::compare::{PixelClass, Tolerance};
-use crate::draw::{DrawOptions, HistoryOptions, PixelHistory, PreparedDraw, ShaderCache};
+use crate::draw::{HistoryOptions, PixelHistory, PreparedDraw, ShaderCache};
 use crate::dxbc::disasm::instruction_text;
 use crate::dxbc::program::{Opcode, Program as ProgramIr};
+use crate::error::ErrorKind;
 use crate::format::{Format, decode_depth_stencil};
-use crate::replay::{DrawReplay, ReplayOptions, TargetReplay, replay_captured, serialize_slot};
+use crate::replay::{DrawReplay, Plane, ReplayOptions, ReplaySession, TargetReplay, plane_tolerance, serialize_slot};
 use crate::{Error, Result};
 use serde::Serialize;
 use std::io::{Read, Seek};
+use std::sync::Arc;
 
 /// What an inspection replays, compares and traces.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +79,9 @@ pub struct InspectOptions {
     pub trace_pixel: bool,
     /// Trace the vertex program for one vertex: (fragment index, corner 0..3 of its triangle).
     pub trace_vertex: Option<(usize, usize)>,
+    /// Which channels of the target decide the pixel's class (a depth-stencil target's depth or stencil alone, as
+    /// the viewer shows them; the replay must have compared planes, [`ReplayOptions::planes`]).
+    pub plane: Plane,
 }
 
 impl Default for InspectOptions {
@@ -86,6 +91,7 @@ impl Default for InspectOptions {
             replay: ReplayOptions::default(),
             trace_pixel: true,
             trace_vertex: None,
+            plane: Plane::All,
         }
     }
 }
@@ -212,9 +218,10 @@ pub fn inspect_pixel<R: Read + Seek>(
     cache: &mut ShaderCache,
     options: &InspectOptions,
 ) -> Result<PixelInspection> {
-    let draw = capture.draw(index)?;
-    let replay = replay_captured(&draw, cache, &options.replay, None)?;
-    inspect_replayed(&draw, &replay, x, y, target, cache, options)
+    let draw = Arc::new(capture.draw(index)?);
+    let mut session = ReplaySession::start(draw, cache, &options.replay)?;
+    session.run_to_end(None)?;
+    inspect_replayed(&mut session, x, y, target, options)
 }
 
 /// The bytes of texel (`x`, `y`) of `bytes`, a surface of `target`.
@@ -328,42 +335,53 @@ pub(crate) fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &Pix
     })
 }
 
-/// Inspects pixel (`x`, `y`) of `target` of `draw`, already replayed as `replay` (whose tolerance is used): the
-/// pixel's history is computed, nothing else is redrawn.
+/// Inspects pixel (`x`, `y`) of `target` of the draw `session` has replayed (under the session's tolerance; of the
+/// plane [`InspectOptions::plane`] names): the pixel's history is computed from the session's prepared draw, nothing
+/// else is prepared or drawn again.
 pub fn inspect_replayed(
-    draw: &CapturedDraw,
-    replay: &DrawReplay,
+    session: &mut ReplaySession,
     x: u32,
     y: u32,
     target: TargetSlot,
-    cache: &mut ShaderCache,
     options: &InspectOptions,
 ) -> Result<PixelInspection> {
-    let at = format!("draw {} {target} pixel ({x}, {y})", draw.index);
+    let index = session.draw().index;
+    let at = format!("draw {index} {target} pixel ({x}, {y})");
+    let replay = session.replay().ok_or_else(|| {
+        Error::of_kind(
+            ErrorKind::NotReplayed,
+            format!("draw {index}"),
+            "the draw's replay has not finished",
+        )
+    })?;
     let target_replay = replay.target(target).ok_or_else(|| {
         let names: Vec<String> = replay.targets.iter().map(|t| t.slot.to_string()).collect();
-        Error::new(
+        Error::of_kind(
+            ErrorKind::Request,
             "inspect",
             format!("the draw does not write {target}; it writes {}", names.join(", ")),
         )
-        .at(format!("draw {}", draw.index))
+        .at(format!("draw {index}"))
     })?;
     let format = target_replay.format;
-    let before = texel_at(target_replay, &target_replay.before, x, y).map_err(|e| e.at(at.clone()))?;
-    let replayed = texel_at(target_replay, &target_replay.replayed, x, y)?;
+    let before = texel_at(target_replay, &target_replay.before, x, y)
+        .map_err(|e| e.at(at.clone()))?
+        .to_vec();
+    let replayed = texel_at(target_replay, &target_replay.replayed, x, y)?.to_vec();
     let recorded = match &target_replay.recorded {
-        Some(bytes) => Some(texel_at(target_replay, bytes, x, y)?),
+        Some(bytes) => Some(texel_at(target_replay, bytes, x, y)?.to_vec()),
         None => None,
     };
-    let tolerance = target_replay
+    let whole = target_replay
         .report
         .as_ref()
-        .map_or_else(|| options.replay.tolerance.resolve(format), |r| r.tolerance);
-    let draw_options = DrawOptions {
-        ambiguity: true,
-        ..options.replay.draw
-    };
-    let mut prepared = PreparedDraw::new(&draw.state, cache, draw_options).map_err(|e| e.within(at.as_str()))?;
+        .map_or_else(|| session.options().tolerance.resolve(format), |r| r.tolerance);
+    let tolerance = plane_tolerance(whole, options.plane);
+    let class = target_replay.plane(options.plane).and_then(|c| c.class_at(x, y));
+    let in_mask = replay.is_ambiguous(x, y);
+    let depth = recorded_depth(replay, x, y);
+    let label = replay.label.clone();
+    let prepared = session.prepared_mut();
     let history = prepared
         .pixel_history(
             x,
@@ -375,7 +393,7 @@ pub fn inspect_replayed(
         )
         .map_err(|e| e.within(at.as_str()))?;
     let judged = judge(
-        &prepared,
+        prepared,
         &history,
         &PixelEvidence {
             x,
@@ -383,12 +401,12 @@ pub fn inspect_replayed(
             target,
             format,
             tolerance: &tolerance,
-            before,
-            recorded,
-            replayed,
-            class: target_replay.comparison.as_ref().and_then(|c| c.class_at(x, y)),
-            in_mask: replay.is_ambiguous(x, y),
-            recorded_depth: recorded_depth(replay, x, y),
+            before: &before,
+            recorded: recorded.as_deref(),
+            replayed: &replayed,
+            class,
+            in_mask,
+            recorded_depth: depth,
         },
     )
     .map_err(|e| e.within(at.as_str()))?;
@@ -398,35 +416,26 @@ pub fn inspect_replayed(
         neighbour_edges,
         verdict,
     } = judged;
-    let class = target_replay.comparison.as_ref().and_then(|c| c.class_at(x, y));
-    let in_mask = replay.is_ambiguous(x, y);
-    let listing_of = |bytes: &[u8], what: &str, cache: &mut ShaderCache| -> Result<ProgramListing> {
-        let program = cache.program(bytes, what)?;
-        Ok(ProgramListing::of(&program.shader.program))
-    };
-    let pixel_program = match &draw.state.pixel_shader {
-        Some(bytes) => Some(listing_of(bytes, &format!("draw {} ps", draw.index), cache)?),
-        None => None,
-    };
-    let vertex_program = match options.trace_vertex {
-        Some(_) => Some(listing_of(
-            &draw.state.vertex_shader,
-            &format!("draw {} vs", draw.index),
-            cache,
-        )?),
-        None => None,
-    };
+    let pixel_program = prepared
+        .pixel_program()
+        .map(|program| ProgramListing::of(&program.shader.program));
+    let vertex_program = options
+        .trace_vertex
+        .map(|_| ProgramListing::of(&prepared.vertex_program().shader.program));
     Ok(PixelInspection {
-        draw: draw.index,
-        label: replay.label.clone(),
+        draw: index,
+        label,
         x,
         y,
         target,
         format,
         tolerance,
-        before: values::texel_value(format, before)?,
-        recorded: recorded.map(|r| values::texel_value(format, r)).transpose()?,
-        replayed: values::texel_value(format, replayed)?,
+        before: values::texel_value(format, &before)?,
+        recorded: recorded
+            .as_deref()
+            .map(|r| values::texel_value(format, r))
+            .transpose()?,
+        replayed: values::texel_value(format, &replayed)?,
         difference,
         class,
         ambiguous: in_mask,
@@ -434,7 +443,7 @@ pub fn inspect_replayed(
         verdict,
         fragment_edges,
         neighbour_edges,
-        history_agrees: history_agrees(&history, target, format, replayed),
+        history_agrees: history_agrees(&history, target, format, &replayed),
         history,
         pixel_program,
         vertex_program,

@@ -221,3 +221,93 @@ fn the_json_names_targets_and_leaves_the_bytes_out() {
     }
     assert!(value.get("ambiguous").is_none());
 }
+
+/// The capture of the corner triangle over a D24_UNORM_S8_UINT target cleared to depth 1.0, stencil 0, drawn at
+/// depth 0.25 with LESS and stencil REPLACE of reference 5, whose recorded after is worked out by hand, with the
+/// stencil of pixel (1, 1) recorded as 6 instead of 5 (depth right).
+fn corner_with_stencil() -> Capture<std::io::Cursor<Arc<[u8]>>> {
+    let extra = r#", "depth": {"format": "D24_UNORM_S8_UINT", "enable": true, "func": "LESS",
+        "stencil_enable": true, "stencil_ref": 5, "stencil_front": {"pass": "REPLACE"}, "stencil_back": {"pass": "REPLACE"}}"#;
+    let description = describe(&corner_triangle(0.25, extra), &corner_files(COLOR));
+    let mut depth = Vec::new();
+    for y in 0..8u32 {
+        for x in 0..8u32 {
+            // 0.25 * (2^24 - 1) = 4194303.75, which rounds to 4194304 (0x400000); stencil in the top byte
+            let (z, stencil): (u32, u32) = if x + y <= 6 { (0x40_0000, 5) } else { (0xff_ffff, 0) };
+            let stencil = if (x, y) == (1, 1) { 6 } else { stencil };
+            depth.extend_from_slice(&(z | stencil << 24).to_le_bytes());
+        }
+    }
+    capture(&[record(&description, Some(corner_image(WRITTEN, CLEAR)), Some(depth))])
+}
+
+#[test]
+fn a_session_resumed_one_step_at_a_time_gives_what_one_call_gives() {
+    let whole = replay_corner(Some(corner_image(WRITTEN, CLEAR)), &ReplayOptions::default());
+    let description = describe(&corner_triangle(0.5, ""), &corner_files(COLOR));
+    let mut capture = capture(&[record(&description, Some(corner_image(WRITTEN, CLEAR)), None)]);
+    let draw = Arc::new(capture.draw(0).unwrap());
+    let mut cache = ShaderCache::new();
+    let mut session = ReplaySession::start(draw, &mut cache, &ReplayOptions::default()).unwrap();
+    assert!(!session.is_finished() && session.replay().is_none());
+    let mut steps = 0;
+    while !session.resume(1, None).unwrap() {
+        steps += 1;
+        assert!(steps < 1000, "the session never finished");
+    }
+    // the one triangle's vertices, its setup and its quads are separate steps
+    assert!(steps >= 2, "{steps} steps");
+    let stepped = session.replay().unwrap();
+    assert_eq!(stepped.targets[0].replayed, whole.targets[0].replayed);
+    assert_eq!(stepped.targets[0].report, whole.targets[0].report);
+    assert_eq!(stepped.ambiguous, whole.ambiguous);
+    assert_eq!(stepped.stats, whole.stats);
+    // a finished session stays finished, and its prepared draw answers pixel history
+    assert!(session.resume(1, None).unwrap());
+    let history = session
+        .prepared_mut()
+        .pixel_history(2, 1, crate::draw::HistoryOptions::default())
+        .unwrap();
+    assert_eq!(history.fragments.len(), 1);
+}
+
+#[test]
+fn a_cancelled_session_says_so_by_kind_and_cannot_go_on() {
+    let description = describe(&corner_triangle(0.5, ""), &corner_files(COLOR));
+    let mut capture = capture(&[record(&description, None, None)]);
+    let draw = Arc::new(capture.draw(0).unwrap());
+    let mut session = ReplaySession::start(draw, &mut ShaderCache::new(), &ReplayOptions::default()).unwrap();
+    let mut stop = |_: &crate::draw::Progress| std::ops::ControlFlow::Break(());
+    let error = session.resume(u64::MAX, Some(&mut stop)).unwrap_err();
+    assert_eq!(error.kind, crate::error::ErrorKind::Cancelled);
+    let again = session.resume(u64::MAX, None).unwrap_err();
+    assert_eq!(again.kind, crate::error::ErrorKind::Request);
+}
+
+#[test]
+fn planes_compare_a_depth_stencil_targets_depth_and_stencil_apart() {
+    let mut capture = corner_with_stencil();
+    let options = ReplayOptions {
+        planes: true,
+        ..ReplayOptions::exact()
+    };
+    let replay = replay_draw(&mut capture, 0, &mut ShaderCache::new(), &options, None).unwrap();
+    let target = replay.target(TargetSlot::DepthStencil).unwrap();
+    // the whole texel: the one wrong stencil value differs
+    assert_eq!(target.report.as_ref().unwrap().differing_pixels, 1);
+    let depth = target.plane(Plane::Depth).unwrap();
+    let stencil = target.plane(Plane::Stencil).unwrap();
+    assert_eq!(depth.report.differing_pixels, 0);
+    assert_eq!(stencil.report.differing_pixels, 1);
+    assert_eq!(stencil.class_at(1, 1), Some(PixelClass::Differs));
+    assert_eq!(depth.class_at(1, 1), Some(PixelClass::Match));
+    // without the option no plane is compared apart
+    let plain = replay_draw(&mut capture, 0, &mut ShaderCache::new(), &ReplayOptions::exact(), None).unwrap();
+    assert!(
+        plain
+            .target(TargetSlot::DepthStencil)
+            .unwrap()
+            .plane(Plane::Depth)
+            .is_none()
+    );
+}

@@ -170,11 +170,7 @@ impl ViewerCapture {
             }
             ImageKind::Replayed | ImageKind::Difference | ImageKind::Heatmap => {
                 let replayed = self.replayed(index)?;
-                let (target, bytes, comparison) = replayed
-                    .targets
-                    .iter()
-                    .find(|(t, _, _)| t.id == id)
-                    .ok_or_else(|| super::no_target(index, id))?;
+                let (target, bytes, comparison) = replayed.target(id).ok_or_else(|| super::no_target(index, id))?;
                 match (kind, comparison) {
                     (ImageKind::Replayed, _) => render_values(target, &target.image(bytes)?, display),
                     (ImageKind::Heatmap, Some(comparison)) => Ok(render_heatmap(target, comparison)),

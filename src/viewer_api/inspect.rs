@@ -11,27 +11,23 @@
 
 use std::sync::Arc;
 
-use crate::capture::TargetSlot;
-use crate::compare::PixelClass;
 use crate::draw::history::{Fragment, ProgramTrace as DrawTrace, VertexRecord as DrawVertex};
 use crate::draw::{HistoryOptions, PreparedDraw, Program};
 use crate::dxbc::disasm::{ValueKind, listing_lines, operand_texts, value_kind};
 use crate::dxbc::program::{Opcode, RegisterType};
 use crate::dxbc::signature::{ComponentType, Signature};
-use crate::format::decode_depth_stencil;
-use crate::inspect::{PixelEvidence, judge};
+use crate::inspect::{InspectOptions, inspect_replayed};
 use crate::output_merger::{
     DepthRecord, DepthStencilRecord, StencilRecord, TargetOperation, TargetRecord, words_as_numbers,
 };
-use crate::replay::surface_texel;
 use crate::{Error, Result};
 
-use super::texels::stored_texel;
+use super::texels::{stored_texel, verdict_kind};
 use super::types::{
     BlendResult, DepthResult, Disassembly, DisassemblyLine, FragmentOutcome, FragmentRecord, PixelHistory,
-    PixelVerdictKind, ProgramTrace, RegisterValue, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
+    ProgramTrace, RegisterValue, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
 };
-use super::{ViewerCapture, program_info_of};
+use super::{ViewerCapture, plane_of, program_info_of, slot_of};
 
 /// The component letters of a mask.
 fn letters(mask: u8) -> String {
@@ -463,95 +459,36 @@ fn program_trace(program: &Program, stage: Stage, trace: &DrawTrace) -> ProgramT
 }
 
 impl ViewerCapture {
-    /// Every fragment of draw `index` at pixel (`x`, `y`), in order, with the verdict of target `id` there.
+    /// Every fragment of draw `index` at pixel (`x`, `y`), in order, with the verdict of target `id` there: the
+    /// library's inspection ([`crate::inspect::inspect_replayed`]) of the draw's replay session, in the protocol's
+    /// shapes.
     pub fn inspect_pixel(&mut self, index: usize, id: TargetId, x: u32, y: u32) -> Result<PixelHistory> {
         let replayed = self.replayed_mut(index)?;
-        let (target, bytes, comparison) = replayed
-            .targets
-            .iter()
-            .find(|(t, _, _)| t.id == id)
-            .ok_or_else(|| super::no_target(index, id))?;
-        let target = target.clone();
-        let bytes = bytes.clone();
-        let class = comparison.as_ref().and_then(|c| c.class_at(x, y));
-        let history = replayed.prepared.pixel_history(x, y, HistoryOptions::default())?;
-        let prepared = &replayed.prepared;
-        let fragments = history
+        if replayed.target(id).is_none() {
+            return Err(super::no_target(index, id));
+        }
+        let options = InspectOptions {
+            trace_pixel: false,
+            trace_vertex: None,
+            plane: plane_of(id),
+            ..InspectOptions::default()
+        };
+        let inspection = inspect_replayed(&mut replayed.session, x, y, slot_of(id), &options)?;
+        let prepared = replayed.session.prepared();
+        let fragments = inspection
+            .history
             .fragments
             .iter()
             .enumerate()
             .map(|(order, fragment)| fragment_record(order, fragment, prepared))
             .collect::<Result<Vec<_>>>()?;
-        // the verdict: the library's decision procedure (crate::inspect), on the viewer's texels and comparison
-        let slot = id.slot().map_or(TargetSlot::DepthStencil, TargetSlot::RenderTarget);
-        let texel = |surface: &'_ [u8]| -> Result<Vec<u8>> {
-            surface_texel(target.format, target.width, target.height, surface, x, y)
-                .map(<[u8]>::to_vec)
-                .ok_or_else(|| {
-                    Error::new(
-                        "request",
-                        format!(
-                            "pixel ({x}, {y}) is outside {} ({}x{})",
-                            id.name(),
-                            target.width,
-                            target.height
-                        ),
-                    )
-                })
-        };
-        let before = texel(&target.before)?;
-        let recorded = target.recorded.as_deref().map(texel).transpose()?;
-        let replayed_texel = texel(&bytes)?;
-        let recorded_depth = replayed
-            .targets
-            .iter()
-            .find(|(t, _, _)| t.id == TargetId::Depth)
-            .and_then(|(t, _, _)| {
-                let surface = t.recorded.as_deref()?;
-                let stored = surface_texel(t.format, t.width, t.height, surface, x, y)?;
-                decode_depth_stencil(t.format, stored).ok().map(|d| d.depth)
-            });
-        let output = &replayed.output;
-        // the ambiguity mask is width * height, row by row (empty when not computed)
-        let in_mask = x < output.width
-            && u64::from(y)
-                .checked_mul(u64::from(output.width))
-                .and_then(|i| i.checked_add(u64::from(x)))
-                .and_then(|i| usize::try_from(i).ok())
-                .and_then(|i| output.ambiguous.get(i))
-                .copied()
-                .unwrap_or(false);
-        let tolerance = target.tolerance();
-        let judged = judge(
-            prepared,
-            &history,
-            &PixelEvidence {
-                x,
-                y,
-                target: slot,
-                format: target.format,
-                tolerance: &tolerance,
-                before: &before,
-                recorded: recorded.as_deref(),
-                replayed: &replayed_texel,
-                class,
-                in_mask,
-                recorded_depth,
-            },
-        )?;
-        let verdict_text = judged.verdict.text();
-        let verdict = match class {
-            Some(PixelClass::Differs) => PixelVerdictKind::Differs,
-            Some(PixelClass::Ambiguous) => PixelVerdictKind::Ambiguous,
-            _ if fragments.is_empty() => PixelVerdictKind::NotCovered,
-            _ => PixelVerdictKind::Matches,
-        };
+        let verdict = verdict_kind(inspection.class, Some(!fragments.is_empty()));
         Ok(PixelHistory {
             target: id,
             x,
             y,
             verdict,
-            verdict_text,
+            verdict_text: inspection.verdict_text,
             fragments,
         })
     }
@@ -560,11 +497,12 @@ impl ViewerCapture {
     pub fn trace_pixel(&mut self, index: usize, x: u32, y: u32, fragment: usize) -> Result<ProgramTrace> {
         let replayed = self.replayed_mut(index)?;
         let program = replayed
-            .prepared
+            .session
+            .prepared()
             .pixel_program()
             .cloned()
             .ok_or_else(|| Error::new(format!("draw {index}"), "the draw binds no pixel program"))?;
-        let history = replayed.prepared.pixel_history(
+        let history = replayed.session.prepared_mut().pixel_history(
             x,
             y,
             HistoryOptions {
@@ -592,7 +530,7 @@ impl ViewerCapture {
     /// draw `index`.
     pub fn trace_vertex(&mut self, index: usize, vertex_id: u32, instance_id: u32) -> Result<ProgramTrace> {
         let replayed = self.replayed_mut(index)?;
-        let prepared = &replayed.prepared;
+        let prepared = replayed.session.prepared();
         let ia = prepared.input_assembler();
         if instance_id >= ia.instance_count() {
             return Err(Error::new(

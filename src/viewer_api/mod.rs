@@ -34,10 +34,11 @@ use std::io::Cursor;
 use std::sync::Arc;
 
 use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
-use crate::compare::{CompareOptions, Comparison, Image, PixelClass, Tolerance, compare};
-use crate::draw::{DrawOptions, DrawOutput, DrawRun, PreparedDraw, ShaderCache};
+use crate::compare::{Comparison, Image, PixelClass, Tolerance};
+use crate::draw::ShaderCache;
 use crate::error::ErrorKind;
 use crate::format::{Format, NumericKind};
+use crate::replay::{Plane, ReplayOptions, ReplaySession, has_stencil, plane_tolerance};
 use crate::{Error, Result};
 
 use types::{
@@ -74,20 +75,9 @@ struct ViewTarget {
 
 impl ViewTarget {
     /// The tolerance this target is compared with: the format's defaults, only its own channel for `depth` and
-    /// `stencil`.
+    /// `stencil` (the replay's [`plane_tolerance`]).
     fn tolerance(&self) -> Tolerance {
-        let mut tolerance = Tolerance::for_format(self.format);
-        let keep = match self.id {
-            TargetId::Depth => Some(0),
-            TargetId::Stencil => Some(1),
-            _ => None,
-        };
-        if let Some(keep) = keep {
-            for (slot, channel) in tolerance.channels.iter_mut().enumerate() {
-                channel.compare = slot == keep;
-            }
-        }
-        tolerance
+        plane_tolerance(Tolerance::for_format(self.format), plane_of(self.id))
     }
 
     /// `bytes` as an image of this target.
@@ -119,23 +109,51 @@ fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
     targets
 }
 
-/// Whether a depth format has a stencil plane.
-fn has_stencil(format: Format) -> bool {
-    format.info().kind == NumericKind::DepthStencil
+/// The plane of the replay's comparisons a viewer target shows.
+fn plane_of(id: TargetId) -> Plane {
+    match id {
+        TargetId::Depth => Plane::Depth,
+        TargetId::Stencil => Plane::Stencil,
+        _ => Plane::All,
+    }
 }
 
-/// A draw replayed: its targets' replayed bytes, their comparisons, and the prepared draw for pixel history.
+/// The capture's target slot a viewer target is a plane of.
+fn slot_of(id: TargetId) -> TargetSlot {
+    id.slot().map_or(TargetSlot::DepthStencil, TargetSlot::RenderTarget)
+}
+
+/// How the viewer replays: format tolerances, default draw options, depth and stencil compared apart.
+fn replay_options() -> ReplayOptions {
+    ReplayOptions {
+        planes: true,
+        ..ReplayOptions::default()
+    }
+}
+
+/// A draw replayed: the finished replay session (its targets, comparisons and the prepared draw for pixel history)
+/// and the viewer's targets of it.
 struct Replayed {
-    /// The draw as read from the capture.
-    draw: Arc<CapturedDraw>,
-    /// The draw, prepared (its vertices cached by the run).
-    prepared: PreparedDraw<'static>,
-    /// The draw's output.
-    output: DrawOutput,
-    /// Per target (as [`view_targets`] lists them): its replayed bytes and comparison.
-    targets: Vec<(ViewTarget, Arc<[u8]>, Option<Comparison>)>,
+    /// The finished session.
+    session: ReplaySession,
+    /// The targets as [`view_targets`] lists them.
+    targets: Vec<ViewTarget>,
     /// The numbers kept when the rest is dropped.
     summary: Summary,
+}
+
+impl Replayed {
+    /// Target `id`: the viewer's target, its replayed bytes, and its comparison (none when nothing was recorded).
+    fn target(&self, id: TargetId) -> Option<(&ViewTarget, &Arc<[u8]>, Option<&Comparison>)> {
+        let target = self.targets.iter().find(|t| t.id == id)?;
+        let replay = self.session.replay()?.target(slot_of(id))?;
+        Some((target, &replay.replayed, replay.plane(plane_of(id))))
+    }
+
+    /// The draw as read from the capture.
+    fn draw(&self) -> &Arc<CapturedDraw> {
+        self.session.draw()
+    }
 }
 
 /// The numbers of a replayed draw's result.
@@ -161,12 +179,8 @@ enum Outcome {
 struct Running {
     /// The draw's index.
     index: usize,
-    /// The draw.
-    draw: Arc<CapturedDraw>,
-    /// The prepared draw.
-    prepared: PreparedDraw<'static>,
-    /// Where it is.
-    run: DrawRun,
+    /// The replay.
+    session: ReplaySession,
 }
 
 /// A capture opened for the viewer.
@@ -332,10 +346,10 @@ impl ViewerCapture {
     /// Draw `index` read from the capture (kept for the next requests).
     fn read_draw(&mut self, index: usize) -> Result<Arc<CapturedDraw>> {
         if let Some(Outcome::Full(replayed)) = self.outcomes.get(&index) {
-            return Ok(replayed.draw.clone());
+            return Ok(replayed.draw().clone());
         }
         if let Some(running) = self.running.as_ref().filter(|r| r.index == index) {
-            return Ok(running.draw.clone());
+            return Ok(running.session.draw().clone());
         }
         if let Some((_, draw)) = self.read.iter().find(|(i, _)| *i == index) {
             return Ok(draw.clone());
@@ -359,7 +373,7 @@ impl ViewerCapture {
     /// cannot be read or replayed fails, and its status says why from then on.
     pub fn replay_step(&mut self, index: usize, budget: u64) -> Result<StepProgress> {
         if let Some(Outcome::Full(replayed)) = self.outcomes.get(&index) {
-            let total = replayed.output.stats.triangles;
+            let total = replayed.summary.replay.primitives;
             return Ok(StepProgress {
                 stage: "primitives".to_owned(),
                 done: total,
@@ -387,19 +401,12 @@ impl ViewerCapture {
             Some(running) => running,
             None => {
                 let draw = self.read_draw(index)?;
-                let state = Arc::new(draw.state.clone());
-                let mut prepared = PreparedDraw::shared(state, &mut self.shaders, DrawOptions::default())?;
-                let run = prepared.start()?;
-                Running {
-                    index,
-                    draw,
-                    prepared,
-                    run,
-                }
+                let session = ReplaySession::start(draw, &mut self.shaders, &replay_options())?;
+                Running { index, session }
             }
         };
-        let finished = running.prepared.resume(&mut running.run, budget.max(1), None)?;
-        let progress = running.run.progress();
+        let finished = running.session.resume(budget, None)?;
+        let progress = running.session.progress();
         let step = if progress.vertices_done < progress.vertices_total && progress.primitives_done == 0 {
             StepProgress {
                 stage: "vertices".to_owned(),
@@ -416,15 +423,8 @@ impl ViewerCapture {
             }
         };
         if finished {
-            let Running {
-                index,
-                draw,
-                prepared,
-                run,
-            } = running;
-            let output = prepared.finish(run)?;
-            let replayed = replayed(index, draw, prepared, output)?;
-            self.keep(index, replayed);
+            let replayed = replayed(running.session)?;
+            self.keep(running.index, replayed);
         } else {
             self.running = Some(running);
         }
@@ -520,11 +520,7 @@ impl ViewerCapture {
         backwards: bool,
     ) -> Result<Option<PixelCoord>> {
         let replayed = self.replayed(index)?;
-        let (target, _, comparison) = replayed
-            .targets
-            .iter()
-            .find(|(t, _, _)| t.id == id)
-            .ok_or_else(|| no_target(index, id))?;
+        let (target, _, comparison) = replayed.target(id).ok_or_else(|| no_target(index, id))?;
         let Some(comparison) = comparison else {
             return Ok(None);
         };
@@ -630,47 +626,25 @@ fn target_info(id: TargetId, format: Format, width: u32, height: u32) -> TargetI
     }
 }
 
-/// A finished replay's result: each target compared, and the numbers.
-fn replayed(
-    index: usize,
-    draw: Arc<CapturedDraw>,
-    prepared: PreparedDraw<'static>,
-    output: DrawOutput,
-) -> Result<Replayed> {
-    let mut targets = Vec::new();
-    for target in view_targets(&draw) {
-        let image = match target.id.slot() {
-            Some(slot) => output.render_targets.get(slot as usize).and_then(Option::as_ref),
-            None => output.depth_stencil.as_ref(),
-        }
-        .ok_or_else(|| {
+/// A finished replay's result for the viewer: the session with its targets as the viewer shows them, and the
+/// numbers.
+fn replayed(session: ReplaySession) -> Result<Replayed> {
+    let draw = session.draw().clone();
+    let index = draw.index;
+    let replay = session.replay().ok_or_else(|| not_replayed(index))?;
+    let targets = view_targets(&draw);
+    let mut comparisons = Vec::with_capacity(targets.len());
+    for target in &targets {
+        let replayed = replay.target(slot_of(target.id)).ok_or_else(|| {
             Error::new(
                 format!("draw {index}"),
                 format!("the replay wrote no {}", target.id.name()),
             )
         })?;
-        let bytes: Arc<[u8]> = Arc::from(image.bytes.as_slice());
-        let comparison = match &target.recorded {
-            Some(recorded) => {
-                let mut options = CompareOptions::new(target.tolerance());
-                let pixels = (target.width as usize).saturating_mul(target.height as usize);
-                if output.ambiguous.len() == pixels {
-                    options.ambiguous = Some(&output.ambiguous);
-                }
-                let comparison = compare(&target.image(recorded)?, &target.image(&bytes)?, &options)
-                    .map_err(|e| e.within(format!("draw {index} {}", target.id.name())))?;
-                Some(comparison)
-            }
-            None => None,
-        };
-        targets.push((target, bytes, comparison));
+        comparisons.push(target_comparison(target, replayed.plane(plane_of(target.id))));
     }
-    let comparisons: Vec<TargetComparison> = targets
-        .iter()
-        .map(|(target, _, comparison)| target_comparison(target, comparison.as_ref()))
-        .collect();
     let status = status_of(&comparisons);
-    let stats = &output.stats;
+    let stats = &replay.stats;
     let fragments = [
         stats.written,
         stats.depth_failed,
@@ -696,9 +670,7 @@ fn replayed(
         },
     };
     Ok(Replayed {
-        draw,
-        prepared,
-        output,
+        session,
         targets,
         summary,
     })

@@ -214,7 +214,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
     let error = capture
         .render_target(2, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
         .unwrap_err();
-    assert_eq!(error.what, NOT_REPLAYED_WHAT);
+    assert_eq!(error.kind, crate::error::ErrorKind::NotReplayed);
 }
 
 #[test]
@@ -460,7 +460,7 @@ fn only_the_last_replays_keep_their_images_and_an_evicted_draw_replays_again() {
     let error = capture
         .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
         .unwrap_err();
-    assert_eq!(error.what, NOT_REPLAYED_WHAT);
+    assert_eq!(error.kind, crate::error::ErrorKind::NotReplayed);
     let steps = replay(&mut capture, 0, 1 << 20);
     assert!(steps.last().unwrap().finished);
     assert!(
@@ -541,7 +541,7 @@ fn results_serialize_in_the_protocols_shapes() {
     let info = ErrorInfo::from(&Error::new("capture", "not a ZIP archive"));
     assert_eq!(
         serde_json::to_string(&info).unwrap(),
-        r#"{"what":"capture","detail":"not a ZIP archive"}"#
+        r#"{"kind":"invalid","what":"capture","detail":"not a ZIP archive"}"#
     );
     let display: DisplayOptions = serde_json::from_str(
         r#"{"channels":{"r":true,"g":false,"b":false,"a":false},"range":{"min":0,"max":2},"highlight_non_finite":false}"#,

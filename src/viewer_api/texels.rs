@@ -7,8 +7,10 @@
 //! sRGB's value is the linear one the shader reads); floats show their shortest exact decimal, NaN with its bits
 //! (`NaN (0x7fc00000)`) and `+Inf`/`-Inf`; integers and stencil show the integer.
 
-use crate::compare::{ChannelValues, Image, PixelClass, Tolerance, describe_pixel};
-use crate::format::{Channel, FieldKind, Format, Layout};
+use crate::compare::{Image, PixelClass, Tolerance, describe_pixel};
+use crate::error::ErrorKind;
+use crate::format::{Channel, FieldKind, Format};
+use crate::inspect::values::channel_differences;
 use crate::{Error, Result};
 
 use super::types::{ChannelDifference, ChannelValue, PixelVerdictKind, TargetId, TexelReadout, TexelValue};
@@ -69,21 +71,68 @@ pub(super) fn channel_text(format: Format, channel: &str, value: f64, bits: u32)
     }
 }
 
-/// A difference replayed − recorded for a person.
-fn difference_text(format: Format, values: &ChannelValues) -> (f64, String) {
-    let difference = values.result - values.reference;
-    let shown = match field_of(format, &values.channel) {
+/// A difference replayed − recorded of `channel` for a person, `ulps` apart.
+fn difference_text(format: Format, channel: &str, difference: f64, ulps: Option<u64>) -> (f64, String) {
+    let shown = match field_of(format, channel) {
         Some((FieldKind::Float, width)) if !difference.is_finite() => float_text(difference, 0, width),
         Some((FieldKind::Uint | FieldKind::Sint, _)) | None => format!("{difference:+}"),
         _ if difference == 0.0 => "0".to_owned(),
         _ => format!("{difference:+.6e}"),
     };
-    let text = match values.ulps {
+    let text = match ulps {
         Some(0) | None => shown,
         Some(1) => format!("{shown} (1 ULP)"),
         Some(ulps) => format!("{shown} ({ulps} ULP)"),
     };
     (difference, text)
+}
+
+/// How a pixel compares, for the texel readout and the inspector alike: from its compare class and, when known,
+/// whether a fragment of the draw reached it (a matching pixel no fragment reached is "not covered").
+pub(super) fn verdict_kind(class: Option<PixelClass>, covered: Option<bool>) -> PixelVerdictKind {
+    match class {
+        Some(PixelClass::Differs) => PixelVerdictKind::Differs,
+        Some(PixelClass::Ambiguous) => PixelVerdictKind::Ambiguous,
+        _ if covered == Some(false) => PixelVerdictKind::NotCovered,
+        _ => PixelVerdictKind::Matches,
+    }
+}
+
+/// The channels `tolerance` compares of the `recorded` and `replayed` texels of `format`, replayed − recorded: the
+/// library's per-channel difference ([`crate::inspect::values::channel_differences`], the inspector's), in the
+/// protocol's shape.
+pub(super) fn pixel_differences(
+    format: Format,
+    tolerance: &Tolerance,
+    recorded: &[u8],
+    replayed: &[u8],
+) -> Result<Vec<ChannelDifference>> {
+    Ok(channel_differences(format, tolerance, recorded, replayed)?
+        .into_iter()
+        .filter(|c| c.compared)
+        .map(|c| {
+            let channel = c.channel.to_lowercase();
+            let (difference, text) = difference_text(format, &channel, c.replayed - c.recorded, c.ulps);
+            ChannelDifference {
+                channel,
+                difference,
+                ulps: c.ulps,
+                text,
+            }
+        })
+        .collect())
+}
+
+/// The error for a pixel outside `target`.
+fn outside(x: u32, y: u32, target: &ViewTarget) -> Error {
+    Error::of_kind(
+        ErrorKind::Request,
+        "request",
+        format!(
+            "pixel ({x}, {y}) is outside the {}x{} target",
+            target.width, target.height
+        ),
+    )
 }
 
 /// The texel at (`x`, `y`) of `image`, the channels `target` shows.
@@ -105,19 +154,7 @@ pub(super) fn stored_texel(format: Format, bytes: &[u8]) -> Result<TexelValue> {
 /// The texel at (`x`, `y`) of `image` (of `format`), the channels `tolerance` compares.
 fn texel_of(format: Format, image: &Image<'_>, x: u32, y: u32, tolerance: &Tolerance) -> Result<TexelValue> {
     let described = describe_pixel(image, image, x, y, tolerance)?;
-    let width = image.width();
-    let bytes_per_texel = match format.info().layout {
-        Layout::Texel { bytes } => usize::from(bytes),
-        Layout::Block { .. } | Layout::Opaque => 0,
-    };
-    let start = (y as usize)
-        .saturating_mul(width as usize)
-        .saturating_add(x as usize)
-        .saturating_mul(bytes_per_texel);
-    let stored = image
-        .data()
-        .get(start..start.saturating_add(bytes_per_texel))
-        .unwrap_or(&[]);
+    let stored = image.texel(x, y).unwrap_or(&[]);
     Ok(TexelValue {
         channels: described
             .channels
@@ -141,13 +178,7 @@ impl ViewerCapture {
     pub fn read_texels(&mut self, index: usize, id: TargetId, x: u32, y: u32) -> Result<TexelReadout> {
         let target = self.recorded_target(index, id)?;
         if x >= target.width || y >= target.height {
-            return Err(Error::new(
-                "request",
-                format!(
-                    "pixel ({x}, {y}) is outside the {}x{} target",
-                    target.width, target.height
-                ),
-            ));
+            return Err(outside(x, y, &target));
         }
         let before = target.image(&target.before)?;
         let recorded_bytes = target.recorded.clone().unwrap_or_else(|| target.before.clone());
@@ -173,30 +204,18 @@ impl ViewerCapture {
             // not replayed, or the replay failed (its error is the draw's status): the recorded values alone
             Some(Outcome::Failed(_)) | None => return Ok(readout),
         };
-        let Some((_, bytes, comparison)) = replayed.targets.iter().find(|(t, _, _)| t.id == id) else {
+        let Some((_, bytes, comparison)) = replayed.target(id) else {
             return Ok(readout);
         };
         let result = target.image(bytes)?;
         readout.replayed = Some(texel_value(&target, &result, x, y)?);
-        let described = describe_pixel(&recorded, &result, x, y, &target.tolerance())?;
-        readout.difference = described
-            .channels
-            .iter()
-            .map(|c| {
-                let (difference, text) = difference_text(target.format, c);
-                ChannelDifference {
-                    channel: c.channel.to_lowercase(),
-                    difference,
-                    ulps: c.ulps,
-                    text,
-                }
-            })
-            .collect();
-        readout.verdict = match comparison.as_ref().and_then(|c| c.class_at(x, y)) {
-            Some(PixelClass::Differs) => PixelVerdictKind::Differs,
-            Some(PixelClass::Ambiguous) => PixelVerdictKind::Ambiguous,
-            _ => PixelVerdictKind::Matches,
-        };
+        let missing = || outside(x, y, &target);
+        let (recorded_texel, replayed_texel) = (
+            recorded.texel(x, y).ok_or_else(missing)?,
+            result.texel(x, y).ok_or_else(missing)?,
+        );
+        readout.difference = pixel_differences(target.format, &target.tolerance(), recorded_texel, replayed_texel)?;
+        readout.verdict = verdict_kind(comparison.and_then(|c| c.class_at(x, y)), None);
         Ok(readout)
     }
 }

@@ -8,7 +8,8 @@
 //! tolerance the [`ToleranceSpec`] resolves to for the target's format, with the draw's ambiguity mask, so that a
 //! difference at a pixel whose coverage depends on rounding at a triangle edge is counted as ambiguous, not as a
 //! difference. Every pixel of the written surface is compared (a pixel the draw did not reach must come out as it
-//! went in, on both sides). [`replay_captured`] does the same for a draw already read.
+//! went in, on both sides). [`replay_captured`] does the same for a draw already read. Both are a [`ReplaySession`]
+//! ([`session`]) run to its end: the one path every replay takes, the viewer's step by step.
 //!
 //! A target without a recorded after has no comparison (`report` is `None`) and does not decide whether the draw
 //! matches. [`DrawReplay::matches`] is true when every compared target matches (ambiguous differences allowed).
@@ -17,11 +18,15 @@
 //! size and report; the raw bytes, the ambiguity mask and the per-pixel comparison are left out of the JSON (they are
 //! megabytes) and reached through the fields and [`TargetReplay::png`].
 
+pub mod session;
+
+pub use session::{ReplaySession, plane_tolerance};
+
 use crate::capture::{Capture, CapturedDraw, TargetSlot};
 use crate::compare::{
-    CompareOptions, Comparison, Image, PreviewOptions, TargetReport, ToleranceSpec, compare, encode_png, preview_rgba8,
+    Comparison, Image, PreviewOptions, TargetReport, ToleranceSpec, encode_png, pixel_index, preview_rgba8,
 };
-use crate::draw::{DrawOptions, DrawOutput, DrawStats, PreparedDraw, ProgressCallback, ShaderCache, TargetImage};
+use crate::draw::{DrawOptions, DrawStats, ProgressCallback, ShaderCache};
 use crate::format::Format;
 use crate::{Error, Result};
 use serde::{Serialize, Serializer};
@@ -36,6 +41,9 @@ pub struct ReplayOptions {
     pub tolerance: ToleranceSpec,
     /// How the draw treats what a well-formed draw does not do, and whether the ambiguity mask is computed.
     pub draw: DrawOptions,
+    /// Also compare a depth-stencil target's depth and stencil planes each alone ([`TargetReplay::plane`]), as
+    /// the viewer shows them.
+    pub planes: bool,
 }
 
 impl ReplayOptions {
@@ -44,6 +52,7 @@ impl ReplayOptions {
         ReplayOptions {
             tolerance: ToleranceSpec::exact(),
             draw: DrawOptions::default(),
+            planes: false,
         }
     }
 }
@@ -67,6 +76,17 @@ pub fn parse_target(name: &str) -> Result<TargetSlot> {
             format!("'{name}' is not a target: rt0 to rt7, or depth"),
         )),
     }
+}
+
+/// Which channels of a target a comparison looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Plane {
+    /// Every channel the tolerance compares.
+    All,
+    /// Only a depth-stencil target's depth.
+    Depth,
+    /// Only a depth-stencil target's stencil.
+    Stencil,
 }
 
 /// Which picture of a target [`TargetReplay::png`] draws.
@@ -112,6 +132,10 @@ pub struct TargetReplay {
     /// The whole comparison, with each pixel's class and error for the mask and heatmap.
     #[serde(skip)]
     pub comparison: Option<Comparison>,
+    /// With [`ReplayOptions::planes`], a depth-stencil target's depth and (if the format has one) stencil plane
+    /// each compared alone; empty otherwise.
+    #[serde(skip)]
+    pub planes: Vec<(Plane, Comparison)>,
 }
 
 impl TargetReplay {
@@ -140,7 +164,18 @@ impl TargetReplay {
 
     /// The bytes of texel (`x`, `y`) of `bytes` (a surface of this target), if inside.
     pub fn texel<'b>(&self, bytes: &'b [u8], x: u32, y: u32) -> Option<&'b [u8]> {
-        surface_texel(self.format, self.width, self.height, bytes, x, y)
+        Image::new(self.format, self.width, self.height, bytes)
+            .ok()?
+            .texel(x, y)
+    }
+
+    /// The comparison of `plane` alone (for the whole texel, [`TargetReplay::comparison`]); `None` when nothing was
+    /// recorded or the replay was not asked to compare planes apart ([`ReplayOptions::planes`]).
+    pub fn plane(&self, plane: Plane) -> Option<&Comparison> {
+        match plane {
+            Plane::All => self.comparison.as_ref(),
+            _ => self.planes.iter().find(|(p, _)| *p == plane).map(|(_, c)| c),
+        }
     }
 
     /// A PNG of `picture` (RGBA8); `None` for the recorded contents, the mask and the heatmap when nothing was
@@ -209,14 +244,10 @@ impl DrawReplay {
 
     /// Whether pixel (`x`, `y`) is in the ambiguity mask.
     pub fn is_ambiguous(&self, x: u32, y: u32) -> bool {
-        if x >= self.width {
-            return false;
-        }
-        let index = u64::from(y)
-            .checked_mul(u64::from(self.width))
-            .and_then(|i| i.checked_add(u64::from(x)))
-            .and_then(|i| usize::try_from(i).ok());
-        index.and_then(|i| self.ambiguous.get(i)).copied().unwrap_or(false)
+        pixel_index(self.width, self.height, x, y)
+            .and_then(|i| self.ambiguous.get(i))
+            .copied()
+            .unwrap_or(false)
     }
 }
 
@@ -236,99 +267,26 @@ pub fn replay_draw<R: Read + Seek>(
     options: &ReplayOptions,
     progress: Option<ProgressCallback<'_>>,
 ) -> Result<DrawReplay> {
-    let draw = capture.draw(index)?;
-    replay_captured(&draw, cache, options, progress)
+    let draw = Arc::new(capture.draw(index)?);
+    ReplaySession::start(draw, cache, options)?.finish(progress)
 }
 
-/// The replayed image of `slot` in `output`.
-fn output_image(output: &DrawOutput, slot: TargetSlot) -> Option<&TargetImage> {
-    match slot {
-        TargetSlot::RenderTarget(s) => output
-            .render_targets
-            .get(usize::try_from(s).ok()?)
-            .and_then(Option::as_ref),
-        TargetSlot::DepthStencil => output.depth_stencil.as_ref(),
-    }
-}
-
-/// Replays a draw already read from a capture (see [`replay_draw`]).
+/// Replays a draw already read from a capture (see [`replay_draw`]): a [`ReplaySession`] run to its end.
 pub fn replay_captured(
     draw: &CapturedDraw,
     cache: &mut ShaderCache,
     options: &ReplayOptions,
     progress: Option<ProgressCallback<'_>>,
 ) -> Result<DrawReplay> {
-    let output = PreparedDraw::new(&draw.state, cache, options.draw)?.run(progress)?;
-    let ambiguity = (!output.ambiguous.is_empty()).then_some(output.ambiguous.as_slice());
-    let mut targets = Vec::with_capacity(draw.targets.len());
-    for recorded in &draw.targets {
-        let at = format!("draw {} {}", draw.index, recorded.target);
-        let image = output_image(&output, recorded.target)
-            .ok_or_else(|| Error::new("replay", "the draw gave no contents for this target").at(at.clone()))?;
-        if (image.format, image.width, image.height) != (recorded.format, recorded.width, recorded.height) {
-            return Err(Error::new(
-                "replay",
-                format!(
-                    "the replayed target is a {}x{} {} surface but the capture records a {}x{} {} one",
-                    image.width, image.height, image.format, recorded.width, recorded.height, recorded.format
-                ),
-            )
-            .at(at));
-        }
-        let replayed: Arc<[u8]> = Arc::from(image.bytes.as_slice());
-        let comparison = match &recorded.after {
-            Some(after) => {
-                let reference = Image::new(recorded.format, recorded.width, recorded.height, after)
-                    .map_err(|e| e.within(at.as_str()))?;
-                let result = image.image().map_err(|e| e.within(at.as_str()))?;
-                let compare_options = CompareOptions {
-                    ambiguous: ambiguity,
-                    ..CompareOptions::new(options.tolerance.resolve(recorded.format))
-                };
-                Some(compare(&reference, &result, &compare_options).map_err(|e| e.within(at.as_str()))?)
-            }
-            None => None,
-        };
-        targets.push(TargetReplay {
-            slot: recorded.target,
-            format: recorded.format,
-            width: recorded.width,
-            height: recorded.height,
-            before: recorded.before.clone(),
-            recorded: recorded.after.clone(),
-            replayed,
-            recorded_after: recorded.after.is_some(),
-            report: comparison.as_ref().map(|c| c.report.clone()),
-            comparison,
-        });
-    }
-    Ok(DrawReplay {
-        index: draw.index,
-        label: label_of(draw.index, draw.name.as_deref(), draw.api_call.as_deref()),
-        name: draw.name.clone(),
-        api_call: draw.api_call.clone(),
-        width: output.width,
-        height: output.height,
-        stats: output.stats,
-        ambiguous_mask_pixels: output.ambiguous.iter().filter(|a| **a).count() as u64,
-        ambiguous: output.ambiguous,
-        targets,
-    })
+    ReplaySession::start(Arc::new(draw.clone()), cache, options)?.finish(progress)
+}
+
+/// Whether a depth format has a stencil plane.
+pub(crate) fn has_stencil(format: Format) -> bool {
+    format.info().kind == crate::format::NumericKind::DepthStencil
 }
 
 #[cfg(test)]
 pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
-
-/// The bytes of texel (`x`, `y`) of `bytes`, a `width` x `height` surface of `format` stored row by row without
-/// padding, if inside.
-pub(crate) fn surface_texel(format: Format, width: u32, height: u32, bytes: &[u8], x: u32, y: u32) -> Option<&[u8]> {
-    if x >= width || y >= height {
-        return None;
-    }
-    let element = crate::format::TexelCodec::new(format).ok()?.element_bytes();
-    let index = u64::from(y).checked_mul(u64::from(width))?.checked_add(u64::from(x))?;
-    let start = usize::try_from(index).ok()?.checked_mul(element)?;
-    bytes.get(start..start.checked_add(element)?)
-}

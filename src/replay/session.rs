@@ -1,0 +1,270 @@
+//! The one replay path: a [`ReplaySession`] runs a captured draw part by part and, when it is done, compares every
+//! target it writes with what the GPU left. `iridia replay`, `iridia inspect`, the benchmark and the viewer all
+//! replay through it; [`super::replay_captured`] is a session run to its end in one call.
+//!
+//! A session is started ([`ReplaySession::start`]: the draw prepared once, nothing drawn), resumed with a budget of
+//! work ([`ReplaySession::resume`], counted as [`crate::draw::progress`] counts it, so that a caller can report
+//! progress and see a cancel between steps), and finished: the last resume compares the targets and keeps the
+//! [`DrawReplay`]. Cancelling is dropping the session. The prepared draw stays with the session after the replay
+//! for pixel history ([`ReplaySession::prepared_mut`]), so inspecting a pixel prepares nothing again.
+
+use std::sync::Arc;
+
+use crate::capture::{CapturedDraw, TargetSlot};
+use crate::compare::{CompareOptions, Comparison, Image, Tolerance, compare};
+use crate::draw::{DrawOutput, DrawRun, PreparedDraw, Progress, ProgressCallback, ShaderCache, TargetImage};
+use crate::error::ErrorKind;
+use crate::{Error, Result};
+
+use super::{DrawReplay, Plane, ReplayOptions, TargetReplay, label_of};
+
+/// Where a session is.
+enum Phase {
+    /// Drawing.
+    Running(Box<DrawRun>),
+    /// Drawn and compared.
+    Finished(Box<DrawReplay>),
+    /// A resume failed (or the draw was cancelled): nothing more can be done with it.
+    Failed,
+}
+
+/// A captured draw being replayed (see the module documentation).
+pub struct ReplaySession {
+    /// The draw as read from the capture.
+    draw: Arc<CapturedDraw>,
+    /// How it is replayed and compared.
+    options: ReplayOptions,
+    /// The draw, prepared once: its programs, linkage, resources and (once shaded) vertices.
+    prepared: PreparedDraw<'static>,
+    /// Where it is.
+    phase: Phase,
+    /// How far the draw had got at the end of the last resume.
+    progress: Progress,
+}
+
+impl std::fmt::Debug for ReplaySession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplaySession")
+            .field("draw", &self.draw.index)
+            .field("finished", &self.is_finished())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReplaySession {
+    /// Prepares `draw` (programs from `cache`) and begins its replay from the recorded contents before it; nothing
+    /// is drawn yet. Errors name the draw and the binding or program at fault.
+    pub fn start(draw: Arc<CapturedDraw>, cache: &mut ShaderCache, options: &ReplayOptions) -> Result<ReplaySession> {
+        let state = Arc::new(draw.state.clone());
+        let mut prepared = PreparedDraw::shared(state, cache, options.draw)?;
+        let run = prepared.start()?;
+        Ok(ReplaySession {
+            draw,
+            options: options.clone(),
+            prepared,
+            progress: run.progress(),
+            phase: Phase::Running(Box::new(run)),
+        })
+    }
+
+    /// Goes on with the replay for about `budget` units of work (at least one step; `u64::MAX` runs it to its
+    /// end). When the draw is done its targets are compared and the result kept ([`ReplaySession::replay`]).
+    /// Returns whether the replay is finished. `progress` is called as [`crate::draw::progress`] says and may
+    /// cancel: then the error is of kind [`ErrorKind::Cancelled`] and the session cannot go on, as after any error.
+    pub fn resume(&mut self, budget: u64, progress: Option<ProgressCallback<'_>>) -> Result<bool> {
+        let Phase::Running(run) = &mut self.phase else {
+            return match self.phase {
+                Phase::Finished(_) => Ok(true),
+                _ => Err(self.spent()),
+            };
+        };
+        let result = self.prepared.resume(run, budget.max(1), progress);
+        self.progress = run.progress();
+        let finished = match result {
+            Ok(finished) => finished,
+            Err(error) => {
+                self.phase = Phase::Failed;
+                return Err(error);
+            }
+        };
+        if !finished {
+            return Ok(false);
+        }
+        let Phase::Running(run) = std::mem::replace(&mut self.phase, Phase::Failed) else {
+            return Err(self.spent());
+        };
+        let output = self.prepared.finish(*run)?;
+        let replay = compared(&self.draw, &self.options, output)?;
+        self.phase = Phase::Finished(Box::new(replay));
+        Ok(true)
+    }
+
+    /// The error for a session that cannot go on.
+    fn spent(&self) -> Error {
+        Error::of_kind(
+            ErrorKind::Request,
+            format!("draw {}", self.draw.index),
+            "the replay failed or was cancelled; start it again",
+        )
+    }
+
+    /// Runs the replay to its end (see [`ReplaySession::resume`]), keeping the session (for pixel history), and
+    /// gives its result.
+    pub fn run_to_end(&mut self, progress: Option<ProgressCallback<'_>>) -> Result<&DrawReplay> {
+        self.resume(u64::MAX, progress)?;
+        match &self.phase {
+            Phase::Finished(replay) => Ok(replay),
+            _ => Err(self.spent()),
+        }
+    }
+
+    /// Runs the replay to its end (see [`ReplaySession::resume`]) and gives its result.
+    pub fn finish(mut self, progress: Option<ProgressCallback<'_>>) -> Result<DrawReplay> {
+        self.resume(u64::MAX, progress)?;
+        match self.phase {
+            Phase::Finished(replay) => Ok(*replay),
+            _ => Err(self.spent()),
+        }
+    }
+
+    /// Ends the replay unfinished: the same as dropping the session, said out loud.
+    pub fn cancel(self) {}
+
+    /// How far the draw had got at the end of the last resume.
+    pub fn progress(&self) -> Progress {
+        self.progress
+    }
+
+    /// Whether the replay is finished and compared.
+    pub fn is_finished(&self) -> bool {
+        matches!(self.phase, Phase::Finished(_))
+    }
+
+    /// The finished replay's result.
+    pub fn replay(&self) -> Option<&DrawReplay> {
+        match &self.phase {
+            Phase::Finished(replay) => Some(replay),
+            _ => None,
+        }
+    }
+
+    /// The draw as read from the capture.
+    pub fn draw(&self) -> &Arc<CapturedDraw> {
+        &self.draw
+    }
+
+    /// How the draw is replayed and compared.
+    pub fn options(&self) -> &ReplayOptions {
+        &self.options
+    }
+
+    /// The prepared draw (programs, rasterizer, viewport), for reading.
+    pub fn prepared(&self) -> &PreparedDraw<'static> {
+        &self.prepared
+    }
+
+    /// The prepared draw, for pixel history ([`PreparedDraw::pixel_history`]), which reuses its shaded vertices.
+    pub fn prepared_mut(&mut self) -> &mut PreparedDraw<'static> {
+        &mut self.prepared
+    }
+}
+
+/// The replayed image of `slot` in `output`.
+fn output_image(output: &DrawOutput, slot: TargetSlot) -> Option<&TargetImage> {
+    match slot {
+        TargetSlot::RenderTarget(s) => output
+            .render_targets
+            .get(usize::try_from(s).ok()?)
+            .and_then(Option::as_ref),
+        TargetSlot::DepthStencil => output.depth_stencil.as_ref(),
+    }
+}
+
+/// The tolerance `plane` of a target of `format` is compared under: `tolerance` with only the plane's channel
+/// compared (a depth-stencil format's channel 0 is depth, 1 stencil).
+pub fn plane_tolerance(tolerance: Tolerance, plane: Plane) -> Tolerance {
+    let keep = match plane {
+        Plane::All => return tolerance,
+        Plane::Depth => 0,
+        Plane::Stencil => 1,
+    };
+    let mut tolerance = tolerance;
+    for (slot, channel) in tolerance.channels.iter_mut().enumerate() {
+        channel.compare = channel.compare && slot == keep;
+    }
+    tolerance
+}
+
+/// A finished draw's result: each recorded target compared with the replayed one (see [`super`]).
+fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) -> Result<DrawReplay> {
+    let ambiguity = (!output.ambiguous.is_empty()).then_some(output.ambiguous.as_slice());
+    let mut targets = Vec::with_capacity(draw.targets.len());
+    for recorded in &draw.targets {
+        let at = format!("draw {} {}", draw.index, recorded.target);
+        let image = output_image(&output, recorded.target)
+            .ok_or_else(|| Error::new("replay", "the draw gave no contents for this target").at(at.clone()))?;
+        if (image.format, image.width, image.height) != (recorded.format, recorded.width, recorded.height) {
+            return Err(Error::new(
+                "replay",
+                format!(
+                    "the replayed target is a {}x{} {} surface but the capture records a {}x{} {} one",
+                    image.width, image.height, image.format, recorded.width, recorded.height, recorded.format
+                ),
+            )
+            .at(at));
+        }
+        let replayed: Arc<[u8]> = Arc::from(image.bytes.as_slice());
+        let tolerance = options.tolerance.resolve(recorded.format);
+        let planes = if options.planes && recorded.target == TargetSlot::DepthStencil {
+            vec![Plane::Depth, Plane::Stencil]
+                .into_iter()
+                .filter(|&plane| plane == Plane::Depth || super::has_stencil(recorded.format))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut comparison = None;
+        let mut plane_comparisons = Vec::with_capacity(planes.len());
+        if let Some(after) = &recorded.after {
+            let reference = Image::new(recorded.format, recorded.width, recorded.height, after)
+                .map_err(|e| e.within(at.as_str()))?;
+            let result = image.image().map_err(|e| e.within(at.as_str()))?;
+            let under = |tolerance: Tolerance| -> Result<Comparison> {
+                let compare_options = CompareOptions {
+                    ambiguous: ambiguity,
+                    ..CompareOptions::new(tolerance)
+                };
+                compare(&reference, &result, &compare_options).map_err(|e| e.within(at.as_str()))
+            };
+            comparison = Some(under(tolerance)?);
+            for plane in planes {
+                plane_comparisons.push((plane, under(plane_tolerance(tolerance, plane))?));
+            }
+        }
+        targets.push(TargetReplay {
+            slot: recorded.target,
+            format: recorded.format,
+            width: recorded.width,
+            height: recorded.height,
+            before: recorded.before.clone(),
+            recorded: recorded.after.clone(),
+            replayed,
+            recorded_after: recorded.after.is_some(),
+            report: comparison.as_ref().map(|c| c.report.clone()),
+            comparison,
+            planes: plane_comparisons,
+        });
+    }
+    Ok(DrawReplay {
+        index: draw.index,
+        label: label_of(draw.index, draw.name.as_deref(), draw.api_call.as_deref()),
+        name: draw.name.clone(),
+        api_call: draw.api_call.clone(),
+        width: output.width,
+        height: output.height,
+        stats: output.stats,
+        ambiguous_mask_pixels: output.ambiguous.iter().filter(|a| **a).count() as u64,
+        ambiguous: output.ambiguous,
+        targets,
+    })
+}
