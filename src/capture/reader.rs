@@ -154,7 +154,26 @@ pub struct CapturedDraw {
     pub targets: Vec<RecordedTarget>,
 }
 
+/// What to call a draw, in every list and report: its marker or debug name, else the API call as recorded, else
+/// the call with its arguments ([`super::api_call_text`]).
+fn draw_label(name: Option<&str>, api_call: Option<&str>, call: DrawCall) -> String {
+    name.or(api_call)
+        .map_or_else(|| super::api_call_text(call), ToOwned::to_owned)
+}
+
+impl DrawSummary {
+    /// What to call the draw (its name, else its API call).
+    pub fn label(&self) -> String {
+        draw_label(self.name.as_deref(), self.api_call.as_deref(), self.call)
+    }
+}
+
 impl CapturedDraw {
+    /// What to call the draw (its name, else its API call), as [`DrawSummary::label`] says.
+    pub fn label(&self) -> String {
+        draw_label(self.name.as_deref(), self.api_call.as_deref(), self.state.call)
+    }
+
     /// The recorded target `target`, if the draw writes it.
     pub fn target(&self, target: TargetSlot) -> Option<&RecordedTarget> {
         self.targets.iter().find(|t| t.target == target)

@@ -74,13 +74,20 @@ impl TexelCodec {
     /// The codec for `format`, or an error saying why it has none (typeless, video, R1, display-only).
     pub fn new(format: Format) -> Result<TexelCodec> {
         let info = format.info();
-        let unsupported = |why: &str| Err(Error::new("format", format!("{format} {why}")));
+        let unsupported = |why: &str| {
+            Err(Error::of_kind(
+                crate::error::ErrorKind::Unsupported,
+                "format",
+                format!("{format} {why}"),
+            ))
+        };
+        let invalid = |why: &str| Err(Error::new("format", format!("{format} {why}")));
         let element_bytes = match info.layout.element_bytes() {
             Some(bytes) => bytes,
             None => return unsupported("has no texel layout (unknown, video, planar or palette format)"),
         };
         match info.kind {
-            NumericKind::Typeless => return unsupported("is typeless: a view must give its bits a type"),
+            NumericKind::Typeless => return invalid("is typeless: a view must give its bits a type"),
             NumericKind::Other => {
                 return unsupported("has no conversion in the D3D11.3 specification (display-only format)");
             }

@@ -253,7 +253,7 @@ fn history_agrees(history: &PixelHistory, target: TargetSlot, format: Format, re
 
 /// The texels and comparison of one pixel of one target that a verdict is drawn from (see the module
 /// documentation), as a replay or the viewer holds them.
-pub(crate) struct PixelEvidence<'a> {
+struct PixelEvidence<'a> {
     /// The pixel's column.
     pub x: u32,
     /// The pixel's row (0 at the top).
@@ -279,7 +279,7 @@ pub(crate) struct PixelEvidence<'a> {
 }
 
 /// What [`judge`] finds: the channel differences, the edges it looked at, and the verdict.
-pub(crate) struct Judged {
+struct Judged {
     /// Per channel, recorded against replayed; empty when nothing was recorded.
     pub difference: Vec<ChannelDifference>,
     /// The nearest ambiguous edge of each fragment's triangle (by fragment).
@@ -293,8 +293,8 @@ pub(crate) struct Judged {
 
 /// The verdict on one pixel of `prepared` (the draw replayed), whose history there is `history`: the channel
 /// differences ([`values`]), the nearest edges ([`edge`]) and the decision procedure of the module documentation.
-/// [`inspect_replayed`] and the viewer's pixel inspector both decide through it.
-pub(crate) fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &PixelEvidence<'_>) -> Result<Judged> {
+/// [`inspect_replayed`] (the command line's and the viewer's inspection) decides through it.
+fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &PixelEvidence<'_>) -> Result<Judged> {
     let (x, y) = (e.x, e.y);
     let fragment_edges: Vec<Option<EdgeProximity>> = history
         .fragments

@@ -204,7 +204,7 @@ impl TargetReplay {
 pub struct DrawReplay {
     /// Its position in the capture, from 0.
     pub index: usize,
-    /// What to call it: its marker name, else its API call, else `draw N`.
+    /// What to call it: its marker name, else its API call ([`CapturedDraw::label`]).
     pub label: String,
     /// Its marker or debug name.
     pub name: Option<String>,
@@ -249,12 +249,6 @@ impl DrawReplay {
             .copied()
             .unwrap_or(false)
     }
-}
-
-/// The name a replay gives draw `index`: its marker name, else its API call, else `draw N`.
-fn label_of(index: usize, name: Option<&str>, api_call: Option<&str>) -> String {
-    name.or(api_call)
-        .map_or_else(|| format!("draw {index}"), ToOwned::to_owned)
 }
 
 /// Replays draw `index` of `capture` and compares every target it writes (see the module documentation).

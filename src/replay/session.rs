@@ -16,7 +16,7 @@ use crate::draw::{DrawOutput, DrawRun, PreparedDraw, Progress, ProgressCallback,
 use crate::error::ErrorKind;
 use crate::{Error, Result};
 
-use super::{DrawReplay, Plane, ReplayOptions, TargetReplay, label_of};
+use super::{DrawReplay, Plane, ReplayOptions, TargetReplay};
 
 /// Where a session is.
 enum Phase {
@@ -257,7 +257,7 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
     }
     Ok(DrawReplay {
         index: draw.index,
-        label: label_of(draw.index, draw.name.as_deref(), draw.api_call.as_deref()),
+        label: draw.label(),
         name: draw.name.clone(),
         api_call: draw.api_call.clone(),
         width: output.width,

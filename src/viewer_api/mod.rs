@@ -7,14 +7,17 @@
 //! - **Opening** reads the ZIP directory and the manifest only ([`crate::capture::Capture::open`]). Listing the
 //!   draws inflates each distinct program blob once (small; for the shader model and instruction count); a draw's
 //!   buffers, textures and targets are inflated when that draw is replayed or its images are asked for.
-//! - **Replay** is stepped so that the worker can report progress and see a cancel between steps:
-//!   [`ViewerCapture::replay_step`] prepares the draw on its first call and then runs it for about `budget` units of
-//!   work per call ([`crate::draw::PreparedDraw::resume`], which draws exactly what a whole run draws); when it is
-//!   finished the result is compared and kept; [`ViewerCapture::replay_abandon`] drops an unfinished replay.
-//! - **Comparison** of each target is [`crate::compare::compare`] with the format's default tolerance
-//!   ([`crate::compare::Tolerance::for_format`]) and the draw's ambiguity mask, over the whole target: the same
-//!   numbers `iridia` reports. A depth-stencil target is two targets here, `depth` and `stencil`, each comparing
-//!   its own channel.
+//! - **Replay** goes through the library's one replay path, [`crate::replay::ReplaySession`], stepped so that the
+//!   worker can report progress and see a cancel between steps: [`ViewerCapture::replay_step`] starts the session
+//!   on its first call (the draw read and prepared) and then resumes it for about `budget` units of work per call
+//!   (which draws exactly what a whole run draws); when it is finished the session has compared every target and
+//!   is kept; [`ViewerCapture::replay_abandon`] drops an unfinished one.
+//! - **Comparison** is the session's: each target under the format's default tolerance with the draw's ambiguity
+//!   mask, over the whole target, the same numbers `iridia` reports. A depth-stencil target is two targets here,
+//!   `depth` and `stencil`, each the session's comparison of its own plane ([`crate::replay::Plane`]). What this
+//!   module adds is the viewer's: display images, the depth and stencil split, the protocol's shapes.
+//! - **Pixels** are inspected by the library ([`crate::inspect::inspect_replayed`]) on the session's prepared draw,
+//!   so a click prepares nothing again.
 //! - **Memory.** The full results (replayed targets, per-pixel classes, the prepared draw for pixel history) of the
 //!   last [`KEPT_REPLAYS`] replayed draws are kept; older ones keep only their comparison's numbers, and a request
 //!   for their images says to replay them again (a `replay_step` on such a draw replays it anew).
@@ -90,12 +93,7 @@ impl ViewTarget {
 fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
     let mut targets = Vec::new();
     for recorded in &draw.targets {
-        let ids: Vec<TargetId> = match recorded.target {
-            TargetSlot::RenderTarget(slot) => TargetId::render_target(slot).into_iter().collect(),
-            TargetSlot::DepthStencil if has_stencil(recorded.format) => vec![TargetId::Depth, TargetId::Stencil],
-            TargetSlot::DepthStencil => vec![TargetId::Depth],
-        };
-        for id in ids {
+        for id in target_ids(recorded.target, recorded.format) {
             targets.push(ViewTarget {
                 id,
                 format: recorded.format,
@@ -107,6 +105,16 @@ fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
         }
     }
     targets
+}
+
+/// The viewer's targets of a capture's target slot: a render target, or depth and (for formats with stencil)
+/// stencil.
+fn target_ids(slot: TargetSlot, format: Format) -> Vec<TargetId> {
+    match slot {
+        TargetSlot::RenderTarget(slot) => TargetId::render_target(slot).into_iter().collect(),
+        TargetSlot::DepthStencil if has_stencil(format) => vec![TargetId::Depth, TargetId::Stencil],
+        TargetSlot::DepthStencil => vec![TargetId::Depth],
+    }
 }
 
 /// The plane of the replay's comparisons a viewer target shows.
@@ -274,23 +282,13 @@ impl ViewerCapture {
             }
         }
         let api_call = summary.api_call.clone().or_else(|| Some(api_call_text(summary.call)));
-        let name = summary
-            .name
-            .clone()
-            .or_else(|| api_call.clone())
-            .unwrap_or_else(|| format!("draw {}", summary.index));
+        let name = summary.label();
         let targets = summary
             .targets
             .iter()
             .flat_map(|target| {
-                let ids: Vec<TargetId> = match target.target {
-                    TargetSlot::RenderTarget(slot) => TargetId::render_target(slot).into_iter().collect(),
-                    TargetSlot::DepthStencil if has_stencil(target.format) => {
-                        vec![TargetId::Depth, TargetId::Stencil]
-                    }
-                    TargetSlot::DepthStencil => vec![TargetId::Depth],
-                };
-                ids.into_iter()
+                target_ids(target.target, target.format)
+                    .into_iter()
                     .map(|id| target_info(id, target.format, target.width, target.height))
             })
             .collect();
