@@ -139,6 +139,10 @@ fn replay_options() -> ReplayOptions {
     }
 }
 
+/// A replayed target as the viewer reads it: its target, replayed bytes and comparison (`None` when nothing was
+/// recorded).
+type ReplayedTarget<'a> = (&'a ViewTarget, &'a Arc<[u8]>, Option<&'a Comparison>);
+
 /// A draw replayed: the finished replay session (its targets, comparisons and the prepared draw for pixel history)
 /// and the viewer's targets of it.
 struct Replayed {
@@ -152,7 +156,7 @@ struct Replayed {
 
 impl Replayed {
     /// Target `id`: the viewer's target, its replayed bytes, and its comparison (none when nothing was recorded).
-    fn target(&self, id: TargetId) -> Option<(&ViewTarget, &Arc<[u8]>, Option<&Comparison>)> {
+    fn target(&self, id: TargetId) -> Option<ReplayedTarget<'_>> {
         let target = self.targets.iter().find(|t| t.id == id)?;
         let replay = self.session.replay()?.target(slot_of(id))?;
         Some((target, &replay.replayed, replay.plane(plane_of(id))))
