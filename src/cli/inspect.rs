@@ -4,7 +4,7 @@
 //! the pixel program's trace with its listing) and the verdict; readable text, or the whole structure as JSON. Exit
 //! code 0 when the pixel matches (or nothing was recorded), 1 when it differs, 2 on an error.
 
-use super::replay::{open, tolerance_of};
+use super::common::{open, print_out, tolerance_of};
 use iridia::capture::TargetSlot;
 use iridia::draw::ShaderCache;
 use iridia::inspect::{InspectOptions, Verdict, inspect_pixel};
@@ -88,9 +88,9 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if args.json {
         let text = serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
-        super::print_out(&format!("{text}\n"))?;
+        print_out(&format!("{text}\n"))?;
     } else {
-        super::print_out(&inspection.to_text())?;
+        print_out(&inspection.to_text())?;
     }
     Ok(matches!(
         inspection.verdict,

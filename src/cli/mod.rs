@@ -2,6 +2,7 @@
 //! 2 an error (bad input, missing file), with the error on stderr.
 
 mod capture;
+mod common;
 mod draw;
 mod dxbc;
 mod inspect;
@@ -128,17 +129,6 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// Writes `text` to standard output; a closed pipe (`iridia replay ... | head`) or another write error is an error
-/// message rather than a panic.
-pub(crate) fn print_out(text: &str) -> Result<(), String> {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
 /// The exit code for an error: 2, with the message on stderr.

@@ -4,13 +4,12 @@
 //! code 0 when every compared draw matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
 //! reported and the others still run).
 
+use super::common::{open, print_out, tolerance_of};
 use iridia::capture::Capture;
-use iridia::compare::ToleranceSpec;
 use iridia::draw::ShaderCache;
 use iridia::replay::{DrawReplay, Picture, ReplayOptions, TargetReplay, replay_draw};
 use serde_json::{Value, json};
-use std::fs::File;
-use std::io::{BufReader, IsTerminal as _, Read, Seek};
+use std::io::{IsTerminal as _, Read, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -39,24 +38,6 @@ pub enum Verdict {
     Differs,
     /// Some draw could not be replayed.
     Failed,
-}
-
-/// The tolerance the options give, and how to name it.
-pub fn tolerance_of(exact: bool, tolerance: Option<&str>) -> Result<(ToleranceSpec, String), String> {
-    match (exact, tolerance) {
-        (true, _) => Ok((ToleranceSpec::exact(), "exact".to_owned())),
-        (false, Some(spec)) => Ok((
-            ToleranceSpec::parse(spec).map_err(|e| format!("--tolerance: {e}"))?,
-            spec.to_owned(),
-        )),
-        (false, None) => Ok((ToleranceSpec::default(), "format defaults".to_owned())),
-    }
-}
-
-/// Opens the capture at `path`.
-pub fn open(path: &Path) -> Result<Capture<BufReader<File>>, String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Capture::from_reader(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The largest error of a replay, as `rt0.G 3 ULP (0.0118)`, over the channels of its compared targets; `-` when
@@ -275,7 +256,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
             },
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
-        super::print_out(&format!("{text}\n"))?;
+        print_out(&format!("{text}\n"))?;
     } else {
         let mut text = format!(
             "{}: {} of {count} draws, tolerance: {tolerance_name}\n{HEADER}\n",
@@ -291,7 +272,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
             text.push_str(&format!(", {failed} failed"));
         }
         text.push('\n');
-        super::print_out(&text)?;
+        print_out(&text)?;
     }
     Ok(if failed > 0 {
         Verdict::Failed

@@ -1,6 +1,7 @@
 //! A [`PixelInspection`] as readable text, for `iridia inspect`.
 
-use super::{PixelInspection, ProgramListing, TexelValue};
+use super::report::{PixelInspection, ProgramListing};
+use super::values::TexelValue;
 use crate::draw::history::{InputSource, ProgramTrace};
 use crate::draw::{Fragment, VertexRecord};
 use crate::output_merger::{StoredTexel, TargetOperation};
@@ -348,4 +349,12 @@ pub(super) fn render(i: &PixelInspection) -> String {
         }
     }
     out
+}
+
+impl PixelInspection {
+    /// The inspection as readable text: values, verdict, fragments with their vertices, inputs, trace (each step with
+    /// its listing line), tests and writes.
+    pub fn to_text(&self) -> String {
+        render(self)
+    }
 }
