@@ -208,7 +208,7 @@ class App {
         this.jobs.end(job);
         if (!navigation.current) return;
         if (isCancelled(error)) {
-          state.replayError = { what: "cancelled", detail: "the replay was cancelled; press Enter to replay again" };
+          state.replayError = { kind: "cancelled", what: "cancelled", detail: "the replay was cancelled; press Enter to replay again" };
         } else {
           state.replayError = toErrorInfo(error, "replay");
           this.setDrawStatus(index, { state: "error", error: state.replayError });
@@ -413,7 +413,7 @@ class App {
           return true;
         case "Enter":
           if (this.state.capture !== null) {
-            if (this.state.cursor === this.state.drawIndex && this.state.replayError?.what === "cancelled") {
+            if (this.state.cursor === this.state.drawIndex && this.state.replayError?.kind === "cancelled") {
               const draw = this.state.currentDraw();
               if (draw !== null) draw.status = { state: "not_replayed" };
             }

@@ -18,14 +18,11 @@
 //
 // Envelope: the page sends `ToWorker` messages and receives `FromWorker` messages. Each request carries an `id`
 // chosen by the page; the worker answers it with exactly one `response` (ok or error), possibly preceded by
-// `progress` messages with the same id. A `cancel` for a running id makes it end soon with the error whose `what`
-// is `CANCELLED_WHAT`; a cancel for an id that has finished is ignored.
+// `progress` messages with the same id. A `cancel` for a running id makes it end soon with an error of kind
+// "cancelled"; a cancel for an id that has finished is ignored.
 
 /** The version of this protocol; the worker states it in `ready`, the page refuses a worker with another one. */
 export const PROTOCOL_VERSION = 1;
-
-/** The `what` of the error that ends a cancelled request. */
-export const CANCELLED_WHAT = "cancelled";
 
 /** The longest a long request may go without a progress message, in milliseconds. */
 export const PROGRESS_INTERVAL_MS = 200;
@@ -56,9 +53,13 @@ export type Stage = "vs" | "ps";
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
 
-/** A failure, as the library's `crate::Error` describes it: what was wrong, where, and why. */
+/** What sort of failure an error is (`crate::error::ErrorKind`): what the viewer matches on, never `what`. */
+export type ErrorKind = "invalid" | "unsupported" | "request" | "budget" | "cancelled" | "not_replayed";
+
+/** A failure, as the library's `crate::Error` describes it: what sort, what was wrong, where, and why. */
 export interface ErrorInfo {
-  /** The kind of thing that failed, e.g. "capture", "DXBC", "unsupported", "program", or `CANCELLED_WHAT`. */
+  kind: ErrorKind;
+  /** The kind of thing that failed, e.g. "capture", "DXBC", "program". */
   what: string;
   /** Where: a byte offset, a manifest path ("draws[3].vs"), an instruction ("ps instruction 12"). */
   at?: string;
@@ -505,26 +506,49 @@ export function formatError(error: ErrorInfo): string {
   return text;
 }
 
-/** Turns anything thrown into an ErrorInfo (an ErrorInfo-shaped object is kept as it is). */
-export function toErrorInfo(thrown: unknown, what = "internal"): ErrorInfo {
+/** Every error kind, as the library names them. */
+export const ERROR_KINDS: readonly ErrorKind[] = Object.keys({
+  invalid: true,
+  unsupported: true,
+  request: true,
+  budget: true,
+  cancelled: true,
+  not_replayed: true,
+} satisfies Record<ErrorKind, true>) as ErrorKind[];
+
+/** Whether `value` names an error kind. */
+export function isErrorKind(value: unknown): value is ErrorKind {
+  return typeof value === "string" && (ERROR_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * Turns anything thrown into an ErrorInfo (an ErrorInfo-shaped object is kept as it is). Errors the page and the
+ * worker make up themselves (a worker that failed, an exception) take `kind`, by default "invalid", the library's
+ * own default kind; so does an ErrorInfo-shaped value without a kind.
+ */
+export function toErrorInfo(thrown: unknown, what = "internal", kind: ErrorKind = "invalid"): ErrorInfo {
   if (thrown instanceof BackendError) return thrown.info;
   if (isErrorInfo(thrown)) {
     const record = thrown as unknown as Record<string, unknown>;
-    const info: ErrorInfo = { what: thrown.what };
+    const info: ErrorInfo = { kind: isErrorKind(record["kind"]) ? record["kind"] : kind, what: thrown.what };
     if (typeof record["at"] === "string") info.at = record["at"];
     if (typeof record["detail"] === "string") info.detail = record["detail"];
     return info;
   }
-  if (thrown instanceof Error) return { what, detail: thrown.message };
-  return { what, detail: String(thrown) };
+  if (thrown instanceof Error) return { kind, what, detail: thrown.message };
+  return { kind, what, detail: String(thrown) };
 }
 
-/** Whether `value` has the shape of an ErrorInfo (`at` and `detail` may also be null, as serde writes None). */
+/**
+ * Whether `value` has the shape of an ErrorInfo (`at` and `detail` may also be null, as serde writes None; `kind`
+ * may be missing, and toErrorInfo then supplies it).
+ */
 export function isErrorInfo(value: unknown): value is ErrorInfo {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   return (
     typeof record["what"] === "string" &&
+    (record["kind"] === undefined || typeof record["kind"] === "string") &&
     (record["at"] === undefined || record["at"] === null || typeof record["at"] === "string") &&
     (record["detail"] === undefined || record["detail"] === null || typeof record["detail"] === "string")
   );

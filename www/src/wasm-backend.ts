@@ -5,7 +5,7 @@
 // serialized with serde-wasm-bindgen's `Serializer::json_compatible()` (None as null, maps as objects), image bytes
 // as `serde_bytes` (a Uint8Array); the worker still turns undefined into null and a plain array of bytes into a
 // Uint8Array, so a module that misses those settings works too. Every failure is thrown as a serialized ErrorInfo
-// (`Err(JsValue)` of `crate::Error { what, at, detail }`).
+// (`Err(JsValue)` of `crate::Error { kind, what, at, detail }`).
 //
 //   default(): Promise                     wasm-bindgen's init (fetches iridia_bg.wasm beside the script)
 //   version(): string                      the crate's version (exists)
@@ -57,6 +57,7 @@ function call(target: object, name: string, ...args: unknown[]): unknown {
   const method: unknown = (target as Record<string, unknown>)[name];
   if (typeof method !== "function")
     throw new BackendError({
+      kind: "invalid",
       what: "wasm",
       detail: `the wasm module has no ${name}(): its viewer API does not match this page (see www/src/worker.ts)`,
     });
@@ -91,7 +92,7 @@ export function normalized(value: unknown): unknown {
 /** A wasm-bindgen object returned by the module, whose methods return protocol shapes. */
 function asObject(value: unknown, what: string): object {
   if (typeof value !== "object" || value === null)
-    throw new BackendError({ what: "wasm", detail: `${what} returned ${String(value)}, not an object` });
+    throw new BackendError({ kind: "invalid", what: "wasm", detail: `${what} returned ${String(value)}, not an object` });
   return value;
 }
 
@@ -111,6 +112,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
     module = loaded as Record<string, unknown>;
   } catch (thrown: unknown) {
     throw new BackendError({
+      kind: "invalid",
       what: "wasm",
       at: url,
       detail: `the wasm module could not be loaded (${toErrorInfo(thrown).detail ?? "unknown error"}); build it with scripts/build-wasm.sh`,
@@ -121,6 +123,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
   const missing = REQUIRED_EXPORTS.filter((name) => typeof module[name] !== "function");
   if (missing.length > 0)
     throw new BackendError({
+      kind: "invalid",
       what: "wasm",
       at: url,
       detail: `iridia ${version} does not export ${missing.join(", ")}: this build has no viewer API yet`,
@@ -130,7 +133,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
   let nextCapture = 1;
   const capture = (id: number): object => {
     const found = captures.get(id);
-    if (found === undefined) throw new BackendError({ what: "request", detail: `no open capture ${id}` });
+    if (found === undefined) throw new BackendError({ kind: "request", what: "request", detail: `no open capture ${id}` });
     return found;
   };
 

@@ -39,7 +39,7 @@ scope.addEventListener("message", (event) => {
 });
 scope.addEventListener("error", (event) => {
   event.preventDefault();
-  post({ type: "fault", error: { what: "worker", detail: event.message } }, []);
+  post({ type: "fault", error: { kind: "invalid", what: "worker", detail: event.message } }, []);
 });
 scope.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();

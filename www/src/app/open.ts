@@ -143,7 +143,7 @@ export class CaptureOpener {
   private async fetchCapture(url: string, signal: AbortSignal): Promise<ArrayBuffer> {
     const response = await fetch(url, { signal });
     if (!response.ok)
-      throw new BackendError({ what: "capture", at: url, detail: `HTTP ${response.status} ${response.statusText}`.trim() });
+      throw new BackendError({ kind: "request", what: "capture", at: url, detail: `HTTP ${response.status} ${response.statusText}`.trim() });
     const total = Number(response.headers.get("content-length") ?? "0");
     if (response.body === null || !(total > 0)) return response.arrayBuffer();
     const reader = response.body.getReader();

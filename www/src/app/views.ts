@@ -315,7 +315,7 @@ export class Views {
     const draw = this.state.drawIndex;
     const target = this.state.target;
     if (capture === null || draw === null || target === null)
-      throw new BackendError({ what: "view", detail: "nothing to show" });
+      throw new BackendError({ kind: "request", what: "view", detail: "nothing to show" });
     const display = this.display();
     const key = JSON.stringify([capture.summary.capture, draw, target, kind, display]);
     const cached = this.images.get(key);
