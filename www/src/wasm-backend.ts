@@ -12,9 +12,9 @@
 //   open_capture(bytes: Uint8Array, name: string): Capture
 //                                          reads the ZIP directory and manifest only; fails on a bad archive
 //   class Capture {
-//     summary(): Omit<CaptureSummary, "capture">
+//     summary(): ManifestSummary              (CaptureSummary without the worker's capture number)
 //     draws(): DrawInfo[]
-//     replay_step(draw: number, budget: number): Progress & { finished: boolean }
+//     replay_step(draw: number, budget: number): StepProgress (Progress & { finished: boolean })
 //                                          starts the draw's replay (inflating only its blobs) or goes on with it,
 //                                          doing at most `budget` units of work (say, primitives); the worker calls
 //                                          it in a loop so that it can report progress and see a cancel between calls
@@ -35,16 +35,16 @@
 import type { Backend, Handlers, JobContext } from "./backend";
 import {
   BackendError,
-  type CaptureSummary,
   type CompareResult,
   type Disassembly,
   type DrawInfo,
+  type ManifestSummary,
   type PixelCoord,
   type PixelHistory,
   type ProgramTrace,
-  type Progress,
   type RenderedImage,
   type ReplaySummary,
+  type StepProgress,
   type TexelReadout,
   toErrorInfo,
 } from "./protocol";
@@ -143,7 +143,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       const opened = asObject(call(module, "open_capture", new Uint8Array(request.bytes), request.name), "open_capture");
       const id = nextCapture++;
       captures.set(id, opened);
-      const summary = call(opened, "summary") as Omit<CaptureSummary, "capture">;
+      const summary = call(opened, "summary") as ManifestSummary;
       return { ...summary, capture: id };
     },
     close_capture: async (request) => {
@@ -160,7 +160,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         let budget = INITIAL_BUDGET;
         while (!finished) {
           const started = performance.now();
-          const progress = call(opened, "replay_step", request.draw, budget) as Progress & { finished: boolean };
+          const progress = call(opened, "replay_step", request.draw, budget) as StepProgress;
           const took = performance.now() - started;
           job.progress({ stage: progress.stage, done: progress.done, total: progress.total });
           finished = progress.finished;
