@@ -10,20 +10,20 @@ export type ErrorKind = "invalid" | "unsupported" | "request" | "budget" | "canc
 /**
  * `ErrorInfo`: what failed, where and why, as [`crate::Error`] says it.
  */
-export type ErrorInfo = { 
+export type ErrorInfo = {
 /**
  * What sort of failure it is (what the page matches on).
  */
-kind: ErrorKind, 
+kind: ErrorKind,
 /**
  * The kind of thing that failed.
  */
-what: string, 
+what: string,
 /**
  * Where: a byte offset, a manifest path (`draws[3].vs`), an instruction (`ps instruction 12`); left out when
  * the error names no place.
  */
-at?: string, 
+at?: string,
 /**
  * Why, in a sentence; left out when empty.
  */
@@ -42,23 +42,23 @@ export type Stage = "vs" | "ps";
 /**
  * `CaptureSummary` without the worker's `capture` number: what opening learns from the directory and manifest.
  */
-export type CaptureSummary = { 
+export type CaptureSummary = {
 /**
  * The manifest's format version, "major.minor".
  */
-format_version: string, 
+format_version: string,
 /**
  * The program that wrote the capture.
  */
-generator: string | null, 
+generator: string | null,
 /**
  * The application captured.
  */
-application: string | null, 
+application: string | null,
 /**
  * How many draws.
  */
-draw_count: number, 
+draw_count: number,
 /**
  * The archive's size in bytes.
  */
@@ -67,19 +67,19 @@ size_bytes: number, };
 /**
  * `ProgramInfo`: one program a draw binds.
  */
-export type ProgramInfo = { 
+export type ProgramInfo = {
 /**
  * Its stage.
  */
-stage: Stage, 
+stage: Stage,
 /**
  * Its shader model, e.g. `ps_5_0`.
  */
-model: string, 
+model: string,
 /**
  * Lowercase hex SHA-256 of its DXBC bytes.
  */
-sha256: string, 
+sha256: string,
 /**
  * Instructions it executes (declarations not counted).
  */
@@ -93,27 +93,27 @@ export type ComponentKind = "unorm" | "snorm" | "float" | "uint" | "sint" | "dep
 /**
  * `TargetInfo`: one output image of a draw.
  */
-export type TargetInfo = { 
+export type TargetInfo = {
 /**
  * Which.
  */
-target: TargetId, 
+target: TargetId,
 /**
  * The view's DXGI format without its prefix.
  */
-format: string, 
+format: string,
 /**
  * What its channels hold.
  */
-kind: ComponentKind, 
+kind: ComponentKind,
 /**
  * How many channels (1 for depth and stencil).
  */
-channels: number, 
+channels: number,
 /**
  * Width in texels.
  */
-width: number, 
+width: number,
 /**
  * Height in texels.
  */
@@ -122,23 +122,23 @@ height: number, };
 /**
  * `DrawStatus`: how a draw stands.
  */
-export type DrawStatus = { "state": "not_replayed" } | { "state": "matches", 
+export type DrawStatus = { "state": "not_replayed" } | { "state": "matches",
 /**
  * Pixels compared, over the targets.
  */
-compared_pixels: number, } | { "state": "differs", 
+compared_pixels: number, } | { "state": "differs",
 /**
  * Pixels that differ beyond what the spec allows, over the targets.
  */
-differing_pixels: number, 
+differing_pixels: number,
 /**
  * Pixels that differ where the spec allows more than one result.
  */
-ambiguous_pixels: number, 
+ambiguous_pixels: number,
 /**
  * Pixels compared, over the targets.
  */
-compared_pixels: number, } | { "state": "error", 
+compared_pixels: number, } | { "state": "error",
 /**
  * Why.
  */
@@ -147,31 +147,31 @@ error: ErrorInfo, };
 /**
  * `DrawInfo`: one draw, as the event browser lists it.
  */
-export type DrawInfo = { 
+export type DrawInfo = {
 /**
  * Its place in the capture.
  */
-index: number, 
+index: number,
 /**
  * Its marker or debug name, or its call.
  */
-name: string, 
+name: string,
 /**
  * The call it came from.
  */
-api_call: string | null, 
+api_call: string | null,
 /**
  * The vertex program.
  */
-vs: ProgramInfo | null, 
+vs: ProgramInfo | null,
 /**
  * The pixel program.
  */
-ps: ProgramInfo | null, 
+ps: ProgramInfo | null,
 /**
  * Its output images.
  */
-targets: Array<TargetInfo>, 
+targets: Array<TargetInfo>,
 /**
  * How it stands.
  */
@@ -180,19 +180,19 @@ status: DrawStatus, };
 /**
  * `Progress & { finished }`: what one step of a replay reached.
  */
-export type StepProgress = { 
+export type StepProgress = {
 /**
  * What is being counted: "vertices" or "primitives".
  */
-stage: string, 
+stage: string,
 /**
  * How many are done.
  */
-done: number, 
+done: number,
 /**
  * How many there are.
  */
-total: number, 
+total: number,
 /**
  * Whether the replay is finished (its result kept; `replay_finish` gives its summary).
  */
@@ -201,23 +201,23 @@ finished: boolean, };
 /**
  * `ReplaySummary`: what replaying a draw produced.
  */
-export type ReplaySummary = { 
+export type ReplaySummary = {
 /**
  * The draw.
  */
-draw: number, 
+draw: number,
 /**
  * Primitives drawn, over the instances.
  */
-primitives: number, 
+primitives: number,
 /**
  * Fragments: covered pixels the rasterizer produced.
  */
-fragments: number, 
+fragments: number,
 /**
  * Fragments whose pixel program ran to completion (not discarded).
  */
-shaded_fragments: number, 
+shaded_fragments: number,
 /**
  * The comparison's verdict.
  */
@@ -226,19 +226,19 @@ status: DrawStatus, };
 /**
  * `ChannelStats`: the difference replayed − recorded in one channel over the compared pixels.
  */
-export type ChannelStats = { 
+export type ChannelStats = {
 /**
  * "r", "g", "b", "a", "depth" or "stencil".
  */
-channel: string, 
+channel: string,
 /**
  * The largest absolute difference.
  */
-max_abs_difference: number, 
+max_abs_difference: number,
 /**
  * The mean absolute difference.
  */
-mean_abs_difference: number, 
+mean_abs_difference: number,
 /**
  * The largest difference in ULPs of the format.
  */
@@ -247,11 +247,11 @@ max_ulps: number | null, };
 /**
  * `PixelCoord`: a pixel, in texels from the top-left corner.
  */
-export type PixelCoord = { 
+export type PixelCoord = {
 /**
  * Column.
  */
-x: number, 
+x: number,
 /**
  * Row.
  */
@@ -260,27 +260,27 @@ y: number, };
 /**
  * `TargetComparison`: one target's replayed image against the recorded one.
  */
-export type TargetComparison = { 
+export type TargetComparison = {
 /**
  * Which target.
  */
-target: TargetId, 
+target: TargetId,
 /**
  * Pixels compared (0 when nothing was recorded after the draw).
  */
-compared_pixels: number, 
+compared_pixels: number,
 /**
  * Pixels that differ beyond what the spec allows.
  */
-differing_pixels: number, 
+differing_pixels: number,
 /**
  * Pixels that differ where coverage depends on rounding.
  */
-ambiguous_pixels: number, 
+ambiguous_pixels: number,
 /**
  * Per channel statistics.
  */
-channels: Array<ChannelStats>, 
+channels: Array<ChannelStats>,
 /**
  * The first differing pixel in row order.
  */
@@ -289,15 +289,15 @@ first_difference: PixelCoord | null, };
 /**
  * `CompareResult`: a replayed draw's comparison, target by target.
  */
-export type CompareResult = { 
+export type CompareResult = {
 /**
  * The draw.
  */
-draw: number, 
+draw: number,
 /**
  * Per target.
  */
-targets: Array<TargetComparison>, 
+targets: Array<TargetComparison>,
 /**
  * The verdict over the targets.
  */
@@ -311,19 +311,19 @@ export type ImageKind = "replayed" | "recorded" | "before" | "difference" | "hea
 /**
  * The channels a display shows.
  */
-export type ShownChannels = { 
+export type ShownChannels = {
 /**
  * Red.
  */
-r: boolean, 
+r: boolean,
 /**
  * Green.
  */
-g: boolean, 
+g: boolean,
 /**
  * Blue.
  */
-b: boolean, 
+b: boolean,
 /**
  * Alpha.
  */
@@ -332,11 +332,11 @@ a: boolean, };
 /**
  * A value range.
  */
-export type ValueRange = { 
+export type ValueRange = {
 /**
  * The value shown black.
  */
-min: number, 
+min: number,
 /**
  * The value shown white.
  */
@@ -345,15 +345,15 @@ max: number, };
 /**
  * `DisplayOptions`: how to turn a target's values into display colours.
  */
-export type DisplayOptions = { 
+export type DisplayOptions = {
 /**
  * The channels shown; one alone shows as grey.
  */
-channels: ShownChannels, 
+channels: ShownChannels,
 /**
  * The range mapped to black..white for float, depth and integer targets; `None` takes the image's range.
  */
-range: ValueRange | null, 
+range: ValueRange | null,
 /**
  * Paint NaN magenta and infinities cyan.
  */
@@ -362,23 +362,23 @@ highlight_non_finite: boolean, };
 /**
  * `RenderedImage`: a target's image as 8-bit RGBA for display.
  */
-export type RenderedImage = { 
+export type RenderedImage = {
 /**
  * Width in pixels.
  */
-width: number, 
+width: number,
 /**
  * Height in pixels.
  */
-height: number, 
+height: number,
 /**
  * width × height × 4 bytes, rows from the top.
  */
-rgba: Uint8Array, 
+rgba: Uint8Array,
 /**
  * The finite range of the shown channels.
  */
-value_range: ValueRange, 
+value_range: ValueRange,
 /**
  * Texels holding NaN or an infinity in a shown channel.
  */
@@ -387,19 +387,19 @@ non_finite_texels: number, };
 /**
  * `ChannelValue`: one channel of a texel.
  */
-export type ChannelValue = { 
+export type ChannelValue = {
 /**
  * "r", "g", "b", "a", "depth" or "stencil".
  */
-channel: string, 
+channel: string,
 /**
  * The value the format's conversion gives.
  */
-value: number, 
+value: number,
 /**
  * The channel's stored bits.
  */
-bits: number, 
+bits: number,
 /**
  * The value for a person.
  */
@@ -408,11 +408,11 @@ text: string, };
 /**
  * `TexelValue`: a texel of one image.
  */
-export type TexelValue = { 
+export type TexelValue = {
 /**
  * Its channels.
  */
-channels: Array<ChannelValue>, 
+channels: Array<ChannelValue>,
 /**
  * Its bytes as stored, lowercase hex.
  */
@@ -421,19 +421,19 @@ hex: string, };
 /**
  * `ChannelDifference`: replayed − recorded in one channel.
  */
-export type ChannelDifference = { 
+export type ChannelDifference = {
 /**
  * The channel.
  */
-channel: string, 
+channel: string,
 /**
  * The difference.
  */
-difference: number, 
+difference: number,
 /**
  * The distance in ULPs, when it means something.
  */
-ulps: number | null, 
+ulps: number | null,
 /**
  * For a person.
  */
@@ -447,39 +447,39 @@ export type PixelVerdictKind = "matches" | "differs" | "ambiguous" | "not_covere
 /**
  * `TexelReadout`: a texel of a target in each image.
  */
-export type TexelReadout = { 
+export type TexelReadout = {
 /**
  * Which target.
  */
-target: TargetId, 
+target: TargetId,
 /**
  * Column.
  */
-x: number, 
+x: number,
 /**
  * Row.
  */
-y: number, 
+y: number,
 /**
  * The target's format.
  */
-format: string, 
+format: string,
 /**
  * What the GPU wrote (the before value when nothing was recorded after).
  */
-recorded: TexelValue, 
+recorded: TexelValue,
 /**
  * The replay's value, when replayed.
  */
-replayed: TexelValue | null, 
+replayed: TexelValue | null,
 /**
  * Before the draw.
  */
-before: TexelValue, 
+before: TexelValue,
 /**
  * Replayed − recorded per channel (empty when not replayed).
  */
-difference: Array<ChannelDifference>, 
+difference: Array<ChannelDifference>,
 /**
  * The verdict.
  */
@@ -488,23 +488,23 @@ verdict: PixelVerdictKind, };
 /**
  * `RegisterValue`: a named register value.
  */
-export type RegisterValue = { 
+export type RegisterValue = {
 /**
  * The register with its components, e.g. `v1.xy`.
  */
-register: string, 
+register: string,
 /**
  * The semantic, for signature registers.
  */
-semantic: string | null, 
+semantic: string | null,
 /**
  * Each component's bits read as a float.
  */
-values: Array<number>, 
+values: Array<number>,
 /**
  * Each component's bits.
  */
-bits: Array<number>, 
+bits: Array<number>,
 /**
  * The components for a person.
  */
@@ -513,23 +513,23 @@ text: string, };
 /**
  * `VertexRecord`: a vertex of a fragment's primitive.
  */
-export type VertexRecord = { 
+export type VertexRecord = {
 /**
  * `SV_VertexID`.
  */
-vertex_id: number, 
+vertex_id: number,
 /**
  * `SV_InstanceID`.
  */
-instance_id: number, 
+instance_id: number,
 /**
  * The vertex program's inputs.
  */
-inputs: Array<RegisterValue>, 
+inputs: Array<RegisterValue>,
 /**
  * The vertex program's outputs.
  */
-outputs: Array<RegisterValue>, 
+outputs: Array<RegisterValue>,
 /**
  * After perspective division and the viewport: x, y in pixels, z in 0..1.
  */
@@ -538,23 +538,23 @@ window_position: [number, number, number], };
 /**
  * `DepthResult`: the depth test for a fragment.
  */
-export type DepthResult = { 
+export type DepthResult = {
 /**
  * The comparison, e.g. "LESS".
  */
-func: string, 
+func: string,
 /**
  * The fragment's depth after clamping and conversion to the buffer's precision.
  */
-fragment_depth: number, 
+fragment_depth: number,
 /**
  * The depth stored before.
  */
-stored_depth: number, 
+stored_depth: number,
 /**
  * Whether it passed.
  */
-passed: boolean, 
+passed: boolean,
 /**
  * Whether depth was written.
  */
@@ -563,27 +563,27 @@ written: boolean, };
 /**
  * `StencilResult`: the stencil test for a fragment.
  */
-export type StencilResult = { 
+export type StencilResult = {
 /**
  * The comparison.
  */
-func: string, 
+func: string,
 /**
  * The reference value.
  */
-reference: number, 
+reference: number,
 /**
  * The value stored before.
  */
-stored: number, 
+stored: number,
 /**
  * The read mask.
  */
-read_mask: number, 
+read_mask: number,
 /**
  * Whether it passed.
  */
-passed: boolean, 
+passed: boolean,
 /**
  * The value after the operation.
  */
@@ -592,31 +592,31 @@ result: number, };
 /**
  * `BlendResult`: the output merger at one render target.
  */
-export type BlendResult = { 
+export type BlendResult = {
 /**
  * Which target.
  */
-target: TargetId, 
+target: TargetId,
 /**
  * Whether blending (or a logic operation) was on.
  */
-enabled: boolean, 
+enabled: boolean,
 /**
  * The program's output, as floats.
  */
-source: Array<number>, 
+source: Array<number>,
 /**
  * The target's value before.
  */
-destination: Array<number>, 
+destination: Array<number>,
 /**
  * The equation, e.g. `SRC_ALPHA * src + INV_SRC_ALPHA * dest`.
  */
-equation: string, 
+equation: string,
 /**
  * The blended value before the format's conversion.
  */
-result: Array<number>, 
+result: Array<number>,
 /**
  * What was stored.
  */
@@ -630,55 +630,55 @@ export type FragmentOutcome = "written" | "discarded" | "depth_failed" | "stenci
 /**
  * `FragmentRecord`: one fragment that reached the pixel.
  */
-export type FragmentRecord = { 
+export type FragmentRecord = {
 /**
  * Its place among the pixel's fragments, from 0.
  */
-order: number, 
+order: number,
 /**
  * `SV_PrimitiveID`.
  */
-primitive_id: number, 
+primitive_id: number,
 /**
  * `SV_InstanceID`.
  */
-instance_id: number, 
+instance_id: number,
 /**
  * Whether its triangle faces front.
  */
-front_facing: boolean, 
+front_facing: boolean,
 /**
  * Its triangle's vertices, provoking vertex first.
  */
-vertices: Array<VertexRecord>, 
+vertices: Array<VertexRecord>,
 /**
  * Perspective-correct weights of the vertices at the pixel centre.
  */
-barycentrics: Array<number>, 
+barycentrics: Array<number>,
 /**
  * The pixel program's inputs.
  */
-pixel_inputs: Array<RegisterValue>, 
+pixel_inputs: Array<RegisterValue>,
 /**
  * The pixel program's outputs (empty when it discarded or did not run).
  */
-pixel_outputs: Array<RegisterValue>, 
+pixel_outputs: Array<RegisterValue>,
 /**
  * Whether the program discarded it.
  */
-discarded: boolean, 
+discarded: boolean,
 /**
  * The depth test.
  */
-depth: DepthResult | null, 
+depth: DepthResult | null,
 /**
  * The stencil test.
  */
-stencil: StencilResult | null, 
+stencil: StencilResult | null,
 /**
  * The output merger per render target written.
  */
-blend: Array<BlendResult>, 
+blend: Array<BlendResult>,
 /**
  * What became of it.
  */
@@ -687,27 +687,27 @@ outcome: FragmentOutcome, };
 /**
  * `PixelHistory`: why a pixel has its value.
  */
-export type PixelHistory = { 
+export type PixelHistory = {
 /**
  * The target asked about.
  */
-target: TargetId, 
+target: TargetId,
 /**
  * Column.
  */
-x: number, 
+x: number,
 /**
  * Row.
  */
-y: number, 
+y: number,
 /**
  * The verdict.
  */
-verdict: PixelVerdictKind, 
+verdict: PixelVerdictKind,
 /**
  * The verdict's reason, one line: [`crate::inspect::Verdict::text`] of the library's decision procedure.
  */
-verdict_text: string, 
+verdict_text: string,
 /**
  * Every fragment, in order.
  */
@@ -716,23 +716,23 @@ fragments: Array<FragmentRecord>, };
 /**
  * `DisassemblyLine`: one instruction of a listing.
  */
-export type DisassemblyLine = { 
+export type DisassemblyLine = {
 /**
  * Its place in the program, declarations counted.
  */
-index: number, 
+index: number,
 /**
  * Its opcode token's offset in DWORDs.
  */
-offset_dwords: number, 
+offset_dwords: number,
 /**
  * Nesting depth.
  */
-indent: number, 
+indent: number,
 /**
  * The text.
  */
-text: string, 
+text: string,
 /**
  * Whether it is a declaration.
  */
@@ -741,11 +741,11 @@ declaration: boolean, };
 /**
  * `Disassembly`: a program's listing.
  */
-export type Disassembly = { 
+export type Disassembly = {
 /**
  * The program.
  */
-program: ProgramInfo, 
+program: ProgramInfo,
 /**
  * Its instructions.
  */
@@ -754,19 +754,19 @@ lines: Array<DisassemblyLine>, };
 /**
  * `TraceStep`: one executed instruction.
  */
-export type TraceStep = { 
+export type TraceStep = {
 /**
  * Its place in execution order.
  */
-step: number, 
+step: number,
 /**
  * The `DisassemblyLine.index` executed.
  */
-line: number, 
+line: number,
 /**
  * The operands it read, with their values.
  */
-reads: Array<RegisterValue>, 
+reads: Array<RegisterValue>,
 /**
  * The registers it wrote, with their values after.
  */
@@ -775,15 +775,15 @@ writes: Array<RegisterValue>, };
 /**
  * `ProgramTrace`: a program run for one invocation.
  */
-export type ProgramTrace = { 
+export type ProgramTrace = {
 /**
  * The listing.
  */
-disassembly: Disassembly, 
+disassembly: Disassembly,
 /**
  * The executed instructions.
  */
-steps: Array<TraceStep>, 
+steps: Array<TraceStep>,
 /**
  * Whether the steps were cut at the trace limit.
  */
