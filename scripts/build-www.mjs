@@ -1,22 +1,27 @@
 #!/usr/bin/env node
 // @ts-check
 // Bundles the viewer with esbuild: www/src/main.ts → www/dist/main.js and www/src/worker.ts → www/dist/worker.js
-// (ES modules; the worker loads ../pkg/iridia.js, the wasm-bindgen output, at run time). With --tests it also
-// bundles tests/www/*.test.ts and tests/browser/*.test.ts into test-output/build/ for node's test runner.
+// (ES modules; the worker loads ../pkg/iridia.js, the wasm-bindgen output, at run time). Code splitting puts what is
+// imported dynamically, the mock backend (worker.ts, only under ?mock), in a chunk of its own, and code both
+// entries share in `chunk-*.js` files they import; www/dist/ is emptied first so no stale chunk stays. With --tests
+// it also bundles tests/www/*.test.ts and tests/browser/*.test.ts into test-output/build/ for node's test runner.
 
 import { build } from "esbuild";
-import { readdirSync, existsSync } from "node:fs";
+import { readdirSync, existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const withTests = process.argv.includes("--tests");
 
+rmSync(join(repo, "www/dist"), { recursive: true, force: true });
 await build({
   entryPoints: [join(repo, "www/src/main.ts"), join(repo, "www/src/worker.ts")],
   outdir: join(repo, "www/dist"),
   bundle: true,
   format: "esm",
+  // the page is a module script and the worker a module worker, so chunks load as ES module imports
+  splitting: true,
   target: "es2022",
   sourcemap: true,
   logLevel: "warning",

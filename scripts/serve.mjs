@@ -191,7 +191,7 @@ async function main() {
   console.log(`Iridia viewer: ${server.url}${hash}`);
   if (server.defaultCapture === null)
     console.log("  (no sample capture yet: put one in fixtures/captures/*.iridia or pass --capture PATH)");
-  console.log(`  with the mock backend: ${server.url}?mock#capture=/fixtures/viewer/mock.iridia`);
+  console.log(`  with the mock backend: ${server.url}?mock#capture=/fixtures/viewer/mock-capture.txt`);
   console.log("Press Ctrl+C to stop.");
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);

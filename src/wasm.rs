@@ -1,8 +1,9 @@
 //! The browser's door into Iridia: a thin wasm-bindgen layer over [`crate::viewer_api`], plain data across the
 //! boundary. `www/src/wasm-backend.ts` is the only file of the viewer that knows these names; its header lists them.
 //!
-//! Every exported function returns a `Result`: a failure reaches JavaScript as a thrown object `{what, at?,
-//! detail?}` (the library's [`crate::Error`]), never as a trap. Results are the shapes of `www/src/protocol.ts`,
+//! Every exported function returns a `Result`: a failure reaches JavaScript as a thrown object `{kind, what, at?,
+//! detail?}` (the library's [`crate::Error`], `kind` its [`crate::error::ErrorKind`] in snake_case, which the viewer
+//! matches on), never as a trap. Results are the shapes of `www/src/protocol.ts`,
 //! serialized with serde-wasm-bindgen's JSON-compatible serializer (`None` as `null`, structs as plain objects) and
 //! image bytes as a `Uint8Array`.
 
@@ -32,7 +33,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| error_value(&Error::new("wasm", format!("a result could not be converted: {e}"))))
 }
 
-/// An error as the object JavaScript receives: `{what, at?, detail?}`.
+/// An error as the object JavaScript receives: `{kind, what, at?, detail?}` ([`ErrorInfo`]).
 fn error_value(error: &Error) -> JsValue {
     ErrorInfo::from(error)
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())

@@ -1,6 +1,8 @@
-//! The data the viewer exchanges with the library, field for field as `www/src/protocol.ts` declares it (that file
-//! is the reference; each type here names its TypeScript twin). Serialized with serde: snake_case fields, internally
-//! tagged unions, `Option` as `null`, image bytes as a byte buffer (a `Uint8Array` in the browser).
+//! The data the viewer exchanges with the library, the reference for both sides: `www/src/protocol.ts` re-exports
+//! the TypeScript declarations that ts-rs renders from these types (`www/src/protocol-types.generated.ts`; the test
+//! in `types_ts.rs` fails when that file and these types drift, and `IRIDIA_UPDATE_PROTOCOL=1 cargo test --lib
+//! viewer_api` rewrites it). Serialized with serde: snake_case fields, internally tagged unions, `Option` as
+//! `null`, integers as JavaScript numbers, image bytes as a byte buffer (a `Uint8Array` in the browser).
 
 use serde::{Deserialize, Serialize};
 
@@ -9,16 +11,20 @@ pub use crate::error::ErrorKind;
 
 /// `ErrorInfo`: what failed, where and why, as [`crate::Error`] says it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ErrorInfo {
     /// What sort of failure it is (what the page matches on).
     pub kind: ErrorKind,
     /// The kind of thing that failed.
     pub what: String,
-    /// Where; left out when the error names no place.
+    /// Where: a byte offset, a manifest path (`draws[3].vs`), an instruction (`ps instruction 12`); left out when
+    /// the error names no place.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub at: Option<String>,
-    /// Why; left out when empty.
+    /// Why, in a sentence; left out when empty.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub detail: Option<String>,
 }
 
@@ -36,6 +42,7 @@ impl From<&Error> for ErrorInfo {
 
 /// `TargetId`: render-target slot 0–7, or the depth or stencil plane of the depth-stencil view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TargetId {
     /// Render target slot 0.
@@ -127,6 +134,7 @@ impl TargetId {
 
 /// `Stage`: the two program stages a capture holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     /// The vertex program.
@@ -148,6 +156,7 @@ impl Stage {
 
 /// `CaptureSummary` without the worker's `capture` number: what opening learns from the directory and manifest.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CaptureSummary {
     /// The manifest's format version, "major.minor".
     pub format_version: String,
@@ -163,6 +172,7 @@ pub struct CaptureSummary {
 
 /// `ProgramInfo`: one program a draw binds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProgramInfo {
     /// Its stage.
     pub stage: Stage,
@@ -176,6 +186,7 @@ pub struct ProgramInfo {
 
 /// `ComponentKind`: what a target's channels hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ComponentKind {
     /// Unsigned normalized (sRGB included).
@@ -196,6 +207,7 @@ pub enum ComponentKind {
 
 /// `TargetInfo`: one output image of a draw.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TargetInfo {
     /// Which.
     pub target: TargetId,
@@ -213,6 +225,7 @@ pub struct TargetInfo {
 
 /// `DrawStatus`: how a draw stands.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum DrawStatus {
     /// Not replayed yet.
@@ -240,6 +253,7 @@ pub enum DrawStatus {
 
 /// `DrawInfo`: one draw, as the event browser lists it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DrawInfo {
     /// Its place in the capture.
     pub index: usize,
@@ -259,6 +273,7 @@ pub struct DrawInfo {
 
 /// `Progress & { finished }`: what one step of a replay reached.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StepProgress {
     /// What is being counted: "vertices" or "primitives".
     pub stage: String,
@@ -272,6 +287,7 @@ pub struct StepProgress {
 
 /// `ReplaySummary`: what replaying a draw produced.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReplaySummary {
     /// The draw.
     pub draw: usize,
@@ -287,6 +303,7 @@ pub struct ReplaySummary {
 
 /// `ChannelStats`: the difference replayed − recorded in one channel over the compared pixels.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChannelStats {
     /// "r", "g", "b", "a", "depth" or "stencil".
     pub channel: String,
@@ -300,6 +317,7 @@ pub struct ChannelStats {
 
 /// `PixelCoord`: a pixel, in texels from the top-left corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PixelCoord {
     /// Column.
     pub x: u32,
@@ -309,6 +327,7 @@ pub struct PixelCoord {
 
 /// `TargetComparison`: one target's replayed image against the recorded one.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TargetComparison {
     /// Which target.
     pub target: TargetId,
@@ -326,6 +345,7 @@ pub struct TargetComparison {
 
 /// `CompareResult`: a replayed draw's comparison, target by target.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CompareResult {
     /// The draw.
     pub draw: usize,
@@ -337,6 +357,7 @@ pub struct CompareResult {
 
 /// `ImageKind`: which image of a target to render.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ImageKind {
     /// The replay's result.
@@ -370,6 +391,7 @@ impl ImageKind {
 
 /// The channels a display shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ShownChannels {
     /// Red.
     pub r: bool,
@@ -383,6 +405,7 @@ pub struct ShownChannels {
 
 /// A value range.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ValueRange {
     /// The value shown black.
     pub min: f64,
@@ -392,6 +415,7 @@ pub struct ValueRange {
 
 /// `DisplayOptions`: how to turn a target's values into display colours.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DisplayOptions {
     /// The channels shown; one alone shows as grey.
     pub channels: ShownChannels,
@@ -418,6 +442,7 @@ impl Default for DisplayOptions {
 
 /// `RenderedImage`: a target's image as 8-bit RGBA for display.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RenderedImage {
     /// Width in pixels.
     pub width: u32,
@@ -425,6 +450,7 @@ pub struct RenderedImage {
     pub height: u32,
     /// width × height × 4 bytes, rows from the top.
     #[serde(with = "serde_bytes_compat")]
+    #[cfg_attr(test, ts(type = "Uint8Array"))]
     pub rgba: Vec<u8>,
     /// The finite range of the shown channels.
     pub value_range: ValueRange,
@@ -445,6 +471,7 @@ mod serde_bytes_compat {
 
 /// `ChannelValue`: one channel of a texel.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChannelValue {
     /// "r", "g", "b", "a", "depth" or "stencil".
     pub channel: String,
@@ -458,6 +485,7 @@ pub struct ChannelValue {
 
 /// `TexelValue`: a texel of one image.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TexelValue {
     /// Its channels.
     pub channels: Vec<ChannelValue>,
@@ -467,6 +495,7 @@ pub struct TexelValue {
 
 /// `ChannelDifference`: replayed − recorded in one channel.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChannelDifference {
     /// The channel.
     pub channel: String,
@@ -480,6 +509,7 @@ pub struct ChannelDifference {
 
 /// `PixelVerdictKind`: how a pixel compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PixelVerdictKind {
     /// The replayed value is the recorded one (within tolerance).
@@ -496,6 +526,7 @@ pub enum PixelVerdictKind {
 
 /// `TexelReadout`: a texel of a target in each image.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TexelReadout {
     /// Which target.
     pub target: TargetId,
@@ -519,6 +550,7 @@ pub struct TexelReadout {
 
 /// `RegisterValue`: a named register value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RegisterValue {
     /// The register with its components, e.g. `v1.xy`.
     pub register: String,
@@ -534,6 +566,7 @@ pub struct RegisterValue {
 
 /// `VertexRecord`: a vertex of a fragment's primitive.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct VertexRecord {
     /// `SV_VertexID`.
     pub vertex_id: u32,
@@ -549,6 +582,7 @@ pub struct VertexRecord {
 
 /// `DepthResult`: the depth test for a fragment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DepthResult {
     /// The comparison, e.g. "LESS".
     pub func: String,
@@ -564,6 +598,7 @@ pub struct DepthResult {
 
 /// `StencilResult`: the stencil test for a fragment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StencilResult {
     /// The comparison.
     pub func: String,
@@ -581,6 +616,7 @@ pub struct StencilResult {
 
 /// `BlendResult`: the output merger at one render target.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct BlendResult {
     /// Which target.
     pub target: TargetId,
@@ -600,6 +636,7 @@ pub struct BlendResult {
 
 /// `FragmentOutcome`: what became of a fragment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FragmentOutcome {
     /// It reached the targets.
@@ -618,6 +655,7 @@ pub enum FragmentOutcome {
 
 /// `FragmentRecord`: one fragment that reached the pixel.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct FragmentRecord {
     /// Its place among the pixel's fragments, from 0.
     pub order: usize,
@@ -649,6 +687,7 @@ pub struct FragmentRecord {
 
 /// `PixelHistory`: why a pixel has its value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PixelHistory {
     /// The target asked about.
     pub target: TargetId,
@@ -666,6 +705,7 @@ pub struct PixelHistory {
 
 /// `DisassemblyLine`: one instruction of a listing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DisassemblyLine {
     /// Its place in the program, declarations counted.
     pub index: usize,
@@ -681,6 +721,7 @@ pub struct DisassemblyLine {
 
 /// `Disassembly`: a program's listing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Disassembly {
     /// The program.
     pub program: ProgramInfo,
@@ -690,6 +731,7 @@ pub struct Disassembly {
 
 /// `TraceStep`: one executed instruction.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TraceStep {
     /// Its place in execution order.
     pub step: usize,
@@ -703,6 +745,7 @@ pub struct TraceStep {
 
 /// `ProgramTrace`: a program run for one invocation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProgramTrace {
     /// The listing.
     pub disassembly: Disassembly,
@@ -711,3 +754,7 @@ pub struct ProgramTrace {
     /// Whether the steps were cut at the trace limit.
     pub truncated: bool,
 }
+
+#[cfg(test)]
+#[path = "types_ts.rs"]
+mod types_ts;

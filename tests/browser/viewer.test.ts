@@ -13,7 +13,7 @@ import { createMockBackend } from "../../www/src/mock-backend";
 import type { CompareResult } from "../../www/src/protocol";
 import { clickPixel, closeLaunched, dropFile, launch, shot, waitForText } from "./harness";
 
-const MOCK_CAPTURE = readFileSync(join(REPO, "fixtures", "viewer", "mock.iridia"));
+const MOCK_CAPTURE = readFileSync(join(REPO, "fixtures", "viewer", "mock-capture.txt"));
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let context: BrowserContext;
@@ -88,7 +88,7 @@ test("a dropped capture opens and lists its draws", async () => {
 });
 
 test("picking a draw replays it and shows how many pixels differ", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt");
   await page.waitForSelector("li.draw");
   await page.click('li.draw[data-index="1"]');
   const expected = (await mockComparison(1)).targets[0];
@@ -105,7 +105,7 @@ test("picking a draw replays it and shows how many pixels differ", async () => {
 });
 
 test("clicking a pixel shows its values, fragments, verdict and traces", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=1");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt&draw=1");
   await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
   await page.keyboard.press("0");
   // (30, 30) is covered by both of the Terrain draw's triangles
@@ -198,7 +198,7 @@ test("a recent capture kept in IndexedDB reopens from the start page", async () 
 });
 
 test("a corrupt or foreign file shows an error and the open capture stays usable", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=1");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt&draw=1");
   await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
   await dropFile(page, "broken.iridia", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef]));
   const corrupt = await waitForText(page, '[data-testid="message-error"]', /broken\.iridia/);
@@ -206,7 +206,7 @@ test("a corrupt or foreign file shows an error and the open capture stays usable
   await dropFile(page, "notes.txt", new TextEncoder().encode("just some text"));
   await waitForText(page, '[data-testid="message-error"]:last-of-type', /notes\.txt.*not a capture/);
   // the previous capture is still open and its draws still work
-  assert.equal(await page.textContent("#capture-title"), "mock.iridia");
+  assert.equal(await page.textContent("#capture-title"), "mock-capture.txt");
   assert.equal(await selectedDraw(page), "1");
   await page.click('li.draw[data-index="0"]');
   await waitForText(page, '[data-testid="differing-count"]', /^0 of \d+ pixels differ$/);
@@ -216,7 +216,7 @@ test("a corrupt or foreign file shows an error and the open capture stays usable
 });
 
 test("a draw whose replay fails shows why, and the rest of the capture stays usable", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=4");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt&draw=4");
   const summary = await waitForText(page, "#compare-summary", /Replay failed/);
   assert.match(summary, /unsupported at draws\[4\]\.gs: a geometry shader is bound/);
   await waitForText(page, 'li.draw[data-index="4"] [data-testid="draw-status"]', /error/);
@@ -231,7 +231,7 @@ test("a draw whose replay fails shows why, and the rest of the capture stays usa
 });
 
 test("a float target offers a value range and shows NaN and Inf", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=2&view=recorded");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt&draw=2&view=recorded");
   await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
   assert.equal(await page.isVisible("#range-controls"), true);
   await waitForText(page, '.pane[data-role="main"] .pane-badge', /R16G16B16A16_FLOAT 48×32 · \d+ NaN\/Inf/);
@@ -250,7 +250,7 @@ test("a float target offers a value range and shows NaN and Inf", async () => {
 });
 
 test("keyboard shortcuts drive the list, the view, channels, differences and dialogs", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt");
   await page.waitForSelector("li.draw");
   // the list: down twice from draw 0, Enter replays draw 2; up once and Enter gives draw 1
   await page.keyboard.press("ArrowDown");
@@ -342,7 +342,7 @@ test("keyboard shortcuts drive the list, the view, channels, differences and dia
 });
 
 test("the mouse pans and zooms, a drag picks no pixel, and the draw's programs can be listed", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=1");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt&draw=1");
   await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
   // before a pixel is picked, the inspector describes the draw and lists its programs on request
   assert.match((await page.textContent("#inspector h3")) ?? "", /Draw 1: Terrain/);
@@ -384,7 +384,7 @@ test("the mouse pans and zooms, a drag picks no pixel, and the draw's programs c
 });
 
 test("Replay all fills in every draw's status", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt");
   await page.waitForSelector("li.draw");
   await page.click("#replay-all-button");
   await page.waitForFunction(() =>
@@ -403,10 +403,10 @@ test("Replay all fills in every draw's status", async () => {
 });
 
 test("editing the hash moves the page to the view it names", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia&draw=1");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt&draw=1");
   await waitForText(page, "#compare-summary", /draw 1 RT0/);
   await page.evaluate(() => {
-    location.hash = "#capture=/fixtures/viewer/mock.iridia&draw=5&target=rt2&view=recorded&pixel=10,10";
+    location.hash = "#capture=/fixtures/viewer/mock-capture.txt&draw=5&target=rt2&view=recorded&pixel=10,10";
   });
   await waitForText(page, "#inspector-title", /\(10, 10\) · RT2 R32_FLOAT/);
   assert.equal(await selectedDraw(page), "5");
@@ -416,7 +416,7 @@ test("editing the hash moves the page to the view it names", async () => {
 });
 
 test("Esc cancels a running replay, and Enter replays the draw again", async () => {
-  const page = await openPage(context, "#capture=/fixtures/viewer/mock.iridia");
+  const page = await openPage(context, "#capture=/fixtures/viewer/mock-capture.txt");
   await page.waitForSelector("li.draw");
   await page.click('li.draw[data-index="3"]');
   await page.waitForSelector("#progress:not([hidden])");
@@ -442,7 +442,7 @@ test("a capture URL that does not exist is reported in the page", async () => {
 });
 
 test("the server's default capture opens on its first draw when the URL names none", async () => {
-  const withDefault = await startServer({ port: 0, quiet: true, capture: "fixtures/viewer/mock.iridia" });
+  const withDefault = await startServer({ port: 0, quiet: true, capture: "fixtures/viewer/mock-capture.txt" });
   try {
     const page = await context.newPage();
     pageErrors.set(page, []);
@@ -453,8 +453,8 @@ test("the server's default capture opens on its first draw when the URL names no
     await page.waitForSelector('li.draw.selected[aria-selected="true"]');
     assert.equal(await page.getAttribute("li.draw.selected", "data-index"), "0");
     await page.waitForFunction(() => /[#&]target=/.test(location.hash));
-    assert.match(page.url(), /\?mock#capture=\/fixtures\/viewer\/mock\.iridia&draw=0&target=rt0&view=difference$/);
-    assert.equal(await page.textContent("#capture-title"), "mock.iridia");
+    assert.match(page.url(), /\?mock#capture=\/fixtures\/viewer\/mock-capture\.txt&draw=0&target=rt0&view=difference$/);
+    assert.equal(await page.textContent("#capture-title"), "mock-capture.txt");
     assertNoPageErrors(page);
     await page.close();
   } finally {

@@ -9,11 +9,11 @@ import { BackendClient, type Endpoint, isCancelled } from "../../www/src/client"
 import { createMockBackend } from "../../www/src/mock-backend";
 import {
   BackendError,
-  CANCELLED_WHAT,
   type ErrorInfo,
   type FromWorker,
   type Progress,
   type ToWorker,
+  toErrorInfo,
 } from "../../www/src/protocol";
 
 /** A client and host joined as a page and its worker would be; `sent` counts the messages each way. */
@@ -85,6 +85,7 @@ test("opening transfers the bytes, and a capture's draws can be replayed and com
 test("a file that is not a ZIP archive is refused with where and why", async () => {
   const { client } = connect(Promise.resolve(createMockBackend()));
   const error = await rejection(client.request({ kind: "open_capture", bytes: captureBytes("hello"), name: "x" }));
+  assert.equal(error.kind, "invalid");
   assert.equal(error.what, "capture");
   assert.equal(error.at, "byte 0");
   assert.match(error.detail ?? "", /not a capture/);
@@ -106,7 +107,7 @@ test("aborting a replay cancels it in the worker", async () => {
     { signal: abort.signal, onProgress: () => abort.abort() },
   );
   const error = await rejection(replay);
-  assert.equal(error.what, CANCELLED_WHAT);
+  assert.equal(error.kind, "cancelled");
   assert.ok(toWorker.some((message) => message.type === "cancel"), "the page sent a cancel message");
   // the draw was not marked replayed
   const draws = await client.request({ kind: "list_draws", capture: summary.capture });
@@ -127,7 +128,7 @@ test("a replay that fails reports the backend's error and the draw's error statu
   const { client } = connect(Promise.resolve(createMockBackend({ replayStepMs: 1 })));
   const summary = await client.request({ kind: "open_capture", bytes: captureBytes(), name: "t" });
   const error = await rejection(client.request({ kind: "replay", capture: summary.capture, draw: 4 }));
-  assert.equal(error.what, "unsupported");
+  assert.equal(error.kind, "unsupported");
   const draws = await client.request({ kind: "list_draws", capture: summary.capture });
   assert.deepEqual(draws[4]?.status, { state: "error", error });
   // the capture stays usable: another draw replays
@@ -137,7 +138,7 @@ test("a replay that fails reports the backend's error and the draw's error statu
 
 test("requests for things that do not exist fail with a request error, not a crash", async () => {
   const { client } = connect(Promise.resolve(createMockBackend({ replayStepMs: 1 })));
-  assert.equal((await rejection(client.request({ kind: "list_draws", capture: 99 }))).what, "request");
+  assert.equal((await rejection(client.request({ kind: "list_draws", capture: 99 }))).kind, "request");
   const summary = await client.request({ kind: "open_capture", bytes: captureBytes(), name: "t" });
   const capture = summary.capture;
   assert.equal((await rejection(client.request({ kind: "replay", capture, draw: 999 }))).at, "draw 999");
@@ -146,6 +147,8 @@ test("requests for things that do not exist fail with a request error, not a cra
   assert.equal(outside.at, "pixel (64, 0)");
   const noTarget = await rejection(client.request({ kind: "read_texels", capture, draw: 1, target: "rt5", x: 0, y: 0 }));
   assert.match(noTarget.detail ?? "", /no target rt5/);
+  const unreplayed = await rejection(client.request({ kind: "compare", capture, draw: 2 }));
+  assert.equal(unreplayed.kind, "not_replayed");
 });
 
 test("a handler that throws anything is answered with an error, and the host keeps serving", async () => {
@@ -159,15 +162,15 @@ test("a handler that throws anything is answered with an error, and the host kee
   };
   const { client } = connect(Promise.resolve({ kind: "mock", version: "broken", handlers }));
   const thrown = await rejection(client.request({ kind: "list_draws", capture: 1 }));
-  assert.deepEqual(thrown, { what: "internal", detail: "boom" });
+  assert.deepEqual(thrown, { kind: "invalid", what: "internal", detail: "boom" });
   const rejected = await rejection(client.request({ kind: "compare", capture: 1, draw: 0 }));
-  assert.deepEqual(rejected, { what: "internal", detail: "a string" });
+  assert.deepEqual(rejected, { kind: "invalid", what: "internal", detail: "a string" });
   const summary = await client.request({ kind: "open_capture", bytes: captureBytes(), name: "t" });
   assert.equal(summary.draw_count, 6);
 });
 
 test("a backend that fails to load is reported by ready and by every request", async () => {
-  const failure: ErrorInfo = { what: "wasm", at: "../pkg/iridia.js", detail: "no such module" };
+  const failure: ErrorInfo = { kind: "invalid", what: "wasm", at: "../pkg/iridia.js", detail: "no such module" };
   const { client } = connect(Promise.reject(new BackendError(failure)));
   const ready = await rejection(client.ready);
   assert.deepEqual(ready, failure);
@@ -184,9 +187,10 @@ test("a worker that dies rejects the requests waiting for it", async () => {
   };
   const client = new BackendClient(endpoint);
   const waiting = client.request({ kind: "list_draws", capture: 1 });
-  fail({ what: "worker", detail: "crashed" });
-  assert.deepEqual(await rejection(waiting), { what: "worker", detail: "crashed" });
-  assert.deepEqual(await rejection(client.request({ kind: "list_draws", capture: 1 })), { what: "worker", detail: "crashed" });
+  const crashed: ErrorInfo = { kind: "invalid", what: "worker", detail: "crashed" };
+  fail(crashed);
+  assert.deepEqual(await rejection(waiting), crashed);
+  assert.deepEqual(await rejection(client.request({ kind: "list_draws", capture: 1 })), crashed);
 });
 
 test("progress is forwarded at most once per interval, and the last one always", async () => {
@@ -214,4 +218,15 @@ test("progress is forwarded at most once per interval, and the last one always",
   const progress = posted.filter((message) => message.type === "progress").map((message) => ("done" in message ? message.done : -1));
   assert.deepEqual(progress, [0, 10, 11]);
   assert.equal(posted[posted.length - 1]?.type, "response");
+});
+
+test("toErrorInfo keeps a thrown error's kind, and gives one to an error without a valid kind", () => {
+  assert.deepEqual(toErrorInfo({ kind: "budget", what: "draw", at: null, detail: "too many steps" }), {
+    kind: "budget",
+    what: "draw",
+    detail: "too many steps",
+  });
+  assert.deepEqual(toErrorInfo({ what: "capture", detail: "old module" }), { kind: "invalid", what: "capture", detail: "old module" });
+  assert.deepEqual(toErrorInfo({ kind: "sideways", what: "x" }, "ignored", "request"), { kind: "request", what: "x" });
+  assert.deepEqual(toErrorInfo(new Error("boom"), "page", "request"), { kind: "request", what: "page", detail: "boom" });
 });

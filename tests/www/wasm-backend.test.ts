@@ -38,7 +38,7 @@ class FakeCapture {
     return undefined;
   }
   compare(): never {
-    const error: ErrorInfo = { what: "compare", at: "draw 0", detail: "not replayed" };
+    const error: ErrorInfo = { kind: "not_replayed", what: "compare", at: "draw 0", detail: "not replayed" };
     throw error;
   }
   free(): void {
@@ -52,7 +52,7 @@ function fakeModule(capture: FakeCapture): Record<string, unknown> {
     version: () => "9.9.9",
     open_capture: (bytes: Uint8Array, name: string) => {
       if (bytes[0] !== 0x50) {
-        const error: ErrorInfo = { what: "capture", at: "byte 0", detail: `${name} is not a ZIP archive` };
+        const error: ErrorInfo = { kind: "invalid", what: "capture", at: "byte 0", detail: `${name} is not a ZIP archive` };
         throw error;
       }
       return capture;
@@ -87,6 +87,7 @@ test("a module without the viewer's exports is refused, naming what it lacks", a
   const today = { default: async () => undefined, version: () => "0.1.0", start: () => undefined };
   const error = await rejection(loadWasmBackend(async () => today, "/pkg/iridia.js"));
   assert.deepEqual(error, {
+    kind: "invalid",
     what: "wasm",
     at: "/pkg/iridia.js",
     detail: "iridia 0.1.0 does not export open_capture: this build has no viewer API yet",
@@ -114,14 +115,15 @@ test("the module's errors reach the page as they were thrown", async () => {
   const refused = await rejection(
     backend.handlers.open_capture({ kind: "open_capture", bytes: new Uint8Array([1]).buffer, name: "x.txt" }, job()),
   );
-  assert.deepEqual(refused, { what: "capture", at: "byte 0", detail: "x.txt is not a ZIP archive" });
+  assert.deepEqual(refused, { kind: "invalid", what: "capture", at: "byte 0", detail: "x.txt is not a ZIP archive" });
   await backend.handlers.open_capture({ kind: "open_capture", bytes: PK, name: "a" }, job());
   assert.deepEqual(await rejection(backend.handlers.compare({ kind: "compare", capture: 1, draw: 0 }, job())), {
+    kind: "not_replayed",
     what: "compare",
     at: "draw 0",
     detail: "not replayed",
   });
-  assert.equal((await rejection(backend.handlers.compare({ kind: "compare", capture: 2, draw: 0 }, job()))).what, "request");
+  assert.equal((await rejection(backend.handlers.compare({ kind: "compare", capture: 2, draw: 0 }, job()))).kind, "request");
 });
 
 test("a replay runs in steps with progress until the module says it is finished", async () => {
@@ -148,7 +150,7 @@ test("a cancelled replay is abandoned in the module", async () => {
     },
   });
   const error = await rejection(backend.handlers.replay({ kind: "replay", capture: 1, draw: 0 }, cancelling));
-  assert.equal(error.what, "cancelled");
+  assert.equal(error.kind, "cancelled");
   assert.deepEqual(capture.calls, ["step 0 16", "step 0 32", "abandon 0"]);
 });
 

@@ -3,7 +3,6 @@
 // each exactly once, turns every failure into an ErrorInfo, and stops a job when the page cancels it.
 
 import {
-  CANCELLED_WHAT,
   type ErrorInfo,
   type FromWorker,
   type Progress,
@@ -72,7 +71,7 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
 
 /** The error a cancelled job ends with. */
 export function cancelledError(): BackendError {
-  return new BackendError({ what: CANCELLED_WHAT, detail: "the request was cancelled" });
+  return new BackendError({ kind: "cancelled", what: "cancelled", detail: "the request was cancelled" });
 }
 
 /** Sends a message to the page, transferring the listed buffers. */
@@ -173,7 +172,7 @@ export function createHost(
     jobs.set(id, job);
     try {
       await ready;
-      if (loaded === null) throw new BackendError(loadError ?? { what: "wasm", detail: "the backend did not load" });
+      if (loaded === null) throw new BackendError(loadError ?? { kind: "invalid", what: "wasm", detail: "the backend did not load" });
       job.checkCancelled();
       const result = await dispatch(loaded.handlers, request, job);
       job.checkCancelled();

@@ -2,7 +2,6 @@
 // and cancels through an AbortSignal.
 
 import {
-  CANCELLED_WHAT,
   type ErrorInfo,
   type FromWorker,
   type Progress,
@@ -29,9 +28,9 @@ export function workerEndpoint(worker: Worker): Endpoint {
       worker.addEventListener("message", (event: MessageEvent<FromWorker>) => onMessage(event.data));
       worker.addEventListener("error", (event: ErrorEvent) => {
         event.preventDefault();
-        onFailure({ what: "worker", detail: event.message || "the worker failed to start or crashed" });
+        onFailure({ kind: "invalid", what: "worker", detail: event.message || "the worker failed to start or crashed" });
       });
-      worker.addEventListener("messageerror", () => onFailure({ what: "worker", detail: "a message could not be read" }));
+      worker.addEventListener("messageerror", () => onFailure({ kind: "invalid", what: "worker", detail: "a message could not be read" }));
     },
   };
 }
@@ -59,7 +58,7 @@ interface Pending {
 
 /** Whether an error is the one a cancelled request ends with. */
 export function isCancelled(error: unknown): boolean {
-  return error instanceof BackendError && error.info.what === CANCELLED_WHAT;
+  return error instanceof BackendError && error.info.kind === "cancelled";
 }
 
 /** Talks to the worker. */
@@ -88,6 +87,7 @@ export class BackendClient {
             else if (message.protocol !== PROTOCOL_VERSION)
               rejectReady(
                 new BackendError({
+                  kind: "invalid",
                   what: "worker",
                   detail: `the worker speaks protocol ${message.protocol}, the page ${PROTOCOL_VERSION}`,
                 }),
@@ -132,7 +132,7 @@ export class BackendClient {
     if (this.failure !== null) return Promise.reject(new BackendError(this.failure));
     const signal = options.signal;
     if (signal?.aborted === true)
-      return Promise.reject(new BackendError({ what: CANCELLED_WHAT, detail: "the request was cancelled" }));
+      return Promise.reject(new BackendError({ kind: "cancelled", what: "cancelled", detail: "the request was cancelled" }));
     const id = this.nextId++;
     return new Promise<ResultOf<K>>((resolve, reject) => {
       const onAbort = (): void => this.endpoint.send({ type: "cancel", id }, []);

@@ -6,6 +6,7 @@ import type {
   BlendResult,
   DepthResult,
   Disassembly,
+  FragmentOutcome,
   FragmentRecord,
   PixelHistory,
   ProgramTrace,
@@ -182,12 +183,13 @@ function vertexTable(vertices: VertexRecord[], actions: FragmentActions): HTMLEl
   return block;
 }
 
-const OUTCOME_LABELS: Record<string, string> = {
+const OUTCOME_LABELS: Record<FragmentOutcome, string> = {
   written: "written",
   discarded: "discarded",
   depth_failed: "depth test failed",
   stencil_failed: "stencil test failed",
   sample_masked: "masked by sample mask",
+  clipped: "removed by a clip distance",
 };
 
 /** One fragment as a collapsible card. */

@@ -410,6 +410,7 @@ function mockDraws(): DrawSpec[] {
       depthBefore: () => 1,
       disagree: noDisagreement,
       replayError: {
+        kind: "unsupported",
         what: "unsupported",
         at: "draws[4].gs",
         detail: "a geometry shader is bound; Iridia replays vertex and pixel programs only",
@@ -536,7 +537,7 @@ class MockDraw {
   target(id: TargetId): TargetInfo {
     const info = this.targets.find((target) => target.target === id);
     if (info === undefined)
-      throw new BackendError({ what: "request", at: `draw ${this.index}`, detail: `the draw has no target ${id}` });
+      throw new BackendError({ kind: "request", what: "request", at: `draw ${this.index}`, detail: `the draw has no target ${id}` });
     return info;
   }
 
@@ -643,7 +644,7 @@ class MockDraw {
   imagesOf(target: TargetId): Images {
     this.target(target);
     const images = this.allImages().get(target);
-    if (images === undefined) throw new BackendError({ what: "request", detail: `no images for ${target}` });
+    if (images === undefined) throw new BackendError({ kind: "request", what: "request", detail: `no images for ${target}` });
     return images;
   }
 }
@@ -652,7 +653,7 @@ class MockDraw {
 function formatOf(info: TargetInfo): FormatInfo {
   const key = info.format === "D24_UNORM_S8_UINT" ? `${info.format} ${info.target}` : info.format;
   const format = FORMATS[key];
-  if (format === undefined) throw new BackendError({ what: "format", detail: `the mock has no format ${key}` });
+  if (format === undefined) throw new BackendError({ kind: "invalid", what: "format", detail: `the mock has no format ${key}` });
   return format;
 }
 
@@ -975,6 +976,7 @@ class MockCapture {
     const draw = this.draws[index];
     if (draw === undefined)
       throw new BackendError({
+        kind: "request",
         what: "request",
         at: `draw ${index}`,
         detail: `the capture has ${this.draws.length} draws (0 to ${this.draws.length - 1})`,
@@ -992,6 +994,7 @@ function checkCaptureBytes(bytes: Uint8Array): void {
   const zip = bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
   if (!zip)
     throw new BackendError({
+      kind: "invalid",
       what: "capture",
       at: "byte 0",
       detail: "not a capture: an .iridia capture is a ZIP archive, which starts with PK\\x03\\x04",
@@ -1000,6 +1003,7 @@ function checkCaptureBytes(bytes: Uint8Array): void {
   const eocd = tail[0] === 0x50 && tail[1] === 0x4b && tail[2] === 0x05 && tail[3] === 0x06;
   if (!eocd)
     throw new BackendError({
+      kind: "invalid",
       what: "capture",
       at: `byte ${bytes.length}`,
       detail: "corrupt ZIP archive: the end-of-central-directory record is missing (truncated file?)",
@@ -1020,7 +1024,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
 
   const capture = (id: number): MockCapture => {
     const found = captures.get(id);
-    if (found === undefined) throw new BackendError({ what: "request", detail: `no open capture ${id}` });
+    if (found === undefined) throw new BackendError({ kind: "request", what: "request", detail: `no open capture ${id}` });
     return found;
   };
 
@@ -1054,7 +1058,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
 
   const requireReplayed = (draw: MockDraw): void => {
     if (!draw.replayed)
-      throw new BackendError({ what: "request", at: `draw ${draw.index}`, detail: "the draw has not been replayed" });
+      throw new BackendError({ kind: "not_replayed", what: "request", at: `draw ${draw.index}`, detail: "the draw has not been replayed" });
     if (draw.spec.replayError !== null) throw new BackendError(draw.spec.replayError);
   };
 
@@ -1076,6 +1080,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
   const checkPixel = (info: TargetInfo, x: number, y: number): void => {
     if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= info.width || y >= info.height)
       throw new BackendError({
+        kind: "request",
         what: "request",
         at: `pixel (${x}, ${y})`,
         detail: `outside the ${info.width}×${info.height} target`,
@@ -1348,10 +1353,11 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
       const draw = capture(request.capture).draw(request.draw);
       requireReplayed(draw);
       if (!draw.spec.hasPixelShader)
-        throw new BackendError({ what: "request", at: `draw ${draw.index}`, detail: "the draw has no pixel program" });
+        throw new BackendError({ kind: "request", what: "request", at: `draw ${draw.index}`, detail: "the draw has no pixel program" });
       const fragment = draw.fragments(request.x, request.y).fragments[request.fragment];
       if (fragment === undefined)
         throw new BackendError({
+          kind: "request",
           what: "request",
           at: `pixel (${request.x}, ${request.y})`,
           detail: `the pixel has no fragment ${request.fragment}`,
@@ -1364,12 +1370,12 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         const corner = tri.ids.indexOf(request.vertex_id);
         if (corner >= 0) return vertexTrace(vertexRecord(tri, corner, request.instance_id, draw.spec.width, draw.spec.height));
       }
-      throw new BackendError({ what: "request", at: `vertex ${request.vertex_id}`, detail: "the draw has no such vertex" });
+      throw new BackendError({ kind: "request", what: "request", at: `vertex ${request.vertex_id}`, detail: "the draw has no such vertex" });
     },
     disassemble: async (request) => {
       const draw = capture(request.capture).draw(request.draw);
       if (request.stage === "ps" && !draw.spec.hasPixelShader)
-        throw new BackendError({ what: "request", at: `draw ${draw.index}`, detail: "the draw has no pixel program" });
+        throw new BackendError({ kind: "request", what: "request", at: `draw ${draw.index}`, detail: "the draw has no pixel program" });
       return disassembly(request.stage);
     },
   };

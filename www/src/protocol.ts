@@ -1,15 +1,13 @@
 // The message protocol between the viewer page and the worker that hosts Iridia's wasm module.
 //
-// Every data shape the viewer exchanges with the backend is declared here and nowhere else, so that the Rust side
-// (src/wasm.rs) can mirror it with serde:
-// - field names are snake_case, as serde writes Rust fields by default;
-// - a union with a `kind` (or `state`) member is an internally tagged enum:
-//   `#[serde(tag = "kind", rename_all = "snake_case")]`;
-// - a string union is a unit-variant enum with `#[serde(rename_all = "snake_case")]`;
-// - `T | null` is `Option<T>` (serialized as null, e.g. with serde-wasm-bindgen's `Serializer::json_compatible()`;
-//   wasm-backend.ts also accepts undefined); `?:` members may be omitted (`skip_serializing_if`);
-// - `Uint8Array` is a `Vec<u8>` sent as bytes (`serde_bytes`, which serde-wasm-bindgen turns into a Uint8Array);
-// - numbers are JavaScript numbers: u32/i32/f32/f64 fit; a 64-bit value that may exceed 2^53 is sent as a string.
+// Every data shape the backend answers with is a Rust type of src/viewer_api/types.rs, whose TypeScript declaration
+// ts-rs renders into protocol-types.generated.ts (a Rust test fails when that file and the Rust types drift:
+// `IRIDIA_UPDATE_PROTOCOL=1 cargo test --lib viewer_api` rewrites it); this file re-exports them and declares by
+// hand only what has no Rust twin: the requests, the envelope, and the lists and guards the page needs at run time.
+// How the shapes cross: field names are snake_case; a union with a `kind` (or `state`) member is an internally
+// tagged enum; `T | null` is an `Option<T>` (serialized as null by serde-wasm-bindgen's
+// `Serializer::json_compatible()`; wasm-backend.ts also accepts undefined) and `?:` one that may be left out;
+// `Uint8Array` is a `Vec<u8>` sent as bytes; numbers are JavaScript numbers (u64 counts included: none reaches 2^53).
 // Float values may be NaN or ±Infinity (serde-wasm-bindgen keeps them; JSON could not), and every value that a
 // person reads also comes as `text`, formatted by the backend the way the format defines it.
 //
@@ -18,20 +16,99 @@
 //
 // Envelope: the page sends `ToWorker` messages and receives `FromWorker` messages. Each request carries an `id`
 // chosen by the page; the worker answers it with exactly one `response` (ok or error), possibly preceded by
-// `progress` messages with the same id. A `cancel` for a running id makes it end soon with the error whose `what`
-// is `CANCELLED_WHAT`; a cancel for an id that has finished is ignored.
+// `progress` messages with the same id. A `cancel` for a running id makes it end soon with an error of kind
+// "cancelled"; a cancel for an id that has finished is ignored.
+
+import type {
+  BlendResult,
+  CaptureSummary as ManifestSummary,
+  ChannelDifference,
+  ChannelStats,
+  ChannelValue,
+  CompareResult,
+  ComponentKind,
+  DepthResult,
+  Disassembly,
+  DisassemblyLine,
+  DisplayOptions,
+  DrawInfo,
+  DrawStatus,
+  ErrorInfo,
+  ErrorKind,
+  FragmentOutcome,
+  FragmentRecord,
+  ImageKind,
+  PixelCoord,
+  PixelHistory,
+  PixelVerdictKind,
+  ProgramInfo,
+  ProgramTrace,
+  RegisterValue,
+  RenderedImage,
+  ReplaySummary,
+  ShownChannels,
+  Stage,
+  StencilResult,
+  StepProgress,
+  TargetComparison,
+  TargetId,
+  TargetInfo,
+  TexelReadout,
+  TexelValue,
+  TraceStep,
+  ValueRange,
+  VertexRecord,
+} from "./protocol-types.generated";
+
+export type {
+  BlendResult,
+  ChannelDifference,
+  ChannelStats,
+  ChannelValue,
+  CompareResult,
+  ComponentKind,
+  DepthResult,
+  Disassembly,
+  DisassemblyLine,
+  DisplayOptions,
+  DrawInfo,
+  DrawStatus,
+  ErrorInfo,
+  ErrorKind,
+  FragmentOutcome,
+  FragmentRecord,
+  ImageKind,
+  ManifestSummary,
+  PixelCoord,
+  PixelHistory,
+  PixelVerdictKind,
+  ProgramInfo,
+  ProgramTrace,
+  RegisterValue,
+  RenderedImage,
+  ReplaySummary,
+  ShownChannels,
+  Stage,
+  StencilResult,
+  StepProgress,
+  TargetComparison,
+  TargetId,
+  TargetInfo,
+  TexelReadout,
+  TexelValue,
+  TraceStep,
+  ValueRange,
+  VertexRecord,
+};
 
 /** The version of this protocol; the worker states it in `ready`, the page refuses a worker with another one. */
 export const PROTOCOL_VERSION = 1;
-
-/** The `what` of the error that ends a cancelled request. */
-export const CANCELLED_WHAT = "cancelled";
 
 /** The longest a long request may go without a progress message, in milliseconds. */
 export const PROGRESS_INTERVAL_MS = 200;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Identifiers
+// Identifiers, and the lists of the generated unions the page offers
 
 /** A capture opened in the worker, as `open_capture` numbered it; valid until `close_capture`. */
 export type CaptureId = number;
@@ -40,369 +117,55 @@ export type CaptureId = number;
 export type DrawIndex = number;
 
 /** The render-target slots a draw can write, the depth plane and the stencil plane of its depth-stencil view. */
-export const TARGET_IDS = ["rt0", "rt1", "rt2", "rt3", "rt4", "rt5", "rt6", "rt7", "depth", "stencil"] as const;
-
-/** One of a draw's output images: render-target slot 0–7, depth, or stencil. */
-export type TargetId = (typeof TARGET_IDS)[number];
+export const TARGET_IDS: readonly TargetId[] = Object.keys({
+  rt0: true,
+  rt1: true,
+  rt2: true,
+  rt3: true,
+  rt4: true,
+  rt5: true,
+  rt6: true,
+  rt7: true,
+  depth: true,
+  stencil: true,
+} satisfies Record<TargetId, true>) as TargetId[];
 
 /** Whether `value` names a target. */
 export function isTargetId(value: string): value is TargetId {
   return (TARGET_IDS as readonly string[]).includes(value);
 }
 
-/** The two shader stages a draw's programs can run in (the capture format has only these). */
-export type Stage = "vs" | "ps";
-
-// ---------------------------------------------------------------------------------------------------------------
-// Errors
-
-/** A failure, as the library's `crate::Error` describes it: what was wrong, where, and why. */
-export interface ErrorInfo {
-  /** The kind of thing that failed, e.g. "capture", "DXBC", "unsupported", "program", or `CANCELLED_WHAT`. */
-  what: string;
-  /** Where: a byte offset, a manifest path ("draws[3].vs"), an instruction ("ps instruction 12"). */
-  at?: string;
-  /** Why, in a sentence. */
-  detail?: string;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Capture and draws
-
-/** What `open_capture` learns from the archive's directory and manifest (no blob is inflated yet). */
-export interface CaptureSummary {
-  capture: CaptureId;
-  /** The manifest's "major.minor" format version. */
-  format_version: string;
-  generator: string | null;
-  application: string | null;
-  draw_count: number;
-  /** The archive's size in bytes. */
-  size_bytes: number;
-}
-
-/** One shader program a draw binds. */
-export interface ProgramInfo {
-  stage: Stage;
-  /** Shader model, e.g. "ps_5_0". */
-  model: string;
-  /** Lowercase hex SHA-256 of the DXBC bytes (the capture's blob name). */
-  sha256: string;
-  /** Instruction count, from the program itself. */
-  instruction_count: number;
-}
-
-/** What kind of values a target's channels hold, which decides how they are shown. */
-export type ComponentKind = "unorm" | "snorm" | "float" | "uint" | "sint" | "depth" | "stencil";
-
-/** One output image of a draw, as the manifest describes it. */
-export interface TargetInfo {
-  target: TargetId;
-  /** DXGI format of the view, without the DXGI_FORMAT_ prefix, e.g. "R16G16B16A16_FLOAT". */
-  format: string;
-  kind: ComponentKind;
-  /** Channels the format has: 1 to 4 (depth and stencil have 1). */
-  channels: number;
-  /** Width and height of the viewed subresource, in texels. */
-  width: number;
-  height: number;
-}
-
-/** How a draw stands: not replayed yet, replayed and matching, differing, or failed. */
-export type DrawStatus =
-  | { state: "not_replayed" }
-  | { state: "matches"; compared_pixels: number }
-  | { state: "differs"; differing_pixels: number; ambiguous_pixels: number; compared_pixels: number }
-  | { state: "error"; error: ErrorInfo };
-
-/** One draw of the capture, as the event browser lists it. */
-export interface DrawInfo {
-  index: DrawIndex;
-  /** Marker or debug name, or the API call when it has none. */
-  name: string;
-  /** The call it came from, e.g. "DrawIndexed(36, 0, 0)". */
-  api_call: string | null;
-  vs: ProgramInfo | null;
-  ps: ProgramInfo | null;
-  targets: TargetInfo[];
-  status: DrawStatus;
-}
-
-/** What replaying a draw produced. */
-export interface ReplaySummary {
-  draw: DrawIndex;
-  primitives: number;
-  fragments: number;
-  /** Fragments whose pixel program ran to completion (not discarded). */
-  shaded_fragments: number;
-  status: DrawStatus;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Comparison
-
-/** Per-channel statistics of the difference replayed − recorded over the compared pixels. */
-export interface ChannelStats {
-  /** "r", "g", "b", "a", "depth" or "stencil". */
-  channel: string;
-  max_abs_difference: number;
-  mean_abs_difference: number;
-  /** The largest difference in units in the last place of the format (null for formats without ULPs). */
-  max_ulps: number | null;
-}
-
-/** How one target's replayed image compares with the recorded one. */
-export interface TargetComparison {
-  target: TargetId;
-  /** Pixels compared (the whole image: width × height). */
-  compared_pixels: number;
-  /** Pixels whose replayed value is not the recorded one, beyond what the spec allows. */
-  differing_pixels: number;
-  /** Pixels where the spec allows more than one result and the recorded one is among them but not ours. */
-  ambiguous_pixels: number;
-  channels: ChannelStats[];
-  /** The first differing pixel in row order, or null. */
-  first_difference: PixelCoord | null;
-}
-
-/** A replayed draw's comparison, one entry per target. */
-export interface CompareResult {
-  draw: DrawIndex;
-  targets: TargetComparison[];
-  status: DrawStatus;
-}
-
-/** A pixel position, in texels from the top-left corner. */
-export interface PixelCoord {
-  x: number;
-  y: number;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Display
-
-/** Which image of a target to render: the draw's result, the GPU's, the target before the draw, or a comparison. */
-export type ImageKind = "replayed" | "recorded" | "before" | "difference" | "heatmap";
-
 /** Every image kind, in the order the viewer offers them. */
-export const IMAGE_KINDS: readonly ImageKind[] = ["replayed", "recorded", "before", "difference", "heatmap"];
+export const IMAGE_KINDS: readonly ImageKind[] = Object.keys({
+  replayed: true,
+  recorded: true,
+  before: true,
+  difference: true,
+  heatmap: true,
+} satisfies Record<ImageKind, true>) as ImageKind[];
 
-/** How to turn a target's values into display colours. */
-export interface DisplayOptions {
-  /** Which of R, G, B, A to show; a single channel is shown as grey. Alpha off shows the image opaque. */
-  channels: { r: boolean; g: boolean; b: boolean; a: boolean };
-  /** The value range mapped to black..white for float, depth and integer targets; null picks the image's range. */
-  range: { min: number; max: number } | null;
-  /** Paint NaN in magenta and ±Infinity in cyan instead of converting them. */
-  highlight_non_finite: boolean;
+/** Every error kind, as the library names them. */
+export const ERROR_KINDS: readonly ErrorKind[] = Object.keys({
+  invalid: true,
+  unsupported: true,
+  request: true,
+  budget: true,
+  cancelled: true,
+  not_replayed: true,
+} satisfies Record<ErrorKind, true>) as ErrorKind[];
+
+/** Whether `value` names an error kind. */
+export function isErrorKind(value: unknown): value is ErrorKind {
+  return typeof value === "string" && (ERROR_KINDS as readonly string[]).includes(value);
 }
 
-/** A target's image converted to 8-bit RGBA for display. */
-export interface RenderedImage {
-  width: number;
-  height: number;
-  /** width × height × 4 bytes, row-major from the top-left, non-premultiplied sRGB-encoded RGBA. */
-  rgba: Uint8Array;
-  /** The finite value range found in the shown channels (the range used when `range` was null). */
-  value_range: { min: number; max: number };
-  /** NaN and ±Infinity texels in the image. */
-  non_finite_texels: number;
+/** What `open_capture` learns from the archive's directory and manifest, with the number the worker gave it. */
+export interface CaptureSummary extends ManifestSummary {
+  capture: CaptureId;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Texel values
-
-/** One channel of a texel, as stored and as read. */
-export interface ChannelValue {
-  /** "r", "g", "b", "a", "depth" or "stencil". */
-  channel: string;
-  /** The value the format's conversion gives (a float for UNORM/SNORM/FLOAT/depth, an integer for UINT/SINT). */
-  value: number;
-  /** The stored bits of this channel, as an unsigned integer. */
-  bits: number;
-  /** The value for a person, as the format defines it, e.g. "0.50196 (128)" or "NaN (0x7fc00000)". */
-  text: string;
-}
-
-/** A texel of one image. */
-export interface TexelValue {
-  channels: ChannelValue[];
-  /** The texel's bytes as stored, lowercase hex. */
-  hex: string;
-}
-
-/** The difference replayed − recorded in one channel. */
-export interface ChannelDifference {
-  channel: string;
-  difference: number;
-  /** Distance in units in the last place of the format, or null where that means nothing (e.g. NaN). */
-  ulps: number | null;
-  text: string;
-}
-
-/** A texel of a target in each of its images. */
-export interface TexelReadout {
-  target: TargetId;
-  x: number;
-  y: number;
-  format: string;
-  recorded: TexelValue;
-  /** Null when the draw has not been replayed. */
-  replayed: TexelValue | null;
-  before: TexelValue;
-  difference: ChannelDifference[];
-  verdict: PixelVerdictKind;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Pixel history
-
-/** How a pixel compares: same, different, different but allowed by the spec, or untouched by the draw. */
-export type PixelVerdictKind = "matches" | "differs" | "ambiguous" | "not_covered" | "not_replayed";
-
-/** A named register value: a shader input or output, or a register an instruction wrote. */
-export interface RegisterValue {
-  /** Register with its components, e.g. "v1.xy", "o0", "r3.x", "oDepth". */
-  register: string;
-  /** The signature's semantic, e.g. "TEXCOORD0" or "SV_Target0"; null for temporaries. */
-  semantic: string | null;
-  /** Each component as a float (the register's bits read as f32). */
-  values: number[];
-  /** Each component's 32 bits, as an unsigned integer. */
-  bits: number[];
-  /** The components for a person, in the type the program uses them as when known. */
-  text: string;
-}
-
-/** A vertex of the primitive that produced a fragment. */
-export interface VertexRecord {
-  /** SV_VertexID: the vertex's index in the vertex stream (after the index buffer and base vertex). */
-  vertex_id: number;
-  instance_id: number;
-  /** The vertex program's inputs (from the input assembler) and outputs. */
-  inputs: RegisterValue[];
-  outputs: RegisterValue[];
-  /** The position after clipping, perspective division and the viewport: x, y in pixels, z in 0..1. */
-  window_position: [number, number, number];
-}
-
-/** The depth test's operands and result for a fragment. */
-export interface DepthResult {
-  /** Comparison function, e.g. "LESS". */
-  func: string;
-  /** The fragment's depth after bias and clamping. */
-  fragment_depth: number;
-  /** The depth stored before this fragment. */
-  stored_depth: number;
-  passed: boolean;
-  written: boolean;
-}
-
-/** The stencil test's operands and result for a fragment. */
-export interface StencilResult {
-  func: string;
-  reference: number;
-  stored: number;
-  read_mask: number;
-  passed: boolean;
-  /** The stencil value after the operation. */
-  result: number;
-}
-
-/** The output merger's blend for one render target slot. */
-export interface BlendResult {
-  target: TargetId;
-  enabled: boolean;
-  /** The pixel program's output (source) and the target's value before (destination), as floats. */
-  source: number[];
-  destination: number[];
-  /** E.g. "SRC_ALPHA * src + INV_SRC_ALPHA * dest". */
-  equation: string;
-  /** The blended value and what was stored after format conversion and the write mask. */
-  result: number[];
-  stored: TexelValue;
-}
-
-/** What became of a fragment. */
-export type FragmentOutcome = "written" | "discarded" | "depth_failed" | "stencil_failed" | "sample_masked";
-
-/** One fragment that reached the pixel, with everything that decided its contribution. */
-export interface FragmentRecord {
-  /** The fragment's position in the order the output merger saw fragments for this pixel, from 0. */
-  order: number;
-  primitive_id: number;
-  instance_id: number;
-  front_facing: boolean;
-  /** The triangle's three vertices (fewer for lines and points). */
-  vertices: VertexRecord[];
-  /** Perspective-correct barycentric weights of the three vertices at the pixel centre. */
-  barycentrics: number[];
-  /** The pixel program's inputs, interpolated. */
-  pixel_inputs: RegisterValue[];
-  /** The pixel program's outputs; empty when it discarded. */
-  pixel_outputs: RegisterValue[];
-  discarded: boolean;
-  depth: DepthResult | null;
-  stencil: StencilResult | null;
-  blend: BlendResult[];
-  outcome: FragmentOutcome;
-}
-
-/** Why a pixel has the value it has: every fragment in order, and a one-line verdict. */
-export interface PixelHistory {
-  target: TargetId;
-  x: number;
-  y: number;
-  verdict: PixelVerdictKind;
-  /**
-   * The verdict's reason for a person, one line, from the library's decision procedure (src/inspect/verdict.rs), e.g.
-   * "the program's output differs by 4 ULP in red (replayed 1, recorded 0.9843137)".
-   */
-  verdict_text: string;
-  fragments: FragmentRecord[];
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Programs
-
-/** One line of a program's disassembly. */
-export interface DisassemblyLine {
-  /** Instruction index in the program, from 0; declarations also count. */
-  index: number;
-  /** Offset of the instruction's first token, in DWORDs from the start of the program chunk. */
-  offset_dwords: number;
-  /** Nesting depth, for indenting control flow. */
-  indent: number;
-  text: string;
-  /** Whether this is a declaration (dcl_*) rather than an executed instruction. */
-  declaration: boolean;
-}
-
-/** A program's disassembly. */
-export interface Disassembly {
-  program: ProgramInfo;
-  lines: DisassemblyLine[];
-}
-
-/** One executed instruction: which line, and what it wrote. */
-export interface TraceStep {
-  /** Position in execution order, from 0 (loops execute a line several times). */
-  step: number;
-  /** The `DisassemblyLine.index` executed. */
-  line: number;
-  /** The operands it read, with their values. */
-  reads: RegisterValue[];
-  /** The registers it wrote, with their values after the write. */
-  writes: RegisterValue[];
-}
-
-/** A program run for one invocation (a pixel's fragment or a vertex). */
-export interface ProgramTrace {
-  disassembly: Disassembly;
-  steps: TraceStep[];
-  /** Whether the steps were cut at the backend's limit (`steps` then holds the first ones). */
-  truncated: boolean;
-}
+/** Progress of a long request: `done` of `total` units of `stage` (e.g. "vertices", "primitives"). */
+export type Progress = Omit<StepProgress, "finished">;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Requests and their results
@@ -480,13 +243,6 @@ export type ResultOf<K extends RequestKind> = ResultMap[K];
 /** Messages from the page to the worker. */
 export type ToWorker = { type: "request"; id: number; request: Request } | { type: "cancel"; id: number };
 
-/** Progress of a long request: `done` of `total` units of `stage` (e.g. "vertices", "primitives"). */
-export interface Progress {
-  stage: string;
-  done: number;
-  total: number;
-}
-
 /** Messages from the worker to the page. */
 export type FromWorker =
   /** Sent once when the worker has loaded its backend (or failed to: then `error` says why). */
@@ -505,26 +261,34 @@ export function formatError(error: ErrorInfo): string {
   return text;
 }
 
-/** Turns anything thrown into an ErrorInfo (an ErrorInfo-shaped object is kept as it is). */
-export function toErrorInfo(thrown: unknown, what = "internal"): ErrorInfo {
+/**
+ * Turns anything thrown into an ErrorInfo (an ErrorInfo-shaped object is kept as it is). Errors the page and the
+ * worker make up themselves (a worker that failed, an exception) take `kind`, by default "invalid", the library's
+ * own default kind; so does an ErrorInfo-shaped value without a kind.
+ */
+export function toErrorInfo(thrown: unknown, what = "internal", kind: ErrorKind = "invalid"): ErrorInfo {
   if (thrown instanceof BackendError) return thrown.info;
   if (isErrorInfo(thrown)) {
     const record = thrown as unknown as Record<string, unknown>;
-    const info: ErrorInfo = { what: thrown.what };
+    const info: ErrorInfo = { kind: isErrorKind(record["kind"]) ? record["kind"] : kind, what: thrown.what };
     if (typeof record["at"] === "string") info.at = record["at"];
     if (typeof record["detail"] === "string") info.detail = record["detail"];
     return info;
   }
-  if (thrown instanceof Error) return { what, detail: thrown.message };
-  return { what, detail: String(thrown) };
+  if (thrown instanceof Error) return { kind, what, detail: thrown.message };
+  return { kind, what, detail: String(thrown) };
 }
 
-/** Whether `value` has the shape of an ErrorInfo (`at` and `detail` may also be null, as serde writes None). */
+/**
+ * Whether `value` has the shape of an ErrorInfo (`at` and `detail` may also be null, as serde writes None; `kind`
+ * may be missing, and toErrorInfo then supplies it).
+ */
 export function isErrorInfo(value: unknown): value is ErrorInfo {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   return (
     typeof record["what"] === "string" &&
+    (record["kind"] === undefined || typeof record["kind"] === "string") &&
     (record["at"] === undefined || record["at"] === null || typeof record["at"] === "string") &&
     (record["detail"] === undefined || record["detail"] === null || typeof record["detail"] === "string")
   );

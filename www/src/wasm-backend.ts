@@ -5,16 +5,16 @@
 // serialized with serde-wasm-bindgen's `Serializer::json_compatible()` (None as null, maps as objects), image bytes
 // as `serde_bytes` (a Uint8Array); the worker still turns undefined into null and a plain array of bytes into a
 // Uint8Array, so a module that misses those settings works too. Every failure is thrown as a serialized ErrorInfo
-// (`Err(JsValue)` of `crate::Error { what, at, detail }`).
+// (`Err(JsValue)` of `crate::Error { kind, what, at, detail }`).
 //
 //   default(): Promise                     wasm-bindgen's init (fetches iridia_bg.wasm beside the script)
 //   version(): string                      the crate's version (exists)
 //   open_capture(bytes: Uint8Array, name: string): Capture
 //                                          reads the ZIP directory and manifest only; fails on a bad archive
 //   class Capture {
-//     summary(): Omit<CaptureSummary, "capture">
+//     summary(): ManifestSummary              (CaptureSummary without the worker's capture number)
 //     draws(): DrawInfo[]
-//     replay_step(draw: number, budget: number): Progress & { finished: boolean }
+//     replay_step(draw: number, budget: number): StepProgress (Progress & { finished: boolean })
 //                                          starts the draw's replay (inflating only its blobs) or goes on with it,
 //                                          doing at most `budget` units of work (say, primitives); the worker calls
 //                                          it in a loop so that it can report progress and see a cancel between calls
@@ -35,16 +35,16 @@
 import type { Backend, Handlers, JobContext } from "./backend";
 import {
   BackendError,
-  type CaptureSummary,
   type CompareResult,
   type Disassembly,
   type DrawInfo,
+  type ManifestSummary,
   type PixelCoord,
   type PixelHistory,
   type ProgramTrace,
-  type Progress,
   type RenderedImage,
   type ReplaySummary,
+  type StepProgress,
   type TexelReadout,
   toErrorInfo,
 } from "./protocol";
@@ -57,6 +57,7 @@ function call(target: object, name: string, ...args: unknown[]): unknown {
   const method: unknown = (target as Record<string, unknown>)[name];
   if (typeof method !== "function")
     throw new BackendError({
+      kind: "invalid",
       what: "wasm",
       detail: `the wasm module has no ${name}(): its viewer API does not match this page (see www/src/worker.ts)`,
     });
@@ -91,7 +92,7 @@ export function normalized(value: unknown): unknown {
 /** A wasm-bindgen object returned by the module, whose methods return protocol shapes. */
 function asObject(value: unknown, what: string): object {
   if (typeof value !== "object" || value === null)
-    throw new BackendError({ what: "wasm", detail: `${what} returned ${String(value)}, not an object` });
+    throw new BackendError({ kind: "invalid", what: "wasm", detail: `${what} returned ${String(value)}, not an object` });
   return value;
 }
 
@@ -111,6 +112,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
     module = loaded as Record<string, unknown>;
   } catch (thrown: unknown) {
     throw new BackendError({
+      kind: "invalid",
       what: "wasm",
       at: url,
       detail: `the wasm module could not be loaded (${toErrorInfo(thrown).detail ?? "unknown error"}); build it with scripts/build-wasm.sh`,
@@ -121,6 +123,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
   const missing = REQUIRED_EXPORTS.filter((name) => typeof module[name] !== "function");
   if (missing.length > 0)
     throw new BackendError({
+      kind: "invalid",
       what: "wasm",
       at: url,
       detail: `iridia ${version} does not export ${missing.join(", ")}: this build has no viewer API yet`,
@@ -130,7 +133,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
   let nextCapture = 1;
   const capture = (id: number): object => {
     const found = captures.get(id);
-    if (found === undefined) throw new BackendError({ what: "request", detail: `no open capture ${id}` });
+    if (found === undefined) throw new BackendError({ kind: "request", what: "request", detail: `no open capture ${id}` });
     return found;
   };
 
@@ -140,7 +143,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       const opened = asObject(call(module, "open_capture", new Uint8Array(request.bytes), request.name), "open_capture");
       const id = nextCapture++;
       captures.set(id, opened);
-      const summary = call(opened, "summary") as Omit<CaptureSummary, "capture">;
+      const summary = call(opened, "summary") as ManifestSummary;
       return { ...summary, capture: id };
     },
     close_capture: async (request) => {
@@ -157,7 +160,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         let budget = INITIAL_BUDGET;
         while (!finished) {
           const started = performance.now();
-          const progress = call(opened, "replay_step", request.draw, budget) as Progress & { finished: boolean };
+          const progress = call(opened, "replay_step", request.draw, budget) as StepProgress;
           const took = performance.now() - started;
           job.progress({ stage: progress.stage, done: progress.done, total: progress.total });
           finished = progress.finished;

@@ -1,9 +1,11 @@
 // The viewer's Web Worker: hosts Iridia's wasm module (wasm-backend.ts, which alone knows its exports) or, with
 // `?mock` in the worker's URL, the mock backend, and answers the page's requests (protocol.ts) through backend.ts's
 // host. Every error is reported to the page: a request's as its answer, any other as a `fault` message.
+//
+// The mock is imported dynamically, and only under `?mock`: esbuild puts it in a chunk of its own
+// (scripts/build-www.mjs), so the production worker neither contains nor fetches it (tests/www/bundle.test.ts).
 
 import { type Backend, createHost } from "./backend";
-import { createMockBackend } from "./mock-backend";
 import { type FromWorker, type ToWorker, toErrorInfo } from "./protocol";
 import { loadWasmBackend } from "./wasm-backend";
 
@@ -24,7 +26,7 @@ const post = (message: FromWorker, transfer: Transferable[]): void => scope.post
 const useMock = new URL(scope.location.href).searchParams.has("mock");
 const moduleUrl = new URL(MODULE_PATH, import.meta.url).href;
 const backend: Promise<Backend> = useMock
-  ? Promise.resolve(createMockBackend())
+  ? import("./mock-backend").then((mock) => mock.createMockBackend())
   : loadWasmBackend(() => import(moduleUrl), moduleUrl);
 const handle = createHost(backend, post);
 
@@ -37,7 +39,7 @@ scope.addEventListener("message", (event) => {
 });
 scope.addEventListener("error", (event) => {
   event.preventDefault();
-  post({ type: "fault", error: { what: "worker", detail: event.message } }, []);
+  post({ type: "fault", error: { kind: "invalid", what: "worker", detail: event.message } }, []);
 });
 scope.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();

@@ -1,0 +1,168 @@
+// The draw list: one row per draw (index, name, programs, status), a filter over their text, a keyboard cursor
+// apart from the picked draw, and each row's status tag updated as draws are replayed.
+
+import { byId, h, replace } from "../dom";
+import { type DrawInfo, type DrawStatus, formatError } from "../protocol";
+import type { ViewerState } from "./state";
+
+function statusText(status: DrawStatus): string {
+  switch (status.state) {
+    case "not_replayed":
+      return "not replayed";
+    case "matches":
+      return "matches";
+    case "differs":
+      return status.differing_pixels > 0
+        ? `${status.differing_pixels} px differ`
+        : `${status.ambiguous_pixels} px ambiguous`;
+    case "error":
+      return "error";
+  }
+}
+
+/** The status tag's tooltip: the list's counts are summed over every target of the draw (RT0–7, depth, stencil). */
+function statusTitle(status: DrawStatus): string {
+  switch (status.state) {
+    case "differs":
+      return `${status.differing_pixels} differing and ${status.ambiguous_pixels} ambiguous of ${status.compared_pixels} compared pixels, summed over the draw's targets (render targets, depth, stencil)`;
+    case "matches":
+      return `all ${status.compared_pixels} compared pixels match, over the draw's targets`;
+    case "error":
+      return [status.error.what, status.error.at, status.error.detail].filter((part) => part !== undefined && part !== null).join(": ");
+    case "not_replayed":
+      return "not replayed yet: pick the draw or use Replay all";
+  }
+}
+
+function statusClass(status: DrawStatus): string {
+  if (status.state === "differs" && status.differing_pixels === 0) return "status-ambiguous";
+  return `status-${status.state}`;
+}
+
+/** The list of draws; a click picks one (`onPick`), the keyboard moves its cursor. */
+export class DrawList {
+  private readonly list = byId("draw-list", HTMLOListElement);
+  private readonly filter = byId("draw-filter", HTMLInputElement);
+
+  constructor(
+    private readonly state: ViewerState,
+    private readonly onPick: (index: number) => void,
+  ) {
+    this.filter.addEventListener("input", () => this.applyFilter());
+    this.filter.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === "ArrowDown") {
+        event.preventDefault();
+        this.moveCursor("first");
+        this.list.focus();
+      }
+      if (event.key === "Escape") {
+        this.filter.value = "";
+        this.applyFilter();
+        this.list.focus();
+      }
+    });
+  }
+
+  focus(): void {
+    this.list.focus();
+  }
+
+  focusFilter(): void {
+    this.filter.focus();
+  }
+
+  /** Sets a draw's status and redraws its row. */
+  setStatus(index: number, status: DrawStatus): void {
+    const draw = this.state.draws[index];
+    if (draw === undefined) return;
+    draw.status = status;
+    const item = this.list.querySelector(`li[data-index="${index}"]`);
+    if (item !== null) item.replaceWith(this.item(draw));
+    this.updateClasses();
+  }
+
+  private item(draw: DrawInfo): HTMLLIElement {
+    const programs = [draw.vs, draw.ps]
+      .filter((program) => program !== null)
+      .map((program) => h("span", { class: "program", title: `${program.model} SHA-256 ${program.sha256}` }, `${program.model} ${program.sha256.slice(0, 6)}`));
+    const status = draw.status;
+    const item = h(
+      "li",
+      {
+        class: "draw",
+        attrs: { "data-index": String(draw.index), role: "option" },
+        title: status.state === "error" ? formatError(status.error) : (draw.api_call ?? ""),
+        on: {
+          click: () => {
+            this.state.cursor = draw.index;
+            this.onPick(draw.index);
+          },
+        },
+      },
+      h("span", { class: "draw-index" }, String(draw.index)),
+      h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, draw.name), h("span", { class: "draw-programs" }, programs)),
+      h(
+        "span",
+        { class: `tag draw-status ${statusClass(status)}`, title: statusTitle(status), attrs: { "data-testid": "draw-status" } },
+        statusText(status),
+      ),
+    );
+    item.dataset["search"] = [
+      draw.index,
+      draw.name,
+      draw.api_call ?? "",
+      draw.vs?.model ?? "",
+      draw.vs?.sha256 ?? "",
+      draw.ps?.model ?? "",
+      draw.ps?.sha256 ?? "",
+      statusText(status),
+      status.state,
+      ...draw.targets.map((target) => target.format),
+    ]
+      .join(" ")
+      .toLowerCase();
+    return item;
+  }
+
+  render(): void {
+    replace(this.list, this.state.draws.map((draw) => this.item(draw)));
+    this.applyFilter();
+  }
+
+  private applyFilter(): void {
+    const words = this.filter.value.toLowerCase().split(/\s+/).filter((word) => word !== "");
+    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw")) {
+      const search = item.dataset["search"] ?? "";
+      item.hidden = !words.every((word) => search.includes(word));
+    }
+    this.updateClasses();
+  }
+
+  /** Marks the picked draw and the cursor's. */
+  updateClasses(): void {
+    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw")) {
+      const index = Number(item.dataset["index"]);
+      item.classList.toggle("selected", index === this.state.drawIndex);
+      item.classList.toggle("cursor", index === this.state.cursor);
+      item.setAttribute("aria-selected", String(index === this.state.drawIndex));
+    }
+  }
+
+  scrollCursorIntoView(): void {
+    this.list.querySelector(`li[data-index="${this.state.cursor}"]`)?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** Moves the cursor over the draws the filter shows. */
+  moveCursor(step: number | "first" | "last"): void {
+    const visible = Array.from(this.list.querySelectorAll<HTMLLIElement>("li.draw")).filter((item) => !item.hidden);
+    if (visible.length === 0) return;
+    const indices = visible.map((item) => Number(item.dataset["index"]));
+    let at = indices.indexOf(this.state.cursor);
+    if (step === "first") at = 0;
+    else if (step === "last") at = indices.length - 1;
+    else at = at < 0 ? 0 : Math.max(0, Math.min(indices.length - 1, at + step));
+    this.state.cursor = indices[at] ?? this.state.cursor;
+    this.updateClasses();
+    this.scrollCursorIntoView();
+  }
+}

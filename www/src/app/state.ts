@@ -1,0 +1,70 @@
+// What the page shows, shared by its controllers: the open capture, the draws, the picked draw, target, view, pixel
+// and display options, the picked draw's comparison or replay error, and the generation the stale-answer checks of
+// every controller nest in.
+
+import type { CaptureSummary, CompareResult, DrawInfo, ErrorInfo, ImageKind, PixelCoord, TargetId, TargetInfo } from "../protocol";
+import { type CaptureSource, DEFAULT_VIEW, type ViewState } from "../url-state";
+import { Generation } from "./generation";
+
+/** A capture open in the worker. */
+export interface OpenCapture {
+  summary: CaptureSummary;
+  source: CaptureSource;
+  name: string;
+}
+
+/** What to restore after opening a capture or picking a draw. */
+export interface Restore {
+  target: TargetId | null;
+  pixel: PixelCoord | null;
+}
+
+/** A value range of a display. */
+export interface ValueRange {
+  min: number;
+  max: number;
+}
+
+/** The page's state; the controllers read and write it, and each renders its part of the page from it. */
+export class ViewerState {
+  capture: OpenCapture | null = null;
+  draws: DrawInfo[] = [];
+  /** The picked draw. */
+  drawIndex: number | null = null;
+  /** The draw list's keyboard cursor. */
+  cursor = 0;
+  target: TargetId | null = null;
+  view: ImageKind = DEFAULT_VIEW;
+  split = true;
+  channels = { r: true, g: true, b: true, a: false };
+  /** The display range the user set; null takes the image's own. */
+  range: ValueRange | null = null;
+  highlightNonFinite = true;
+  pixel: PixelCoord | null = null;
+  comparison: CompareResult | null = null;
+  /** Why the picked draw has no replay (failed or cancelled), or null. */
+  replayError: ErrorInfo | null = null;
+  /** The value range of the last image the main pane showed. */
+  lastValueRange: ValueRange | null = null;
+  /** Moves on whenever the capture or draw changes: answers for the old one are then stale. */
+  readonly navigation = new Generation();
+
+  currentDraw(): DrawInfo | null {
+    return this.drawIndex === null ? null : (this.draws[this.drawIndex] ?? null);
+  }
+
+  currentTarget(): TargetInfo | null {
+    return this.currentDraw()?.targets.find((target) => target.target === this.target) ?? null;
+  }
+
+  /** The view as the hash names it. */
+  hashState(): ViewState {
+    return {
+      source: this.capture?.source ?? null,
+      draw: this.drawIndex,
+      target: this.target,
+      view: this.view,
+      pixel: this.pixel,
+    };
+  }
+}

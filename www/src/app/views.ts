@@ -1,0 +1,388 @@
+// The toolbar and the target views: which target, which image (replayed, recorded, before, differences, heatmap),
+// channels, value range, side by side; the two canvas panes sharing one zoom and pan; the comparison summary line;
+// and a small cache of rendered images, so that flicking between replayed and recorded asks the worker once.
+
+import { byId, h, replace } from "../dom";
+import { num } from "../inspector";
+import {
+  BackendError,
+  type DisplayOptions,
+  type ErrorInfo,
+  IMAGE_KINDS,
+  type ImageKind,
+  type PixelCoord,
+  type RenderedImage,
+  type TargetId,
+  type TargetInfo,
+  formatError,
+  toErrorInfo,
+} from "../protocol";
+import type { BackendClient } from "../client";
+import { ImagePane, ViewTransform } from "../view";
+import type { Generation } from "./generation";
+import { targetLabel } from "./page";
+import type { ViewerState } from "./state";
+
+const VIEW_LABELS: Record<ImageKind, string> = {
+  replayed: "Replayed",
+  recorded: "Recorded",
+  before: "Before",
+  difference: "Differences",
+  heatmap: "Heatmap",
+};
+
+const PANE_CAPTIONS: Record<ImageKind, string> = {
+  replayed: "Replayed (Iridia)",
+  recorded: "Recorded (GPU)",
+  before: "Before the draw",
+  difference: "Differences over replayed",
+  heatmap: "Difference heatmap",
+};
+
+/** How many rendered images are kept for flicking back and forth. */
+const IMAGE_CACHE_SIZE = 16;
+
+/** What the views ask of the rest of the page. */
+export interface ViewHooks {
+  /** A pixel was clicked in a pane. */
+  pick(pixel: PixelCoord): void;
+  /** The target changed: inspect the picked pixel again, in the new target. */
+  refreshPixel(): Promise<void>;
+  updateHash(): void;
+  /** Shows the start page or "pick a draw" in place of the panes when there is no draw. */
+  renderPlaceholder(): void;
+}
+
+/** The toolbar, the panes and the comparison summary. */
+export class Views {
+  private readonly transform = new ViewTransform();
+  private readonly mainPane: ImagePane;
+  private readonly sidePane: ImagePane;
+  private readonly images = new Map<string, RenderedImage>();
+  /** A new render makes the answers of the one before stale, and so does a new capture or draw. */
+  private readonly renders: Generation;
+  private readonly targetSelect = byId("target-select", HTMLSelectElement);
+
+  constructor(
+    private readonly client: BackendClient,
+    private readonly state: ViewerState,
+    private readonly hooks: ViewHooks,
+  ) {
+    this.renders = state.navigation.child();
+    const events = {
+      onPick: (pixel: PixelCoord) => hooks.pick(pixel),
+      onHover: (pixel: PixelCoord | null) => {
+        byId("status-hover", HTMLSpanElement).textContent = pixel === null ? "" : `x ${pixel.x}, y ${pixel.y}`;
+      },
+    };
+    this.mainPane = new ImagePane(this.transform, events, "main");
+    this.sidePane = new ImagePane(this.transform, events, "side");
+    byId("panes", HTMLDivElement).append(this.mainPane.element, this.sidePane.element);
+    this.transform.onChange(() => {
+      byId("status-zoom", HTMLSpanElement).textContent = `zoom ${num(Math.round(this.transform.scale * 1000) / 10)}%`;
+    });
+    this.buildToolbar();
+    this.bind();
+  }
+
+  /** Forgets the images and the placement of the capture before. */
+  reset(): void {
+    this.images.clear();
+    this.transform.placed = false;
+  }
+
+  /** Fits the next image to the panes unless the new target has the old one's size. */
+  keepPlacementIf(previous: TargetInfo | null, next: TargetInfo | null): void {
+    if (next === null || previous === null || next.width !== previous.width || next.height !== previous.height) this.transform.placed = false;
+  }
+
+  /** Shows a note in place of the images while the draw replays. */
+  showReplaying(): void {
+    this.mainPane.setImage(null, "", "", "Replaying…");
+    this.sidePane.setImage(null, "", "", "");
+  }
+
+  /** Marks the picked pixel in both panes. */
+  setSelected(pixel: PixelCoord | null): void {
+    this.mainPane.setSelected(pixel);
+    this.sidePane.setSelected(pixel);
+  }
+
+  centreOn(pixel: PixelCoord): void {
+    const size = this.mainPane.size();
+    this.transform.centreOn(pixel, size.width, size.height, 8);
+  }
+
+  fit(): void {
+    const info = this.state.currentTarget();
+    if (info === null) return;
+    const size = this.mainPane.size();
+    this.transform.fit(info.width, info.height, size.width, size.height);
+  }
+
+  zoom(factor: number): void {
+    const size = this.mainPane.size();
+    this.transform.zoomAt(factor, size.width / 2, size.height / 2);
+  }
+
+  setTarget(target: TargetId): void {
+    const previous = this.state.currentTarget();
+    this.state.target = target;
+    this.keepPlacementIf(previous, this.state.currentTarget());
+    this.state.range = null;
+    this.renderToolbar();
+    this.hooks.updateHash();
+  }
+
+  /** Steps through the draw's targets. */
+  cycleTarget(step: number): void {
+    const targets = this.state.currentDraw()?.targets ?? [];
+    if (targets.length < 2) return;
+    const at = targets.findIndex((target) => target.target === this.state.target);
+    const next = targets[(at + step + targets.length) % targets.length];
+    if (next === undefined) return;
+    this.setTarget(next.target);
+    void this.refreshAfterTargetChange();
+  }
+
+  private async refreshAfterTargetChange(): Promise<void> {
+    await this.render();
+    await this.hooks.refreshPixel();
+  }
+
+  setView(view: ImageKind): void {
+    this.state.view = view;
+    this.renderToolbar();
+    this.hooks.updateHash();
+    void this.render();
+  }
+
+  toggleChannel(channel: "r" | "g" | "b" | "a"): void {
+    this.state.channels = { ...this.state.channels, [channel]: !this.state.channels[channel] };
+    this.renderToolbar();
+    void this.render();
+  }
+
+  toggleSplit(): void {
+    this.state.split = !this.state.split;
+    this.renderToolbar();
+    void this.render();
+  }
+
+  private bind(): void {
+    this.targetSelect.addEventListener("change", () => {
+      const value = this.targetSelect.value;
+      const target = this.state.currentDraw()?.targets.find((candidate) => candidate.target === value);
+      if (target !== undefined) {
+        this.setTarget(target.target);
+        void this.refreshAfterTargetChange();
+      }
+    });
+    byId("split-button", HTMLButtonElement).addEventListener("click", () => this.toggleSplit());
+    byId("fit-button", HTMLButtonElement).addEventListener("click", () => this.fit());
+    byId("nonfinite-toggle", HTMLInputElement).addEventListener("change", (event) => {
+      this.state.highlightNonFinite = event.target instanceof HTMLInputElement && event.target.checked;
+      void this.render();
+    });
+    const rangeChanged = (): void => {
+      const min = Number(byId("range-min", HTMLInputElement).value);
+      const max = Number(byId("range-max", HTMLInputElement).value);
+      if (Number.isFinite(min) && Number.isFinite(max) && max > min) {
+        this.state.range = { min, max };
+        void this.render();
+      }
+    };
+    byId("range-min", HTMLInputElement).addEventListener("change", rangeChanged);
+    byId("range-max", HTMLInputElement).addEventListener("change", rangeChanged);
+    byId("range-auto", HTMLButtonElement).addEventListener("click", () => {
+      this.state.range = null;
+      void this.render();
+    });
+  }
+
+  private buildToolbar(): void {
+    replace(
+      byId("view-buttons", HTMLSpanElement),
+      IMAGE_KINDS.map((kind, i) =>
+        h(
+          "button",
+          { class: "small", title: `${PANE_CAPTIONS[kind]} (${i + 1})`, attrs: { type: "button", "data-view": kind }, on: { click: () => this.setView(kind) } },
+          VIEW_LABELS[kind],
+        ),
+      ),
+    );
+    replace(
+      byId("channel-buttons", HTMLSpanElement),
+      (["r", "g", "b", "a"] as const).map((channel) =>
+        h(
+          "button",
+          {
+            class: `small channel channel-${channel}`,
+            title: `Channel ${channel.toUpperCase()} (${channel.toUpperCase()})`,
+            attrs: { type: "button", "data-channel": channel },
+            on: { click: () => this.toggleChannel(channel) },
+          },
+          channel.toUpperCase(),
+        ),
+      ),
+    );
+  }
+
+  renderToolbar(): void {
+    const draw = this.state.currentDraw();
+    const info = this.state.currentTarget();
+    replace(
+      this.targetSelect,
+      (draw?.targets ?? []).map((target) => {
+        const option = h("option", { attrs: { value: target.target } }, `${targetLabel(target.target)} · ${target.format}`);
+        option.selected = target.target === this.state.target;
+        return option;
+      }),
+    );
+    this.targetSelect.disabled = draw === null || draw.targets.length === 0;
+    for (const button of document.querySelectorAll<HTMLButtonElement>("#view-buttons button")) {
+      button.classList.toggle("active", button.dataset["view"] === this.state.view);
+      button.setAttribute("aria-pressed", String(button.dataset["view"] === this.state.view));
+      button.disabled = info === null;
+    }
+    const channels = info?.channels ?? 4;
+    for (const button of document.querySelectorAll<HTMLButtonElement>("#channel-buttons button")) {
+      const channel = button.dataset["channel"];
+      const index = ["r", "g", "b", "a"].indexOf(channel ?? "");
+      const on = channel === "r" || channel === "g" || channel === "b" || channel === "a" ? this.state.channels[channel] : false;
+      button.classList.toggle("active", on);
+      button.setAttribute("aria-pressed", String(on));
+      button.disabled = info === null || index >= channels;
+    }
+    byId("split-button", HTMLButtonElement).classList.toggle("active", this.state.split);
+    byId("next-diff-button", HTMLButtonElement).disabled = info === null || this.state.replayError !== null;
+    byId("fit-button", HTMLButtonElement).disabled = info === null;
+    this.renderRange();
+  }
+
+  private renderRange(): void {
+    const info = this.state.currentTarget();
+    const ranged = info !== null && info.kind !== "unorm" && info.kind !== "snorm";
+    byId("range-controls", HTMLSpanElement).hidden = !ranged;
+    const shown = this.state.range ?? this.state.lastValueRange;
+    const min = byId("range-min", HTMLInputElement);
+    const max = byId("range-max", HTMLInputElement);
+    if (shown !== null && document.activeElement !== min && document.activeElement !== max) {
+      min.value = num(shown.min);
+      max.value = num(shown.max);
+    }
+    byId("range-auto", HTMLButtonElement).classList.toggle("active", this.state.range === null);
+  }
+
+  private renderCompareSummary(): void {
+    const element = byId("compare-summary", HTMLSpanElement);
+    const info = this.state.currentTarget();
+    const draw = this.state.currentDraw();
+    element.className = "compare-summary";
+    if (draw === null || info === null) {
+      replace(element);
+      return;
+    }
+    if (this.state.replayError !== null) {
+      element.classList.add("error");
+      replace(element, h("b", null, "Replay failed: "), formatError(this.state.replayError), " — the recorded images are still shown.");
+      return;
+    }
+    const comparison = this.state.comparison?.targets.find((target) => target.target === info.target);
+    if (comparison === undefined) {
+      replace(element, h("span", { class: "muted" }, "Not compared yet."));
+      return;
+    }
+    const stats = comparison.channels
+      .filter((channel) => channel.max_abs_difference > 0)
+      .map((channel) => `${channel.channel} ≤ ${num(channel.max_abs_difference)}${channel.max_ulps !== null ? ` (${channel.max_ulps} ULP)` : ""}`);
+    element.classList.add(comparison.differing_pixels > 0 ? "differs" : comparison.ambiguous_pixels > 0 ? "ambiguous" : "matches");
+    replace(
+      element,
+      h("b", { attrs: { "data-testid": "differing-count" } }, `${comparison.differing_pixels} of ${comparison.compared_pixels} pixels differ`),
+      comparison.ambiguous_pixels > 0 ? ` · ${comparison.ambiguous_pixels} ambiguous` : "",
+      stats.length > 0 ? ` · max |Δ| ${stats.join(", ")}` : "",
+      ` · draw ${draw.index} ${targetLabel(info.target)}`,
+    );
+  }
+
+  private display(): DisplayOptions {
+    return { channels: { ...this.state.channels }, range: this.state.range, highlight_non_finite: this.state.highlightNonFinite };
+  }
+
+  private async renderImage(kind: ImageKind): Promise<RenderedImage> {
+    const capture = this.state.capture;
+    const draw = this.state.drawIndex;
+    const target = this.state.target;
+    if (capture === null || draw === null || target === null)
+      throw new BackendError({ kind: "request", what: "view", detail: "nothing to show" });
+    const display = this.display();
+    const key = JSON.stringify([capture.summary.capture, draw, target, kind, display]);
+    const cached = this.images.get(key);
+    if (cached !== undefined) return cached;
+    const image = await this.client.request({ kind: "render_target", capture: capture.summary.capture, draw, target, image: kind, display });
+    this.images.set(key, image);
+    if (this.images.size > IMAGE_CACHE_SIZE) {
+      const oldest = this.images.keys().next();
+      if (oldest.done !== true) this.images.delete(oldest.value);
+    }
+    return image;
+  }
+
+  /** The image kind of the side pane: the recorded image, or the replayed one when the main pane shows recorded. */
+  private sideKind(): ImageKind {
+    return this.state.view === "recorded" ? "replayed" : "recorded";
+  }
+
+  private paneBadge(info: TargetInfo, image: RenderedImage): string {
+    const parts = [`${info.format} ${info.width}×${info.height}`];
+    if (image.non_finite_texels > 0) parts.push(`${image.non_finite_texels} NaN/Inf`);
+    return parts.join(" · ");
+  }
+
+  /** Renders the panes for the current draw, target and view. */
+  async render(): Promise<void> {
+    const request = this.renders.next();
+    const draw = this.state.currentDraw();
+    const info = this.state.currentTarget();
+    const panes = byId("panes", HTMLDivElement);
+    this.sidePane.element.hidden = !this.state.split;
+    panes.classList.toggle("split", this.state.split);
+    this.hooks.renderPlaceholder();
+    this.renderCompareSummary();
+    if (draw === null || info === null) {
+      this.mainPane.setImage(null, "", "", draw === null ? "" : "This draw writes no target.");
+      this.sidePane.setImage(null, "", "", "");
+      return;
+    }
+    const needsReplay = (kind: ImageKind): boolean => kind === "replayed" || kind === "difference" || kind === "heatmap";
+    const kinds: [ImagePane, ImageKind][] = [[this.mainPane, this.state.view]];
+    if (this.state.split) kinds.push([this.sidePane, this.sideKind()]);
+    const replayError = this.state.replayError;
+    const results = await Promise.all(
+      kinds.map(async ([pane, kind]): Promise<[ImagePane, ImageKind, RenderedImage | ErrorInfo]> => {
+        if (needsReplay(kind) && replayError !== null) return [pane, kind, replayError];
+        try {
+          return [pane, kind, await this.renderImage(kind)];
+        } catch (error: unknown) {
+          return [pane, kind, toErrorInfo(error, "render")];
+        }
+      }),
+    );
+    if (!request.current) return;
+    for (const [pane, kind, result] of results) {
+      if ("rgba" in result) {
+        pane.setImage(result, PANE_CAPTIONS[kind], this.paneBadge(info, result));
+        if (pane === this.mainPane) this.state.lastValueRange = result.value_range;
+      } else {
+        pane.setImage(null, PANE_CAPTIONS[kind], "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
+      }
+      pane.setSelected(this.state.pixel);
+    }
+    if (!this.transform.placed) {
+      const size = this.mainPane.size();
+      this.transform.fit(info.width, info.height, size.width, size.height);
+    }
+    this.renderRange();
+  }
+}

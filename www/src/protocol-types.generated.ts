@@ -1,0 +1,790 @@
+// Generated from src/viewer_api/types.rs by ts-rs (the test in src/viewer_api/types_ts.rs): do not edit.
+// `IRIDIA_UPDATE_PROTOCOL=1 cargo test --lib viewer_api` rewrites it; www/src/protocol.ts re-exports these types.
+
+/**
+ * `ErrorKind` (`crate::error`): what sort of failure an error is, what the viewer matches on (never
+ * the `what` text).
+ */
+export type ErrorKind = "invalid" | "unsupported" | "request" | "budget" | "cancelled" | "not_replayed";
+
+/**
+ * `ErrorInfo`: what failed, where and why, as [`crate::Error`] says it.
+ */
+export type ErrorInfo = {
+/**
+ * What sort of failure it is (what the page matches on).
+ */
+kind: ErrorKind,
+/**
+ * The kind of thing that failed.
+ */
+what: string,
+/**
+ * Where: a byte offset, a manifest path (`draws[3].vs`), an instruction (`ps instruction 12`); left out when
+ * the error names no place.
+ */
+at?: string,
+/**
+ * Why, in a sentence; left out when empty.
+ */
+detail?: string, };
+
+/**
+ * `TargetId`: render-target slot 0–7, or the depth or stencil plane of the depth-stencil view.
+ */
+export type TargetId = "rt0" | "rt1" | "rt2" | "rt3" | "rt4" | "rt5" | "rt6" | "rt7" | "depth" | "stencil";
+
+/**
+ * `Stage`: the two program stages a capture holds.
+ */
+export type Stage = "vs" | "ps";
+
+/**
+ * `CaptureSummary` without the worker's `capture` number: what opening learns from the directory and manifest.
+ */
+export type CaptureSummary = {
+/**
+ * The manifest's format version, "major.minor".
+ */
+format_version: string,
+/**
+ * The program that wrote the capture.
+ */
+generator: string | null,
+/**
+ * The application captured.
+ */
+application: string | null,
+/**
+ * How many draws.
+ */
+draw_count: number,
+/**
+ * The archive's size in bytes.
+ */
+size_bytes: number, };
+
+/**
+ * `ProgramInfo`: one program a draw binds.
+ */
+export type ProgramInfo = {
+/**
+ * Its stage.
+ */
+stage: Stage,
+/**
+ * Its shader model, e.g. `ps_5_0`.
+ */
+model: string,
+/**
+ * Lowercase hex SHA-256 of its DXBC bytes.
+ */
+sha256: string,
+/**
+ * Instructions it executes (declarations not counted).
+ */
+instruction_count: number, };
+
+/**
+ * `ComponentKind`: what a target's channels hold.
+ */
+export type ComponentKind = "unorm" | "snorm" | "float" | "uint" | "sint" | "depth" | "stencil";
+
+/**
+ * `TargetInfo`: one output image of a draw.
+ */
+export type TargetInfo = {
+/**
+ * Which.
+ */
+target: TargetId,
+/**
+ * The view's DXGI format without its prefix.
+ */
+format: string,
+/**
+ * What its channels hold.
+ */
+kind: ComponentKind,
+/**
+ * How many channels (1 for depth and stencil).
+ */
+channels: number,
+/**
+ * Width in texels.
+ */
+width: number,
+/**
+ * Height in texels.
+ */
+height: number, };
+
+/**
+ * `DrawStatus`: how a draw stands.
+ */
+export type DrawStatus = { "state": "not_replayed" } | { "state": "matches",
+/**
+ * Pixels compared, over the targets.
+ */
+compared_pixels: number, } | { "state": "differs",
+/**
+ * Pixels that differ beyond what the spec allows, over the targets.
+ */
+differing_pixels: number,
+/**
+ * Pixels that differ where the spec allows more than one result.
+ */
+ambiguous_pixels: number,
+/**
+ * Pixels compared, over the targets.
+ */
+compared_pixels: number, } | { "state": "error",
+/**
+ * Why.
+ */
+error: ErrorInfo, };
+
+/**
+ * `DrawInfo`: one draw, as the event browser lists it.
+ */
+export type DrawInfo = {
+/**
+ * Its place in the capture.
+ */
+index: number,
+/**
+ * Its marker or debug name, or its call.
+ */
+name: string,
+/**
+ * The call it came from.
+ */
+api_call: string | null,
+/**
+ * The vertex program.
+ */
+vs: ProgramInfo | null,
+/**
+ * The pixel program.
+ */
+ps: ProgramInfo | null,
+/**
+ * Its output images.
+ */
+targets: Array<TargetInfo>,
+/**
+ * How it stands.
+ */
+status: DrawStatus, };
+
+/**
+ * `Progress & { finished }`: what one step of a replay reached.
+ */
+export type StepProgress = {
+/**
+ * What is being counted: "vertices" or "primitives".
+ */
+stage: string,
+/**
+ * How many are done.
+ */
+done: number,
+/**
+ * How many there are.
+ */
+total: number,
+/**
+ * Whether the replay is finished (its result kept; `replay_finish` gives its summary).
+ */
+finished: boolean, };
+
+/**
+ * `ReplaySummary`: what replaying a draw produced.
+ */
+export type ReplaySummary = {
+/**
+ * The draw.
+ */
+draw: number,
+/**
+ * Primitives drawn, over the instances.
+ */
+primitives: number,
+/**
+ * Fragments: covered pixels the rasterizer produced.
+ */
+fragments: number,
+/**
+ * Fragments whose pixel program ran to completion (not discarded).
+ */
+shaded_fragments: number,
+/**
+ * The comparison's verdict.
+ */
+status: DrawStatus, };
+
+/**
+ * `ChannelStats`: the difference replayed − recorded in one channel over the compared pixels.
+ */
+export type ChannelStats = {
+/**
+ * "r", "g", "b", "a", "depth" or "stencil".
+ */
+channel: string,
+/**
+ * The largest absolute difference.
+ */
+max_abs_difference: number,
+/**
+ * The mean absolute difference.
+ */
+mean_abs_difference: number,
+/**
+ * The largest difference in ULPs of the format.
+ */
+max_ulps: number | null, };
+
+/**
+ * `PixelCoord`: a pixel, in texels from the top-left corner.
+ */
+export type PixelCoord = {
+/**
+ * Column.
+ */
+x: number,
+/**
+ * Row.
+ */
+y: number, };
+
+/**
+ * `TargetComparison`: one target's replayed image against the recorded one.
+ */
+export type TargetComparison = {
+/**
+ * Which target.
+ */
+target: TargetId,
+/**
+ * Pixels compared (0 when nothing was recorded after the draw).
+ */
+compared_pixels: number,
+/**
+ * Pixels that differ beyond what the spec allows.
+ */
+differing_pixels: number,
+/**
+ * Pixels that differ where coverage depends on rounding.
+ */
+ambiguous_pixels: number,
+/**
+ * Per channel statistics.
+ */
+channels: Array<ChannelStats>,
+/**
+ * The first differing pixel in row order.
+ */
+first_difference: PixelCoord | null, };
+
+/**
+ * `CompareResult`: a replayed draw's comparison, target by target.
+ */
+export type CompareResult = {
+/**
+ * The draw.
+ */
+draw: number,
+/**
+ * Per target.
+ */
+targets: Array<TargetComparison>,
+/**
+ * The verdict over the targets.
+ */
+status: DrawStatus, };
+
+/**
+ * `ImageKind`: which image of a target to render.
+ */
+export type ImageKind = "replayed" | "recorded" | "before" | "difference" | "heatmap";
+
+/**
+ * The channels a display shows.
+ */
+export type ShownChannels = {
+/**
+ * Red.
+ */
+r: boolean,
+/**
+ * Green.
+ */
+g: boolean,
+/**
+ * Blue.
+ */
+b: boolean,
+/**
+ * Alpha.
+ */
+a: boolean, };
+
+/**
+ * A value range.
+ */
+export type ValueRange = {
+/**
+ * The value shown black.
+ */
+min: number,
+/**
+ * The value shown white.
+ */
+max: number, };
+
+/**
+ * `DisplayOptions`: how to turn a target's values into display colours.
+ */
+export type DisplayOptions = {
+/**
+ * The channels shown; one alone shows as grey.
+ */
+channels: ShownChannels,
+/**
+ * The range mapped to black..white for float, depth and integer targets; `None` takes the image's range.
+ */
+range: ValueRange | null,
+/**
+ * Paint NaN magenta and infinities cyan.
+ */
+highlight_non_finite: boolean, };
+
+/**
+ * `RenderedImage`: a target's image as 8-bit RGBA for display.
+ */
+export type RenderedImage = {
+/**
+ * Width in pixels.
+ */
+width: number,
+/**
+ * Height in pixels.
+ */
+height: number,
+/**
+ * width × height × 4 bytes, rows from the top.
+ */
+rgba: Uint8Array,
+/**
+ * The finite range of the shown channels.
+ */
+value_range: ValueRange,
+/**
+ * Texels holding NaN or an infinity in a shown channel.
+ */
+non_finite_texels: number, };
+
+/**
+ * `ChannelValue`: one channel of a texel.
+ */
+export type ChannelValue = {
+/**
+ * "r", "g", "b", "a", "depth" or "stencil".
+ */
+channel: string,
+/**
+ * The value the format's conversion gives.
+ */
+value: number,
+/**
+ * The channel's stored bits.
+ */
+bits: number,
+/**
+ * The value for a person.
+ */
+text: string, };
+
+/**
+ * `TexelValue`: a texel of one image.
+ */
+export type TexelValue = {
+/**
+ * Its channels.
+ */
+channels: Array<ChannelValue>,
+/**
+ * Its bytes as stored, lowercase hex.
+ */
+hex: string, };
+
+/**
+ * `ChannelDifference`: replayed − recorded in one channel.
+ */
+export type ChannelDifference = {
+/**
+ * The channel.
+ */
+channel: string,
+/**
+ * The difference.
+ */
+difference: number,
+/**
+ * The distance in ULPs, when it means something.
+ */
+ulps: number | null,
+/**
+ * For a person.
+ */
+text: string, };
+
+/**
+ * `PixelVerdictKind`: how a pixel compares.
+ */
+export type PixelVerdictKind = "matches" | "differs" | "ambiguous" | "not_covered" | "not_replayed";
+
+/**
+ * `TexelReadout`: a texel of a target in each image.
+ */
+export type TexelReadout = {
+/**
+ * Which target.
+ */
+target: TargetId,
+/**
+ * Column.
+ */
+x: number,
+/**
+ * Row.
+ */
+y: number,
+/**
+ * The target's format.
+ */
+format: string,
+/**
+ * What the GPU wrote (the before value when nothing was recorded after).
+ */
+recorded: TexelValue,
+/**
+ * The replay's value, when replayed.
+ */
+replayed: TexelValue | null,
+/**
+ * Before the draw.
+ */
+before: TexelValue,
+/**
+ * Replayed − recorded per channel (empty when not replayed).
+ */
+difference: Array<ChannelDifference>,
+/**
+ * The verdict.
+ */
+verdict: PixelVerdictKind, };
+
+/**
+ * `RegisterValue`: a named register value.
+ */
+export type RegisterValue = {
+/**
+ * The register with its components, e.g. `v1.xy`.
+ */
+register: string,
+/**
+ * The semantic, for signature registers.
+ */
+semantic: string | null,
+/**
+ * Each component's bits read as a float.
+ */
+values: Array<number>,
+/**
+ * Each component's bits.
+ */
+bits: Array<number>,
+/**
+ * The components for a person.
+ */
+text: string, };
+
+/**
+ * `VertexRecord`: a vertex of a fragment's primitive.
+ */
+export type VertexRecord = {
+/**
+ * `SV_VertexID`.
+ */
+vertex_id: number,
+/**
+ * `SV_InstanceID`.
+ */
+instance_id: number,
+/**
+ * The vertex program's inputs.
+ */
+inputs: Array<RegisterValue>,
+/**
+ * The vertex program's outputs.
+ */
+outputs: Array<RegisterValue>,
+/**
+ * After perspective division and the viewport: x, y in pixels, z in 0..1.
+ */
+window_position: [number, number, number], };
+
+/**
+ * `DepthResult`: the depth test for a fragment.
+ */
+export type DepthResult = {
+/**
+ * The comparison, e.g. "LESS".
+ */
+func: string,
+/**
+ * The fragment's depth after clamping and conversion to the buffer's precision.
+ */
+fragment_depth: number,
+/**
+ * The depth stored before.
+ */
+stored_depth: number,
+/**
+ * Whether it passed.
+ */
+passed: boolean,
+/**
+ * Whether depth was written.
+ */
+written: boolean, };
+
+/**
+ * `StencilResult`: the stencil test for a fragment.
+ */
+export type StencilResult = {
+/**
+ * The comparison.
+ */
+func: string,
+/**
+ * The reference value.
+ */
+reference: number,
+/**
+ * The value stored before.
+ */
+stored: number,
+/**
+ * The read mask.
+ */
+read_mask: number,
+/**
+ * Whether it passed.
+ */
+passed: boolean,
+/**
+ * The value after the operation.
+ */
+result: number, };
+
+/**
+ * `BlendResult`: the output merger at one render target.
+ */
+export type BlendResult = {
+/**
+ * Which target.
+ */
+target: TargetId,
+/**
+ * Whether blending (or a logic operation) was on.
+ */
+enabled: boolean,
+/**
+ * The program's output, as floats.
+ */
+source: Array<number>,
+/**
+ * The target's value before.
+ */
+destination: Array<number>,
+/**
+ * The equation, e.g. `SRC_ALPHA * src + INV_SRC_ALPHA * dest`.
+ */
+equation: string,
+/**
+ * The blended value before the format's conversion.
+ */
+result: Array<number>,
+/**
+ * What was stored.
+ */
+stored: TexelValue, };
+
+/**
+ * `FragmentOutcome`: what became of a fragment.
+ */
+export type FragmentOutcome = "written" | "discarded" | "depth_failed" | "stencil_failed" | "sample_masked" | "clipped";
+
+/**
+ * `FragmentRecord`: one fragment that reached the pixel.
+ */
+export type FragmentRecord = {
+/**
+ * Its place among the pixel's fragments, from 0.
+ */
+order: number,
+/**
+ * `SV_PrimitiveID`.
+ */
+primitive_id: number,
+/**
+ * `SV_InstanceID`.
+ */
+instance_id: number,
+/**
+ * Whether its triangle faces front.
+ */
+front_facing: boolean,
+/**
+ * Its triangle's vertices, provoking vertex first.
+ */
+vertices: Array<VertexRecord>,
+/**
+ * Perspective-correct weights of the vertices at the pixel centre.
+ */
+barycentrics: Array<number>,
+/**
+ * The pixel program's inputs.
+ */
+pixel_inputs: Array<RegisterValue>,
+/**
+ * The pixel program's outputs (empty when it discarded or did not run).
+ */
+pixel_outputs: Array<RegisterValue>,
+/**
+ * Whether the program discarded it.
+ */
+discarded: boolean,
+/**
+ * The depth test.
+ */
+depth: DepthResult | null,
+/**
+ * The stencil test.
+ */
+stencil: StencilResult | null,
+/**
+ * The output merger per render target written.
+ */
+blend: Array<BlendResult>,
+/**
+ * What became of it.
+ */
+outcome: FragmentOutcome, };
+
+/**
+ * `PixelHistory`: why a pixel has its value.
+ */
+export type PixelHistory = {
+/**
+ * The target asked about.
+ */
+target: TargetId,
+/**
+ * Column.
+ */
+x: number,
+/**
+ * Row.
+ */
+y: number,
+/**
+ * The verdict.
+ */
+verdict: PixelVerdictKind,
+/**
+ * The verdict's reason, one line: [`crate::inspect::Verdict::text`] of the library's decision procedure.
+ */
+verdict_text: string,
+/**
+ * Every fragment, in order.
+ */
+fragments: Array<FragmentRecord>, };
+
+/**
+ * `DisassemblyLine`: one instruction of a listing.
+ */
+export type DisassemblyLine = {
+/**
+ * Its place in the program, declarations counted.
+ */
+index: number,
+/**
+ * Its opcode token's offset in DWORDs.
+ */
+offset_dwords: number,
+/**
+ * Nesting depth.
+ */
+indent: number,
+/**
+ * The text.
+ */
+text: string,
+/**
+ * Whether it is a declaration.
+ */
+declaration: boolean, };
+
+/**
+ * `Disassembly`: a program's listing.
+ */
+export type Disassembly = {
+/**
+ * The program.
+ */
+program: ProgramInfo,
+/**
+ * Its instructions.
+ */
+lines: Array<DisassemblyLine>, };
+
+/**
+ * `TraceStep`: one executed instruction.
+ */
+export type TraceStep = {
+/**
+ * Its place in execution order.
+ */
+step: number,
+/**
+ * The `DisassemblyLine.index` executed.
+ */
+line: number,
+/**
+ * The operands it read, with their values.
+ */
+reads: Array<RegisterValue>,
+/**
+ * The registers it wrote, with their values after.
+ */
+writes: Array<RegisterValue>, };
+
+/**
+ * `ProgramTrace`: a program run for one invocation.
+ */
+export type ProgramTrace = {
+/**
+ * The listing.
+ */
+disassembly: Disassembly,
+/**
+ * The executed instructions.
+ */
+steps: Array<TraceStep>,
+/**
+ * Whether the steps were cut at the trace limit.
+ */
+truncated: boolean, };
