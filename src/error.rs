@@ -5,6 +5,7 @@ use std::fmt;
 
 /// What sort of failure an [`Error`] is: what the CLI and the viewer match on (never the `what` text).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The input is damaged or breaks a rule of its format or of D3D11: a truncated archive, a bad checksum, a

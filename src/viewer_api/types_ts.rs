@@ -4,8 +4,7 @@
 //! `npm run typecheck` shows what in the viewer the change breaks.
 //!
 //! Integers are rendered as `number` (`u64` included): the wasm layer serializes them as JavaScript numbers, and no
-//! count or size the protocol carries reaches 2^53. [`ErrorKind`] lives in `crate::error`, outside this module, so
-//! its declaration is written here by hand from its serde names, with every variant listed by an exhaustive match.
+//! count or size the protocol carries reaches 2^53.
 
 use std::path::Path;
 
@@ -18,69 +17,6 @@ const GENERATED: &str = "www/src/protocol-types.generated.ts";
 
 /// The environment variable that makes the test rewrite the file instead of comparing.
 const UPDATE: &str = "IRIDIA_UPDATE_PROTOCOL";
-
-/// Every error kind, in `crate::error`'s order.
-const ERROR_KINDS: [ErrorKind; 6] = [
-    ErrorKind::Invalid,
-    ErrorKind::Unsupported,
-    ErrorKind::Request,
-    ErrorKind::Budget,
-    ErrorKind::Cancelled,
-    ErrorKind::NotReplayed,
-];
-
-/// `kind`'s place in [`ERROR_KINDS`]: a match without a wildcard, so that a kind added to `crate::error` does not
-/// compile here until it is listed.
-fn listed(kind: ErrorKind) -> usize {
-    match kind {
-        ErrorKind::Invalid => 0,
-        ErrorKind::Unsupported => 1,
-        ErrorKind::Request => 2,
-        ErrorKind::Budget => 3,
-        ErrorKind::Cancelled => 4,
-        ErrorKind::NotReplayed => 5,
-    }
-}
-
-/// A kind as serde writes it (what crosses into JavaScript).
-fn wire_name(kind: ErrorKind) -> String {
-    match serde_json::to_value(kind) {
-        Ok(serde_json::Value::String(name)) => name,
-        other => panic!("{kind:?} serializes as {other:?}, not a string"),
-    }
-}
-
-impl TS for ErrorKind {
-    type WithoutGenerics = Self;
-    type OptionInnerType = Self;
-
-    fn docs() -> Option<String> {
-        Some(
-            "/**\n * `ErrorKind` (`crate::error`): what sort of failure an error is, what the viewer matches on (never\n * the `what` text).\n */\n"
-                .to_owned(),
-        )
-    }
-
-    fn name(_: &Config) -> String {
-        "ErrorKind".to_owned()
-    }
-
-    fn inline(_: &Config) -> String {
-        let names: Vec<String> = ERROR_KINDS
-            .iter()
-            .map(|kind| format!("\"{}\"", wire_name(*kind)))
-            .collect();
-        names.join(" | ")
-    }
-
-    fn decl(cfg: &Config) -> String {
-        format!("type ErrorKind = {};", Self::inline(cfg))
-    }
-
-    fn decl_concrete(cfg: &Config) -> String {
-        Self::decl(cfg)
-    }
-}
 
 /// `T`'s declaration as the generated file has it: its doc comment, then `export type …;`.
 fn declaration<T: TS + ?Sized>(cfg: &Config) -> String {
@@ -144,14 +80,6 @@ fn generated() -> String {
         }
     }
     text
-}
-
-#[test]
-fn every_error_kind_is_listed_once_in_its_place() {
-    for (place, kind) in ERROR_KINDS.iter().enumerate() {
-        assert_eq!(listed(*kind), place, "{kind:?}");
-        assert_eq!(wire_name(*kind), kind.name(), "{kind:?}");
-    }
 }
 
 #[test]

@@ -2,8 +2,7 @@
 // `IRIDIA_UPDATE_PROTOCOL=1 cargo test --lib viewer_api` rewrites it; www/src/protocol.ts re-exports these types.
 
 /**
- * `ErrorKind` (`crate::error`): what sort of failure an error is, what the viewer matches on (never
- * the `what` text).
+ * What sort of failure an [`Error`] is: what the CLI and the viewer match on (never the `what` text).
  */
 export type ErrorKind = "invalid" | "unsupported" | "request" | "budget" | "cancelled" | "not_replayed";
 
