@@ -8,11 +8,12 @@
 //! names (or numbers) as [`crate::d3d`] reads them; formats are DXGI names as [`Format`] reads them. Floats are
 //! [`F32`]: a JSON number or a string of the bits.
 
-use crate::d3d::{
+use crate::api::draw::IndexFormat;
+use crate::api::enums::{
     AddressMode, Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, DsvDimension, FillMode, Filter,
     InputClassification, LogicOp, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension, StencilOp,
 };
-use crate::draw::state::IndexFormat;
+use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::format::Format;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -525,8 +526,8 @@ pub struct RenderTargetBlendEntry {
 pub struct BlendEntry {
     pub alpha_to_coverage_enable: bool,
     pub independent_blend_enable: bool,
-    /// Exactly 8 entries, one per render target slot.
-    pub render_target: [RenderTargetBlendEntry; 8],
+    /// Exactly [`RENDER_TARGET_SLOTS`] entries, one per render target slot.
+    pub render_target: [RenderTargetBlendEntry; RENDER_TARGET_SLOTS],
 }
 
 /// `D3D11_VIEWPORT`.

@@ -1,7 +1,7 @@
 //! A [`PixelInspection`] as readable text, for `iridia inspect`.
 
 use super::{PixelInspection, ProgramListing, TexelValue};
-use crate::draw::history::{InputSource, ProgramTrace};
+use crate::draw::fragment::{InputSource, ProgramTrace};
 use crate::draw::{Fragment, VertexRecord};
 use crate::output_merger::{StoredTexel, TargetOperation};
 use std::fmt::Write as _;
