@@ -1,5 +1,5 @@
-//! D3D11's structures, as the `windows` crate gives them, into Iridia's state types (`iridia::state`,
-//! `iridia::resource`), field for field. An enumeration value Iridia does not know is an error naming the field:
+//! D3D11's structures, as the `windows` crate gives them, into Iridia's state types (`iridia::api::fixed_function`,
+//! `iridia::api::resource`), field for field. An enumeration value Iridia does not know is an error naming the field:
 //! the draw is then not recorded (and the log says why), never recorded wrong.
 
 use iridia::api::enums::{

@@ -1,11 +1,11 @@
 //! The manifest of a capture (`manifest.json`), as the file holds it: one serde type per JSON object of
 //! `docs/capture-format.md`, with the field names that document gives. These types *are* the format: they do not
-//! follow renames in the pipeline's own types ([`crate::state`], [`crate::resource`]); [`super::convert`] maps
-//! between the two.
+//! follow renames in the pipeline's own types ([`crate::api::fixed_function`], [`crate::api::resource`]);
+//! [`super::convert`] maps between the two.
 //!
 //! Every field of version 1.0 is required, except those typed `Option`, which may be `null` or absent. Unknown
 //! fields are ignored (serde's default), so that a reader of 1.0 reads a 1.1 manifest. Enumerations are D3D11's
-//! names (or numbers) as [`crate::d3d`] reads them; formats are DXGI names as [`Format`] reads them. Floats are
+//! names (or numbers) as [`crate::api::enums`] reads them; formats are DXGI names as [`Format`] reads them. Floats are
 //! [`F32`]: a JSON number or a string of the bits.
 
 use crate::api::draw::IndexFormat;

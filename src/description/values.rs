@@ -177,7 +177,7 @@ impl<'a> Node<'a> {
         Ok(out)
     }
 
-    /// A D3D11 API enumeration value: its short or full name or its number (see [`crate::d3d`]).
+    /// A D3D11 API enumeration value: its short or full name or its number (see [`crate::api::enums`]).
     pub fn api_enum<T: DeserializeOwned>(&self) -> Result<T> {
         let json = match self.value {
             Value::String(s) => serde_json::Value::String(s.clone()),
