@@ -7,9 +7,10 @@
 
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod capture;
 pub mod compare;
-pub mod d3d;
+pub mod description;
 pub mod draw;
 pub mod dxbc;
 pub mod error;
@@ -19,9 +20,7 @@ pub mod inspect;
 pub mod output_merger;
 pub mod raster;
 pub mod replay;
-pub mod resource;
 pub mod shader;
-pub mod state;
 pub mod viewer_api;
 
 pub use error::{Error, Result};

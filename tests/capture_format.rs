@@ -14,11 +14,11 @@
 #[path = "common/capture_edit.rs"]
 mod capture_edit;
 use capture_edit::{rezip, with_manifest};
+use iridia::api::draw::{DepthStencilView, DrawCall, DrawState, RenderTargetView, VertexBufferBinding};
+use iridia::api::enums::ResourceDimension;
+use iridia::api::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Resource, Texture, TextureShape};
 use iridia::capture::{Capture, DrawRecord, TargetSlot, write_capture};
-use iridia::d3d::ResourceDimension;
-use iridia::draw::state::{DepthStencilView, DrawCall, DrawState, RenderTargetView, VertexBufferBinding};
 use iridia::format::Format;
-use iridia::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Resource, Texture, TextureShape};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -135,7 +135,10 @@ fn a_capture_written_from_the_document_alone_reads() {
     assert_eq!(texture.subresource(1, 0).unwrap(), (100..116).collect::<Vec<u8>>());
     assert_eq!(view.desc.mip_levels, u32::MAX);
     let layout = &second.state.input_layout[0];
-    assert_eq!(layout.aligned_byte_offset, iridia::state::APPEND_ALIGNED_ELEMENT);
+    assert_eq!(
+        layout.aligned_byte_offset,
+        iridia::api::fixed_function::APPEND_ALIGNED_ELEMENT
+    );
 }
 
 #[test]

@@ -18,11 +18,11 @@ mod common;
 
 use capture_edit::with_manifest;
 use common::largest_allocation_in;
+use iridia::api::draw::{ConstantBufferBinding, DrawCall, DrawState, RenderTargetView};
+use iridia::api::enums::ResourceDimension;
+use iridia::api::resource::{RenderTargetViewDesc, Resource, ShaderResourceView, Texture, TextureShape};
 use iridia::capture::{Capture, DrawRecord, write_capture};
-use iridia::d3d::ResourceDimension;
-use iridia::draw::state::{ConstantBufferBinding, DrawCall, DrawState, RenderTargetView};
 use iridia::format::Format;
-use iridia::resource::{RenderTargetViewDesc, Resource, ShaderResourceView, Texture, TextureShape};
 use serde_json::{Value, json};
 use std::sync::Arc;
 

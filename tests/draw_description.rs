@@ -12,16 +12,16 @@
 
 mod common;
 
-use iridia::d3d::{
+use iridia::api::draw::{DrawCall, DrawState, IndexFormat};
+use iridia::api::enums::{
     AddressMode, Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, FillMode, Filter, InputClassification,
     PrimitiveTopology, SrvDimension, StencilOp,
 };
-use iridia::draw::description::{self, Description};
-use iridia::draw::state::{DrawCall, DrawState, IndexFormat};
+use iridia::api::fixed_function::APPEND_ALIGNED_ELEMENT;
+use iridia::api::resource::Resource;
+use iridia::description::{self, Description};
 use iridia::format::Format;
 use iridia::input_assembler::{InputAssembler, Options};
-use iridia::resource::Resource;
-use iridia::state::APPEND_ALIGNED_ELEMENT;
 use iridia::{Error, Result};
 use std::sync::Arc;
 
@@ -508,7 +508,7 @@ fn defaults_are_the_reference_renderers() {
     assert_eq!(draw.topology, PrimitiveTopology::TriangleList);
     // no depth buffer: depth and stencil tests off
     assert!(!draw.depth_stencil.depth_enable && !draw.depth_stencil.stencil_enable);
-    assert_eq!(draw.rasterizer, iridia::state::RasterizerDesc::default());
+    assert_eq!(draw.rasterizer, iridia::api::fixed_function::RasterizerDesc::default());
     assert_eq!(draw.viewports[0].max_depth, 1.0);
     // 16-bit indices given as a data object: the count is the 3 given, not the 4 the padding makes
     let d = read(r#"{"vs": "vs.dxbc", "indices": {"u16": [4, 5, 6]}, "index_format": "R16_UINT"}"#).unwrap();

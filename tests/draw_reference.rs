@@ -1,6 +1,6 @@
 //! Whole draws against a real D3D11: every committed reference render (Wine's d3d11 on Mesa llvmpipe, the tool of
 //! `/work/shared/tools/d3d11-ref`) drawn again end to end by `iridia::draw` — a draw description read by
-//! `iridia::draw::description`, run by `iridia::draw::run_sequence` — and its targets compared with the reference's
+//! `iridia::description`, run by `iridia::draw::run_sequence` — and its targets compared with the reference's
 //! bytes. Each group is held to the tolerance its fixture README documents, and a difference is excused only in the
 //! documented form of a known deviation of the reference (checked here, not assumed):
 //!
@@ -31,7 +31,7 @@
 #[path = "common/texel_explain.rs"]
 mod texel_explain;
 
-use iridia::draw::description::{self, Description};
+use iridia::description::{self, Description};
 use iridia::draw::{DrawOptions, DrawOutput, ShaderCache, run_sequence};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -219,7 +219,7 @@ fn raster_coverage_matches_the_reference_exactly() {
 /// makes) are on the 1/256 grid: the perspective weights, the screen weights, w and the screen z.
 fn exact(case: &Value, px: usize, py: usize) -> ([f64; 3], [f64; 3], f64, f64) {
     let vp: Vec<f32> = case["viewport"].as_array().unwrap().iter().map(float).collect();
-    let viewport = iridia::raster::Viewport {
+    let viewport = iridia::api::viewport::Viewport {
         x: vp[0],
         y: vp[1],
         width: vp[2],
@@ -452,9 +452,9 @@ fn raster_attributes_and_depth_match_the_reference_on_grid_vertices() {
 // ---------------------------------------------------------------------------------------------------------------
 // fixtures/output-merger
 
+use iridia::api::resource::{Resource, Texture};
 use iridia::draw::{DrawState, UpdatedTargets, with_targets};
 use iridia::format::{Channel, FieldKind, Format, NumericKind};
-use iridia::resource::{Resource, Texture};
 use std::sync::Arc;
 use texel_explain::{Explained, explain_component, field_code};
 
@@ -924,8 +924,8 @@ fn input_assembler_draws_match_the_reference() {
 // ---------------------------------------------------------------------------------------------------------------
 // fixtures/texture
 
-use iridia::d3d::{ResourceDimension, SrvDimension};
-use iridia::resource::{SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, TextureShape};
+use iridia::api::enums::{ResourceDimension, SrvDimension};
+use iridia::api::resource::{SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, TextureShape};
 use iridia::shader::texture::{LevelOfDetail, TextureView, gather, sample};
 
 #[derive(serde::Deserialize)]
@@ -1094,7 +1094,7 @@ fn weight_bound(
         [1.0; 4]
     } else {
         let reduce = |bits: u32| {
-            let filter = iridia::d3d::Filter::from_value(case.sampler.filter.value() & 0x7f | bits).unwrap();
+            let filter = iridia::api::enums::Filter::from_value(case.sampler.filter.value() & 0x7f | bits).unwrap();
             let s = SamplerDesc { filter, ..case.sampler };
             sample(view, &s, coords, offset, lod, None).unwrap().map(f32::from_bits)
         };

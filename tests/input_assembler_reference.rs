@@ -1,6 +1,6 @@
 //! The input assembler against a real D3D11: the draws of `fixtures/input-assembler/descriptions/` (made by
 //! `generate.py`, rendered by Wine's d3d11 on Mesa llvmpipe; see `fixtures/input-assembler/README.md`), read with
-//! `iridia::draw::description` and assembled with `iridia::input_assembler`.
+//! `iridia::description` and assembled with `iridia::input_assembler`.
 //!
 //! - `fetch_*`: every pixel shows the raw bits of eight attributes of one triangle's leading vertex; each must equal
 //!   the words our fetch gives that vertex, but where llvmpipe's UNORM/SNORM conversion is one float32 step off the
@@ -17,8 +17,8 @@
     clippy::cast_possible_truncation
 )]
 
-use iridia::draw::description::{self, Description};
-use iridia::draw::state::DrawState;
+use iridia::api::draw::DrawState;
+use iridia::description::{self, Description};
 use iridia::dxbc::{Container, Verify};
 use iridia::input_assembler::{InputAssembler, Options};
 use iridia::raster::{Cull, DepthFormat, Rasterizer, RasterizerState};
@@ -229,9 +229,9 @@ fn draw_ids(draw: &DrawState, width: u32, height: u32) -> (Vec<Vec<u32>>, u64) {
     let rs = draw.rasterizer;
     let state = RasterizerState {
         cull: match rs.cull_mode {
-            iridia::d3d::CullMode::None => Cull::None,
-            iridia::d3d::CullMode::Front => Cull::Front,
-            iridia::d3d::CullMode::Back => Cull::Back,
+            iridia::api::enums::CullMode::None => Cull::None,
+            iridia::api::enums::CullMode::Front => Cull::Front,
+            iridia::api::enums::CullMode::Back => Cull::Back,
         },
         front_counter_clockwise: rs.front_counter_clockwise,
         depth_clip: rs.depth_clip_enable,

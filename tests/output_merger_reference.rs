@@ -21,10 +21,10 @@
 #[path = "common/texel_explain.rs"]
 mod texel_explain;
 
-use iridia::d3d::{Blend, BlendOp, ComparisonFunc, DepthWriteMask, StencilOp};
+use iridia::api::enums::{Blend, BlendOp, ComparisonFunc, DepthWriteMask, StencilOp};
+use iridia::api::fixed_function::StencilFaceDesc;
 use iridia::format::{Channel, FieldKind, Format, NumericKind, TexelCodec};
 use iridia::output_merger::{DepthStencilTarget, OutputMerger, OutputMergerState, RenderTarget, Targets};
-use iridia::state::StencilFaceDesc;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use texel_explain::{Explained, explain_component, field_code};

@@ -13,7 +13,8 @@
     clippy::cast_possible_truncation
 )]
 
-use iridia::raster::{Cull, DepthFormat, Lane, Rasterizer, RasterizerState, Scissor, TriangleFate, Viewport};
+use iridia::api::viewport::{Scissor, Viewport};
+use iridia::raster::{Cull, DepthFormat, Lane, Rasterizer, RasterizerState, TriangleFate};
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/raster/");

@@ -14,10 +14,10 @@
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
-use iridia::d3d::SrvDimension;
+use iridia::api::enums::SrvDimension;
+use iridia::api::resource::SamplerDesc;
 use iridia::dxbc::program::{self, Opcode, Program, ProgramKind};
 use iridia::dxbc::{Container, Verify};
-use iridia::resource::SamplerDesc;
 use iridia::shader::{Bindings, Executable, LANES, LevelOfDetail, Machine, ShaderResource, Stage, Trace, Unbound};
 use iridia::{Error, Result};
 

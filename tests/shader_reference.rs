@@ -34,11 +34,11 @@
 
 use std::path::{Path, PathBuf};
 
-use iridia::draw::description;
-use iridia::draw::state::DrawState;
+use iridia::api::draw::DrawState;
+use iridia::api::resource::Resource;
+use iridia::description;
 use iridia::dxbc::program::{self, SystemName};
 use iridia::dxbc::{Container, Verify};
-use iridia::resource::Resource;
 use iridia::shader::texture::TextureView;
 use iridia::shader::{Bindings, Executable, InputRegister, LANES, Machine, ShaderResource, Unbound};
 use serde_json::Value;

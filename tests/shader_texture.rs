@@ -12,10 +12,10 @@
 
 use std::sync::Arc;
 
-use iridia::d3d::{AddressMode, Filter, ResourceDimension, SrvDimension};
+use iridia::api::enums::{AddressMode, Filter, ResourceDimension, SrvDimension};
+use iridia::api::resource::{Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 use iridia::dxbc::program;
 use iridia::format::Format;
-use iridia::resource::{Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 use iridia::shader::texture::TextureView;
 use iridia::shader::{Bindings, Executable, Machine, ShaderResource};
 

@@ -14,9 +14,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use iridia::d3d::{ResourceDimension, SrvDimension};
+use iridia::api::enums::{ResourceDimension, SrvDimension};
+use iridia::api::resource::{Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 use iridia::format::Format;
-use iridia::resource::{Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 use iridia::shader::texture::{LevelOfDetail, TextureView, gather, sample};
 use serde::Deserialize;
 
@@ -175,7 +175,7 @@ fn weight_bound(case: &Case, view: &TextureView, coords: [f32; 4], lod: LevelOfD
         [1.0; 4]
     } else {
         let reduce = |bits: u32| {
-            let filter = iridia::d3d::Filter::from_value(case.sampler.filter.value() & 0x7f | bits).unwrap();
+            let filter = iridia::api::enums::Filter::from_value(case.sampler.filter.value() & 0x7f | bits).unwrap();
             let s = SamplerDesc { filter, ..case.sampler };
             sample(view, &s, coords, offset, lod, None).unwrap().map(f32::from_bits)
         };

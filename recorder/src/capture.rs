@@ -16,9 +16,10 @@ use crate::job::{DrawJob, ResourceJob, StageJob, TargetJob, TargetView, WriterTh
 use crate::log::log;
 use crate::readback::{Bytes, Described, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region};
 use crate::recorder::{Recorder, with_capture};
+use iridia::api::draw::{DrawCall, IndexFormat};
+use iridia::api::limits::CONSTANT_BUFFER_CONSTANTS;
+use iridia::api::resource::TextureShape;
 use iridia::capture::convert::Surface;
-use iridia::draw::state::{CONSTANT_BUFFER_CONSTANTS, DrawCall, IndexFormat};
-use iridia::resource::TextureShape;
 use std::collections::{HashMap, HashSet};
 use std::ffi::c_void;
 use std::path::Path;
@@ -437,7 +438,7 @@ impl ActiveCapture {
     ) -> Result<DataRef> {
         let desc = StagingDesc::surface(&target.shape, target.format, target.surface.level);
         let staging = self.staging_for(device, target.resource.as_raw() as usize, desc)?;
-        let source_box = (target.shape.dimension == iridia::d3d::ResourceDimension::Texture3D).then(|| {
+        let source_box = (target.shape.dimension == iridia::api::enums::ResourceDimension::Texture3D).then(|| {
             let [width, height, _] = target.shape.mip_size(target.surface.level);
             D3D11_BOX {
                 left: 0,
@@ -664,7 +665,7 @@ impl ActiveCapture {
         };
         let desc = StagingDesc::surface(&region_shape, target.format, 0);
         let staging = self.pool.acquire(device, desc)?;
-        let is_3d = target.shape.dimension == iridia::d3d::ResourceDimension::Texture3D;
+        let is_3d = target.shape.dimension == iridia::api::enums::ResourceDimension::Texture3D;
         let source_box = D3D11_BOX {
             left: region.left,
             top: region.top,
@@ -819,27 +820,27 @@ struct TargetPlan {
 struct StagePlan {
     dxbc: Option<Bytes>,
     constant_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
-    shader_resources: Vec<(u32, iridia::resource::ShaderResourceViewDesc, ID3D11Resource)>,
-    samplers: Vec<(u32, iridia::resource::SamplerDesc)>,
+    shader_resources: Vec<(u32, iridia::api::resource::ShaderResourceViewDesc, ID3D11Resource)>,
+    samplers: Vec<(u32, iridia::api::resource::SamplerDesc)>,
 }
 
 /// Everything a draw's `*Get*` calls gave.
 struct DrawPlan {
     call: DrawCall,
-    topology: iridia::d3d::PrimitiveTopology,
-    input_layout: Vec<iridia::state::InputElementDesc>,
+    topology: iridia::api::enums::PrimitiveTopology,
+    input_layout: Vec<iridia::api::fixed_function::InputElementDesc>,
     vertex_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
     index_buffer: Option<(ID3D11Resource, IndexFormat, u32)>,
     vs: StagePlan,
     ps: StagePlan,
-    rasterizer: iridia::state::RasterizerDesc,
-    depth_stencil: iridia::state::DepthStencilDesc,
+    rasterizer: iridia::api::fixed_function::RasterizerDesc,
+    depth_stencil: iridia::api::fixed_function::DepthStencilDesc,
     stencil_ref: u32,
-    blend: iridia::state::BlendDesc,
+    blend: iridia::api::fixed_function::BlendDesc,
     blend_factor: [f32; 4],
     sample_mask: u32,
-    viewports: Vec<iridia::raster::Viewport>,
-    scissor_rects: Vec<iridia::raster::Scissor>,
+    viewports: Vec<iridia::api::viewport::Viewport>,
+    scissor_rects: Vec<iridia::api::viewport::Scissor>,
     targets: Vec<TargetPlan>,
 }
 
@@ -1095,7 +1096,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
             unsafe { state.GetDesc(&mut desc) };
             crate::convert::rasterizer(&desc)?
         }
-        Err(_) => iridia::state::RasterizerDesc::default(),
+        Err(_) => iridia::api::fixed_function::RasterizerDesc::default(),
     };
     let mut count = 16u32;
     let mut viewports = [D3D11_VIEWPORT::default(); 16];
@@ -1135,7 +1136,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
             };
             crate::convert::blend(&desc)?
         }
-        None => iridia::state::BlendDesc::default(),
+        None => iridia::api::fixed_function::BlendDesc::default(),
     };
     let mut depth_state = None;
     let mut stencil_ref = 0u32;
@@ -1148,7 +1149,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
             unsafe { state.GetDesc(&mut desc) };
             crate::convert::depth_stencil(&desc)?
         }
-        None => iridia::state::DepthStencilDesc::default(),
+        None => iridia::api::fixed_function::DepthStencilDesc::default(),
     };
 
     let mut views: [Option<ID3D11RenderTargetView>; 8] = Default::default();
@@ -1217,7 +1218,7 @@ fn target_plan(resource: ID3D11Resource, view: TargetView, surface: Surface) -> 
             shape.sample_count
         ));
     }
-    let subresource = if shape.dimension == iridia::d3d::ResourceDimension::Texture3D {
+    let subresource = if shape.dimension == iridia::api::enums::ResourceDimension::Texture3D {
         surface.level
     } else {
         surface.level + surface.slice * shape.mip_levels

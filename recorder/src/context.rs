@@ -10,7 +10,7 @@ use crate::capture;
 use crate::device::original;
 use crate::recorder::observing;
 use crate::vtable::{hooked_slot, slot};
-use iridia::draw::state::DrawCall;
+use iridia::api::draw::DrawCall;
 use std::ffi::c_void;
 use windows::Win32::Foundation::{E_FAIL, RECT};
 use windows::Win32::Graphics::Direct3D11::*;

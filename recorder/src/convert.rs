@@ -1,17 +1,19 @@
-//! D3D11's structures, as the `windows` crate gives them, into Iridia's state types (`iridia::state`,
-//! `iridia::resource`), field for field. An enumeration value Iridia does not know is an error naming the field:
+//! D3D11's structures, as the `windows` crate gives them, into Iridia's state types (`iridia::api::fixed_function`,
+//! `iridia::api::resource`), field for field. An enumeration value Iridia does not know is an error naming the field:
 //! the draw is then not recorded (and the log says why), never recorded wrong.
 
-use iridia::d3d::{
+use iridia::api::enums::{
     AddressMode, Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, DsvDimension, FillMode, Filter,
     InputClassification, LogicOp, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension, StencilOp,
 };
-use iridia::format::Format;
-use iridia::raster::{Scissor, Viewport};
-use iridia::resource::{DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, TextureShape};
-use iridia::state::{
+use iridia::api::fixed_function::{
     BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc, StencilFaceDesc,
 };
+use iridia::api::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, TextureShape,
+};
+use iridia::api::viewport::{Scissor, Viewport};
+use iridia::format::Format;
 use windows::Win32::Foundation::RECT;
 use windows::Win32::Graphics::Direct3D::*;
 use windows::Win32::Graphics::Direct3D11::*;

@@ -15,7 +15,7 @@ use windows::core::{GUID, HRESULT, Interface, PCSTR};
 /// The private-data key of a shader's DXBC container.
 pub const DXBC_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d01);
 
-/// The private-data key of an input layout's elements (JSON of `Vec<iridia::state::InputElementDesc>`).
+/// The private-data key of an input layout's elements (JSON of `Vec<iridia::api::fixed_function::InputElementDesc>`).
 pub const LAYOUT_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d02);
 
 /// The original of `$table` for `$this` as `$fn_type`; returns from the hook (with `$fail`, if given) if none was

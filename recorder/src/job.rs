@@ -4,16 +4,18 @@
 
 use crate::log::log;
 use crate::readback::Bytes;
+use iridia::api::draw::{DrawCall, IndexFormat};
+use iridia::api::enums::PrimitiveTopology;
+use iridia::api::fixed_function::{BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc};
+use iridia::api::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, TextureShape,
+};
+use iridia::api::viewport::{Scissor, Viewport};
 use iridia::capture::CaptureWriter;
 use iridia::capture::manifest::{
     BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, IndexBufferEntry, RenderTargetEntry,
     ResourceEntry, SamplerEntry, ShaderResourceEntry, StageEntry, VertexBufferEntry,
 };
-use iridia::d3d::PrimitiveTopology;
-use iridia::draw::state::{DrawCall, IndexFormat};
-use iridia::raster::{Scissor, Viewport};
-use iridia::resource::{DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, TextureShape};
-use iridia::state::{BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;

@@ -5,8 +5,8 @@
 //! list, in order with its draws). Copies change nothing the program sees: they write only the recorder's own
 //! staging resources and touch no pipeline state.
 
-use iridia::d3d::ResourceDimension;
-use iridia::resource::TextureShape;
+use iridia::api::enums::ResourceDimension;
+use iridia::api::resource::TextureShape;
 use std::collections::HashMap;
 use std::sync::Arc;
 use windows::Win32::Graphics::Direct3D11::*;

@@ -259,12 +259,12 @@ fn the_recorded_frame_holds_every_draw_in_order() {
     let draw = capture.draw(3).unwrap();
     let view = draw.state.ps.shader_resource(0).unwrap();
     match view.resource.as_ref() {
-        iridia::resource::Resource::Texture(t) => assert_eq!((t.shape.width, t.shape.height), (8, 8)),
+        iridia::api::resource::Resource::Texture(t) => assert_eq!((t.shape.width, t.shape.height), (8, 8)),
         other => panic!("draw 3's texture is {other:?}"),
     }
     assert_eq!(
         draw.state.ps.sampler(0).unwrap().filter,
-        iridia::d3d::Filter::MinMagMipPoint
+        iridia::api::enums::Filter::MinMagMipPoint
     );
     // Draw 5 is scissored (5, 3)-(40, 33).
     let draw = capture.draw(5).unwrap();

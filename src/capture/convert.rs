@@ -1,4 +1,4 @@
-//! Between the pipeline's types ([`DrawState`](crate::draw::state::DrawState) and the state it holds) and the manifest's ([`super::manifest`]):
+//! Between the pipeline's types ([`DrawState`](crate::api::draw::DrawState) and the state it holds) and the manifest's ([`super::manifest`]):
 //! field-for-field conversions of the small state, the surface a target view writes, and the checks that make a
 //! draw entry consistent (every blob present with its size, texture subresources and target surfaces the sizes
 //! their shapes give, slots within D3D11's limits and bound once).
@@ -9,19 +9,20 @@ use super::manifest::{
     ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry, ViewportEntry,
 };
 use super::{MAX_BLOB_BYTES, capture_error};
-use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
-use crate::draw::state::{
-    CONSTANT_BUFFER_SLOTS, DrawCall, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
-    VERTEX_BUFFER_SLOTS, VIEWPORT_SLOTS,
-};
-use crate::format::Format;
-use crate::raster::{Scissor, Viewport};
-use crate::resource::{
-    DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, Texture, TextureShape,
-};
-use crate::state::{
+use crate::api::draw::DrawCall;
+use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
+use crate::api::fixed_function::{
     BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc, StencilFaceDesc,
 };
+use crate::api::limits::{
+    CONSTANT_BUFFER_SLOTS, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
+    VERTEX_BUFFER_SLOTS, VIEWPORT_SLOTS,
+};
+use crate::api::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, Texture, TextureShape,
+};
+use crate::api::viewport::{Scissor, Viewport};
+use crate::format::Format;
 use crate::{Error, Result};
 use std::collections::HashSet;
 
@@ -120,7 +121,7 @@ impl From<CallEntry> for DrawCall {
 }
 
 /// The call as the API spells it with its arguments, e.g. `DrawIndexed(36, 0, 0)`: what a capture written from a
-/// [`DrawState`](crate::draw::state::DrawState) without a recorded call text gives as `api_call`.
+/// [`DrawState`](crate::api::draw::DrawState) without a recorded call text gives as `api_call`.
 pub fn api_call_text(call: DrawCall) -> String {
     match call {
         DrawCall::Draw {

@@ -1,18 +1,19 @@
 //! The manifest of a capture (`manifest.json`), as the file holds it: one serde type per JSON object of
 //! `docs/capture-format.md`, with the field names that document gives. These types *are* the format: they do not
-//! follow renames in the pipeline's own types ([`crate::state`], [`crate::resource`]); [`super::convert`] maps
-//! between the two.
+//! follow renames in the pipeline's own types ([`crate::api::fixed_function`], [`crate::api::resource`]);
+//! [`super::convert`] maps between the two.
 //!
 //! Every field of version 1.0 is required, except those typed `Option`, which may be `null` or absent. Unknown
 //! fields are ignored (serde's default), so that a reader of 1.0 reads a 1.1 manifest. Enumerations are D3D11's
-//! names (or numbers) as [`crate::d3d`] reads them; formats are DXGI names as [`Format`] reads them. Floats are
+//! names (or numbers) as [`crate::api::enums`] reads them; formats are DXGI names as [`Format`] reads them. Floats are
 //! [`F32`]: a JSON number or a string of the bits.
 
-use crate::d3d::{
+use crate::api::draw::IndexFormat;
+use crate::api::enums::{
     AddressMode, Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, DsvDimension, FillMode, Filter,
     InputClassification, LogicOp, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension, StencilOp,
 };
-use crate::draw::state::IndexFormat;
+use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::format::Format;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -525,8 +526,8 @@ pub struct RenderTargetBlendEntry {
 pub struct BlendEntry {
     pub alpha_to_coverage_enable: bool,
     pub independent_blend_enable: bool,
-    /// Exactly 8 entries, one per render target slot.
-    pub render_target: [RenderTargetBlendEntry; 8],
+    /// Exactly [`RENDER_TARGET_SLOTS`] entries, one per render target slot.
+    pub render_target: [RenderTargetBlendEntry; RENDER_TARGET_SLOTS],
 }
 
 /// `D3D11_VIEWPORT`.

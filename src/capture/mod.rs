@@ -1,5 +1,5 @@
 //! Iridia's capture format (`.iridia`, specified in `docs/capture-format.md`): a frame's draws in order, each
-//! self-contained — its whole [`DrawState`](crate::draw::state::DrawState) and the contents the GPU left in every
+//! self-contained — its whole [`DrawState`](crate::api::draw::DrawState) and the contents the GPU left in every
 //! bound render target and depth-stencil target before and after it — in a ZIP archive with a versioned JSON
 //! manifest and content-addressed blobs (`blobs/<sha256>`), so that a buffer, texture or shader shared by many draws
 //! is stored once.
@@ -15,7 +15,7 @@
 //!
 //! **Targets in a replayed draw.** A capture records only the surface a target view writes (one mip of one slice:
 //! without a geometry program a draw writes render target array index 0, the view's first slice, 15.15). So the
-//! [`DrawState`](crate::draw::state::DrawState) of a [`CapturedDraw`] binds, for each target, a texture of one
+//! [`DrawState`](crate::api::draw::DrawState) of a [`CapturedDraw`] binds, for each target, a texture of one
 //! subresource — the resource's dimension and format, the surface's width and height, one mip, one slice — holding
 //! the recorded `before`, seen through the same view adjusted to mip 0, slice 0. The resource's real shape and the
 //! original view are in the [`RecordedTarget`].

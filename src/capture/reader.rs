@@ -7,16 +7,18 @@ use super::manifest::{
     locate_draw_error,
 };
 use super::{DEFAULT_CACHE_BYTES, capture_error};
-use crate::d3d::PrimitiveTopology;
-use crate::draw::state::{
-    CONSTANT_BUFFER_SLOTS, ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding,
-    RENDER_TARGET_SLOTS, RenderTargetView, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS, StageBindings, VERTEX_BUFFER_SLOTS,
+use crate::api::draw::{
+    ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, RenderTargetView, StageBindings,
     VertexBufferBinding, bind_slot,
 };
-use crate::format::Format;
-use crate::resource::{
+use crate::api::enums::PrimitiveTopology;
+use crate::api::limits::{
+    CONSTANT_BUFFER_SLOTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS, VERTEX_BUFFER_SLOTS,
+};
+use crate::api::resource::{
     DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, Texture, TextureShape,
 };
+use crate::format::Format;
 use crate::{Error, Result};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;

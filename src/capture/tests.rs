@@ -10,12 +10,12 @@
 
 use super::manifest::F32;
 use super::*;
-use crate::d3d::*;
-use crate::draw::state::*;
+use crate::api::draw::*;
+use crate::api::enums::*;
+use crate::api::fixed_function::*;
+use crate::api::resource::*;
+use crate::api::viewport::{Scissor, Viewport};
 use crate::format::Format;
-use crate::raster::{Scissor, Viewport};
-use crate::resource::*;
-use crate::state::*;
 use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
 

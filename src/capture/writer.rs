@@ -11,8 +11,8 @@ use super::manifest::{
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
 use crate::Result;
-use crate::draw::state::{DrawState, StageBindings};
-use crate::resource::{Resource, Texture};
+use crate::api::draw::{DrawState, StageBindings};
+use crate::api::resource::{Resource, Texture};
 use std::collections::HashMap;
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Weak};
@@ -62,7 +62,7 @@ impl From<CapturedDraw> for DrawRecord {
             match target.target {
                 TargetSlot::RenderTarget(slot) => {
                     let slot = usize::try_from(slot).unwrap_or(usize::MAX);
-                    if slot < crate::draw::state::RENDER_TARGET_SLOTS {
+                    if slot < crate::api::limits::RENDER_TARGET_SLOTS {
                         if record.render_targets_after.len() <= slot {
                             record.render_targets_after.resize(slot.saturating_add(1), None);
                         }
@@ -243,7 +243,7 @@ impl<W: Write> CaptureWriter<W> {
     /// The blob of a target surface's contents: the subresource itself when the surface is a whole one (hashed
     /// once however many draws share it), else a copy of the depth slice.
     fn surface_blob(&mut self, texture: &Texture, surface: Surface) -> Result<BlobRef> {
-        let whole = (texture.shape.dimension != crate::d3d::ResourceDimension::Texture3D)
+        let whole = (texture.shape.dimension != crate::api::enums::ResourceDimension::Texture3D)
             .then(|| {
                 let index = surface
                     .slice

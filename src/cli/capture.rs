@@ -1,13 +1,13 @@
 //! `iridia info` (what a capture holds) and `iridia pack` (a capture from a draw description and the reference
 //! renderer's output). Errors name the file and, from the library, the draw and item.
 
+use iridia::api::resource::{Resource, Texture};
 use iridia::capture::manifest::CallEntry;
 use iridia::capture::{BlobId, Capture, CaptureWriter, DrawRecord, DrawSummary, api_call_text};
-use iridia::draw::description::{self, Description};
+use iridia::description::{self, Description};
 use iridia::dxbc::program::ProgramKind;
 use iridia::dxbc::{Shader, Verify};
 use iridia::format::Format;
-use iridia::resource::{Resource, Texture};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fs::File;

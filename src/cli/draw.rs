@@ -4,10 +4,10 @@
 //! packed). Depth-stencil texels are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32),
 //! where the reference renderer returns GL's (`depth24 << 8 | stencil`).
 
-use iridia::draw::description::{self, Description};
+use iridia::api::resource::Resource;
+use iridia::description::{self, Description};
 use iridia::draw::{DrawOptions, DrawStats, ShaderCache, TargetImage, run_sequence};
 use iridia::format::TexelCodec;
-use iridia::resource::Resource;
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

@@ -3,10 +3,11 @@
 //! (a capture that lost a binding is incomplete, and zeros would hide it) unless the draw's options say to read what
 //! the specification says an empty slot reads ([`Unbound::Zero`]).
 
-use crate::draw::state::StageBindings;
-use crate::resource::SamplerDesc;
+use crate::api::draw::StageBindings;
+use crate::api::limits::{CONSTANT_BUFFER_SLOTS, SAMPLER_SLOTS};
+use crate::api::resource::SamplerDesc;
 use crate::shader::texture::TextureView;
-use crate::shader::{Bindings, CONSTANT_BUFFER_SLOTS, Executable, SAMPLER_SLOTS, ShaderResource, Unbound};
+use crate::shader::{Bindings, Executable, ShaderResource, Unbound};
 use crate::{Error, Result};
 
 /// A stage's bound resources, in the forms the interpreter reads.

@@ -1,8 +1,7 @@
-//! Draws: the state one D3D11 draw call depends on ([`state`]), the JSON draw descriptions of the `d3d11-ref`
-//! reference renderer read into that state ([`description`]; the format is documented in
-//! `docs/draw-description.md`), and the draw itself: a [`DrawState`] run on the CPU, pixel for pixel, as the D3D11.3
-//! functional specification says, with what it did ([`DrawStats`]), which pixels' coverage depends on rounding (the
-//! ambiguity mask) and, for any pixel, its history ([`PixelHistory`]).
+//! Draws run: a [`DrawState`] (the state one D3D11 draw call depends on, [`crate::api::draw`], as a capture or a JSON
+//! draw description gives it: [`crate::capture`], [`crate::description`]) run on the CPU, pixel for pixel, as the
+//! D3D11.3 functional specification says, with what it did ([`DrawStats`]), which pixels' coverage depends on rounding
+//! (the ambiguity mask) and, for any pixel, its history ([`PixelHistory`]).
 //!
 //! # Use
 //!
@@ -61,28 +60,28 @@
 
 pub mod ambiguity;
 mod bindings;
-pub mod description;
+pub mod fragment;
 pub mod history;
 pub mod link;
 pub mod output;
 pub mod program;
 pub mod progress;
 mod run;
-pub mod state;
 pub mod vertex;
 
 #[cfg(test)]
 mod tests;
 
-pub use history::{Fragment, FragmentOutcome, HistoryOptions, PixelHistory, PixelValues, ProgramTrace, VertexRecord};
+pub use crate::api::draw::DrawState;
+pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, VertexRecord};
+pub use history::HistoryOptions;
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
 pub use program::{Program, ShaderCache};
 pub use progress::{Progress, ProgressCallback, WORK_PER_REPORT};
 pub use run::{DrawOptions, DrawRun, PreparedDraw, run_draw};
-pub use state::DrawState;
 
 use crate::Result;
-use crate::resource::Resource;
+use crate::api::resource::Resource;
 use std::sync::Arc;
 
 /// Runs `draws` in order into the same targets: each draw's target views, where they see a resource an earlier draw

@@ -1,11 +1,11 @@
 //! What a draw hands back: the targets' bytes after it, what it did, and which pixels' coverage depends on rounding;
 //! and the write-back of those bytes into the textures, so that the next draw of a sequence starts from them.
 
+use crate::api::draw::DrawState;
+use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
+use crate::api::resource::{Resource, Texture};
 use crate::compare::Image;
-use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
-use crate::draw::state::DrawState;
 use crate::format::{Format, TexelCodec};
-use crate::resource::{Resource, Texture};
 use crate::{Error, Result};
 use serde::Serialize;
 use std::sync::Arc;

@@ -2,24 +2,24 @@
 //! draws it (vertices, primitives in order, quads of pixels, the output merger) and [`PreparedDraw::pixel_history`]
 //! (in `history.rs`) replays one pixel through the same code.
 
-use crate::d3d::{CullMode, FillMode};
-use crate::draw::state::DrawState;
+use crate::api::draw::DrawState;
+use crate::api::enums::{CullMode, FillMode};
+use crate::api::limits::RENDER_TARGET_SLOTS;
+use crate::api::viewport::{Scissor, Viewport};
 use crate::format::{Format, Texel};
 use crate::input_assembler::{InputAssembler, Options as AssemblerOptions, OutOfBounds, Primitive, VertexInputs};
 use crate::output_merger::{
-    DepthOutput as MergerDepth, DepthStencilOutcome, DepthStencilTarget, MAX_RENDER_TARGETS, OutputMerger,
-    OutputMergerState, RenderTarget, Targets,
+    DepthOutput as MergerDepth, DepthStencilOutcome, DepthStencilTarget, OutputMerger, OutputMergerState, RenderTarget,
+    Targets,
 };
-use crate::raster::{
-    Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, Scissor, Triangle, TriangleFate, Viewport,
-};
+use crate::raster::{Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, Triangle, TriangleFate};
 use crate::shader::{DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, Trace, Unbound};
 use crate::{Error, Result};
 use std::sync::Arc;
 
 use super::ambiguity;
 use super::bindings::StageResources;
-use super::history::{Fragment, FragmentOutcome, ProgramRecord};
+use super::fragment::{Fragment, FragmentOutcome, ProgramRecord};
 use super::link::{Interpolation, Linkage, PixelSource};
 use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, render_target_place};
 use super::program::{Program, ShaderCache};
@@ -103,13 +103,13 @@ pub struct PreparedDraw<'s> {
     /// The pixel grid: the targets' size, or the viewport's extent without targets.
     pub(super) size: [u32; 2],
     /// The components of `o0`..`o7` the pixel program declares.
-    pub(super) declared: [u8; MAX_RENDER_TARGETS],
+    pub(super) declared: [u8; RENDER_TARGET_SLOTS],
     /// How the pixel program writes depth, if it does.
     pub(super) depth_output: Option<DepthOutput>,
     /// Whether the depth-stencil test runs before the pixel program (16.12.1).
     pub(super) early: bool,
     /// The render targets' view formats by slot, and the depth-stencil view's.
-    pub(super) formats: ([Option<Format>; MAX_RENDER_TARGETS], Option<Format>),
+    pub(super) formats: ([Option<Format>; RENDER_TARGET_SLOTS], Option<Format>),
     /// The targets with their contents before the draw, built once (taken by the first run).
     targets: Option<Targets>,
     /// Shaded vertices by instance, kept when they fit [`MAX_KEPT_WORDS`] together.
@@ -167,7 +167,7 @@ fn build_targets(state: &DrawState) -> Result<Targets> {
         let place = targets.render_targets.get_mut(slot).ok_or_else(|| {
             state.error(
                 "output merger",
-                format!("{what} is past the {MAX_RENDER_TARGETS} slots"),
+                format!("{what} is past the {RENDER_TARGET_SLOTS} slots"),
             )
         })?;
         *place = Some(target);
@@ -191,7 +191,7 @@ fn viewport_extent(viewport: &Viewport) -> [u32; 2] {
 }
 
 /// The (mip, slice) each render target view writes, by slot, and the depth-stencil view's.
-pub(super) type ViewPlaces = ([Option<(u32, u32)>; MAX_RENDER_TARGETS], Option<(u32, u32)>);
+pub(super) type ViewPlaces = ([Option<(u32, u32)>; RENDER_TARGET_SLOTS], Option<(u32, u32)>);
 
 /// A triangle of the draw as the pixel stage reads it.
 pub(super) struct PrimitiveContext<'v> {
@@ -327,8 +327,8 @@ impl Sink<'_> {
 }
 
 /// The words `o0`..`o7` of lane `lane`.
-fn outputs_of(machine: &Machine, lane: usize) -> [Texel; MAX_RENDER_TARGETS] {
-    let mut outputs = [[0u32; 4]; MAX_RENDER_TARGETS];
+fn outputs_of(machine: &Machine, lane: usize) -> [Texel; RENDER_TARGET_SLOTS] {
+    let mut outputs = [[0u32; 4]; RENDER_TARGET_SLOTS];
     for (register, out) in (0u32..).zip(outputs.iter_mut()) {
         *out = machine.output(lane, register);
     }
@@ -386,7 +386,7 @@ impl<'s> PreparedDraw<'s> {
             Some(pixel) => StageResources::new(&pixel.executable, &state.ps, options.unbound, &format!("{label} ps"))?,
             None => StageResources::default(),
         };
-        let mut declared = [0u8; MAX_RENDER_TARGETS];
+        let mut declared = [0u8; RENDER_TARGET_SLOTS];
         if let Some(pixel) = &pixel {
             for output in pixel.executable.outputs() {
                 match output.register {
@@ -1027,7 +1027,7 @@ impl<'s> PreparedDraw<'s> {
                         continue;
                     }
                     let values = job.quad.lanes.get(lane).copied().unwrap_or_default();
-                    let outputs = [[0u32; 4]; MAX_RENDER_TARGETS];
+                    let outputs = [[0u32; 4]; RENDER_TARGET_SLOTS];
                     self.merge(sink, q, lane, &job.quad, &values, &outputs, None, None, stats)?;
                 }
             }
@@ -1069,11 +1069,11 @@ impl<'s> PreparedDraw<'s> {
                 .linkage
                 .inputs
                 .iter()
-                .map(|input| super::history::InputRecord {
+                .map(|input| super::fragment::InputRecord {
                     register: input.register,
                     component: input.component,
                     semantic: input.semantic.clone(),
-                    source: super::history::InputSource::of(input.source, &self.linkage),
+                    source: super::fragment::InputSource::of(input.source, &self.linkage),
                     word: machine
                         .input_mut(input.register, usize::from(input.component))
                         .and_then(|rows| rows.get(lane))
@@ -1113,7 +1113,7 @@ impl<'s> PreparedDraw<'s> {
                     None
                 };
                 if let Some(fragment) = sink.record(q, i) {
-                    let mut written = [0u8; MAX_RENDER_TARGETS];
+                    let mut written = [0u8; RENDER_TARGET_SLOTS];
                     for (register, w) in (0u32..).zip(written.iter_mut()) {
                         *w = machine.written(lane, register);
                     }
@@ -1150,7 +1150,7 @@ impl<'s> PreparedDraw<'s> {
         i: usize,
         quad: &Quad,
         values: &Lane,
-        outputs: &[Texel; MAX_RENDER_TARGETS],
+        outputs: &[Texel; RENDER_TARGET_SLOTS],
         depth: Option<u32>,
         mask: Option<u32>,
         stats: &mut DrawStats,
@@ -1211,7 +1211,7 @@ impl<'s> PreparedDraw<'s> {
         let declared = if self.pixel.is_some() {
             self.declared
         } else {
-            [0; MAX_RENDER_TARGETS]
+            [0; RENDER_TARGET_SLOTS]
         };
         let mut write_record = crate::output_merger::WriteRecord::default();
         sink.om
@@ -1227,7 +1227,7 @@ impl<'s> PreparedDraw<'s> {
 
     /// The render target and depth-stencil views' places (mip, slice) and element sizes, for one-pixel targets.
     pub(super) fn view_places(&self) -> ViewPlaces {
-        let mut places = [None; MAX_RENDER_TARGETS];
+        let mut places = [None; RENDER_TARGET_SLOTS];
         for (place, view) in places.iter_mut().zip(&self.state.render_targets) {
             *place = view
                 .as_ref()

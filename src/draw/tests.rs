@@ -13,7 +13,7 @@
 )]
 
 use super::*;
-use crate::draw::description::{self, Description};
+use crate::description::{self, Description};
 use crate::replay::testkit::program;
 use std::ops::ControlFlow;
 
@@ -840,7 +840,7 @@ fn bad_draws_are_errors_naming_the_draw_and_the_binding() {
 
 #[test]
 fn targets_of_different_sizes_and_formats_that_cannot_be_drawn_are_errors() {
-    use crate::resource::{Resource, Texture, TextureShape};
+    use crate::api::resource::{Resource, Texture, TextureShape};
     let description = describe(
         &second_draw("").replace(
             r#""width": 8,"#,
@@ -850,7 +850,7 @@ fn targets_of_different_sizes_and_formats_that_cannot_be_drawn_are_errors() {
     );
     let mut state = description.draws[1].clone();
     let shape = |width: u32, format| TextureShape {
-        dimension: crate::d3d::ResourceDimension::Texture2D,
+        dimension: crate::api::enums::ResourceDimension::Texture2D,
         format,
         width,
         height: 8,
@@ -1202,7 +1202,7 @@ fn a_draw_without_a_geometry_program_uses_viewport_and_scissor_zero() {
     let description = describe(&json, &count_files());
     let one = run_draw(&description.draws[0], &mut ShaderCache::new(), None).unwrap();
     let mut state = description.draws[0].clone();
-    state.viewports.push(crate::raster::Viewport {
+    state.viewports.push(crate::api::viewport::Viewport {
         x: 4.,
         y: 4.,
         width: 2.,
@@ -1210,7 +1210,7 @@ fn a_draw_without_a_geometry_program_uses_viewport_and_scissor_zero() {
         min_depth: 0.,
         max_depth: 1.,
     });
-    state.scissor_rects.push(crate::raster::Scissor::default());
+    state.scissor_rects.push(crate::api::viewport::Scissor::default());
     let two = run_draw(&state, &mut ShaderCache::new(), None).unwrap();
     assert_eq!(one.render_targets, two.render_targets);
     // the scissor keeps columns 0..4 of the 28 pixels: x + y <= 6 with x < 4 is 7 + 6 + 5 + 4 = 22

@@ -6,8 +6,8 @@
 //! stored values as a display would (19.1.3.4: scan-out ignores the SRGB modifier).
 
 use super::convert::f32_to_srgb8;
+use super::table::Texel;
 use super::table::{Channel, Format, NumericKind, ShaderType};
-use super::texel::Texel;
 
 /// How texel values map to display bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -31,8 +31,8 @@ mod table;
 mod texel;
 
 pub use display::{DisplayMapping, display_rgba8};
-pub use table::{Channel, Field, FieldKind, Format, FormatInfo, Layout, NumericKind, ShaderType};
+pub use table::{Channel, Field, FieldKind, Format, FormatInfo, Layout, NumericKind, ShaderType, Texel};
 pub use texel::{
-    DepthStencil, Texel, TexelCodec, WRITE_ALL, WriteMask, decode_depth_stencil, decode_texel, encode_depth,
-    encode_stencil, encode_texel, quantize_depth,
+    DepthStencil, TexelCodec, WRITE_ALL, WriteMask, decode_depth_stencil, decode_texel, encode_depth, encode_stencil,
+    encode_texel, quantize_depth,
 };

@@ -16,6 +16,10 @@ use std::str::FromStr;
 
 use crate::{Error, Result};
 
+/// The four 32-bit words (x, y, z, w) a shader reads from or writes to a texel: f32 bits for float, normalized and
+/// depth data, integers for UINT and SINT data.
+pub type Texel = [u32; 4];
+
 /// Which shader-visible component (or depth/stencil part) a stored field holds (19.1.3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Channel {
@@ -839,11 +843,6 @@ impl Format {
                 ..
             }
         )
-    }
-
-    /// Whether this module decodes texels of the format (see [`super::TexelCodec`]).
-    pub fn is_decodable(self) -> bool {
-        super::TexelCodec::new(self).is_ok()
     }
 }
 

@@ -22,12 +22,15 @@ use super::convert::{
     f16_to_f32, f32_to_f16, f32_to_rgbe, f32_to_small_float, f32_to_snorm, f32_to_srgb8, f32_to_unorm, i32_to_sint,
     rgbe_to_f32, sign_extend, small_float_to_f32, snorm_to_f32, srgb8_to_f32, u32_to_uint, unorm_to_f32,
 };
-use super::table::{Channel, Field, FieldKind, Format, Layout, NumericKind};
+use super::table::{Channel, Field, FieldKind, Format, Layout, NumericKind, Texel};
 use crate::{Error, Result};
 
-/// The four 32-bit words (x, y, z, w) a shader reads from or writes to a texel: f32 bits for float, normalized and
-/// depth data, integers for UINT and SINT data.
-pub type Texel = [u32; 4];
+impl Format {
+    /// Whether this module decodes texels of the format (see [`TexelCodec`]).
+    pub fn is_decodable(self) -> bool {
+        TexelCodec::new(self).is_ok()
+    }
+}
 
 /// The bits of 1.0f.
 const ONE_F32: u32 = 0x3f80_0000;

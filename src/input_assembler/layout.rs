@@ -2,10 +2,10 @@
 //! components (by semantic, 8.1.3), where each element sits in its vertex (`D3D11_APPEND_ALIGNED_ELEMENT`), and which
 //! registers take the system-generated `SV_VertexID` and `SV_InstanceID` (8.16, 8.18).
 
-use crate::d3d::InputClassification;
+use crate::api::enums::InputClassification;
+use crate::api::fixed_function::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use crate::dxbc::signature::{Signature, SystemValue};
 use crate::format::{Format, TexelCodec};
-use crate::state::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use crate::{Error, Result};
 
 /// Input registers a vertex program has (`D3D11_VS_INPUT_REGISTER_COUNT`, 9.3).
@@ -248,7 +248,7 @@ fn element_offsets(layout: &[InputElementDesc], error: &dyn Fn(String) -> Error)
         if !is_vertex_format(element.format) {
             return Err(error(format!("{} is not a vertex format", element.format)).at(at()));
         }
-        if element.input_slot >= crate::draw::state::VERTEX_BUFFER_SLOTS as u32 {
+        if element.input_slot >= crate::api::limits::VERTEX_BUFFER_SLOTS as u32 {
             return Err(error(format!(
                 "slot {} is past the last vertex buffer slot, 31",
                 element.input_slot

@@ -63,7 +63,7 @@ mod tests;
 pub use layout::{VERTEX_FORMATS, element_alignment, is_vertex_format};
 pub use topology::{Primitive, Primitives, Triangles, Vertices};
 
-use crate::draw::state::{DrawCall, DrawState, IndexFormat};
+use crate::api::draw::{DrawCall, DrawState, IndexFormat};
 use crate::dxbc::signature::Signature;
 use crate::dxbc::{Container, Verify};
 use crate::format::Texel;

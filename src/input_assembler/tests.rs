@@ -9,11 +9,11 @@
 )] // fields written out, zeros included
 
 use super::*;
-use crate::d3d::{InputClassification, PrimitiveTopology};
-use crate::draw::state::{IndexBufferBinding, VertexBufferBinding};
+use crate::api::draw::{IndexBufferBinding, VertexBufferBinding};
+use crate::api::enums::{InputClassification, PrimitiveTopology};
+use crate::api::fixed_function::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use crate::dxbc::signature::{ComponentType, MinPrecision, SignatureElement, SignatureKind, SystemValue};
 use crate::format::Format;
-use crate::state::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 
 const ONE: u32 = 0x3f80_0000;
 

@@ -2,7 +2,7 @@
 //! with their primitive IDs. The same for every instance (8.4's and 8.6's pseudocode restart the topology at each
 //! instance and 8.17 restarts the primitive ID).
 
-use crate::d3d::PrimitiveTopology;
+use crate::api::enums::PrimitiveTopology;
 
 /// The marker of a strip cut in an assembled index stream (no vertex slot reaches it).
 const CUT: u32 = u32::MAX;

@@ -2,7 +2,7 @@
 
 use super::report::{PixelInspection, ProgramListing};
 use super::values::TexelValue;
-use crate::draw::history::{InputSource, ProgramTrace};
+use crate::draw::fragment::{InputSource, ProgramTrace};
 use crate::draw::{Fragment, VertexRecord};
 use crate::output_merger::{StoredTexel, TargetOperation};
 use std::fmt::Write as _;

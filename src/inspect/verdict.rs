@@ -3,9 +3,9 @@
 
 use super::edge::EdgeProximity;
 use super::values::ChannelDifference;
+use crate::api::enums::{Blend, ComparisonFunc};
 use crate::capture::TargetSlot;
 use crate::compare::PixelClass;
-use crate::d3d::{Blend, ComparisonFunc};
 use crate::draw::{Fragment, FragmentOutcome};
 use crate::output_merger::TargetOperation;
 use serde::Serialize;

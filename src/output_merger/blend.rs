@@ -3,11 +3,11 @@
 //! documentation; the float arithmetic is the shader ALU's ([`crate::shader::alu`]: round to nearest even, denormals
 //! flushed on input and output, NaN propagated, 3.1's min and max).
 
-use crate::d3d::{Blend, BlendOp, LogicOp};
+use crate::api::enums::{Blend, BlendOp, LogicOp};
+use crate::api::fixed_function::RenderTargetBlendDesc;
 use crate::format::convert::unsigned_max;
 use crate::format::{Format, NumericKind, Texel};
 use crate::shader::alu::{add, max, min, mul, neg, saturate};
-use crate::state::RenderTargetBlendDesc;
 
 /// The bits of 1.0f.
 const ONE: u32 = 0x3f80_0000;

@@ -1,7 +1,7 @@
 //! The comparisons and stencil operations of the depth and stencil tests (17.8, 17.11, 17.12); the test order is in
 //! [`super::OutputMerger::depth_stencil`].
 
-use crate::d3d::{ComparisonFunc, StencilOp};
+use crate::api::enums::{ComparisonFunc, StencilOp};
 
 /// Whether `incoming func stored` holds (17.8's `D3D11_COMPARISON_FUNC`, the incoming value on the left). For floats
 /// this is 3.1.3.1's comparison: false with a NaN operand except NOT_EQUAL, which is true; +0 equals -0.

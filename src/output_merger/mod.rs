@@ -105,15 +105,13 @@ pub use record::{
 };
 pub use target::{DepthStencilTarget, RenderTarget, is_renderable};
 
-use crate::d3d::{Blend, DepthWriteMask};
+use crate::api::enums::{Blend, DepthWriteMask};
+use crate::api::fixed_function::{BlendDesc, DepthStencilDesc};
+use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::format::Texel;
-use crate::state::{BlendDesc, DepthStencilDesc};
 use crate::{Error, Result};
 use blend::{Operation, TargetPlan};
 use serde::{Deserialize, Serialize};
-
-/// The most render targets bound at once (17.14).
-pub const MAX_RENDER_TARGETS: usize = 8;
 
 /// The output merger's state for a draw: the depth-stencil and blend state objects and the values set with them
 /// (`OMSetDepthStencilState`'s StencilRef, `OMSetBlendState`'s BlendFactor and SampleMask; 17.1, 17.8). Defaults
@@ -149,7 +147,7 @@ impl Default for OutputMergerState {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Targets {
     /// Render targets by slot.
-    pub render_targets: [Option<RenderTarget>; MAX_RENDER_TARGETS],
+    pub render_targets: [Option<RenderTarget>; RENDER_TARGET_SLOTS],
     /// The depth-stencil buffer.
     pub depth_stencil: Option<DepthStencilTarget>,
 }
@@ -186,7 +184,7 @@ pub struct OutputMerger {
     /// The targets, written in place.
     targets: Targets,
     /// How each bound render target is written.
-    plans: [Option<TargetPlan>; MAX_RENDER_TARGETS],
+    plans: [Option<TargetPlan>; RENDER_TARGET_SLOTS],
     /// Dual-source blending: only target 0 is written.
     dual_source: bool,
     /// The viewport's MinDepth and MaxDepth (17.10).
@@ -229,7 +227,7 @@ fn valid_alpha_factor(factor: Blend) -> bool {
 /// Checks a blend state as the D3D11.1 runtime's CreateBlendState1 does for the rules this module relies on.
 fn validate_blend(blend: &BlendDesc) -> Result<()> {
     let used = if blend.independent_blend_enable {
-        MAX_RENDER_TARGETS
+        RENDER_TARGET_SLOTS
     } else {
         1
     };
@@ -297,7 +295,7 @@ impl OutputMerger {
     pub fn new(state: &OutputMergerState, targets: Targets) -> Result<OutputMerger> {
         validate_blend(&state.blend)?;
         check_sizes(&targets)?;
-        let mut plans = [None; MAX_RENDER_TARGETS];
+        let mut plans = [None; RENDER_TARGET_SLOTS];
         for (slot, (plan, target)) in plans.iter_mut().zip(&targets.render_targets).enumerate() {
             if let (Some(target), Some(desc)) = (target, state.blend.for_target(slot)) {
                 *plan = Some(TargetPlan::new(target.format(), desc, state.blend_factor));
@@ -482,8 +480,8 @@ impl OutputMerger {
         &mut self,
         x: u32,
         y: u32,
-        outputs: &[Texel; MAX_RENDER_TARGETS],
-        declared: &[u8; MAX_RENDER_TARGETS],
+        outputs: &[Texel; RENDER_TARGET_SLOTS],
+        declared: &[u8; RENDER_TARGET_SLOTS],
         mut record: Option<&mut WriteRecord>,
     ) -> Result<()> {
         if let Some(record) = record.as_deref_mut() {

@@ -2,7 +2,8 @@
 //! stencil tests and each render target's write. A record is filled only when the caller passes one (`Some(&mut
 //! record)`), so the draw module asks for the pixel the user picked and pays nothing elsewhere.
 
-use crate::d3d::{Blend, BlendOp, ComparisonFunc, LogicOp, StencilOp};
+use crate::api::enums::{Blend, BlendOp, ComparisonFunc, LogicOp, StencilOp};
+use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::format::{Format, ShaderType, Texel};
 use serde::Serialize;
 
@@ -206,7 +207,7 @@ pub enum TargetOperation {
 /// One render target's write at one pixel.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TargetRecord {
-    /// The target's slot (0..8).
+    /// The target's slot (below [`RENDER_TARGET_SLOTS`]).
     pub slot: u8,
     /// Its format.
     pub format: Format,
@@ -229,5 +230,5 @@ pub struct TargetRecord {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct WriteRecord {
     /// Per slot.
-    pub targets: [Option<TargetRecord>; 8],
+    pub targets: [Option<TargetRecord>; RENDER_TARGET_SLOTS],
 }

@@ -1,11 +1,11 @@
 //! What the output merger writes: render targets and the depth-stencil buffer, each one mip level of one array slice
 //! (or one depth slice of a 3D texture) of a texture, held as its bytes in the view's format, rows packed, top row
-//! first (the layout of [`crate::resource`]). Built from a view and the texture's contents before the draw; the bytes
+//! first (the layout of [`crate::api::resource`]). Built from a view and the texture's contents before the draw; the bytes
 //! after the draw are handed back with [`RenderTarget::into_bytes`] / [`DepthStencilTarget::into_bytes`].
 
-use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
+use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
+use crate::api::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Texture};
 use crate::format::{Format, NumericKind, ShaderType, Texel, TexelCodec, WriteMask};
-use crate::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Texture};
 use crate::{Error, Result};
 
 /// The bytes of one view-addressable slice of a texture: mip `level`, array slice or 3D depth slice `slice`.

@@ -5,9 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
 use super::*;
-use crate::d3d::{Blend, BlendOp, ComparisonFunc, DepthWriteMask, LogicOp, StencilOp};
+use crate::api::enums::{Blend, BlendOp, ComparisonFunc, DepthWriteMask, LogicOp, StencilOp};
+use crate::api::fixed_function::{RenderTargetBlendDesc, StencilFaceDesc};
 use crate::format::Format;
-use crate::state::{RenderTargetBlendDesc, StencilFaceDesc};
 
 fn texel(values: [f32; 4]) -> Texel {
     values.map(f32::to_bits)
@@ -1270,8 +1270,8 @@ fn a_target_refuses_wrong_sizes_formats_and_pixels_outside() {
 
 mod views {
     use super::*;
-    use crate::d3d::{DsvDimension, ResourceDimension, RtvDimension};
-    use crate::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Texture, TextureShape};
+    use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
+    use crate::api::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Texture, TextureShape};
     use std::sync::Arc;
 
     fn texture(dimension: ResourceDimension, format: Format, size: [u32; 3], array_size: u32, mips: u32) -> Texture {

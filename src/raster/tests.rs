@@ -673,7 +673,7 @@ fn an_offset_viewport_moves_the_picture_and_scissors_to_its_rounded_extents() {
     };
     let r = raster_with(vp, no_cull());
     assert_eq!(
-        vp.scissor(),
+        PixelRect::of_viewport(&vp),
         PixelRect {
             left: 3,
             top: 3,

@@ -11,7 +11,7 @@
 #![allow(dead_code)] // each test module uses some of the scenes
 
 use crate::capture::{Capture, CaptureWriter, DrawRecord};
-use crate::draw::description::{self, Description};
+use crate::description::{self, Description};
 use std::io::Cursor;
 use std::sync::Arc;
 

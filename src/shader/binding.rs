@@ -7,22 +7,14 @@
 //! it was asked.
 
 use crate::Result;
-use crate::d3d::SrvDimension;
-use crate::resource::SamplerDesc;
+use crate::api::enums::SrvDimension;
+use crate::api::resource::SamplerDesc;
 
 use super::texture::{self, TextureView};
 
 pub use super::texture::LevelOfDetail;
 
-/// The constant buffer slots a program stage has (`D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`; 7.5 counts a
-/// fifteenth, which holds the immediate constant buffer).
-pub const CONSTANT_BUFFER_SLOTS: usize = 14;
-
-/// The shader resource view slots a program stage has (`D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT`).
-pub const RESOURCE_SLOTS: usize = 128;
-
-/// The sampler slots a program stage has (`D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`).
-pub const SAMPLER_SLOTS: usize = 16;
+pub use crate::api::limits::{CONSTANT_BUFFER_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS as RESOURCE_SLOTS};
 
 /// A shader resource view as the interpreter reads it: one method per texture instruction family, each for one lane.
 /// The methods are [`super::texture`]'s functions; results are the four shader-visible words

@@ -5,8 +5,8 @@
 //! every lane, and writes only the lanes its execution mask enables. The files are allocated on the first batch and
 //! reused; nothing is allocated per lane or per instruction.
 
+use crate::api::resource::SamplerDesc;
 use crate::dxbc::program::{InstructionReturnType, Opcode, ResinfoReturnType, ResourceDimension};
-use crate::resource::SamplerDesc;
 use crate::{Error, Result};
 
 use super::alu;
@@ -1641,8 +1641,8 @@ fn check_bindings(exe: &Executable, bindings: &Bindings<'_>) -> Result<()> {
 
 /// Whether a view of dimension `view` can be read through a declaration of `kind` (the view and the declaration must
 /// have the same shape; 5.2 and 22.3.12).
-fn view_fits(kind: ResourceKind, view: crate::d3d::SrvDimension) -> bool {
-    use crate::d3d::SrvDimension as V;
+fn view_fits(kind: ResourceKind, view: crate::api::enums::SrvDimension) -> bool {
+    use crate::api::enums::SrvDimension as V;
     use ResourceDimension as R;
     match kind {
         ResourceKind::Raw | ResourceKind::Structured { .. } => matches!(view, V::Buffer | V::BufferEx),

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use crate::draw::history::{Fragment, ProgramTrace as DrawTrace, VertexRecord as DrawVertex};
+use crate::draw::fragment::{Fragment, ProgramTrace as DrawTrace, VertexRecord as DrawVertex};
 use crate::draw::{HistoryOptions, PreparedDraw, Program};
 use crate::dxbc::disasm::{ValueKind, listing_lines, operand_texts, value_kind};
 use crate::dxbc::program::{Opcode, RegisterType};
@@ -256,7 +256,7 @@ fn stencil_result(stencil: &StencilRecord) -> StencilResult {
 }
 
 /// `a * src OP b * dest` for a blend operation.
-fn blend_term(op: crate::d3d::BlendOp, source: &str, destination: &str) -> String {
+fn blend_term(op: crate::api::enums::BlendOp, source: &str, destination: &str) -> String {
     match op.name() {
         "SUBTRACT" => format!("{source} - {destination}"),
         "REV_SUBTRACT" => format!("{destination} - {source}"),

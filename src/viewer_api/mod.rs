@@ -31,6 +31,8 @@ pub mod types;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod types_ts;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Cursor;

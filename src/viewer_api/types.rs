@@ -754,7 +754,3 @@ pub struct ProgramTrace {
     /// Whether the steps were cut at the trace limit.
     pub truncated: bool,
 }
-
-#[cfg(test)]
-#[path = "types_ts.rs"]
-mod types_ts;

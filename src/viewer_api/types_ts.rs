@@ -10,7 +10,7 @@ use std::path::Path;
 
 use ts_rs::{Config, TS};
 
-use super::*;
+use super::types::*;
 
 /// Where the generated declarations are committed, from the crate's root.
 const GENERATED: &str = "www/src/protocol-types.generated.ts";

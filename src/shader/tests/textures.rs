@@ -5,9 +5,9 @@
 use std::cell::RefCell;
 
 use super::{exe, f, fv, run_quads, run_vertices};
-use crate::d3d::AddressMode;
-use crate::d3d::SrvDimension;
-use crate::resource::SamplerDesc;
+use crate::api::enums::AddressMode;
+use crate::api::enums::SrvDimension;
+use crate::api::resource::SamplerDesc;
 use crate::shader::{Bindings, LevelOfDetail, Machine, ShaderResource, Unbound};
 use crate::{Error, Result};
 

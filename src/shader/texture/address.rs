@@ -2,7 +2,7 @@
 //! point with 8 fractional bits (7.18.7 point, 7.18.8 linear, 3.2.4.1), the immediate offset, and the address mode
 //! (7.18.9).
 
-use crate::d3d::AddressMode;
+use crate::api::enums::AddressMode;
 
 /// Fractional bits of the fixed-point texel coordinate (7.18.16.1: at least 8).
 pub(super) const SUBTEXEL_BITS: u32 = 8;

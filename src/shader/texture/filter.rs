@@ -6,9 +6,9 @@ use super::address::{AxisTaps, array_slice, axis_taps, fixed_position, split_fix
 use super::cube::{FaceCoords, face_derivatives, face_of, spill};
 use super::lod::{Footprint, MipChoice, clamp_lod, flatten_3d, footprint, select_mips};
 use super::view::{BlockCache, ComponentRange, TextureData, TextureView, component_ranges};
-use crate::d3d::{AddressMode, ComparisonFunc, SrvDimension};
+use crate::api::enums::{AddressMode, ComparisonFunc, SrvDimension};
+use crate::api::resource::{Reduction, SamplerDesc};
 use crate::format::{ShaderType, Texel};
-use crate::resource::{Reduction, SamplerDesc};
 use crate::{Error, Result};
 
 /// 7.18.16.2 / 3.1: a denormal float is flushed to a zero of its sign on the way into and out of filter arithmetic.

@@ -2,7 +2,7 @@
 //! its ratio and line of anisotropy), the sampler's and instruction's bias and clamps, and the one or two mip levels
 //! with their weights in 8.8 fixed point.
 
-use crate::resource::SamplerDesc;
+use crate::api::resource::SamplerDesc;
 
 /// A LOD and, for anisotropic filtering, the line the taps lie on.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -92,8 +92,8 @@ mod tests;
 
 pub use view::TextureView;
 
-use crate::d3d::SrvDimension;
-use crate::resource::SamplerDesc;
+use crate::api::enums::SrvDimension;
+use crate::api::resource::SamplerDesc;
 use crate::{Error, Result};
 use view::{BufferKind, Content};
 

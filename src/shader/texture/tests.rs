@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::d3d::{AddressMode, ComparisonFunc, Filter, ResourceDimension, SrvDimension};
+use crate::api::enums::{AddressMode, ComparisonFunc, Filter, ResourceDimension, SrvDimension};
+use crate::api::resource::{Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 use crate::format::Format;
-use crate::resource::{Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 
 const ONE: u32 = 0x3f80_0000;
 

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use crate::d3d::{ResourceDimension, SrvDimension};
+use crate::api::enums::{ResourceDimension, SrvDimension};
+use crate::api::resource::{Resource, ShaderResourceView, Texture};
 use crate::format::{FieldKind, Format, Layout, NumericKind, ShaderType, Texel, TexelCodec, bc::BlockTexels};
-use crate::resource::{Resource, ShaderResourceView, Texture};
 use crate::{Error, Result};
 
 /// The bits of 1.0f.

@@ -177,7 +177,7 @@ impl<'a> Node<'a> {
         Ok(out)
     }
 
-    /// A D3D11 API enumeration value: its short or full name or its number (see [`crate::d3d`]).
+    /// A D3D11 API enumeration value: its short or full name or its number (see [`crate::api::enums`]).
     pub fn api_enum<T: DeserializeOwned>(&self) -> Result<T> {
         let json = match self.value {
             Value::String(s) => serde_json::Value::String(s.clone()),
@@ -305,7 +305,7 @@ mod tests {
 
     #[test]
     fn api_enums_and_formats_take_names_and_numbers() {
-        use crate::d3d::CullMode;
+        use crate::api::enums::CullMode;
         let v = parse(r#"["D3D11_CULL_FRONT", 1, "FLIP", "R16_UINT", 57]"#).unwrap();
         let items = Node::root(&v).items().unwrap();
         assert_eq!(items[0].api_enum::<CullMode>().unwrap(), CullMode::Front);

@@ -3,8 +3,11 @@
 //! the state a capture records and a draw description gives; the pipeline stages turn them into their own working
 //! forms.
 
-use crate::d3d::StencilOp;
-use crate::d3d::{Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, FillMode, InputClassification, LogicOp};
+use crate::api::enums::StencilOp;
+use crate::api::enums::{
+    Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, FillMode, InputClassification, LogicOp,
+};
+use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::format::Format;
 use serde::{Deserialize, Serialize};
 
@@ -165,7 +168,7 @@ pub struct BlendDesc {
     /// Whether each target has its own blend state; otherwise target 0's applies to all.
     pub independent_blend_enable: bool,
     /// Per render target.
-    pub render_target: [RenderTargetBlendDesc; 8],
+    pub render_target: [RenderTargetBlendDesc; RENDER_TARGET_SLOTS],
 }
 
 impl BlendDesc {

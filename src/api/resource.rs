@@ -6,7 +6,9 @@
 //! depth slices of a 3D texture one after another. A block-compressed mip holds whole 4x4 blocks, rows of blocks
 //! packed. Resource contents are shared (`Arc`) so that views, captures and draws can hold them without copies.
 
-use crate::d3d::{AddressMode, ComparisonFunc, DsvDimension, Filter, ResourceDimension, RtvDimension, SrvDimension};
+use crate::api::enums::{
+    AddressMode, ComparisonFunc, DsvDimension, Filter, ResourceDimension, RtvDimension, SrvDimension,
+};
 use crate::format::Format;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -463,7 +465,7 @@ mod tests {
 
     #[test]
     fn api_enums_take_short_full_and_numeric_names() {
-        use crate::d3d::CullMode;
+        use crate::api::enums::CullMode;
         assert_eq!(CullMode::parse("BACK"), Some(CullMode::Back));
         assert_eq!(CullMode::parse("d3d11_cull_back"), Some(CullMode::Back));
         assert_eq!(CullMode::parse("3"), Some(CullMode::Back));

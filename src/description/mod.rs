@@ -20,23 +20,26 @@ mod data;
 mod json;
 mod values;
 
-use crate::d3d::{DepthWriteMask, InputClassification};
-use crate::d3d::{DsvDimension, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension};
-use crate::draw::state::{
-    CONSTANT_BUFFER_SLOTS, ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, INPUT_ELEMENTS,
-    IndexBufferBinding, IndexFormat, RENDER_TARGET_SLOTS, RenderTargetView, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
-    StageBindings, VERTEX_BUFFER_SLOTS, VertexBufferBinding, bind_slot,
+use crate::api::draw::{
+    ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, IndexFormat, RenderTargetView,
+    StageBindings, VertexBufferBinding, bind_slot,
 };
-use crate::format::{Format, NumericKind, TexelCodec, encode_depth, encode_stencil};
-use crate::raster::{Scissor, Viewport};
-use crate::resource::{
-    DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc,
-    Texture, TextureShape,
-};
-use crate::state::{
+use crate::api::enums::{DepthWriteMask, InputClassification};
+use crate::api::enums::{DsvDimension, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension};
+use crate::api::fixed_function::{
     APPEND_ALIGNED_ELEMENT, BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc,
     StencilFaceDesc,
 };
+use crate::api::limits::{
+    CONSTANT_BUFFER_SLOTS, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
+    VERTEX_BUFFER_SLOTS,
+};
+use crate::api::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc,
+    Texture, TextureShape,
+};
+use crate::api::viewport::{Scissor, Viewport};
+use crate::format::{Format, NumericKind, TexelCodec, encode_depth, encode_stencil};
 use crate::{Error, Result};
 use data::{Files, padded_data};
 use std::sync::Arc;
@@ -709,7 +712,7 @@ fn samplers(node: &Node<'_>) -> Result<Vec<(u32, SamplerDesc)>> {
         ])?;
         let slot = slot_of(&item, index, SAMPLER_SLOTS)?;
         let mut desc = SamplerDesc {
-            filter: crate::d3d::Filter::MinMagMipPoint,
+            filter: crate::api::enums::Filter::MinMagMipPoint,
             border_color: [0.0; 4],
             ..SamplerDesc::default()
         };

@@ -10,33 +10,22 @@
 //! whose parts are `serde` types.
 //!
 //! Slots follow the API: a `Vec<Option<_>>` indexed by slot, `None` for an empty slot, no longer than the highest
-//! bound slot plus one. The limits are D3D11's (21 "System Limits").
+//! bound slot plus one, within D3D11's limits ([`crate::api::limits`]).
 
-use crate::d3d::PrimitiveTopology;
+use crate::api::enums::PrimitiveTopology;
+use crate::api::fixed_function::{BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc};
+use crate::api::limits::{
+    CONSTANT_BUFFER_CONSTANTS, CONSTANT_BUFFER_SLOTS, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS,
+    SHADER_RESOURCE_SLOTS, VERTEX_BUFFER_SLOTS, VIEWPORT_SLOTS,
+};
+use crate::api::resource::{
+    DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, Texture,
+};
+use crate::api::viewport::{Scissor, Viewport};
 use crate::format::Format;
-use crate::raster::{Scissor, Viewport};
-use crate::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, Texture};
-use crate::state::{BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// Vertex buffer slots of the input assembler (`D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT`).
-pub const VERTEX_BUFFER_SLOTS: usize = 32;
-/// Elements an input layout may have (`D3D11_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT`).
-pub const INPUT_ELEMENTS: usize = 32;
-/// Constant buffer slots of a stage (`D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`).
-pub const CONSTANT_BUFFER_SLOTS: usize = 14;
-/// Constants (16-byte registers) a shader sees of one constant buffer (`D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT`).
-pub const CONSTANT_BUFFER_CONSTANTS: u32 = 4096;
-/// Shader resource view slots of a stage (`D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT`).
-pub const SHADER_RESOURCE_SLOTS: usize = 128;
-/// Sampler slots of a stage (`D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`).
-pub const SAMPLER_SLOTS: usize = 16;
-/// Render target slots (`D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT`).
-pub const RENDER_TARGET_SLOTS: usize = 8;
-/// Viewports and scissor rectangles (`D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE`).
-pub const VIEWPORT_SLOTS: usize = 16;
 
 /// One draw: the call, everything it reads, and the targets it writes with their contents before it.
 #[derive(Clone, Debug, PartialEq)]
