@@ -22,6 +22,7 @@ pub mod replay;
 pub mod resource;
 pub mod shader;
 pub mod state;
+pub mod text;
 pub mod viewer_api;
 
 pub use error::{Error, Result};

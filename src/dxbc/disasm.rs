@@ -95,8 +95,9 @@ use super::shader::Shader;
 use super::signature::{ComponentType, Signature, SignatureElement, SignatureKind, SystemValue};
 use super::syntax::{
     self, Context, FormOverride, LiteralKind, derive_components, dimension_name, double_text, float_text,
-    interpolation_words, literal_text, mask_letters, mnemonic, precision_word, register_name, return_types_text,
+    interpolation_words, literal_text, mnemonic, precision_word, register_name, return_types_text,
 };
+use crate::text::mask_letters;
 
 /// The listing of a whole shader: comment header, program, statistics line.
 pub fn disassemble(shader: &Shader) -> String {

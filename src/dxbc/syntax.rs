@@ -89,11 +89,6 @@ pub(crate) fn component(letter: char) -> Option<u8> {
     }
 }
 
-/// The letters of a mask, x first (`xz` for 0b0101).
-pub(crate) fn mask_letters(mask: u8) -> String {
-    (0..4u8).filter(|c| mask & (1 << c) != 0).map(letter).collect()
-}
-
 /// The components of a register file an operand has when its text shows no component letters (and no annotation).
 pub(crate) fn natural_components(register: RegisterType, context: Context) -> Components {
     use RegisterType as R;

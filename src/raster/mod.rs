@@ -104,7 +104,6 @@ impl Viewport {
 
     /// The viewport's implicit scissor (15.6, 15.7): its left, top, right and bottom edges after the viewport
     /// transform, each rounded towards negative infinity; the right and bottom ones are exclusive.
-    #[allow(clippy::cast_possible_truncation)] // a float-to-integer cast saturates; a checked viewport's edges fit
     pub fn scissor(&self) -> PixelRect {
         let right = self.x + self.width;
         let bottom = self.y + self.height;
