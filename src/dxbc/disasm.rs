@@ -170,7 +170,7 @@ pub fn listing_lines(program: &Program) -> Vec<ListingLine> {
             Opcode::If | Opcode::Loop | Opcode::Switch => (0, 1),
             Opcode::Else => (-1, 1),
             Opcode::Endif | Opcode::Endloop | Opcode::Endswitch => (-1, 0),
-            Opcode::HsDecls | Opcode::HsControlPointPhase | Opcode::HsForkPhase | Opcode::HsJoinPhase => {
+            opcode if opcode.is_hull_phase() => {
                 depth = 0;
                 (0, 0)
             }
