@@ -6,9 +6,9 @@ use super::ir::{Flow, Op, place};
 use crate::dxbc::program::Opcode;
 use crate::{Error, Result};
 
-/// Matches, in the ops of the program `name`, `if`/`else`/`endif`, `loop`/`endloop`, `switch`/`case`/`default`/`endswitch`, resolves `call`
-/// targets, marks function-ending `ret`s, and checks the subroutine layout of 22.7.15-16. Returns each switch's
-/// case values.
+/// Matches, in the ops of the program `name`, `if`/`else`/`endif`, `loop`/`endloop`,
+/// `switch`/`case`/`default`/`endswitch`, resolves `call` targets, marks function-ending `ret`s, and checks the
+/// subroutine layout of 22.7.15-16. Returns each switch's case values.
 pub(super) fn match_flow(name: &str, ops: &mut [Op]) -> Result<Vec<Vec<u32>>> {
     #[derive(Clone, Copy)]
     enum Open {
