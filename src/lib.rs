@@ -21,6 +21,7 @@ pub mod output_merger;
 pub mod raster;
 pub mod replay;
 pub mod shader;
+pub mod text;
 pub mod viewer_api;
 
 pub use error::{Error, Result};

@@ -11,11 +11,11 @@
 //! copies are then mapped at once (one wait per draw); on a deferred context they travel in the command list and
 //! are mapped after `ExecuteCommandList`.
 
-use crate::device::{DXBC_KEY, LAYOUT_KEY, private_data};
+use crate::config::Settings;
 use crate::job::{DrawJob, ResourceJob, StageJob, TargetJob, TargetView, WriterThread};
 use crate::log::log;
+use crate::private_data::{DXBC_KEY, LAYOUT_KEY, private_data};
 use crate::readback::{Bytes, Described, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region};
-use crate::recorder::{Recorder, with_capture};
 use iridia::api::draw::{DrawCall, IndexFormat};
 use iridia::api::limits::CONSTANT_BUFFER_CONSTANTS;
 use iridia::api::resource::TextureShape;
@@ -133,18 +133,12 @@ pub struct ActiveCapture {
 }
 
 impl ActiveCapture {
-    /// Starts a capture into `path` that ends at `Present` number `end_present`.
-    pub fn new(path: &Path, recorder: &Recorder, end_present: u64) -> Result<Self> {
+    /// Starts a capture of `application` into `path` that ends at `Present` number `end_present`.
+    pub fn new(path: &Path, application: &str, settings: &Settings, end_present: u64) -> Result<Self> {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let settings = &recorder.settings;
-        let writer = WriterThread::start(
-            path,
-            &recorder.application,
-            settings.deflate_level,
-            settings.snapshot_draws,
-        )?;
+        let writer = WriterThread::start(path, application, settings.deflate_level, settings.snapshot_draws)?;
         Ok(Self {
             end_present,
             writer,
@@ -1233,106 +1227,79 @@ fn target_plan(resource: ID3D11Resource, view: TargetView, surface: Surface) -> 
     })
 }
 
-/// Records a draw on the context `this` while a capture runs; `run` makes the real draw, exactly once.
-pub fn record_draw(this: *mut c_void, call: DrawCall, run: impl FnOnce()) {
-    let mut run = Some(run);
-    let mut draw = || {
-        if let Some(run) = run.take() {
-            run();
-        }
-    };
-    with_capture(|active| {
+/// What the hooks report while a capture runs, passed on by the recorder's facade (`crate::recorder`).
+impl ActiveCapture {
+    /// Records a draw on the context `this`; `draw` makes the real draw (the caller makes it afterwards if this did
+    /// not).
+    pub fn record_draw(&mut self, this: *mut c_void, call: DrawCall, draw: &mut dyn FnMut()) {
         // SAFETY: `this` is the live context the hooked draw was called on; borrowing adds no reference.
         let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
             return;
         };
-        if let Err(e) = active.record(context, call, &mut draw) {
-            active.skipped += 1;
+        if let Err(e) = self.record(context, call, draw) {
+            self.skipped += 1;
             log!("draw not recorded: {e}");
         }
-    });
-    draw();
-}
-
-/// Notes a draw call the format cannot hold; it may write anything.
-pub fn unrecorded_draw(name: &'static str) {
-    with_capture(|active| {
-        *active.unrecorded.entry(name).or_default() += 1;
-        active.epoch += 1;
-    });
-}
-
-/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
-pub fn wrote(resource: *mut c_void) {
-    if resource.is_null() {
-        return;
     }
-    with_capture(|active| active.bump(resource as usize));
-}
 
-/// Notes that the resource of the view `view` (a raw `ID3D11View`) was written.
-pub fn wrote_view(view: *mut c_void) {
-    if view.is_null() {
-        return;
+    /// Notes a draw call the format cannot hold; it may write anything.
+    pub fn unrecorded_draw(&mut self, name: &'static str) {
+        *self.unrecorded.entry(name).or_default() += 1;
+        self.epoch += 1;
     }
-    with_capture(|active| {
+
+    /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
+    pub fn wrote(&mut self, resource: *mut c_void) {
+        self.bump(resource as usize);
+    }
+
+    /// Notes that the resource of the view `view` (a raw `ID3D11View`) was written.
+    pub fn wrote_view(&mut self, view: *mut c_void) {
         // SAFETY: `view` is the live view the program passed; borrowing adds no reference.
         if let Some(view) = unsafe { ID3D11View::from_raw_borrowed(&view) }
             // SAFETY: a live view; the resource is AddRef'd and released on drop.
             && let Ok(resource) = unsafe { view.GetResource() }
         {
-            active.bump(resource.as_raw() as usize);
+            self.bump(resource.as_raw() as usize);
         }
-    });
-}
-
-/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was discarded: its contents are undefined.
-pub fn discarded(resource: *mut c_void) {
-    if resource.is_null() {
-        return;
     }
-    with_capture(|active| active.discard_contents(resource as usize));
-}
 
-/// Notes that the resource of the view `view` (a raw `ID3D11View`) was discarded.
-pub fn discarded_view(view: *mut c_void) {
-    if view.is_null() {
-        return;
+    /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was discarded: its contents are undefined.
+    pub fn discarded(&mut self, resource: *mut c_void) {
+        self.discard_contents(resource as usize);
     }
-    with_capture(|active| {
+
+    /// Notes that the resource of the view `view` (a raw `ID3D11View`) was discarded.
+    pub fn discarded_view(&mut self, view: *mut c_void) {
         // SAFETY: `view` is the live view the program passed; borrowing adds no reference.
         if let Some(view) = unsafe { ID3D11View::from_raw_borrowed(&view) }
             // SAFETY: a live view; the resource is AddRef'd and released on drop.
             && let Ok(resource) = unsafe { view.GetResource() }
         {
-            active.discard_contents(resource.as_raw() as usize);
+            self.discard_contents(resource.as_raw() as usize);
         }
-    });
-}
+    }
 
-/// Notes that something unknown was written (a dispatch, say).
-pub fn wrote_everything() {
-    with_capture(|active| active.epoch += 1);
-}
+    /// Notes that something unknown was written (a dispatch, say).
+    pub fn wrote_everything(&mut self) {
+        self.epoch += 1;
+    }
 
-/// Carries the draws a deferred context recorded into the command list it just finished.
-pub fn finished_list(context: *mut c_void, list: *mut c_void) {
-    with_capture(|active| {
-        let draws = active.deferred.remove(&(context as usize)).unwrap_or_default();
+    /// Carries the draws a deferred context recorded into the command list it just finished.
+    pub fn finished_list(&mut self, context: *mut c_void, list: *mut c_void) {
+        let draws = self.deferred.remove(&(context as usize)).unwrap_or_default();
         // SAFETY: `list` is the live command list the runtime just returned; cloning adds a reference, which keeps
         // its address from being reused while its draws wait.
         if let Some(handle) = unsafe { ID3D11CommandList::from_raw_borrowed(&list) } {
-            active.lists.insert(list as usize, (handle.clone(), draws));
+            self.lists.insert(list as usize, (handle.clone(), draws));
         }
-    });
-}
+    }
 
-/// After a command list ran on `context`: on the immediate context, its draws are read back and written; on a
-/// deferred one, they join that context's draws.
-pub fn executed_list(context: *mut c_void, list: *mut c_void) {
-    with_capture(|active| {
-        let Some((_list, draws)) = active.lists.remove(&(list as usize)) else {
-            active.epoch += 1;
+    /// After a command list ran on `context`: on the immediate context, its draws are read back and written; on a
+    /// deferred one, they join that context's draws.
+    pub fn executed_list(&mut self, context: *mut c_void, list: *mut c_void) {
+        let Some((_list, draws)) = self.lists.remove(&(list as usize)) else {
+            self.epoch += 1;
             return;
         };
         // SAFETY: `context` is the live context the hooked call was made on; borrowing adds no reference.
@@ -1341,12 +1308,12 @@ pub fn executed_list(context: *mut c_void, list: *mut c_void) {
         };
         // SAFETY: a live context; `GetType` only reads it.
         if unsafe { context_ref.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
-            active.deferred.entry(context as usize).or_default().extend(draws);
+            self.deferred.entry(context as usize).or_default().extend(draws);
         } else {
             for draw in draws {
-                active.complete(context_ref, draw, true);
+                self.complete(context_ref, draw, true);
             }
         }
-        active.epoch += 1;
-    });
+        self.epoch += 1;
+    }
 }

@@ -6,10 +6,8 @@
 //! format cannot hold (`DrawAuto`, `Draw*Indirect`) mark everything written. Outside a capture every hook is one
 //! check and the real call.
 
-use crate::capture;
-use crate::device::original;
-use crate::recorder::observing;
-use crate::vtable::{hooked_slot, slot};
+use crate::recorder::{self, observing};
+use crate::vtable::{hooked_slot, original, slot};
 use iridia::api::draw::DrawCall;
 use std::ffi::c_void;
 use windows::Win32::Foundation::{E_FAIL, RECT};
@@ -83,7 +81,7 @@ unsafe extern "system" fn draw(this: *mut c_void, vertex_count: u32, start_verte
     // SAFETY: (the closure) the program's arguments, passed through unchanged.
     let run = || unsafe { original(this, vertex_count, start_vertex) };
     if observing() {
-        capture::record_draw(
+        recorder::record_draw(
             this,
             DrawCall::Draw {
                 vertex_count,
@@ -106,7 +104,7 @@ unsafe extern "system" fn draw_indexed(this: *mut c_void, index_count: u32, star
             start_index,
             base_vertex,
         };
-        capture::record_draw(this, call, run);
+        recorder::record_draw(this, call, run);
     } else {
         run();
     }
@@ -137,7 +135,7 @@ unsafe extern "system" fn draw_instanced(
             start_vertex,
             start_instance,
         };
-        capture::record_draw(this, call, run);
+        recorder::record_draw(this, call, run);
     } else {
         run();
     }
@@ -171,7 +169,7 @@ unsafe extern "system" fn draw_indexed_instanced(
             base_vertex,
             start_instance,
         };
-        capture::record_draw(this, call, run);
+        recorder::record_draw(this, call, run);
     } else {
         run();
     }
@@ -180,7 +178,7 @@ unsafe extern "system" fn draw_indexed_instanced(
 unsafe extern "system" fn draw_auto(this: *mut c_void) {
     let original = original!(DRAW_AUTO, this, DrawAutoFn);
     if observing() {
-        capture::unrecorded_draw("DrawAuto");
+        recorder::unrecorded_draw("DrawAuto");
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this) }
@@ -189,7 +187,7 @@ unsafe extern "system" fn draw_auto(this: *mut c_void) {
 unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DRAW_INSTANCED_INDIRECT, this, DrawInstancedIndirectFn);
     if observing() {
-        capture::unrecorded_draw("DrawInstancedIndirect");
+        recorder::unrecorded_draw("DrawInstancedIndirect");
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, args, offset) }
@@ -198,7 +196,7 @@ unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut 
 unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DRAW_INDEXED_INSTANCED_INDIRECT, this, DrawIndexedInstancedIndirectFn);
     if observing() {
-        capture::unrecorded_draw("DrawIndexedInstancedIndirect");
+        recorder::unrecorded_draw("DrawIndexedInstancedIndirect");
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, args, offset) }
@@ -207,7 +205,7 @@ unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, arg
 unsafe extern "system" fn dispatch(this: *mut c_void, x: u32, y: u32, z: u32) {
     let original = original!(DISPATCH, this, DispatchFn);
     if observing() {
-        capture::wrote_everything();
+        recorder::wrote_everything();
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, x, y, z) }
@@ -216,7 +214,7 @@ unsafe extern "system" fn dispatch(this: *mut c_void, x: u32, y: u32, z: u32) {
 unsafe extern "system" fn dispatch_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DISPATCH_INDIRECT, this, DispatchIndirectFn);
     if observing() {
-        capture::wrote_everything();
+        recorder::wrote_everything();
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, args, offset) }
@@ -232,7 +230,7 @@ unsafe extern "system" fn map(
 ) -> HRESULT {
     let original = original!(MAP, this, MapFn, E_FAIL);
     if map_type != D3D11_MAP_READ && observing() {
-        capture::wrote(resource);
+        recorder::wrote(resource);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, map_type, flags, mapped) }
@@ -249,7 +247,7 @@ unsafe extern "system" fn update_subresource(
 ) {
     let original = original!(UPDATE_SUBRESOURCE, this, UpdateSubresourceFn);
     if observing() {
-        capture::wrote(resource);
+        recorder::wrote(resource);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch) }
@@ -267,7 +265,7 @@ unsafe extern "system" fn update_subresource1(
 ) {
     let original = original!(UPDATE_SUBRESOURCE1, this, UpdateSubresource1Fn);
     if observing() {
-        capture::wrote(resource);
+        recorder::wrote(resource);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch, flags) }
@@ -276,7 +274,7 @@ unsafe extern "system" fn update_subresource1(
 unsafe extern "system" fn copy_resource(this: *mut c_void, destination: *mut c_void, source: *mut c_void) {
     let original = original!(COPY_RESOURCE, this, CopyResourceFn);
     if observing() {
-        capture::wrote(destination);
+        recorder::wrote(destination);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, destination, source) }
@@ -296,7 +294,7 @@ unsafe extern "system" fn copy_subresource_region(
 ) {
     let original = original!(COPY_SUBRESOURCE_REGION, this, CopySubresourceRegionFn);
     if observing() {
-        capture::wrote(destination);
+        recorder::wrote(destination);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {
@@ -329,7 +327,7 @@ unsafe extern "system" fn copy_subresource_region1(
 ) {
     let original = original!(COPY_SUBRESOURCE_REGION1, this, CopySubresourceRegion1Fn);
     if observing() {
-        capture::wrote(destination);
+        recorder::wrote(destination);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {
@@ -351,7 +349,7 @@ unsafe extern "system" fn copy_subresource_region1(
 unsafe extern "system" fn copy_structure_count(this: *mut c_void, buffer: *mut c_void, offset: u32, view: *mut c_void) {
     let original = original!(COPY_STRUCTURE_COUNT, this, CopyStructureCountFn);
     if observing() {
-        capture::wrote(buffer);
+        recorder::wrote(buffer);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, buffer, offset, view) }
@@ -360,7 +358,7 @@ unsafe extern "system" fn copy_structure_count(this: *mut c_void, buffer: *mut c
 unsafe extern "system" fn clear_render_target_view(this: *mut c_void, view: *mut c_void, color: *const f32) {
     let original = original!(CLEAR_RTV, this, ClearRtvFn);
     if observing() {
-        capture::wrote_view(view);
+        recorder::wrote_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, color) }
@@ -375,7 +373,7 @@ unsafe extern "system" fn clear_depth_stencil_view(
 ) {
     let original = original!(CLEAR_DSV, this, ClearDsvFn);
     if observing() {
-        capture::wrote_view(view);
+        recorder::wrote_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, flags, depth, stencil) }
@@ -384,7 +382,7 @@ unsafe extern "system" fn clear_depth_stencil_view(
 unsafe extern "system" fn clear_uav_uint(this: *mut c_void, view: *mut c_void, values: *const u32) {
     let original = original!(CLEAR_UAV_UINT, this, ClearUavUintFn);
     if observing() {
-        capture::wrote_view(view);
+        recorder::wrote_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, values) }
@@ -393,7 +391,7 @@ unsafe extern "system" fn clear_uav_uint(this: *mut c_void, view: *mut c_void, v
 unsafe extern "system" fn clear_uav_float(this: *mut c_void, view: *mut c_void, values: *const f32) {
     let original = original!(CLEAR_UAV_FLOAT, this, ClearUavFloatFn);
     if observing() {
-        capture::wrote_view(view);
+        recorder::wrote_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, values) }
@@ -402,7 +400,7 @@ unsafe extern "system" fn clear_uav_float(this: *mut c_void, view: *mut c_void, 
 unsafe extern "system" fn generate_mips(this: *mut c_void, view: *mut c_void) {
     let original = original!(GENERATE_MIPS, this, GenerateMipsFn);
     if observing() {
-        capture::wrote_view(view);
+        recorder::wrote_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view) }
@@ -418,7 +416,7 @@ unsafe extern "system" fn resolve_subresource(
 ) {
     let original = original!(RESOLVE_SUBRESOURCE, this, ResolveSubresourceFn);
     if observing() {
-        capture::wrote(destination);
+        recorder::wrote(destination);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {
@@ -436,7 +434,7 @@ unsafe extern "system" fn resolve_subresource(
 unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_void) {
     let original = original!(DISCARD_RESOURCE, this, DiscardResourceFn);
     if observing() {
-        capture::discarded(resource);
+        recorder::discarded(resource);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource) }
@@ -445,7 +443,7 @@ unsafe extern "system" fn discard_resource(this: *mut c_void, resource: *mut c_v
 unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
     let original = original!(DISCARD_VIEW, this, DiscardViewFn);
     if observing() {
-        capture::discarded_view(view);
+        recorder::discarded_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view) }
@@ -454,7 +452,7 @@ unsafe extern "system" fn discard_view(this: *mut c_void, view: *mut c_void) {
 unsafe extern "system" fn discard_view1(this: *mut c_void, view: *mut c_void, rects: *const RECT, count: u32) {
     let original = original!(DISCARD_VIEW1, this, DiscardView1Fn);
     if observing() {
-        capture::discarded_view(view);
+        recorder::discarded_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, rects, count) }
@@ -469,7 +467,7 @@ unsafe extern "system" fn clear_view(
 ) {
     let original = original!(CLEAR_VIEW, this, ClearViewFn);
     if observing() {
-        capture::wrote_view(view);
+        recorder::wrote_view(view);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, color, rects, count) }
@@ -480,7 +478,7 @@ unsafe extern "system" fn execute_command_list(this: *mut c_void, list: *mut c_v
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, list, restore_state) };
     if observing() {
-        capture::executed_list(this, list);
+        recorder::executed_list(this, list);
     }
 }
 
@@ -494,7 +492,7 @@ unsafe extern "system" fn finish_command_list(
     let result = unsafe { original(this, restore_state, out) };
     if result.is_ok() && !out.is_null() && observing() {
         // SAFETY: on success `*out` is the new command list.
-        capture::finished_list(this, unsafe { *out });
+        recorder::finished_list(this, unsafe { *out });
     }
     result
 }

@@ -4,43 +4,14 @@
 //! immediate context and the DXGI factory that made its adapter.
 
 use crate::log::log;
+use crate::private_data::{DXBC_KEY, LAYOUT_KEY};
 use crate::recorder::{self, Inside};
-use crate::vtable::{hooked_slot, slot};
+use crate::vtable::{hooked_slot, original, slot};
 use std::ffi::c_void;
 use windows::Win32::Foundation::E_FAIL;
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::{IDXGIDevice, IDXGIFactory};
 use windows::core::{GUID, HRESULT, Interface, PCSTR};
-
-/// The private-data key of a shader's DXBC container.
-pub const DXBC_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d01);
-
-/// The private-data key of an input layout's elements (JSON of `Vec<iridia::api::fixed_function::InputElementDesc>`).
-pub const LAYOUT_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d02);
-
-/// The original of `$table` for `$this` as `$fn_type`; returns from the hook (with `$fail`, if given) if none was
-/// recorded.
-macro_rules! original {
-    ($table:ident, $this:expr, $fn_type:ty) => {{
-        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
-        let address = unsafe { $table.get($this) };
-        if address == 0 {
-            return;
-        }
-        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
-        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
-    }};
-    ($table:ident, $this:expr, $fn_type:ty, $fail:expr) => {{
-        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
-        let address = unsafe { $table.get($this) };
-        if address == 0 {
-            return $fail;
-        }
-        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
-        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
-    }};
-}
-pub(crate) use original;
 
 hooked_slot!(CREATE_VS, CreateShaderFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
 hooked_slot!(CREATE_PS, CreatePsFn, (*const c_void, usize, *mut c_void, *mut *mut c_void) -> HRESULT);
@@ -78,18 +49,6 @@ fn keep_private(object: *mut c_void, key: &GUID, bytes: &[u8]) {
     if let Err(e) = unsafe { child.SetPrivateData(key, size, Some(bytes.as_ptr().cast())) } {
         log!("SetPrivateData failed ({e}); this object's draws cannot be recorded");
     }
-}
-
-/// The private data `key` of `object`, if it has some.
-pub fn private_data(object: &ID3D11DeviceChild, key: &GUID) -> Option<Vec<u8>> {
-    let mut size = 0u32;
-    // SAFETY: asks for the size only (no buffer).
-    unsafe { object.GetPrivateData(key, &mut size, None) }.ok()?;
-    let mut bytes = vec![0u8; size as usize];
-    // SAFETY: `bytes` is writable for `size` bytes.
-    unsafe { object.GetPrivateData(key, &mut size, Some(bytes.as_mut_ptr().cast())) }.ok()?;
-    bytes.truncate(size as usize);
-    Some(bytes)
 }
 
 /// The program's bytecode argument as a slice.
@@ -290,6 +249,18 @@ fn patch_device_slots(raw: *mut c_void) {
             create_deferred_context as *const () as usize,
             "CreateDeferredContext",
         );
+    }
+}
+
+/// Hooks a device that an export made (a raw `ID3D11Device` pointer, possibly null).
+pub fn hook_device_raw(device: *mut c_void) {
+    if device.is_null() || !recorder::get().settings.enabled {
+        return;
+    }
+    let _inside = Inside::enter();
+    // SAFETY: `device` is the live device the real export just returned; borrowing it adds no reference.
+    if let Some(device) = unsafe { ID3D11Device::from_raw_borrowed(&device) } {
+        hook_device(device);
     }
 }
 

@@ -1,11 +1,9 @@
 //! Hooks on DXGI: the factory's `CreateSwapChain*` slots hook each swap chain made through DXGI, and every swap
 //! chain's `Present`/`Present1` marks the end of a frame — where captures start and end.
 
-use crate::capture;
-use crate::device::original;
 use crate::log::log;
 use crate::recorder::{self, Inside};
-use crate::vtable::{hooked_slot, slot};
+use crate::vtable::{hooked_slot, original, slot};
 use std::ffi::c_void;
 use windows::Win32::Foundation::{E_FAIL, HWND};
 use windows::Win32::Graphics::Direct3D11::ID3D11Resource;
@@ -137,7 +135,7 @@ fn presented(this: *mut c_void, flags: DXGI_PRESENT) {
     let _inside = Inside::enter();
     // SAFETY: a live swap chain; buffer 0 is the one the program draws to next, AddRef'd and released on drop.
     if let Ok(buffer) = unsafe { chain.GetBuffer::<ID3D11Resource>(0) } {
-        capture::discarded(buffer.as_raw());
+        recorder::discarded(buffer.as_raw());
     }
 }
 

@@ -286,7 +286,7 @@ pub unsafe extern "system" fn D3D11CreateDevice(
     };
     if result.is_ok() && !device.is_null() {
         // SAFETY: on success a non-null `device` out-parameter holds the new device.
-        recorder::hook_device_raw(unsafe { *device });
+        crate::device::hook_device_raw(unsafe { *device });
     }
     result
 }
@@ -338,7 +338,7 @@ pub unsafe extern "system" fn D3D11CreateDeviceAndSwapChain(
     if result.is_ok() {
         if !device.is_null() {
             // SAFETY: on success a non-null `device` out-parameter holds the new device.
-            recorder::hook_device_raw(unsafe { *device });
+            crate::device::hook_device_raw(unsafe { *device });
         }
         if !swap_chain.is_null() {
             // SAFETY: on success a non-null `swap_chain` out-parameter holds the new swap chain.
@@ -390,7 +390,7 @@ pub unsafe extern "system" fn D3D11On12CreateDevice(
     };
     if result.is_ok() && !device.is_null() {
         // SAFETY: on success a non-null `device` out-parameter holds the new device.
-        recorder::hook_device_raw(unsafe { *device });
+        crate::device::hook_device_raw(unsafe { *device });
     }
     result
 }

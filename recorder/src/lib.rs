@@ -35,6 +35,8 @@ mod job;
 #[cfg(windows)]
 mod log;
 #[cfg(windows)]
+mod private_data;
+#[cfg(windows)]
 mod readback;
 #[cfg(windows)]
 mod recorder;

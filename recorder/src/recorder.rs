@@ -1,20 +1,22 @@
-//! The recorder's global state: its settings, whether a capture is running, the frame count, and the entry points
-//! the hooks call. A hook that finds no capture running (or finds itself called from the recorder's own work)
-//! passes the call straight through: [`observing`] is one atomic load and one thread-local read.
+//! The recorder's facade: its global state (settings, whether a capture is running, the frame count) and every
+//! entry point the hooks call. The hooks (`device`, `context`, `dxgi`) talk to this module alone; it alone talks
+//! to the running capture (`capture`, which drives the readbacks and the writer's jobs), so the dependencies run
+//! one way: hooks → recorder → capture → readback, job. A hook that finds no capture running (or finds itself
+//! called from the recorder's own work) passes the call straight through: [`observing`] is one atomic load and one
+//! thread-local read.
 
 use crate::capture::ActiveCapture;
 use crate::config::Settings;
 use crate::log::log;
+use iridia::api::draw::DrawCall;
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
-use windows::Win32::Graphics::Direct3D11::ID3D11Device;
 use windows::Win32::System::LibraryLoader::GetModuleFileNameW;
 use windows::Win32::UI::Input::KeyboardAndMouse::GetAsyncKeyState;
-use windows::core::Interface;
 
 /// Whether a capture is running.
 static CAPTURING: AtomicBool = AtomicBool::new(false);
@@ -115,7 +117,12 @@ impl Recorder {
             std::process::id()
         );
         let path = self.settings.output_dir.join(name);
-        match ActiveCapture::new(&path, self, presents + self.settings.capture_frames) {
+        match ActiveCapture::new(
+            &path,
+            &self.application,
+            &self.settings,
+            presents + self.settings.capture_frames,
+        ) {
             Ok(active) => {
                 log!("capture started: frame {presents}, into {}", path.display());
                 state.active = Some(active);
@@ -234,14 +241,70 @@ pub fn with_capture<T>(work: impl FnOnce(&mut ActiveCapture) -> T) -> Option<T> 
     Some(result)
 }
 
-/// Hooks a device that an export made (a raw `ID3D11Device` pointer, possibly null).
-pub fn hook_device_raw(device: *mut c_void) {
-    if device.is_null() || !get().settings.enabled {
+// What the hooks report. Each passes the call on to the running capture, if there is one, as the recorder's own
+// work; the hooks know only these functions, not the capture behind them.
+
+/// Records a draw on the context `this` while a capture runs; `run` makes the real draw, exactly once.
+pub fn record_draw(this: *mut c_void, call: DrawCall, run: impl FnOnce()) {
+    let mut run = Some(run);
+    let mut draw = || {
+        if let Some(run) = run.take() {
+            run();
+        }
+    };
+    with_capture(|active| active.record_draw(this, call, &mut draw));
+    draw();
+}
+
+/// Notes a draw call the format cannot hold; it may write anything.
+pub fn unrecorded_draw(name: &'static str) {
+    with_capture(|active| active.unrecorded_draw(name));
+}
+
+/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
+pub fn wrote(resource: *mut c_void) {
+    if resource.is_null() {
         return;
     }
-    let _inside = Inside::enter();
-    // SAFETY: `device` is the live device the real export just returned; borrowing it adds no reference.
-    if let Some(device) = unsafe { ID3D11Device::from_raw_borrowed(&device) } {
-        crate::device::hook_device(device);
+    with_capture(|active| active.wrote(resource));
+}
+
+/// Notes that the resource of the view `view` (a raw `ID3D11View`) was written.
+pub fn wrote_view(view: *mut c_void) {
+    if view.is_null() {
+        return;
     }
+    with_capture(|active| active.wrote_view(view));
+}
+
+/// Notes that the resource at `resource` (a raw `ID3D11Resource`) was discarded: its contents are undefined.
+pub fn discarded(resource: *mut c_void) {
+    if resource.is_null() {
+        return;
+    }
+    with_capture(|active| active.discarded(resource));
+}
+
+/// Notes that the resource of the view `view` (a raw `ID3D11View`) was discarded.
+pub fn discarded_view(view: *mut c_void) {
+    if view.is_null() {
+        return;
+    }
+    with_capture(|active| active.discarded_view(view));
+}
+
+/// Notes that something unknown was written (a dispatch, say).
+pub fn wrote_everything() {
+    with_capture(ActiveCapture::wrote_everything);
+}
+
+/// Carries the draws a deferred context recorded into the command list it just finished.
+pub fn finished_list(context: *mut c_void, list: *mut c_void) {
+    with_capture(|active| active.finished_list(context, list));
+}
+
+/// After a command list ran on `context`: on the immediate context, its draws are read back and written; on a
+/// deferred one, they join that context's draws.
+pub fn executed_list(context: *mut c_void, list: *mut c_void) {
+    with_capture(|active| active.executed_list(context, list));
 }

@@ -22,6 +22,30 @@ macro_rules! slot {
 }
 pub(crate) use slot;
 
+/// The original of `$table` for `$this` as `$fn_type`; returns from the hook (with `$fail`, if given) if none was
+/// recorded.
+macro_rules! original {
+    ($table:ident, $this:expr, $fn_type:ty) => {{
+        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
+        let address = unsafe { $table.get($this) };
+        if address == 0 {
+            return;
+        }
+        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
+        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
+    }};
+    ($table:ident, $this:expr, $fn_type:ty, $fail:expr) => {{
+        // SAFETY: `$this` is the object the hooked slot was called on, a COM object.
+        let address = unsafe { $table.get($this) };
+        if address == 0 {
+            return $fail;
+        }
+        // SAFETY: the table holds what the hooked slot held, a function of this slot's signature.
+        unsafe { std::mem::transmute::<usize, $fn_type>(address) }
+    }};
+}
+pub(crate) use original;
+
 /// The most distinct vtables one hooked slot tracks (a runtime has one or two per class; layers add a few).
 const MAX_VTABLES: usize = 16;
 

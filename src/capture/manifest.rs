@@ -192,7 +192,6 @@ impl F32 {
         let Ok(text) = serde_json::to_string(&value) else {
             return false;
         };
-        #[allow(clippy::cast_possible_truncation)] // the rounding F32's reading does
         serde_json::from_str::<f64>(&text).is_ok_and(|read| (read as f32).to_bits() == value.to_bits())
     }
 }
@@ -215,7 +214,6 @@ impl<'de> Deserialize<'de> for F32 {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a number, or a string \"nan\", \"inf\", \"-inf\" or \"0x\" with the float's bits")
             }
-            #[allow(clippy::cast_possible_truncation)] // rounding to the nearest float32 is the rule
             fn visit_f64<E: de::Error>(self, value: f64) -> Result<F32, E> {
                 let rounded = value as f32;
                 if value.is_finite() && !rounded.is_finite() {
@@ -225,11 +223,9 @@ impl<'de> Deserialize<'de> for F32 {
                 }
                 Ok(F32(rounded))
             }
-            #[allow(clippy::cast_precision_loss)] // rounding to the nearest float32 is the rule
             fn visit_u64<E: de::Error>(self, value: u64) -> Result<F32, E> {
                 Ok(F32(value as f32))
             }
-            #[allow(clippy::cast_precision_loss)] // rounding to the nearest float32 is the rule
             fn visit_i64<E: de::Error>(self, value: i64) -> Result<F32, E> {
                 Ok(F32(value as f32))
             }

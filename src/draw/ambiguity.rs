@@ -71,7 +71,6 @@ impl Fan {
     }
 
     /// Whether pixel (`px`, `py`)'s coverage by the fan triangle depends on rounding (the module's rule).
-    #[allow(clippy::cast_precision_loss)] // pixel centres in 1/256 pixels are exact in f64
     fn ambiguous(&self, px: i64, py: i64) -> bool {
         let centre = [
             px.saturating_mul(256).saturating_add(128),

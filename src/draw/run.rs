@@ -184,7 +184,6 @@ fn build_targets(state: &DrawState) -> Result<Targets> {
 }
 
 /// The pixel grid of a draw without targets: the viewport's extent, within the implicit scissor of 16.11.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // clamped to [0, 16384] first
 fn viewport_extent(viewport: &Viewport) -> [u32; 2] {
     let side = |end: f32| end.ceil().clamp(0., MAX_SIDE as f32) as u32;
     [side(viewport.x + viewport.width), side(viewport.y + viewport.height)]
@@ -354,7 +353,6 @@ impl<'s> PreparedDraw<'s> {
     }
 
     /// [`PreparedDraw::new`] for either kind of [`StateRef`].
-    #[allow(clippy::too_many_lines)]
     fn prepare(held: StateRef<'s>, cache: &mut ShaderCache, options: DrawOptions) -> Result<PreparedDraw<'s>> {
         let state: &DrawState = &held;
         let label = state.label.as_str();
@@ -939,7 +937,6 @@ impl<'s> PreparedDraw<'s> {
     /// Shades a batch of quads of one triangle and hands their covered lanes to `sink`: clip distances, the early
     /// depth-stencil test (16.12.1), the pixel program, then per lane the coverage, the late depth-stencil test and
     /// the write, lanes in order.
-    #[allow(clippy::too_many_lines)]
     pub(super) fn shade_quads(
         &self,
         batch: &mut [QuadJob],

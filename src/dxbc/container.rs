@@ -26,8 +26,7 @@
 //! Both cases (and `r = 0`) are checked against the checksums the real compiler stored in the fixtures under
 //! `fixtures/dxbc-container/`. The block compression is the `md-5` crate's (`md5::block_api::compress`).
 
-use crate::dxbc::reflection::{FeatureFlags, Reflection, Statistics};
-use crate::dxbc::signature::{Signature, SignatureKind};
+use crate::text::hex;
 use crate::{Error, Result};
 
 /// A four-character code naming a container or a chunk (`DXBC`, `ISGN`, `SHEX`, ...), as its four bytes in file order.
@@ -296,7 +295,7 @@ impl<'a> Container<'a> {
     }
 
     /// The first chunk whose code is one of `codes`.
-    fn first_of(&self, codes: &[FourCc]) -> Option<&Chunk<'a>> {
+    pub(crate) fn first_of(&self, codes: &[FourCc]) -> Option<&Chunk<'a>> {
         self.chunks.iter().find(|c| codes.contains(&c.fourcc))
     }
 
@@ -304,58 +303,6 @@ impl<'a> Container<'a> {
     pub fn program_chunk(&self) -> Option<(FourCc, &'a [u8])> {
         self.first_of(&[FourCc::SHEX, FourCc::SHDR]).map(|c| (c.fourcc, c.data))
     }
-
-    fn signature(&self, codes: &[FourCc]) -> Result<Option<Signature>> {
-        let Some(chunk) = self.first_of(codes) else {
-            return Ok(None);
-        };
-        let Some(kind) = SignatureKind::from_fourcc(chunk.fourcc) else {
-            return Ok(None);
-        };
-        Signature::parse_in_container(kind, chunk.data, chunk.data_offset()).map(Some)
-    }
-
-    /// The input signature (`ISGN` or `ISG1`, whichever comes first), if the container has one. Error offsets count
-    /// from the container's start.
-    pub fn input_signature(&self) -> Result<Option<Signature>> {
-        self.signature(&[FourCc::ISGN, FourCc::ISG1])
-    }
-
-    /// The output signature (`OSGN`, `OSG5` or `OSG1`, whichever comes first), if the container has one.
-    pub fn output_signature(&self) -> Result<Option<Signature>> {
-        self.signature(&[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1])
-    }
-
-    /// The patch-constant signature (`PCSG` or `PSG1`, whichever comes first) of a hull or domain shader, if the
-    /// container has one.
-    pub fn patch_constant_signature(&self) -> Result<Option<Signature>> {
-        self.signature(&[FourCc::PCSG, FourCc::PSG1])
-    }
-
-    /// The resource definitions (`RDEF`), if present; stripped shaders have none.
-    pub fn reflection(&self) -> Result<Option<Reflection>> {
-        self.chunk(FourCc::RDEF)
-            .map(|c| Reflection::parse_in_container(c.data, c.data_offset()))
-            .transpose()
-    }
-
-    /// The statistics (`STAT`), if present.
-    pub fn statistics(&self) -> Result<Option<Statistics>> {
-        self.chunk(FourCc::STAT)
-            .map(|c| Statistics::parse_in_container(c.data, c.data_offset()))
-            .transpose()
-    }
-
-    /// The feature flags (`SFI0`), if present.
-    pub fn feature_flags(&self) -> Result<Option<FeatureFlags>> {
-        self.chunk(FourCc::SFI0)
-            .map(|c| FeatureFlags::parse_in_container(c.data, c.data_offset()))
-            .transpose()
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// MD5's initial state words A, B, C, D (RFC 1321, 3.3).

@@ -95,8 +95,9 @@ use super::shader::Shader;
 use super::signature::{ComponentType, Signature, SignatureElement, SignatureKind, SystemValue};
 use super::syntax::{
     self, Context, FormOverride, LiteralKind, derive_components, dimension_name, double_text, float_text,
-    interpolation_words, literal_text, mask_letters, mnemonic, precision_word, register_name, return_types_text,
+    interpolation_words, literal_text, mnemonic, precision_word, register_name, return_types_text,
 };
+use crate::text::mask_letters;
 
 /// The listing of a whole shader: comment header, program, statistics line.
 pub fn disassemble(shader: &Shader) -> String {
@@ -169,7 +170,7 @@ pub fn listing_lines(program: &Program) -> Vec<ListingLine> {
             Opcode::If | Opcode::Loop | Opcode::Switch => (0, 1),
             Opcode::Else => (-1, 1),
             Opcode::Endif | Opcode::Endloop | Opcode::Endswitch => (-1, 0),
-            Opcode::HsDecls | Opcode::HsControlPointPhase | Opcode::HsForkPhase | Opcode::HsJoinPhase => {
+            opcode if opcode.is_hull_phase() => {
                 depth = 0;
                 (0, 0)
             }

@@ -8,7 +8,7 @@
 use super::container::{Container, FourCc, Verify, write_container};
 use super::program::{self, Program};
 use super::reflection::{FeatureFlags, Reflection, Statistics};
-use super::signature::{NameTable, Signature};
+use super::signature::{NameTable, Signature, SignatureKind};
 use crate::{Error, Result};
 
 /// A parsed shader blob.
@@ -90,6 +90,59 @@ impl Shader {
         owned.push((self.program_chunk, bytes));
         let chunks: Vec<(FourCc, &[u8])> = owned.iter().map(|(f, d)| (*f, d.as_slice())).collect();
         write_container(&chunks)
+    }
+}
+
+/// The chunks a [`Shader`] is made of, read from a container: the container knows only chunks, so the accessors that
+/// read signatures and reflection sit here, beside the type that gathers them.
+impl Container<'_> {
+    /// The first chunk of `codes` read as a signature of its kind.
+    fn signature(&self, codes: &[FourCc]) -> Result<Option<Signature>> {
+        let Some(chunk) = self.first_of(codes) else {
+            return Ok(None);
+        };
+        let Some(kind) = SignatureKind::from_fourcc(chunk.fourcc) else {
+            return Ok(None);
+        };
+        Signature::parse_in_container(kind, chunk.data, chunk.data_offset()).map(Some)
+    }
+
+    /// The input signature (`ISGN` or `ISG1`, whichever comes first), if the container has one. Error offsets count
+    /// from the container's start.
+    pub fn input_signature(&self) -> Result<Option<Signature>> {
+        self.signature(&[FourCc::ISGN, FourCc::ISG1])
+    }
+
+    /// The output signature (`OSGN`, `OSG5` or `OSG1`, whichever comes first), if the container has one.
+    pub fn output_signature(&self) -> Result<Option<Signature>> {
+        self.signature(&[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1])
+    }
+
+    /// The patch-constant signature (`PCSG` or `PSG1`, whichever comes first) of a hull or domain shader, if the
+    /// container has one.
+    pub fn patch_constant_signature(&self) -> Result<Option<Signature>> {
+        self.signature(&[FourCc::PCSG, FourCc::PSG1])
+    }
+
+    /// The resource definitions (`RDEF`), if present; stripped shaders have none.
+    pub fn reflection(&self) -> Result<Option<Reflection>> {
+        self.chunk(FourCc::RDEF)
+            .map(|c| Reflection::parse_in_container(c.data, c.data_offset()))
+            .transpose()
+    }
+
+    /// The statistics (`STAT`), if present.
+    pub fn statistics(&self) -> Result<Option<Statistics>> {
+        self.chunk(FourCc::STAT)
+            .map(|c| Statistics::parse_in_container(c.data, c.data_offset()))
+            .transpose()
+    }
+
+    /// The feature flags (`SFI0`), if present.
+    pub fn feature_flags(&self) -> Result<Option<FeatureFlags>> {
+        self.chunk(FourCc::SFI0)
+            .map(|c| FeatureFlags::parse_in_container(c.data, c.data_offset()))
+            .transpose()
     }
 }
 

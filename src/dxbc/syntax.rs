@@ -89,11 +89,6 @@ pub(crate) fn component(letter: char) -> Option<u8> {
     }
 }
 
-/// The letters of a mask, x first (`xz` for 0b0101).
-pub(crate) fn mask_letters(mask: u8) -> String {
-    (0..4u8).filter(|c| mask & (1 << c) != 0).map(letter).collect()
-}
-
 /// The components of a register file an operand has when its text shows no component letters (and no annotation).
 pub(crate) fn natural_components(register: RegisterType, context: Context) -> Components {
     use RegisterType as R;
@@ -589,74 +584,10 @@ pub(crate) fn opcode_from_mnemonic(name: &str) -> Option<Opcode> {
 pub(crate) fn destination_count(opcode: Opcode) -> usize {
     use Opcode as O;
     match opcode {
-        O::Break
-        | O::Breakc
-        | O::Call
-        | O::Callc
-        | O::Case
-        | O::Continue
-        | O::Continuec
-        | O::Cut
-        | O::Default
-        | O::Discard
-        | O::Else
-        | O::Emit
-        | O::Emitthencut
-        | O::Endif
-        | O::Endloop
-        | O::Endswitch
-        | O::If
-        | O::Label
-        | O::Loop
-        | O::Nop
-        | O::Ret
-        | O::Retc
-        | O::Switch
-        | O::HsDecls
-        | O::HsControlPointPhase
-        | O::HsForkPhase
-        | O::HsJoinPhase
-        | O::EmitStream
-        | O::CutStream
-        | O::EmitthencutStream
-        | O::InterfaceCall
-        | O::Sync
-        | O::Abort
-        | O::DebugBreak => 0,
-        O::Sincos
-        | O::Udiv
-        | O::Umul
-        | O::Imul
-        | O::Uaddc
-        | O::Usubb
-        | O::Swapc
-        | O::ImmAtomicAlloc
-        | O::ImmAtomicConsume
-        | O::ImmAtomicIadd
-        | O::ImmAtomicAnd
-        | O::ImmAtomicOr
-        | O::ImmAtomicXor
-        | O::ImmAtomicExch
-        | O::ImmAtomicCmpExch
-        | O::ImmAtomicImax
-        | O::ImmAtomicImin
-        | O::ImmAtomicUmax
-        | O::ImmAtomicUmin
-        | O::Gather4Feedback
-        | O::Gather4CFeedback
-        | O::Gather4PoFeedback
-        | O::Gather4PoCFeedback
-        | O::LdFeedback
-        | O::LdMsFeedback
-        | O::LdUavTypedFeedback
-        | O::LdRawFeedback
-        | O::LdStructuredFeedback
-        | O::SampleLFeedback
-        | O::SampleCLzFeedback
-        | O::SampleClampFeedback
-        | O::SampleBClampFeedback
-        | O::SampleDClampFeedback
-        | O::SampleCClampFeedback => 2,
+        o if o.is_flow_control() || o.is_geometry_emit() || o.is_hull_phase() => 0,
+        O::InterfaceCall | O::Sync | O::Abort | O::DebugBreak => 0,
+        O::Sincos | O::Udiv | O::Umul | O::Imul | O::Uaddc | O::Usubb | O::Swapc => 2,
+        o if o.is_immediate_atomic() || o.is_feedback() => 2,
         _ => 1,
     }
 }
@@ -707,23 +638,12 @@ pub(crate) fn literal_kind(opcode: Opcode) -> LiteralKind {
         | O::Rcp
         | O::Sqrt
         | O::Sincos
-        | O::DerivRtx
-        | O::DerivRty
-        | O::DerivRtxCoarse
-        | O::DerivRtxFine
-        | O::DerivRtyCoarse
-        | O::DerivRtyFine
         | O::F32tof16
         | O::Ftod
-        | O::Sample
-        | O::SampleC
-        | O::SampleCLz
-        | O::SampleL
-        | O::SampleD
-        | O::SampleB
         | O::Lod
         | O::Gather4
         | O::Gather4C => LiteralKind::Float,
+        o if o.is_derivative() || o.is_sample() => LiteralKind::Float,
         O::Iadd
         | O::Ieq
         | O::Ige
@@ -773,32 +693,8 @@ pub(crate) fn literal_kind(opcode: Opcode) -> LiteralKind {
         | O::SampleInfo
         | O::SamplePos
         | O::LdRaw
-        | O::LdStructured
-        | O::LdUavTyped
-        | O::StoreRaw
-        | O::StoreStructured
-        | O::StoreUavTyped
-        | O::AtomicAnd
-        | O::AtomicOr
-        | O::AtomicXor
-        | O::AtomicCmpStore
-        | O::AtomicIadd
-        | O::AtomicImax
-        | O::AtomicImin
-        | O::AtomicUmax
-        | O::AtomicUmin
-        | O::ImmAtomicAlloc
-        | O::ImmAtomicConsume
-        | O::ImmAtomicIadd
-        | O::ImmAtomicAnd
-        | O::ImmAtomicOr
-        | O::ImmAtomicXor
-        | O::ImmAtomicExch
-        | O::ImmAtomicCmpExch
-        | O::ImmAtomicImax
-        | O::ImmAtomicImin
-        | O::ImmAtomicUmax
-        | O::ImmAtomicUmin => LiteralKind::Uint,
+        | O::LdStructured => LiteralKind::Uint,
+        o if o.is_uav_operation() => LiteralKind::Uint,
         O::And | O::Or | O::Xor | O::Not => LiteralKind::Bits,
         _ => LiteralKind::Untyped,
     }

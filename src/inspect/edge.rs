@@ -40,7 +40,6 @@ fn edge_function(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
 /// The edge of `triangle` (primitive `primitive`) nearest pixel (`x`, `y`)'s centre among the fan triangles that
 /// reach coverage, preferring an ambiguous one; `None` when no fan triangle reaches coverage. Only edges of the
 /// clipped polygon count, not the diagonals between its fan triangles.
-#[allow(clippy::cast_precision_loss)] // 16.8 positions (below 2^31) are exact in f64
 pub fn nearest_edge(triangle: &Triangle, raster: &Rasterizer, x: u32, y: u32, primitive: u64) -> Option<EdgeProximity> {
     let vertices = triangle.polygon().vertices();
     let screen: Vec<[f32; 3]> = vertices

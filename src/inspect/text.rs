@@ -38,7 +38,6 @@ fn letters(mask: u8) -> String {
 
 /// A float as f32 prints it.
 fn float(value: f64) -> String {
-    #[allow(clippy::cast_possible_truncation)] // shown, not computed with
     let single = value as f32;
     format!("{single}")
 }

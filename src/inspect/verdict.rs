@@ -356,7 +356,6 @@ fn channel_word(channel: &str) -> &str {
 
 /// A value as a float32 prints it (shortest round trip), which is exact for float32 and D32 channels.
 fn value_text(value: f64) -> String {
-    #[allow(clippy::cast_possible_truncation)] // shown, not computed with
     let single = value as f32;
     format!("{single}")
 }

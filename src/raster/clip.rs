@@ -98,7 +98,6 @@ impl Plane {
 /// The vertex where the edge from `inside` (at distance `d_in > 0` from `plane`) to `outside` (at `d_out < 0`)
 /// crosses the plane. It is computed from the inside end whatever the edge's direction in its polygon, so two
 /// triangles sharing the edge get the same vertex; in f64, then rounded to float32 and put exactly on the plane.
-#[allow(clippy::cast_possible_truncation)] // a clip-space position is float32
 fn cut(plane: Plane, inside: &ClipVertex, d_in: f64, outside: &ClipVertex, d_out: f64) -> ClipVertex {
     let t = d_in / (d_in - d_out);
     let mut position = [0f32; 4];

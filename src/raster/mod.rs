@@ -145,7 +145,6 @@ pub struct PixelRect {
 impl PixelRect {
     /// A viewport's implicit scissor (15.6, 15.7): its left, top, right and bottom edges after the viewport
     /// transform, each rounded towards negative infinity; the right and bottom ones are exclusive.
-    #[allow(clippy::cast_possible_truncation)] // a float-to-integer cast saturates; a checked viewport's edges fit
     pub fn of_viewport(viewport: &Viewport) -> PixelRect {
         let right = viewport.x + viewport.width;
         let bottom = viewport.y + viewport.height;

@@ -18,7 +18,6 @@ pub struct Lane {
 impl Lane {
     /// An attribute blended from the drawn triangle's vertex `values` by `weights` (this lane's `perspective` or
     /// `linear`), rounded to float32 once.
-    #[allow(clippy::cast_possible_truncation)] // an attribute is float32
     pub fn blend(weights: [f64; 3], values: [f32; 3]) -> f32 {
         let [w0, w1, w2] = weights;
         let [v0, v1, v2] = values.map(f64::from);

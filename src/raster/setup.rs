@@ -15,7 +15,6 @@ pub const MAX_PARTS: usize = super::MAX_POLYGON - 2;
 
 /// A screen coordinate in 16.8 fixed point, in 1/256 pixels (15.16, 3.2.4.1): the nearest step, a tie to the even
 /// one, saturating at [`FIXED_MIN`] and [`FIXED_MAX`] (infinities too); NaN is 0.
-#[allow(clippy::cast_possible_truncation)] // the value is rounded and clamped to the 16.8 range before the cast
 pub fn snap(coordinate: f32) -> i64 {
     if coordinate.is_nan() {
         return 0;
@@ -171,7 +170,6 @@ impl Part {
     /// Whether the triangle covers pixel (`px`, `py`)'s centre (3.4.2), and the lane values there (extrapolated from
     /// the same plane when it does not).
     // the values are float32 by definition; an edge function is below 2^53, so exact in f64
-    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
     fn at(&self, px: i64, py: i64) -> (bool, Lane) {
         // the pixel centre in 1/256 pixels (3.3.1); a pixel is within the 16.8 range, so this cannot saturate
         let centre = [
@@ -258,7 +256,6 @@ fn pixel_bounds(fixed: [[i64; 2]; 3]) -> PixelRect {
 /// `signed_area` (in (1/256 pixel)^2), in float32 as 15.10 asks. The slope is the plane's through the snapped
 /// positions, per pixel; it is worked out in f64 and rounded to float32.
 // float32 by definition; the area is below 2^53, so exact in f64
-#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, raster: &Rasterizer) -> f32 {
     let state = raster.state();
     let [[x0, y0], [x1, y1], [x2, y2]] = fixed.map(|p| p.map(|c| c as f64));

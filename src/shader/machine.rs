@@ -15,16 +15,8 @@ use super::executable::{
     Destination, DestinationFile, Executable, Flow, Index, Layout, Op, ResourceKind, Scalar, ScalarFile, Source,
     SourceFile, SourceModifier, Stage,
 };
+use super::lanes::{LANES, LaneMask, Lanes, bit, has};
 use super::trace::{LaneStep, Trace, TraceStep, TracedWrite};
-
-/// How many lanes a batch holds: eight 2x2 quads, or 32 vertices.
-pub const LANES: usize = 32;
-
-/// A set of lanes, bit `i` for lane `i`.
-pub type LaneMask = u32;
-
-/// One register component for every lane of a batch.
-pub type Lanes = [u32; LANES];
 
 /// Four components, post-swizzle, for every lane.
 type Vec4 = [Lanes; 4];
@@ -57,21 +49,6 @@ fn row_mut(value: &mut Vec4, c: u8) -> &mut Lanes {
 #[inline]
 fn word(value: &[u32; 4], c: u8) -> u32 {
     value[usize::from(c & 3)]
-}
-
-/// Whether lane `lane` is in `mask`.
-#[inline]
-fn has(mask: LaneMask, lane: usize) -> bool {
-    u32::try_from(lane)
-        .ok()
-        .and_then(|l| mask.checked_shr(l))
-        .is_some_and(|m| m & 1 == 1)
-}
-
-/// The mask of lane `lane` alone.
-#[inline]
-fn bit(lane: usize) -> LaneMask {
-    u32::try_from(lane).ok().and_then(|l| 1u32.checked_shl(l)).unwrap_or(0)
 }
 
 /// The components (0..3) set in `mask`.

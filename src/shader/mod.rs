@@ -161,6 +161,7 @@
 pub mod alu;
 mod binding;
 mod executable;
+mod lanes;
 mod machine;
 pub mod texture;
 mod trace;
@@ -174,7 +175,8 @@ pub use executable::{
     MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration,
     ResourceKind, SamplerDeclaration, Stage,
 };
-pub use machine::{DEFAULT_BUDGET, LANES, LaneMask, Lanes, Machine};
+pub use lanes::{LANES, LaneMask, Lanes};
+pub use machine::{DEFAULT_BUDGET, Machine};
 pub use trace::{DEFAULT_TRACE_LIMIT, LaneStep, Trace, TraceStep, TracedWrite};
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use crate::dxbc::program::Opcode;
 
-use super::machine::LaneMask;
+use super::lanes::LaneMask;
 
 /// The most steps a trace keeps unless told otherwise; later steps are counted in [`Trace::dropped`]. A runaway loop
 /// stops at the instruction budget anyway; this bounds the memory one trace can take.

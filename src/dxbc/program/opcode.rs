@@ -1216,9 +1216,194 @@ impl Opcode {
     }
 }
 
+/// Classes of instructions (22.7 flow control, 22.8 geometry, 22.17 unordered access, tiled-resource feedback ...),
+/// one list each, which the disassembler's syntax and the interpreter's builder both ask.
+impl Opcode {
+    /// Whether this is a flow-control instruction of 22.7 (`if`/`else`/`endif`, the loops, `switch` and its cases,
+    /// `break`/`continue`, `call`/`ret` and their conditional forms, `label`, `nop`, `discard`): none has a
+    /// destination, and the interpreter runs them across lanes rather than per lane.
+    pub fn is_flow_control(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::Nop
+                | O::Else
+                | O::Endif
+                | O::Loop
+                | O::Endloop
+                | O::Break
+                | O::Continue
+                | O::Endswitch
+                | O::Default
+                | O::Ret
+                | O::Label
+                | O::Call
+                | O::Case
+        ) || self.has_flow_operand()
+    }
+
+    /// Whether this is a flow-control instruction that reads an operand for each lane: the condition of `if`,
+    /// `breakc`, `continuec`, `callc`, `retc` and `discard`, the selector of `switch`.
+    pub fn has_flow_operand(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::If | O::Breakc | O::Continuec | O::Switch | O::Callc | O::Retc | O::Discard
+        )
+    }
+
+    /// Whether this is a geometry program's vertex emission or strip cut (22.8), with or without a stream.
+    pub fn is_geometry_emit(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::Emit | O::Emitthencut | O::Cut | O::EmitStream | O::CutStream | O::EmitthencutStream
+        )
+    }
+
+    /// Whether this opens a hull program phase (`hs_decls`, `hs_control_point_phase`, `hs_fork_phase`,
+    /// `hs_join_phase`).
+    pub fn is_hull_phase(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::HsDecls | O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase
+        )
+    }
+
+    /// Whether this is an atomic operation that returns nothing (`atomic_*`, 22.17).
+    pub fn is_atomic(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::AtomicAnd
+                | O::AtomicOr
+                | O::AtomicXor
+                | O::AtomicCmpStore
+                | O::AtomicIadd
+                | O::AtomicImax
+                | O::AtomicImin
+                | O::AtomicUmax
+                | O::AtomicUmin
+        )
+    }
+
+    /// Whether this is an atomic operation that returns the value it replaced (`imm_atomic_*`, 22.17), which has
+    /// two destinations: the returned value and the memory written.
+    pub fn is_immediate_atomic(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::ImmAtomicAlloc
+                | O::ImmAtomicConsume
+                | O::ImmAtomicIadd
+                | O::ImmAtomicAnd
+                | O::ImmAtomicOr
+                | O::ImmAtomicXor
+                | O::ImmAtomicExch
+                | O::ImmAtomicCmpExch
+                | O::ImmAtomicImax
+                | O::ImmAtomicImin
+                | O::ImmAtomicUmax
+                | O::ImmAtomicUmin
+        )
+    }
+
+    /// Whether this reads or writes an unordered access view (or thread-group shared memory, which the stores and
+    /// atomics address too): `ld_uav_typed`, `store_uav_typed`, `store_raw`, `store_structured` and every atomic
+    /// (22.17). Their operands are unsigned integers.
+    pub fn is_uav_operation(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::LdUavTyped | O::StoreUavTyped | O::StoreRaw | O::StoreStructured
+        ) || self.is_atomic()
+            || self.is_immediate_atomic()
+    }
+
+    /// Whether this is a tiled-resource feedback form of a load, sample or gather (the `_s` mnemonics, 5.9.4.5),
+    /// which writes a second destination: the feedback for `check_access_fully_mapped`.
+    pub fn is_feedback(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::Gather4Feedback
+                | O::Gather4CFeedback
+                | O::Gather4PoFeedback
+                | O::Gather4PoCFeedback
+                | O::LdFeedback
+                | O::LdMsFeedback
+                | O::LdUavTypedFeedback
+                | O::LdRawFeedback
+                | O::LdStructuredFeedback
+                | O::SampleLFeedback
+                | O::SampleCLzFeedback
+                | O::SampleClampFeedback
+                | O::SampleBClampFeedback
+                | O::SampleDClampFeedback
+                | O::SampleCClampFeedback
+        )
+    }
+
+    /// Whether this is a screen-space derivative (22.5.2-5): SM4's `deriv_rtx`/`deriv_rty` and SM5's `_coarse` and
+    /// `_fine` forms.
+    pub fn is_derivative(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine
+        )
+    }
+
+    /// Whether this samples a texture through a sampler (`sample`, `sample_b`, `sample_c`, `sample_c_lz`,
+    /// `sample_l`, `sample_d`; 22.4), the feedback forms excluded.
+    pub fn is_sample(self) -> bool {
+        use Opcode as O;
+        matches!(
+            self,
+            O::Sample | O::SampleB | O::SampleC | O::SampleCLz | O::SampleL | O::SampleD
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_instruction_classes_hold_the_opcodes_their_names_say() {
+        let names = |class: fn(Opcode) -> bool| -> Vec<&str> {
+            Opcode::ALL
+                .iter()
+                .copied()
+                .filter(|&o| class(o))
+                .map(Opcode::name)
+                .collect()
+        };
+        assert_eq!(names(Opcode::is_atomic).len(), 9);
+        assert!(names(Opcode::is_atomic).iter().all(|n| n.starts_with("atomic_")));
+        assert_eq!(names(Opcode::is_immediate_atomic).len(), 12);
+        assert!(
+            names(Opcode::is_immediate_atomic)
+                .iter()
+                .all(|n| n.starts_with("imm_atomic_"))
+        );
+        assert_eq!(names(Opcode::is_feedback).len(), 15);
+        assert!(names(Opcode::is_feedback).iter().all(|n| n.ends_with("_feedback")));
+        assert_eq!(names(Opcode::is_derivative).len(), 6);
+        assert!(names(Opcode::is_derivative).iter().all(|n| n.starts_with("deriv_")));
+        assert_eq!(names(Opcode::is_hull_phase).len(), 4);
+        assert_eq!(names(Opcode::is_geometry_emit).len(), 6);
+        assert_eq!(names(Opcode::is_sample).len(), 6);
+        assert_eq!(names(Opcode::is_flow_control).len(), 20);
+        assert_eq!(names(Opcode::is_uav_operation).len(), 4 + 9 + 12);
+        // Every opcode with a test boolean is flow control with a condition.
+        for o in Opcode::ALL {
+            if o.has_test_boolean() {
+                assert!(o.has_flow_operand() && o.is_flow_control(), "{}", o.name());
+            }
+        }
+    }
 
     #[test]
     fn opcode_numbers_match_the_header_enum() {

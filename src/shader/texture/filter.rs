@@ -1,10 +1,9 @@
 //! The sampling engine: the taps a filter reads at each mip level, how their values combine (weighted sum,
 //! comparison, minimum, maximum), and the blend across levels and anisotropic taps.
 
-use super::LevelOfDetail;
 use super::address::{AxisTaps, array_slice, axis_taps, fixed_position, split_fixed};
 use super::cube::{FaceCoords, face_derivatives, face_of, spill};
-use super::lod::{Footprint, MipChoice, clamp_lod, flatten_3d, footprint, select_mips};
+use super::lod::{Footprint, LevelOfDetail, MipChoice, clamp_lod, flatten_3d, footprint, select_mips};
 use super::view::{BlockCache, ComponentRange, TextureData, TextureView, component_ranges};
 use crate::api::enums::{AddressMode, ComparisonFunc, SrvDimension};
 use crate::api::resource::{Reduction, SamplerDesc};

@@ -4,6 +4,39 @@
 
 use crate::api::resource::SamplerDesc;
 
+/// Where a sample's level of detail comes from (7.18.11).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LevelOfDetail {
+    /// `sample`, `sample_c`: derivatives of the address across the quad (the interpreter passes the coarse
+    /// derivatives, 7.18.11 / 22.5.2).
+    Implicit {
+        /// d(address)/dx.
+        ddx: [f32; 3],
+        /// d(address)/dy.
+        ddy: [f32; 3],
+    },
+    /// `sample_b`: implicit plus a bias.
+    Bias {
+        /// d(address)/dx.
+        ddx: [f32; 3],
+        /// d(address)/dy.
+        ddy: [f32; 3],
+        /// The instruction's LOD bias.
+        bias: f32,
+    },
+    /// `sample_d`: the program's derivatives.
+    Gradient {
+        /// d(address)/dx.
+        ddx: [f32; 3],
+        /// d(address)/dy.
+        ddy: [f32; 3],
+    },
+    /// `sample_l`: the program's LOD.
+    Explicit(f32),
+    /// `sample_c_lz` (and any LOD-less context): LOD 0.
+    Zero,
+}
+
 /// A LOD and, for anisotropic filtering, the line the taps lie on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Footprint {

@@ -90,45 +90,13 @@ mod view;
 #[allow(clippy::arithmetic_side_effects)] // tests build textures and expected values from small constants
 mod tests;
 
+pub use lod::LevelOfDetail;
 pub use view::TextureView;
 
 use crate::api::enums::SrvDimension;
 use crate::api::resource::SamplerDesc;
 use crate::{Error, Result};
 use view::{BufferKind, Content};
-
-/// Where a sample's level of detail comes from (7.18.11).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum LevelOfDetail {
-    /// `sample`, `sample_c`: derivatives of the address across the quad (the interpreter passes the coarse
-    /// derivatives, 7.18.11 / 22.5.2).
-    Implicit {
-        /// d(address)/dx.
-        ddx: [f32; 3],
-        /// d(address)/dy.
-        ddy: [f32; 3],
-    },
-    /// `sample_b`: implicit plus a bias.
-    Bias {
-        /// d(address)/dx.
-        ddx: [f32; 3],
-        /// d(address)/dy.
-        ddy: [f32; 3],
-        /// The instruction's LOD bias.
-        bias: f32,
-    },
-    /// `sample_d`: the program's derivatives.
-    Gradient {
-        /// d(address)/dx.
-        ddx: [f32; 3],
-        /// d(address)/dy.
-        ddy: [f32; 3],
-    },
-    /// `sample_l`: the program's LOD.
-    Explicit(f32),
-    /// `sample_c_lz` (and any LOD-less context): LOD 0.
-    Zero,
-}
 
 /// One lane's `sample*`. `coords` is the address operand (x, y, z, w) as the view's dimension reads it: 1D (u),
 /// 1D array (u, slice), 2D (u, v), 2D array (u, v, slice), 3D (u, v, w), cube (a direction), cube array

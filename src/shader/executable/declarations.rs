@@ -1,0 +1,144 @@
+//! What an [`Executable`](super::Executable) declares, as the rest of the crate sees it: the stage, each input and
+//! output register with its system value and interpolation, constant buffers, resources, samplers, depth output, and
+//! the limits a vertex or pixel program's declarations must keep.
+
+use crate::dxbc::program::{InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemName};
+
+/// The most `r#` plus `x#` registers a program may declare (7.3: "the total number of r# and x# declared must be
+/// <= 4096").
+pub const MAX_TEMPORARIES: u32 = 4096;
+
+/// The most `v#` and `o#` registers a vertex or pixel program has (`D3D11_VS_INPUT_REGISTER_COUNT`,
+/// `D3D11_VS_OUTPUT_REGISTER_COUNT`, `D3D11_PS_INPUT_REGISTER_COUNT`: 32 each).
+pub const MAX_IO_REGISTERS: u32 = 32;
+
+/// The most render-target outputs a pixel program has (`D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT`).
+pub const MAX_PIXEL_OUTPUTS: u32 = 8;
+
+/// The most entries the subroutine return address stack holds (22.7.10: "Subroutines can nest 32 deep"; a call
+/// made with 32 entries on the stack is skipped).
+pub const MAX_CALL_DEPTH: usize = 32;
+
+/// The pipeline stage a program runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// A vertex program: lanes are independent vertices.
+    Vertex,
+    /// A pixel program: lanes come in 2x2 quads.
+    Pixel,
+}
+
+/// An input register a program declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputRegister {
+    /// `v#`.
+    V(u32),
+    /// `vPrim`: the primitive ID.
+    PrimitiveId,
+    /// `vCoverage`: the pixel's input coverage mask.
+    Coverage,
+    /// `vInnerCoverage`.
+    InnerCoverage,
+}
+
+/// An input declaration (`dcl_input*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputDeclaration {
+    /// The register.
+    pub register: InputRegister,
+    /// The components declared (x = bit 0).
+    pub mask: u8,
+    /// The system value it carries (`_sgv`/`_siv` forms).
+    pub system: Option<SystemName>,
+    /// How a pixel program's input is interpolated (`dcl_input_ps*`).
+    pub interpolation: Option<InterpolationMode>,
+}
+
+/// An output register a program declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputRegister {
+    /// `o#`.
+    O(u32),
+    /// `oDepth` (16.9.2).
+    Depth,
+    /// `oDepthGE`: a depth no less than the rasterized one (16.9.3).
+    DepthGreaterEqual,
+    /// `oDepthLE`: a depth no greater than the rasterized one (16.9.3).
+    DepthLessEqual,
+    /// `oMask` (16.9.4).
+    CoverageMask,
+    /// `oStencilRef`.
+    StencilRef,
+}
+
+/// An output declaration (`dcl_output*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputDeclaration {
+    /// The register.
+    pub register: OutputRegister,
+    /// The components declared (x = bit 0).
+    pub mask: u8,
+    /// The system value it carries (`_sgv`/`_siv` forms).
+    pub system: Option<SystemName>,
+}
+
+/// A constant buffer declaration (`dcl_constantbuffer cb#[size]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstantBufferDeclaration {
+    /// The slot.
+    pub slot: u32,
+    /// The declared size in 16-byte vectors.
+    pub size: u32,
+    /// Indexed by a register (`dynamicIndexed`).
+    pub dynamic_indexed: bool,
+}
+
+/// What kind of view a resource declaration expects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceKind {
+    /// `dcl_resource`: a typed buffer or texture.
+    Typed {
+        /// Its dimension.
+        dimension: ResourceDimension,
+        /// What each component returns.
+        return_types: [ReturnType; 4],
+        /// The declared sample count of a multisampled texture (0 when not given).
+        sample_count: u8,
+    },
+    /// `dcl_resource_raw`: a byte address buffer.
+    Raw,
+    /// `dcl_resource_structured`: a structured buffer.
+    Structured {
+        /// The structure size in bytes.
+        stride: u32,
+    },
+}
+
+/// A shader resource declaration (`t#`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceDeclaration {
+    /// The slot.
+    pub slot: u32,
+    /// What it expects.
+    pub kind: ResourceKind,
+}
+
+/// A sampler declaration (`s#`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SamplerDeclaration {
+    /// The slot.
+    pub slot: u32,
+    /// Its mode.
+    pub mode: SamplerMode,
+}
+
+/// How a pixel program writes depth, if it does (16.9.2-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthOutput {
+    /// `oDepth`: any value.
+    Any,
+    /// `oDepthGE`.
+    GreaterEqual,
+    /// `oDepthLE`.
+    LessEqual,
+}
