@@ -5,6 +5,7 @@ use super::values::TexelValue;
 use crate::draw::fragment::{InputSource, ProgramTrace};
 use crate::draw::{Fragment, VertexRecord};
 use crate::output_merger::{StoredTexel, TargetOperation};
+use crate::text::mask_letters;
 use std::fmt::Write as _;
 
 /// A register word as a float when it reads as an ordinary one (zero or normal), else as hex bits.
@@ -24,16 +25,6 @@ fn words(values: [u32; 4], mask: u8) -> String {
         .filter_map(|c| values.get(c).map(|&w| word(w)))
         .collect();
     shown.join(", ")
-}
-
-/// A mask as component letters.
-fn letters(mask: u8) -> String {
-    "xyzw"
-        .chars()
-        .enumerate()
-        .filter(|(i, _)| mask >> i & 1 == 1)
-        .map(|(_, c)| c)
-        .collect()
 }
 
 /// A float as f32 prints it.
@@ -92,7 +83,7 @@ fn trace(out: &mut String, trace: &ProgramTrace, listing: Option<&ProgramListing
         let line = listing.map_or(step.opcode, |l| l.line(step.instruction));
         let mut results = Vec::new();
         for (mask, value) in &step.destinations {
-            results.push(format!("{} = {}", letters(*mask), words(*value, *mask)));
+            results.push(format!("{} = {}", mask_letters(*mask), words(*value, *mask)));
         }
         let _ = writeln!(
             out,
@@ -156,8 +147,8 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
                     register,
                     component,
                     mode,
-                } => format!("o{register}.{} {mode:?}", letters(1 << component)),
-                InputSource::Position(k) => format!("SV_Position.{}", letters(1 << k)),
+                } => format!("o{register}.{} {mode:?}", mask_letters(1 << component)),
+                InputSource::Position(k) => format!("SV_Position.{}", mask_letters(1 << k)),
                 InputSource::FrontFace => "SV_IsFrontFace".to_owned(),
                 InputSource::PrimitiveId => "SV_PrimitiveID".to_owned(),
                 InputSource::Zero => "0".to_owned(),
@@ -166,7 +157,7 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
                 out,
                 "    v{}.{} {} = {}   (from {source})",
                 input.register,
-                letters(1 << input.component),
+                mask_letters(1 << input.component),
                 input.semantic,
                 word(input.word)
             );
@@ -273,7 +264,7 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
                 out,
                 "  rt{}: {operation}, mask {}, {} -> {}",
                 t.slot,
-                letters(t.write_mask),
+                mask_letters(t.write_mask),
                 stored(&t.before),
                 stored(&t.after)
             );

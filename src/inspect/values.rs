@@ -10,7 +10,6 @@ use crate::compare::{CompareOptions, Image, Tolerance, compare};
 use crate::format::Format;
 use crate::{Error, Result};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 /// One channel of a texel.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,14 +62,7 @@ impl ChannelDifference {
     }
 }
 
-/// `bytes` as hex digits.
-pub(super) fn hex(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(bytes.len().saturating_mul(2));
-    for byte in bytes {
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
-}
+pub(super) use crate::text::hex;
 
 /// The compare listing of one-pixel `reference` against `result` under the exact tolerance: every channel, when any
 /// bit differs; empty when the texels are equal.

@@ -22,6 +22,7 @@ pub mod session;
 
 pub use session::{ReplaySession, plane_tolerance};
 
+use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::capture::{Capture, CapturedDraw, TargetSlot};
 use crate::compare::{
     Comparison, Image, PreviewOptions, TargetReport, ToleranceSpec, encode_png, pixel_index, preview_rgba8,
@@ -70,7 +71,7 @@ pub fn parse_target(name: &str) -> Result<TargetSlot> {
     }
     let digits = text.strip_prefix("rt").unwrap_or(&text);
     match digits.parse::<u32>() {
-        Ok(slot) if slot < 8 => Ok(TargetSlot::RenderTarget(slot)),
+        Ok(slot) if (slot as usize) < RENDER_TARGET_SLOTS => Ok(TargetSlot::RenderTarget(slot)),
         _ => Err(Error::new(
             "target",
             format!("'{name}' is not a target: rt0 to rt7, or depth"),

@@ -20,6 +20,7 @@ use crate::inspect::{InspectOptions, inspect_replayed};
 use crate::output_merger::{
     DepthRecord, DepthStencilRecord, StencilRecord, TargetOperation, TargetRecord, words_as_numbers,
 };
+use crate::text::mask_letters;
 use crate::{Error, Result};
 
 use super::texels::{stored_texel, verdict_kind};
@@ -28,16 +29,6 @@ use super::types::{
     ProgramTrace, RegisterValue, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
 };
 use super::{ViewerCapture, plane_of, program_info_of, slot_of};
-
-/// The component letters of a mask.
-fn letters(mask: u8) -> String {
-    ['x', 'y', 'z', 'w']
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| mask >> i & 1 == 1)
-        .map(|(_, c)| *c)
-        .collect()
-}
 
 /// A float for a person: the shortest exact decimal, in exponent form when very large or small.
 fn float_word(value: f32) -> String {
@@ -134,7 +125,7 @@ fn signature_values(prefix: &str, registers: &[[u32; 4]], signature: Option<&Sig
                 return None;
             }
             Some(register_value(
-                format!("{prefix}{register}.{}", letters(mask)),
+                format!("{prefix}{register}.{}", mask_letters(mask)),
                 Some(semantic),
                 &masked(value, mask),
                 kind,
@@ -183,7 +174,12 @@ fn pixel_inputs(fragment: &Fragment, pixel: Option<&Arc<Program>>) -> Vec<Regist
                     ValueKind::Float,
                 ),
             };
-            register_value(format!("v{register}.{}", letters(mask)), Some(semantic), &words, kind)
+            register_value(
+                format!("v{register}.{}", mask_letters(mask)),
+                Some(semantic),
+                &words,
+                kind,
+            )
         })
         .collect()
 }
@@ -206,7 +202,7 @@ fn pixel_outputs(fragment: &Fragment, pixel: Option<&Arc<Program>>) -> Vec<Regis
                 None => (None, ValueKind::Float),
             };
             register_value(
-                format!("o{register}.{}", letters(written & 0xf)),
+                format!("o{register}.{}", mask_letters(written & 0xf)),
                 semantic,
                 &masked(value, written & 0xf),
                 kind,

@@ -233,15 +233,7 @@ fn no_draw(index: usize, count: usize) -> Error {
     )
 }
 
-/// Lowercase hex of `bytes`.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut text = String::with_capacity(bytes.len().saturating_mul(2));
-    for byte in bytes {
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
-}
+pub(crate) use crate::text::hex;
 
 impl ViewerCapture {
     /// Opens the capture whose archive is `bytes`: reads its directory and manifest, inflating no blob.
