@@ -17,7 +17,7 @@ use crate::log::log;
 use crate::private_data::{DXBC_KEY, LAYOUT_KEY, private_data};
 use crate::readback::{Bytes, Described, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region};
 use iridia::api::draw::{DrawCall, IndexFormat};
-use iridia::api::limits::CONSTANT_BUFFER_CONSTANTS;
+use iridia::api::limits::{CONSTANT_BUFFER_CONSTANTS, RENDER_TARGET_SLOTS};
 use iridia::api::resource::TextureShape;
 use iridia::capture::convert::Surface;
 use std::collections::{HashMap, HashSet};
@@ -1146,9 +1146,9 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         None => iridia::api::fixed_function::DepthStencilDesc::default(),
     };
 
-    let mut views: [Option<ID3D11RenderTargetView>; 8] = Default::default();
+    let mut views: [Option<ID3D11RenderTargetView>; RENDER_TARGET_SLOTS] = Default::default();
     let mut depth_view = None;
-    // SAFETY: a live context; the array has room for 8 views and the depth view is a local.
+    // SAFETY: a live context; the array has room for every render-target slot and the depth view is a local.
     unsafe { context.OMGetRenderTargets(Some(&mut views), Some(&mut depth_view)) };
     let mut targets = Vec::new();
     for (slot, view) in views.iter().enumerate() {

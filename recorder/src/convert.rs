@@ -89,7 +89,7 @@ pub fn blend(desc: &D3D11_BLEND_DESC1) -> Result<BlendDesc> {
     let mut out = BlendDesc {
         alpha_to_coverage_enable: desc.AlphaToCoverageEnable.as_bool(),
         independent_blend_enable: desc.IndependentBlendEnable.as_bool(),
-        render_target: [RenderTargetBlendDesc::default(); 8],
+        render_target: [RenderTargetBlendDesc::default(); iridia::api::limits::RENDER_TARGET_SLOTS],
     };
     for (target, rt) in out.render_target.iter_mut().zip(desc.RenderTarget.iter()) {
         *target = RenderTargetBlendDesc {

@@ -13,7 +13,7 @@ pub const MAX_TEMPORARIES: u32 = 4096;
 pub const MAX_IO_REGISTERS: u32 = 32;
 
 /// The most render-target outputs a pixel program has (`D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT`).
-pub const MAX_PIXEL_OUTPUTS: u32 = 8;
+pub const MAX_PIXEL_OUTPUTS: u32 = crate::api::limits::RENDER_TARGET_SLOTS as u32;
 
 /// The most entries the subroutine return address stack holds (22.7.10: "Subroutines can nest 32 deep"; a call
 /// made with 32 entries on the stack is skipped).
