@@ -4,7 +4,10 @@
 //! Texture memory is laid out as D3D11 numbers subresources (5.3.x "Subresource indexing"): subresource
 //! `mip + array_slice * mip_levels`, each holding its mip level's texels row by row, rows packed with no padding, the
 //! depth slices of a 3D texture one after another. A block-compressed mip holds whole 4x4 blocks, rows of blocks
-//! packed. Resource contents are shared (`Arc`) so that views, captures and draws can hold them without copies.
+//! packed. D3D11 gives a multisampled resource no memory layout (5.3.5, 19.2: only views and resolves reach its
+//! samples); Iridia stores its one subresource per slice as `sample_count` planes, sample 0's first, each a
+//! single-sampled image of the mip ([`MipLayout::plane_bytes`]), so that sample `s` of texel `(x, y)` is at
+//! `s * plane_bytes + y * row_bytes + x * texel_bytes`. Resource contents are shared (`Arc`) so that views, captures and draws can hold them without copies.
 
 use crate::api::enums::{
     AddressMode, ComparisonFunc, DsvDimension, Filter, ResourceDimension, RtvDimension, SrvDimension,
@@ -70,23 +73,35 @@ impl TextureShape {
         let columns = u64::from(width.div_ceil(block_width));
         let rows = u64::from(height.div_ceil(block_height));
         let row_bytes = columns.saturating_mul(element_bytes);
+        let plane_bytes = row_bytes.saturating_mul(rows).saturating_mul(u64::from(depth));
+        let samples = u64::from(self.sample_count.max(1));
         Ok(MipLayout {
             row_bytes,
             rows,
             slices: u64::from(depth),
-            bytes: row_bytes.saturating_mul(rows).saturating_mul(u64::from(depth)),
+            samples,
+            plane_bytes,
+            bytes: plane_bytes.saturating_mul(samples),
         })
     }
 
     /// Checks the shape against D3D11's rules that the rest of the code relies on: non-zero sizes, 1D and 2D depth 1,
-    /// 3D array size 1, mip levels at most what the largest side allows (5.3.x).
+    /// 3D array size 1, mip levels at most what the largest side allows (5.3.x); a sample count of 1, 2, 4, 8, 16 or
+    /// 32 (`D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT`), above 1 only for a 2D texture of one mip level (5.1.2's
+    /// `SampleDesc`: buffers, 1D and 3D textures have one sample; a multisampled texture has no mips).
     pub fn validate(&self) -> Result<()> {
         let fail = |detail: String| Err(Error::new("texture", detail));
         if self.width == 0 || self.height == 0 || self.depth == 0 || self.array_size == 0 || self.mip_levels == 0 {
             return fail(format!("a size is zero: {self:?}"));
         }
-        if self.sample_count == 0 || self.sample_count > 32 {
+        if !self.sample_count.is_power_of_two() || self.sample_count > 32 {
             return fail(format!("{} samples per texel", self.sample_count));
+        }
+        if self.sample_count > 1 && (self.dimension != ResourceDimension::Texture2D || self.mip_levels != 1) {
+            return fail(format!(
+                "a {} of {} mip levels has {} samples per texel (only a 2D texture of one mip is multisampled)",
+                self.dimension, self.mip_levels, self.sample_count
+            ));
         }
         match self.dimension {
             ResourceDimension::Texture1D if self.height != 1 || self.depth != 1 => {
@@ -124,7 +139,11 @@ pub struct MipLayout {
     pub rows: u64,
     /// Depth slices (1 but for 3D).
     pub slices: u64,
-    /// The whole subresource's size in bytes.
+    /// Samples per texel: planes of [`MipLayout::plane_bytes`] each (1 without multisampling).
+    pub samples: u64,
+    /// One sample plane's size in bytes: `row_bytes * rows * slices`.
+    pub plane_bytes: u64,
+    /// The whole subresource's size in bytes: `plane_bytes * samples`.
     pub bytes: u64,
 }
 
@@ -431,6 +450,23 @@ mod tests {
         let shape = shape_2d(13, 4, 4, Format::Bc1Unorm);
         assert_eq!(shape.mip_layout(0).unwrap().bytes, 32);
         assert_eq!(shape.mip_layout(2).unwrap().bytes, 8);
+    }
+
+    #[test]
+    fn a_multisampled_subresource_holds_one_plane_per_sample() {
+        // 3x2 RGBA8 with 4 samples: a plane is 3 * 4 * 2 = 24 bytes, the subresource 4 planes.
+        let mut shape = shape_2d(3, 2, 1, Format::R8G8B8A8Unorm);
+        shape.sample_count = 4;
+        assert!(shape.validate().is_ok());
+        let layout = shape.mip_layout(0).unwrap();
+        assert_eq!((layout.row_bytes, layout.plane_bytes, layout.samples, layout.bytes), (12, 24, 4, 96));
+        shape.sample_count = 3;
+        assert!(shape.validate().is_err());
+        shape.sample_count = 64;
+        assert!(shape.validate().is_err());
+        let mut mipped = shape_2d(4, 4, 2, Format::R8Unorm);
+        mipped.sample_count = 2;
+        assert!(mipped.validate().unwrap_err().detail.contains("only a 2D texture of one mip"));
     }
 
     #[test]
