@@ -1,6 +1,6 @@
 //! `iridia replay` and `iridia inspect` through the built binary, on the sample captures in `fixtures/captures/`
 //! (rendered by the real D3D11 of `d3d11-ref`, whose after-contents are the GPU's bytes) and on corrupt copies of
-//! one: exit codes (0 every compared draw matches, 1 some differ, 2 an error), the JSON report's shape, the files
+//! one: exit codes (0 every compared draw matches, 1 some differ, 2 an error, 3 unrecorded draws or nothing compared), the JSON report's shape, the files
 //! `--out` writes, the depth of differing pixels worked out by hand from the inspected triangle, and the example in
 //! `README.md`, which is run here so that its figures stay those of a real run.
 
@@ -630,4 +630,97 @@ fn inspect_traces_the_vertex_program_of_a_corner_on_request() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--trace-vertex: corner 3 is not 0, 1 or 2"));
+}
+
+/// 02-alpha-blend (6 draws, every one matching) with its manifest edited as `edit` says, in a scratch file.
+fn edited_sample(name: &str, edit: impl Fn(&mut Value)) -> PathBuf {
+    let bytes = std::fs::read(sample("02-alpha-blend")).unwrap();
+    let path = scratch(name).join("edited.iridia");
+    std::fs::write(&path, with_manifest(&bytes, edit)).unwrap();
+    path
+}
+
+// Issue 11: a capture whose recorder skipped draws, or a run that compared nothing, is not a pass for CI.
+#[test]
+fn replay_exits_3_when_draws_were_not_recorded_or_nothing_was_compared() {
+    // Two draws listed as not recorded (format 1.1), around the six recorded ones that all match.
+    let path = edited_sample("unrecorded", |manifest| {
+        manifest["version"] = "1.1".into();
+        manifest["unrecorded_draws"] = serde_json::json!([
+            {"before_draw": 0, "api_call": "DrawIndexed(36, 0, 0)", "reason": "a multisampled render target",
+             "targets": [{"target": "rt0", "format": "R8G8B8A8_UNORM", "width": 1280, "height": 720, "sample_count": 4}]},
+            {"before_draw": 6, "name": "resolve pass", "reason": "a geometry program is bound"}
+        ]);
+    });
+    let path = path.to_str().unwrap();
+    let out = run(&["replay", path]);
+    assert_eq!(out.status.code(), Some(3), "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("6 compared: 6 match, 0 differ\n"), "{text}");
+    assert!(
+        text.contains(
+            "not recorded: before draw 0: DrawIndexed(36, 0, 0) [rt0 R8G8B8A8_UNORM 1280x720 4x]: a multisampled \
+             render target\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("not recorded: before draw 6: resolve pass: a geometry program is bound\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 draws of the frame were not recorded: exit 3"),
+        "{text}"
+    );
+    // accepted on request: the six recorded draws match
+    let out = run(&["replay", path, "--allow-unrecorded"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // the JSON report lists them and counts them in its summary
+    let out = run(&["replay", path, "--json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let report = json(&out);
+    assert_eq!(report["summary"]["unrecorded"], 2);
+    assert_eq!(report["unrecorded_draws"][1]["reason"], "a geometry program is bound");
+    // info lists them too, and says how many
+    let out = run(&["info", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("6 draws (2 more not recorded)"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("not recorded: before draw 6: resolve pass"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A capture of no draws at all (what the recorder wrote for a frame it could not record): nothing compared.
+    let path = edited_sample("empty", |manifest| {
+        manifest["draws"] = serde_json::json!([]);
+    });
+    let out = run(&["replay", path.to_str().unwrap(), "--all"]);
+    assert_eq!(out.status.code(), Some(3), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("nothing was compared: exit 3"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["replay", path.to_str().unwrap(), "--allow-unrecorded"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // Draws recorded without their after-contents: replayed, but nothing compared.
+    let path = edited_sample("no-after", |manifest| {
+        for draw in manifest["draws"].as_array_mut().unwrap() {
+            for target in draw["render_targets"].as_array_mut().unwrap() {
+                target["after"] = Value::Null;
+            }
+        }
+    });
+    let out = run(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("0 compared: 0 match, 0 differ"),
+        "{}",
+        stdout(&out)
+    );
 }

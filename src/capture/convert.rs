@@ -418,26 +418,38 @@ pub struct SurfaceLayout {
     pub width: u32,
     /// Height in texels.
     pub height: u32,
-    /// Bytes of the surface: rows packed, top row first.
+    /// Samples per texel (1 without multisampling).
+    pub samples: u32,
+    /// Bytes of the surface: rows packed, top row first, one plane of `width * height` texels per sample, sample 0's
+    /// first (section 5 of docs/capture-format.md).
     pub bytes: u64,
 }
 
-/// Whether a view of `view` dimension may see a resource of `resource` dimension as a target; multisampled views
-/// are not in format 1.0.
-fn target_dimension_fits(resource: ResourceDimension, rtv: Option<RtvDimension>, dsv: Option<DsvDimension>) -> bool {
+/// Whether a view of `view` dimension may see a resource of `resource` dimension with `samples` samples per texel as
+/// a target: a `TEXTURE2DMS*` view sees exactly the multisampled 2D resources (5.2: a view's dimension says whether
+/// it is multisampled; version 1.1).
+fn target_dimension_fits(
+    resource: ResourceDimension,
+    samples: u32,
+    rtv: Option<RtvDimension>,
+    dsv: Option<DsvDimension>,
+) -> bool {
     use ResourceDimension as R;
+    let multisampled = samples > 1;
     match (rtv, dsv) {
-        (Some(view), _) => matches!(
-            (view, resource),
+        (Some(view), _) => match (view, resource) {
             (RtvDimension::Texture1D | RtvDimension::Texture1DArray, R::Texture1D)
-                | (RtvDimension::Texture2D | RtvDimension::Texture2DArray, R::Texture2D)
-                | (RtvDimension::Texture3D, R::Texture3D)
-        ),
-        (None, Some(view)) => matches!(
-            (view, resource),
+            | (RtvDimension::Texture2D | RtvDimension::Texture2DArray, R::Texture2D)
+            | (RtvDimension::Texture3D, R::Texture3D) => !multisampled,
+            (RtvDimension::Texture2DMs | RtvDimension::Texture2DMsArray, R::Texture2D) => multisampled,
+            _ => false,
+        },
+        (None, Some(view)) => match (view, resource) {
             (DsvDimension::Texture1D | DsvDimension::Texture1DArray, R::Texture1D)
-                | (DsvDimension::Texture2D | DsvDimension::Texture2DArray, R::Texture2D)
-        ),
+            | (DsvDimension::Texture2D | DsvDimension::Texture2DArray, R::Texture2D) => !multisampled,
+            (DsvDimension::Texture2DMs | DsvDimension::Texture2DMsArray, R::Texture2D) => multisampled,
+            _ => false,
+        },
         (None, None) => false,
     }
 }
@@ -453,16 +465,10 @@ fn surface_layout(
 ) -> Result<SurfaceLayout> {
     let fail = |detail: String| Err(Error::new("", detail));
     shape.validate()?;
-    if shape.sample_count != 1 {
-        return fail(format!(
-            "the resource has {} samples per texel; format 1.0 records single-sampled targets only",
-            shape.sample_count
-        ));
-    }
     if !dimension_fits {
         return fail(format!(
-            "a {dimension_name} view of a {} resource is not a target format 1.0 records",
-            shape.dimension
+            "a {dimension_name} view of a {} resource of {} samples per texel is not a target this format records",
+            shape.dimension, shape.sample_count
         ));
     }
     let format = if view_format == Format::Unknown {
@@ -501,7 +507,11 @@ fn surface_layout(
         format,
         width,
         height,
-        bytes: layout.row_bytes.saturating_mul(layout.rows),
+        samples: shape.sample_count,
+        bytes: layout
+            .row_bytes
+            .saturating_mul(layout.rows)
+            .saturating_mul(u64::from(shape.sample_count)),
     })
 }
 
@@ -511,7 +521,7 @@ pub fn render_target_layout(shape: &TextureShape, view: &RenderTargetViewDesc) -
         shape,
         view.format,
         Surface::of_render_target(view),
-        target_dimension_fits(shape.dimension, Some(view.dimension), None),
+        target_dimension_fits(shape.dimension, shape.sample_count, Some(view.dimension), None),
         view.dimension.name(),
     )
 }
@@ -522,7 +532,7 @@ pub fn depth_stencil_layout(shape: &TextureShape, view: &DepthStencilViewDesc) -
         shape,
         view.format,
         Surface::of_depth_stencil(view),
-        target_dimension_fits(shape.dimension, None, Some(view.dimension)),
+        target_dimension_fits(shape.dimension, shape.sample_count, None, Some(view.dimension)),
         view.dimension.name(),
     )?;
     if !layout.format.is_depth() {
@@ -557,8 +567,8 @@ pub fn surface_bytes(texture: &Texture, surface: Surface) -> Result<&[u8]> {
     texture.subresource(surface.level, surface.slice).ok_or_else(missing)
 }
 
-/// The one-surface texture and adjusted view a replay draws into: a texture of the resource's dimension and
-/// format, the viewed surface's size, one mip level and one slice (depth 1 for 3D), and a view of the same
+/// The one-surface texture and adjusted view a replay draws into: a texture of the resource's dimension, format and
+/// sample count, the viewed surface's size, one mip level and one slice (depth 1 for 3D), and a view of the same
 /// dimension and format that sees mip 0, slice 0 of it.
 pub fn surface_texture(shape: &TextureShape, layout: &SurfaceLayout) -> TextureShape {
     TextureShape {
@@ -569,7 +579,7 @@ pub fn surface_texture(shape: &TextureShape, layout: &SurfaceLayout) -> TextureS
         depth: 1,
         array_size: 1,
         mip_levels: 1,
-        sample_count: 1,
+        sample_count: layout.samples,
     }
 }
 
@@ -656,21 +666,12 @@ impl DrawCheck<'_> {
         Ok(())
     }
 
-    /// A texture resource: a valid single-sampled shape and one blob per subresource of its mip's size.
+    /// A texture resource: a valid shape and one blob per subresource of its mip's size (all its sample planes).
     fn texture(&self, path: &str, shape: &TextureShapeEntry, subresources: &[BlobRef]) -> Result<()> {
         let shape = TextureShape::from(shape);
         shape
             .validate()
             .map_err(|e| self.error(&format!("{path} shape"), e.detail))?;
-        if shape.sample_count != 1 {
-            return Err(self.error(
-                &format!("{path} shape"),
-                format!(
-                    "{} samples per texel; format 1.0 holds single-sampled textures only",
-                    shape.sample_count
-                ),
-            ));
-        }
         if u64::try_from(subresources.len()).ok() != Some(shape.subresource_count()) {
             return Err(self.error(
                 &format!("{path} subresources"),

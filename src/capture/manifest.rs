@@ -27,7 +27,7 @@ pub const FORMAT_NAME: &str = "iridia-capture";
 pub const VERSION_MAJOR: u32 = 1;
 
 /// The format's minor version: minor versions add optional fields, which older readers ignore.
-pub const VERSION_MINOR: u32 = 0;
+pub const VERSION_MINOR: u32 = 1;
 
 /// The whole manifest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,6 +44,43 @@ pub struct Manifest {
     pub application: Option<String>,
     /// The draws, in submission order.
     pub draws: Vec<DrawEntry>,
+    /// Draws of the frame that were not recorded, with the reason (version 1.1; absent or empty: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unrecorded_draws: Vec<UnrecordedDrawEntry>,
+}
+
+/// A draw of the frame that the writer could not record (version 1.1), listed so that a reader knows the capture is
+/// not the whole frame: where it came in the frame, the call, why it was not recorded and the targets it wrote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnrecordedDrawEntry {
+    /// How many recorded draws (entries of `draws`) came before it in submission order.
+    pub before_draw: u64,
+    /// A marker or debug name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The API call, as text, e.g. `"DrawIndexed(36, 0, 0)"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_call: Option<String>,
+    /// Why it was not recorded, for people.
+    pub reason: String,
+    /// The targets bound when it was issued, as far as the writer could tell.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<UnrecordedTargetEntry>,
+}
+
+/// A target bound to an unrecorded draw: which one and its surface's format, size and sample count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnrecordedTargetEntry {
+    /// `"rt0"` to `"rt7"` or `"depth"`.
+    pub target: String,
+    /// The view's format.
+    pub format: Format,
+    /// Width of the written surface, in texels.
+    pub width: u32,
+    /// Height of the written surface, in texels.
+    pub height: u32,
+    /// Samples per texel.
+    pub sample_count: u32,
 }
 
 /// The first fields of a manifest, read before the rest so that a manifest of another major version (whose draws

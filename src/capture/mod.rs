@@ -38,7 +38,9 @@ mod tests;
 
 pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
 pub use convert::api_call_text;
-pub use manifest::{BlobId, BlobRef, FORMAT_NAME, Manifest, VERSION_MAJOR, VERSION_MINOR};
+pub use manifest::{
+    BlobId, BlobRef, FORMAT_NAME, Manifest, UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
+};
 pub use reader::{
     Capture, CapturedDraw, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot, TargetSummary,
     TargetViewDesc,

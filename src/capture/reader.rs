@@ -307,6 +307,11 @@ impl<R: Read + Seek> Capture<R> {
         self.archive.ignored_tail
     }
 
+    /// The draws of the frame the writer could not record (version 1.1), in the frame's order.
+    pub fn unrecorded_draws(&self) -> &[super::UnrecordedDrawEntry] {
+        &self.manifest.unrecorded_draws
+    }
+
     /// The number of draws.
     pub fn draw_count(&self) -> usize {
         self.manifest.draws.len()
@@ -433,6 +438,7 @@ fn loose_layout(shape: &TextureShape, view_format: Format, level: u32) -> Surfac
         },
         width,
         height,
+        samples: shape.sample_count,
         bytes: 0,
     }
 }

@@ -756,3 +756,147 @@ fn the_call_text_is_the_apis() {
 fn the_same_capture_gives_the_same_bytes() {
     assert_eq!(simple_archive(), simple_archive());
 }
+
+/// A one-triangle draw into `target` (slot 0) and, when given, a depth-stencil view.
+fn draw_into(target: RenderTargetView, depth: Option<DepthStencilView>) -> DrawState {
+    let mut state = DrawState::new(
+        "d",
+        bytes(10, 1),
+        DrawCall::Draw {
+            vertex_count: 3,
+            start_vertex: 0,
+        },
+    );
+    state.render_targets = vec![Some(target)];
+    state.depth_stencil_view = depth;
+    state
+}
+
+#[test]
+fn a_multisampled_target_reads_back_with_every_sample_plane() {
+    // 3x2 RGBA8 with 4 samples: each plane 24 bytes, the surface 96; D24S8 with 4 samples: 4 planes of 24 bytes.
+    let mut colour_shape = shape(ResourceDimension::Texture2D, Format::R8G8B8A8Unorm, [3, 2, 1], 1, 1);
+    colour_shape.sample_count = 4;
+    let mut depth_shape = shape(ResourceDimension::Texture2D, Format::D24UnormS8Uint, [3, 2, 1], 1, 1);
+    depth_shape.sample_count = 4;
+    let colour = texture(colour_shape, 50);
+    let depth = texture(depth_shape, 60);
+    let colour_before = colour.subresources[0].clone();
+    assert_eq!(colour_before.len(), 96);
+    let view = RenderTargetViewDesc {
+        format: Format::R8G8B8A8Unorm,
+        dimension: RtvDimension::Texture2DMs,
+        mip_slice: 0,
+        first_array_slice: 0,
+        array_size: 1,
+    };
+    let depth_view = DepthStencilViewDesc {
+        format: Format::D24UnormS8Uint,
+        dimension: DsvDimension::Texture2DMs,
+        ..DepthStencilViewDesc::default()
+    };
+    let state = draw_into(
+        RenderTargetView {
+            resource: Arc::new(Resource::Texture(colour)),
+            desc: view,
+        },
+        Some(DepthStencilView {
+            resource: Arc::new(Resource::Texture(depth)),
+            desc: depth_view,
+        }),
+    );
+    let mut record = DrawRecord::new(state.clone());
+    record.render_targets_after = vec![Some(bytes(96, 70))];
+    record.depth_stencil_after = Some(bytes(96, 71));
+    let archive = write_capture(&[record], None).unwrap();
+    let mut capture = Capture::open(archive.clone()).unwrap();
+    let summary = capture.draw_summary(0).unwrap();
+    assert_eq!(summary.targets[0].resource.sample_count, 4);
+    let draw = capture.draw(0).unwrap();
+    assert_eq!(&draw.targets[0].before[..], &colour_before[..]);
+    assert_eq!(&draw.targets[0].after.as_ref().unwrap()[..], &bytes(96, 70)[..]);
+    let bound = draw.state.render_targets[0].as_ref().unwrap();
+    assert_eq!(bound.texture().unwrap().shape, colour_shape);
+    assert_eq!(bound.desc.dimension, RtvDimension::Texture2DMs);
+    let depth_bound = draw.state.depth_stencil_view.as_ref().unwrap();
+    assert_eq!(depth_bound.texture().unwrap().shape.sample_count, 4);
+
+    // An after of one plane's size is refused, naming the surface's size with all its samples.
+    let mut short = DrawRecord::new(state.clone());
+    short.render_targets_after = vec![Some(bytes(24, 70))];
+    let error = write_capture(&[short], None).unwrap_err();
+    assert!(error.detail.contains("24 bytes where the surface takes 96"), "{error}");
+
+    // A single-sampled view of a multisampled resource, and a multisampled view of a single-sampled one, are not
+    // views D3D11 creates (5.2).
+    let mut wrong_view = state.clone();
+    if let Some(target) = wrong_view.render_targets[0].as_mut() {
+        target.desc.dimension = RtvDimension::Texture2D;
+    }
+    let error = write_capture(&[DrawRecord::new(wrong_view)], None).unwrap_err();
+    assert!(
+        error.detail.contains("of 4 samples per texel is not a target"),
+        "{error}"
+    );
+    let single = texture(
+        shape(ResourceDimension::Texture2D, Format::R8G8B8A8Unorm, [3, 2, 1], 1, 1),
+        52,
+    );
+    let wrong_resource = draw_into(
+        RenderTargetView {
+            resource: Arc::new(Resource::Texture(single)),
+            desc: view,
+        },
+        None,
+    );
+    assert!(write_capture(&[DrawRecord::new(wrong_resource)], None).is_err());
+
+    // A shader resource of 2 samples is stored with both planes; a manifest that gives it mips is refused.
+    let archive = with_manifest(&archive, |m| {
+        m["draws"][0]["render_targets"][0]["resource"]["mip_levels"] = 2.into();
+    });
+    let capture = Capture::open(archive).unwrap();
+    let problem = capture.problem(0).unwrap();
+    assert!(problem.detail.contains("only a 2D texture of one mip"), "{problem}");
+}
+
+#[test]
+fn unrecorded_draws_are_listed_after_the_draws_before_them() {
+    let mut writer = CaptureWriter::in_memory();
+    let unrecorded = |reason: &str| UnrecordedDrawEntry {
+        before_draw: 99, // the writer sets it
+        name: None,
+        api_call: Some("Draw(3, 0)".into()),
+        reason: reason.into(),
+        targets: vec![UnrecordedTargetEntry {
+            target: "rt0".into(),
+            format: Format::R8G8B8A8Unorm,
+            width: 64,
+            height: 32,
+            sample_count: 8,
+        }],
+    };
+    writer.add_unrecorded(unrecorded("first"));
+    writer.add_draw(&every_field_draw()).unwrap();
+    writer.add_unrecorded(unrecorded("second"));
+    assert_eq!(writer.unrecorded_count(), 2);
+    let capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
+    assert_eq!(capture.manifest().version, "1.1");
+    let listed = capture.unrecorded_draws();
+    assert_eq!(listed.len(), 2);
+    assert_eq!((listed[0].before_draw, listed[0].reason.as_str()), (0, "first"));
+    assert_eq!((listed[1].before_draw, listed[1].reason.as_str()), (1, "second"));
+    assert_eq!(listed[1].targets[0].sample_count, 8);
+    // A 1.0 capture has none, and a capture without any is written without the field.
+    let plain = simple_archive();
+    let capture = Capture::open(plain.clone()).unwrap();
+    assert!(capture.unrecorded_draws().is_empty());
+    let mut manifest = String::new();
+    zip::ZipArchive::new(Cursor::new(plain))
+        .unwrap()
+        .by_name("manifest.json")
+        .unwrap()
+        .read_to_string(&mut manifest)
+        .unwrap();
+    assert!(!manifest.contains("unrecorded_draws"));
+}

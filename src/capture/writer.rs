@@ -5,8 +5,8 @@ use super::capture_error;
 use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
     BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, FORMAT_NAME, IndexBufferEntry,
-    Manifest, RenderTargetEntry, ResourceEntry, ShaderResourceEntry, StageEntry, VERSION_MAJOR, VERSION_MINOR,
-    VertexBufferEntry,
+    Manifest, RenderTargetEntry, ResourceEntry, ShaderResourceEntry, StageEntry, UnrecordedDrawEntry, VERSION_MAJOR,
+    VERSION_MINOR, VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
@@ -92,6 +92,8 @@ pub struct CaptureWriter<W: Write> {
     generator: Option<String>,
     application: Option<String>,
     draws: Vec<DrawEntry>,
+    /// Draws the caller could not record, in the frame's order.
+    unrecorded: Vec<UnrecordedDrawEntry>,
     /// Blobs in the archive, with their sizes.
     written: HashMap<BlobId, u64>,
     /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once;
@@ -121,6 +123,7 @@ impl<W: Write> CaptureWriter<W> {
             generator: Some(format!("iridia {}", env!("CARGO_PKG_VERSION"))),
             application: None,
             draws: Vec::new(),
+            unrecorded: Vec::new(),
             written: HashMap::new(),
             hashed: HashMap::new(),
             level: 6,
@@ -399,6 +402,18 @@ impl<W: Write> CaptureWriter<W> {
         Ok(index)
     }
 
+    /// Lists a draw of the frame that could not be recorded, after the draws added so far (its `before_draw` is set
+    /// to their count), with the reason: a reader then knows the capture is not the whole frame (version 1.1).
+    pub fn add_unrecorded(&mut self, mut entry: UnrecordedDrawEntry) {
+        entry.before_draw = u64::try_from(self.draws.len()).unwrap_or(u64::MAX);
+        self.unrecorded.push(entry);
+    }
+
+    /// The unrecorded draws listed so far.
+    pub fn unrecorded_count(&self) -> usize {
+        self.unrecorded.len()
+    }
+
     /// Writes the manifest of the draws added so far and a ZIP directory after them: from then on the output holds
     /// a complete capture of those draws, even if nothing more is ever written. Later blobs and snapshots are
     /// appended after it.
@@ -409,6 +424,7 @@ impl<W: Write> CaptureWriter<W> {
             generator: self.generator.clone(),
             application: self.application.clone(),
             draws: std::mem::take(&mut self.draws),
+            unrecorded_draws: self.unrecorded.clone(),
         };
         let text = serde_json::to_vec_pretty(&manifest);
         self.draws = manifest.draws;

@@ -1,6 +1,7 @@
 //! `iridia info` (what a capture holds) and `iridia pack` (a capture from a draw description and the reference
 //! renderer's output). Errors name the file and, from the library, the draw and item.
 
+use super::common::unrecorded_line;
 use iridia::api::resource::{Resource, Texture};
 use iridia::capture::manifest::CallEntry;
 use iridia::capture::{BlobId, Capture, CaptureWriter, DrawRecord, DrawSummary, api_call_text};
@@ -73,6 +74,7 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
             "size_bytes": capture.archive_len(),
             "draw_count": draws.len(),
             "draws": draws.iter().map(|d| draw_json(d, &model_of)).collect::<Vec<_>>(),
+            "unrecorded_draws": serde_json::to_value(capture.unrecorded_draws()).unwrap_or(Value::Null),
         });
         let text = serde_json::to_string_pretty(&value).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
@@ -111,6 +113,7 @@ fn draw_json(draw: &DrawSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -
             "format": t.format.to_string(),
             "width": t.width,
             "height": t.height,
+            "sample_count": t.resource.sample_count,
             "resource_format": t.resource.format.to_string(),
             "after_recorded": t.after_recorded,
         })).collect::<Vec<_>>(),
@@ -129,9 +132,15 @@ fn info_text<R: Read + Seek>(
     let manifest = capture.manifest();
     let mut out = String::new();
     let plural = if draws.len() == 1 { "" } else { "s" };
+    let unrecorded = capture.unrecorded_draws();
+    let not_recorded = if unrecorded.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} more not recorded)", unrecorded.len())
+    };
     let _ = writeln!(
         out,
-        "{}: iridia-capture {}, {} draw{plural}, {} bytes",
+        "{}: iridia-capture {}, {} draw{plural}{not_recorded}, {} bytes",
         path.display(),
         manifest.version,
         draws.len(),
@@ -166,9 +175,13 @@ fn info_text<R: Read + Seek>(
             } else {
                 "after not recorded"
             };
+            let samples = match target.resource.sample_count {
+                1 => String::new(),
+                n => format!(" {n}x"),
+            };
             let _ = writeln!(
                 out,
-                "  {:<5} {:<22} {}x{}  {after}",
+                "  {:<5} {:<22} {}x{}{samples}  {after}",
                 target.target.to_string(),
                 target.format.to_string(),
                 target.width,
@@ -178,6 +191,9 @@ fn info_text<R: Read + Seek>(
         if let Some(problem) = &draw.problem {
             let _ = writeln!(out, "  error: {problem}");
         }
+    }
+    for draw in unrecorded {
+        let _ = writeln!(out, "not recorded: {}", unrecorded_line(draw));
     }
     out
 }

@@ -76,7 +76,7 @@ enum Command {
     },
     /// Re-run recorded draws on the CPU and compare every target with what the GPU wrote: a table of compared,
     /// differing and ambiguous pixels per draw (or JSON). Exit 0 when every compared draw matches, 1 when some
-    /// differ, 2 on an error.
+    /// differ, 2 on an error, 3 when the capture lists draws that were not recorded or nothing was compared.
     Replay {
         /// The capture (.iridia).
         capture: PathBuf,
@@ -100,6 +100,10 @@ enum Command {
         /// difference mask, heatmap) into this folder.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Accept an incomplete comparison: draws the recorder could not record, or nothing compared, exit 0 or 1
+        /// rather than 3.
+        #[arg(long)]
+        allow_unrecorded: bool,
     },
     /// Explain one pixel of a replayed draw: its recorded and replayed values, a one-line verdict, and its history
     /// (fragments, tests, the triangle's vertex inputs and outputs, interpolated inputs, the pixel program's trace).
@@ -175,6 +179,7 @@ pub fn run() -> ExitCode {
             tolerance,
             json,
             out,
+            allow_unrecorded,
         } => {
             let args = replay::ReplayArgs {
                 capture,
@@ -183,11 +188,13 @@ pub fn run() -> ExitCode {
                 tolerance,
                 json,
                 out,
+                allow_unrecorded,
             };
             return match replay::replay(&args) {
                 Ok(replay::Verdict::Matches) => ExitCode::SUCCESS,
                 Ok(replay::Verdict::Differs) => ExitCode::from(1),
                 Ok(replay::Verdict::Failed) => ExitCode::from(2),
+                Ok(replay::Verdict::Incomplete) => ExitCode::from(3),
                 Err(message) => failure(message),
             };
         }

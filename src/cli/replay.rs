@@ -2,9 +2,10 @@
 //! draws and compares each target with what the GPU wrote; a table (or a JSON report) of compared, differing and
 //! ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels. Exit
 //! code 0 when every compared draw matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
-//! reported and the others still run).
+//! reported and the others still run), 3 when the comparison is incomplete: the capture lists draws its writer could
+//! not record, or nothing was compared (a CI job must not read either as a pass), unless `--allow-unrecorded`.
 
-use super::common::{open, print_out, tolerance_of};
+use super::common::{open, print_out, tolerance_of, unrecorded_line};
 use iridia::capture::Capture;
 use iridia::draw::ShaderCache;
 use iridia::replay::{DrawReplay, Picture, ReplayOptions, TargetReplay, replay_draw};
@@ -27,6 +28,8 @@ pub struct ReplayArgs {
     pub json: bool,
     /// `--out DIR`.
     pub out: Option<PathBuf>,
+    /// `--allow-unrecorded`: unrecorded draws and an empty comparison are not an incomplete result.
+    pub allow_unrecorded: bool,
 }
 
 /// How a run of `iridia replay` ended, for the exit code.
@@ -38,6 +41,8 @@ pub enum Verdict {
     Differs,
     /// Some draw could not be replayed.
     Failed,
+    /// The capture lists draws that were not recorded, or no draw was compared.
+    Incomplete,
 }
 
 /// The largest error of a replay, as `rt0.G 3 ULP (0.0118)`, over the channels of its compared targets; `-` when
@@ -187,6 +192,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let path = &args.capture;
     let mut capture = open(path)?;
     let count = capture.draw_count();
+    let unrecorded = capture.unrecorded_draws().to_vec();
     let indices: Vec<usize> = match args.draw {
         Some(index) if index >= count => {
             return Err(format!(
@@ -243,16 +249,29 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     }
     bar.finish_and_clear();
     if args.json {
+        let unrecorded_json: Vec<Value> = unrecorded
+            .iter()
+            .map(|u| {
+                json!({
+                    "before_draw": u.before_draw,
+                    "name": u.name,
+                    "api_call": u.api_call,
+                    "reason": u.reason,
+                })
+            })
+            .collect();
         let report = json!({
             "capture": path.display().to_string(),
             "tolerance": tolerance_name,
             "draws": draws_json,
+            "unrecorded_draws": unrecorded_json,
             "summary": {
                 "draws": indices.len(),
                 "compared": compared,
                 "matching": matching,
                 "differing": differing,
                 "errors": failed,
+                "unrecorded": unrecorded.len(),
             },
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -272,10 +291,30 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
             text.push_str(&format!(", {failed} failed"));
         }
         text.push('\n');
+        for draw in &unrecorded {
+            text.push_str(&format!("not recorded: {}\n", unrecorded_line(draw)));
+        }
+        if !unrecorded.is_empty() {
+            text.push_str(&format!(
+                "{} draws of the frame were not recorded{}\n",
+                unrecorded.len(),
+                if args.allow_unrecorded {
+                    " (allowed)"
+                } else {
+                    ": exit 3 (--allow-unrecorded to accept)"
+                }
+            ));
+        }
+        if compared == 0 && failed == 0 && !args.allow_unrecorded {
+            text.push_str("nothing was compared: exit 3 (--allow-unrecorded to accept)\n");
+        }
         print_out(&text)?;
     }
+    let incomplete = !args.allow_unrecorded && (!unrecorded.is_empty() || compared == 0);
     Ok(if failed > 0 {
         Verdict::Failed
+    } else if incomplete {
+        Verdict::Incomplete
     } else if differing > 0 {
         Verdict::Differs
     } else {
