@@ -2,7 +2,7 @@
 # Installs what building and testing Iridia needs, idempotently, on a fresh Debian machine with rustup, Node.js and
 # npm: the wasm32 target, the wasm-bindgen CLI at the exact version Cargo.lock has for the wasm-bindgen crate, the npm
 # packages, (with --browser) Debian's chromium for the browser tests, and (with --wine) what the recorder's tests
-# need: Debian's Wine, Xvfb, Mesa's software OpenGL and the mingw-w64 cross compiler, and the Rust target
+# need: Debian's Wine, Xvfb, Mesa's software OpenGL and the mingw-w64 C and C++ cross compilers, and the Rust target
 # x86_64-pc-windows-gnu. Prints what it installs; silent otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +65,8 @@ if [ "$wine" = 1 ]; then
   { command -v wine >/dev/null && installed wine64; } || missing="$missing wine wine64 libwine"
   command -v Xvfb >/dev/null || missing="$missing xvfb xauth"
   command -v x86_64-w64-mingw32-gcc >/dev/null || missing="$missing gcc-mingw-w64-x86-64"
+  # C++ for the Dear ImGui example the recorder's tests record (scripts/wine-env.sh, imgui_build).
+  command -v x86_64-w64-mingw32-g++ >/dev/null || missing="$missing g++-mingw-w64-x86-64"
   [ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || missing="$missing libgl1-mesa-dri libgl1 libglx-mesa0 libegl1"
   if [ -n "$missing" ]; then
     echo "setup: installing Debian's$missing" >&2

@@ -3,8 +3,9 @@
 # the test program and the bcryptprimitives shim (scripts/wine-env.sh), makes a Wine prefix of its own under the
 # target folder (once), starts a private X server, runs recorder/tests/wine.rs (the program without the recorder,
 # with it idle, with it recording a frame; the checks are there), then re-runs the recorded capture with
-# `iridia replay --all`. Needs what `scripts/setup.sh --wine` installs. About a minute once built and the prefix
-# made; making the prefix takes a minute more.
+# `iridia replay --all`; then records a frame of Dear ImGui's DirectX 11 example (recorder/tests/imgui.rs, the last
+# step). Needs what `scripts/setup.sh --wine` installs and shared/thirdparty/imgui beside the repository. About a
+# minute once built and the prefix made; making the prefix takes a minute more, building ImGui (kept) two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/wine-env.sh
@@ -14,7 +15,7 @@ wine_step "recorder: cargo clippy --target x86_64-pc-windows-gnu"
 cargo clippy --locked -p iridia-recorder --target x86_64-pc-windows-gnu -- -D warnings
 wine_build
 cargo build --locked --bin iridia
-wine_start
+wine_start "$imgui_screen"
 
 wine_step "recorder: tests under Wine"
 IRIDIA_WINE_BIN="$bin" IRIDIA_WINE_SHADERS="$PWD/$wine_src/shaders" IRIDIA_WINE_OUT="$work/out" \
@@ -38,3 +39,13 @@ else
   # Until the replay command is merged, the test above re-runs every draw through the library (run_draw).
   echo "test-recorder: this iridia has no replay command; skipped (the Wine test replays through the library)" >&2
 fi
+
+# A real program nobody here wrote: Dear ImGui's DirectX 11 example, built from $repo/../shared/thirdparty/imgui
+# (or IRIDIA_IMGUI_DIR; the build is kept until its sources change), run under Wine with one frame recorded and
+# ended once the capture is written; recorder/tests/imgui.rs checks the capture against what ImGui's backend draws
+# and that `iridia replay --all` compares every draw (exit 0 or 1).
+imgui_build
+wine_step "recorder: Dear ImGui's example under Wine, one frame recorded (recorder/tests/imgui.rs)"
+imgui_test "$work/imgui"
+echo "iridia replay --all of the recorded ImGui frame ($work/imgui/replay.txt):" >&2
+cat "$work/imgui/replay.txt" >&2

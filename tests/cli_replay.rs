@@ -58,13 +58,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-const SAMPLES: [&str; 6] = [
+const SAMPLES: [&str; 7] = [
     "01-lit-mesh",
     "02-alpha-blend",
     "03-post-process",
     "04-frame",
     "05-thin-triangles",
     "20-recorded",
+    "21-imgui",
 ];
 
 // Whether a sample matches is the reference renderer's bytes against ours: 02 and 03 draw 2D shapes and a
