@@ -65,13 +65,23 @@ fn a_draw_run_part_by_part_draws_what_it_draws_at_once() {
         let mut capture = Capture::open(bytes).unwrap();
         for index in 0..capture.draw_count() {
             let captured = capture.draw(index).unwrap();
+            // A resumed triangle walks its quads from the first to where it stopped (run.rs's
+            // `quads().skip(next_quad)`, each quad evaluated), so stepping costs the square of a triangle's quads over
+            // the budget: 21-imgui's 1272x773 frame, whose windows' backgrounds are triangles of tens of thousands of
+            // quads, took 189 s with budget 1 and 162 s with 64 (every other sample: 8 s; measured 2026-12-02).
+            // Frames larger than 256x256 step with 1000 units a call.
+            let large = captured
+                .targets
+                .iter()
+                .any(|t| u64::from(t.width) * u64::from(t.height) > 256 * 256);
+            let smallest = if large { 1000 } else { 1 };
             let state = Arc::new(captured.state);
             let mut cache = ShaderCache::new();
             let whole = PreparedDraw::new(&state, &mut cache, DrawOptions::default())
                 .unwrap()
                 .run(None)
                 .unwrap();
-            for budget in [1, 5000] {
+            for budget in [smallest, 5000] {
                 // a fresh prepared draw each time, so that the vertices are shaded in steps too
                 let mut prepared = PreparedDraw::shared(state.clone(), &mut cache, DrawOptions::default()).unwrap();
                 let (output, calls) = stepped(&mut prepared, budget);
