@@ -102,6 +102,108 @@ fn line_fixtures_are_consistent() {
     assert_eq!(cases("attributes.json").len(), 28);
 }
 
+/// The lines a case's vertices make under its topology (3.4.3; strips draw as the list of their segments, adjacency
+/// vertices are dropped when no geometry program is bound), as pairs of vertex indices.
+fn segments(topology: &str, count: usize) -> Vec<(usize, usize)> {
+    match topology {
+        "LINELIST" => (0..count / 2).map(|i| (2 * i, 2 * i + 1)).collect(),
+        "LINESTRIP" => (1..count).map(|i| (i - 1, i)).collect(),
+        "LINELIST_ADJ" => (0..count / 4).map(|i| (4 * i + 1, 4 * i + 2)).collect(),
+        "LINESTRIP_ADJ" => (2..count.saturating_sub(1)).map(|i| (i - 1, i)).collect(),
+        other => panic!("not a line topology: {other}"),
+    }
+}
+
+// The library's line and point coverage (`iridia::raster::line`) on its own, before the draw pipeline draws lines:
+// against the generator's independent model of the spec's rules everywhere, and against the reference outside the
+// ties its README lists.
+#[test]
+fn the_line_rasterizer_matches_the_spec_model_and_the_reference_outside_its_ties() {
+    use iridia::raster::line::{AliasedLine, point_square, square_covers};
+    use iridia::raster::{PixelRect, snap};
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for case in cases("coverage.json") {
+        let category = case["category"].as_str().unwrap();
+        if ["quad", "aa", "wireframe"].contains(&category) {
+            continue;
+        }
+        let name = case["name"].as_str().unwrap();
+        let viewport = &case["viewport"];
+        let allowed = if viewport.is_null() {
+            PixelRect {
+                left: 0,
+                top: 0,
+                right: SIZE as i64,
+                bottom: SIZE as i64,
+            }
+        } else {
+            let v = |k: &str| viewport[k].as_i64().unwrap();
+            PixelRect {
+                left: v("x"),
+                top: v("y"),
+                right: v("x") + v("w"),
+                bottom: v("y") + v("h"),
+            }
+        };
+        let verts: Vec<[f32; 2]> = case["verts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| [float(&v[0]), float(&v[1])])
+            .collect();
+        let mut ours = vec![0u32; SIZE * SIZE];
+        let topology = case["topology"].as_str().unwrap();
+        if topology == "POINTLIST" {
+            for [x, y] in &verts {
+                let square = point_square(*x, *y);
+                for py in allowed.top..allowed.bottom {
+                    for px in allowed.left..allowed.right {
+                        if square_covers(square, [px * 256 + 128, py * 256 + 128]) {
+                            ours[py as usize * SIZE + px as usize] += 1;
+                        }
+                    }
+                }
+            }
+        } else {
+            for (a, b) in segments(topology, verts.len()) {
+                let fixed = |v: [f32; 2]| [snap(v[0]), snap(v[1])];
+                let Some(line) = AliasedLine::new(fixed(verts[a]), fixed(verts[b])) else {
+                    continue;
+                };
+                for [x, y] in line.pixels(allowed) {
+                    ours[y as usize * SIZE + x as usize] += 1;
+                }
+            }
+        }
+        let model = grid(&case["model"]);
+        let counts = grid(&case["counts"]);
+        let ties: BTreeSet<_> = pixels(&case["extra"])
+            .union(&pixels(&case["missing"]))
+            .copied()
+            .collect();
+        for y in 0..SIZE {
+            for x in 0..SIZE {
+                let i = y * SIZE + x;
+                compared += 1;
+                if ours[i] != model[i] {
+                    failures.push(format!("{name} ({x}, {y}): ours {} spec model {}", ours[i], model[i]));
+                }
+                if !ties.contains(&(x, y)) && ours[i] != counts[i] {
+                    failures.push(format!("{name} ({x}, {y}): ours {} reference {}", ours[i], counts[i]));
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 292 * SIZE * SIZE, "the 292 cases of lines, strips, lists, adjacency and points");
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 fn draw(case: &Value, cache: &mut ShaderCache) -> DrawOutput {
     let path = folder().join(case["draw"].as_str().unwrap());
     let dir = path.parent().unwrap().to_path_buf();
