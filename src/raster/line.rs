@@ -92,6 +92,7 @@ impl AliasedLine {
     }
 
     /// Whether `point` lies in the diamond test area of pixel (`x`, `y`) for this line's major axis.
+    #[allow(clippy::arithmetic_side_effects)] // every value is an i64 widened to i128: sums of two products fit
     fn in_diamond(&self, point: [i64; 2], x: i64, y: i64) -> bool {
         let [cx, cy] = centre(x, y);
         let dx = i128::from(point[0]) - i128::from(cx);
@@ -104,6 +105,7 @@ impl AliasedLine {
     /// Whether the segment meets the diamond of pixel (`x`, `y`): the parameters `t` in [0, 1] of the points inside
     /// each of its four edges' half planes (closed on the lower edges, open on the upper ones) overlap; or, for a
     /// y-major line, it passes through the diamond's right corner.
+    #[allow(clippy::arithmetic_side_effects)] // every value is an i64 widened to i128: sums of two products fit
     fn meets_diamond(&self, x: i64, y: i64) -> bool {
         let [cx, cy] = centre(x, y);
         let a = [
@@ -170,6 +172,7 @@ impl AliasedLine {
 
     /// For a y-major line, whether the segment from `a` (relative to a pixel centre) along `d` passes through the
     /// diamond's right corner `(1/2, 0)`.
+    #[allow(clippy::arithmetic_side_effects)] // every value is an i64 widened to i128: sums of two products fit
     fn through_right_corner(&self, a: [i128; 2], d: [i128; 2]) -> bool {
         if self.major != LineMajor::Y {
             return false;
@@ -205,6 +208,7 @@ impl AliasedLine {
     /// The pixels the line covers within `allowed`, in the order the line travels: along the major axis from the
     /// start, at most two candidate pixels across it per step (a diamond the line meets has its centre within half a
     /// pixel of the line there).
+    #[allow(clippy::arithmetic_side_effects)] // every value is an i64 widened to i128: sums of two products fit
     pub fn pixels(&self, allowed: PixelRect) -> Vec<[i64; 2]> {
         let mut out = Vec::new();
         let (along, across) = match self.major {
