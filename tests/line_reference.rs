@@ -195,7 +195,11 @@ fn the_line_rasterizer_matches_the_spec_model_and_the_reference_outside_its_ties
             }
         }
     }
-    assert_eq!(compared, 292 * SIZE * SIZE, "the 292 cases of lines, strips, lists, adjacency and points");
+    assert_eq!(
+        compared,
+        292 * SIZE * SIZE,
+        "the 292 cases of lines, strips, lists, adjacency and points"
+    );
     assert!(
         failures.is_empty(),
         "{} differences:\n{}",
