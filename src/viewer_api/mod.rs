@@ -100,7 +100,8 @@ fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
                 id,
                 format: recorded.format,
                 width: recorded.width,
-                height: recorded.height,
+                // a multisampled target shows its sample planes stacked, sample 0's on top
+                height: recorded.height.saturating_mul(recorded.resource.sample_count.max(1)),
                 before: recorded.before.clone(),
                 recorded: recorded.after.clone(),
             });
@@ -286,9 +287,10 @@ impl ViewerCapture {
             .targets
             .iter()
             .flat_map(|target| {
-                target_ids(target.target, target.format)
-                    .into_iter()
-                    .map(|id| target_info(id, target.format, target.width, target.height))
+                target_ids(target.target, target.format).into_iter().map(|id| {
+                    let height = target.height.saturating_mul(target.resource.sample_count.max(1));
+                    target_info(id, target.format, target.width, height)
+                })
             })
             .collect();
         let status = match (&summary.problem, program_problem) {
