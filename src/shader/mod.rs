@@ -111,12 +111,15 @@
 //!   LOD, derivatives (first three components) or level 0. Immediate offsets (`aoffimmi`) are passed as decoded.
 //! - `gather4*`: the channel is the sampler operand's selected component (22.4.2); the programmable offset of
 //!   `gather4_po*` is the low 6 bits of each of its first two components, signed (22.4.4).
-//! - `ld`/`ld2dms`: the address words as integers (bits unchanged), the immediate offset and the sample index.
+//! - `ld`/`ld2dms`: the address words as integers (bits unchanged), the immediate offset and the sample index
+//!   (22.4.7: any register, not only a literal). The `_s` (tiled-resource feedback) forms are refused when building.
 //! - `resinfo` (22.4.14): the view's (width, height, depth-or-array-size, mip count) as floats, as integers
 //!   (`_uint`), or as floats with the sizes the declared dimension returns (width; width and height; all three for
 //!   3D) replaced by their reciprocals (`_rcpFloat`).
 //! - `sampleinfo`/`samplepos` (22.4.21-22) on a `t#` ask the view; on the `rasterizer` they read
-//!   [`Bindings::rasterizer`] (one sample at the centre unless told otherwise), an out-of-range index giving zeros.
+//!   [`Bindings::rasterizer_sample_count`] (1 unless the draw says otherwise) and its standard pattern (19.2.4,
+//!   [`crate::api::multisample`]), an out-of-range index giving zeros. `sampleinfo` writes (count, 0, 0, 0) as a
+//!   float, or an integer with `_uint`; an unbound `t#` gives 0.
 //! - `bufinfo` (22.4.1) writes the view's element count to every component.
 //! - `ld_raw`/`ld_structured` (22.4.10, 22.4.12) read the word at the byte offset plus 4 times each swizzle
 //!   component a written destination component names; an offset past 32 bits reads 0 (out of bounds).
@@ -167,8 +170,7 @@ pub mod texture;
 mod trace;
 
 pub use binding::{
-    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, RasterizerSamples, SAMPLER_SLOTS, ShaderResource,
-    Unbound,
+    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, SAMPLER_SLOTS, ShaderResource, Unbound,
 };
 pub use executable::{
     ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,
