@@ -152,7 +152,8 @@
 //!   encoder and decoder, with expected values from section 22's definitions worked out by hand: every ALU opcode's
 //!   dispatch, every register file and addressing mode with the out-of-range rules, every flow-control construct
 //!   with diverging lanes, derivatives on quads with helper lanes, texture instructions against a recording view,
-//!   the build-time refusals and the trace.
+//!   multisampled views (`ld2dms`, `sampleinfo`, `samplepos`, `resinfo`) through whole programs built with
+//!   [`crate::dxbc::asm`], the build-time refusals and the trace.
 //! - `tests/shader_fixtures.rs`: every vertex and pixel program under `fixtures/` builds (UAV programs are refused
 //!   by name); four compiled programs against results computed by hand from their HLSL; random inputs and random,
 //!   partly missing, wrong-sized or misshapen bindings, and bit-flipped programs, never panic.
