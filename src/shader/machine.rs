@@ -416,7 +416,7 @@ impl Machine {
 
     /// Runs `exe` on the batch with `bindings`, recording `trace`'s lanes if a trace is given. Fails if the batch
     /// was not started for `exe`, a declared slot is empty (unless `bindings.unbound` says to read zeros) or holds a
-    /// view of another shape, a texture read fails, or the instruction budget runs out.
+    /// view of another shape or sample count than declared, a texture read fails, or the instruction budget runs out.
     pub fn run(&mut self, exe: &Executable, bindings: &Bindings<'_>, mut trace: Option<&mut Trace>) -> Result<()> {
         if self.stage != Some(exe.stage) || self.layout != exe.layout || self.lane_count == 0 {
             return Err(Error::new(
