@@ -6,10 +6,18 @@
 //! discrete sample (i,j) has continuous coordinates (i/16,j/16)", the pixel's centre at (0, 0), "Only coordinates
 //! [-8,7] are valid for both axis"), x to the right and y down as in the pixel coordinate system (3.3.1). Standard
 //! patterns exist for 1 (trivial), 2, 4, 8 and 16 samples; none for 32 ("the definition of standard patterns for
-//! sample counts above 16 samples was postponed").
+//! sample counts above 16 samples was postponed"). Each has a sibling centre pattern
+//! (`D3D11_CENTER_MULTISAMPLE_PATTERN`), "the same number of samples, except with all samples located overlapping the
+//! center of the pixel". A resource or target names its pattern by its quality level ([`pattern`]).
 
 /// Subdivisions of a pixel side on 19.2.4's sample grid: positions are in 1/16 pixel.
 pub const SAMPLE_GRID: i8 = 16;
+
+/// `D3D11_STANDARD_MULTISAMPLE_PATTERN`: the quality level that asks for the standard pattern (19.2.4).
+pub const STANDARD_MULTISAMPLE_PATTERN: u32 = 0xFFFF_FFFF;
+
+/// `D3D11_CENTER_MULTISAMPLE_PATTERN`: the quality level that asks for the centre pattern (19.2.4).
+pub const CENTER_MULTISAMPLE_PATTERN: u32 = 0xFFFF_FFFE;
 
 /// 1 sample: the pixel centre (19.2.4: "1(trivial)").
 const PATTERN_1: [[i8; 2]; 1] = [[0, 0]];
@@ -22,6 +30,9 @@ const PATTERN_4: [[i8; 2]; 4] = [[-2, -6], [6, -2], [-6, 2], [2, 6]];
 
 /// "Standard 8 Sample Pattern": { (1,-3), (-1,3), (5,1), (-3,-5), (-5,5), (-7,-1), (3,7), (7,-7) }.
 const PATTERN_8: [[i8; 2]; 8] = [[1, -3], [-1, 3], [5, 1], [-3, -5], [-5, 5], [-7, -1], [3, 7], [7, -7]];
+
+/// Every sample of a centre pattern: the pixel centre.
+const CENTER: [[i8; 2]; 16] = [[0, 0]; 16];
 
 /// "Standard 16 Sample Pattern": { (1,1), (-1,-3), (-3,2), (4,-1), (-5,-2), (2,5), (5,3), (3,-5), (-2,6), (0,-7),
 /// (-4,-6), (-6,4), (-8,0), (7,-4), (6,7), (-7,-8) }.
@@ -55,6 +66,34 @@ pub fn standard_pattern(sample_count: u32) -> Option<&'static [[i8; 2]]> {
         16 => Some(&PATTERN_16),
         _ => None,
     }
+}
+
+/// The centre pattern of `sample_count` samples (19.2.4, `D3D11_CENTER_MULTISAMPLE_PATTERN`): that many (0, 0)
+/// offsets; `None` for a count with no standard pattern.
+pub fn center_pattern(sample_count: u32) -> Option<&'static [[i8; 2]]> {
+    CENTER.get(..standard_pattern(sample_count)?.len())
+}
+
+/// The pattern of `sample_count` samples at quality level `quality` (`DXGI_SAMPLE_DESC`), in 1/16 pixel: the
+/// standard pattern for [`STANDARD_MULTISAMPLE_PATTERN`] and for quality 0 (19.2.4 lets hardware whose only
+/// patterns are the standard ones "pretend QualityLevel = 0 behaves the same as QualityLevel =
+/// D3D11_STANDARD_MULTISAMPLE_PATTERN"), the centre pattern for [`CENTER_MULTISAMPLE_PATTERN`], the pixel centre
+/// for one sample whatever the quality. `None` for a vendor quality level (positions unknown) or a count with no
+/// standard pattern (32).
+pub fn pattern(sample_count: u32, quality: u32) -> Option<&'static [[i8; 2]]> {
+    match quality {
+        0 | STANDARD_MULTISAMPLE_PATTERN => standard_pattern(sample_count),
+        CENTER_MULTISAMPLE_PATTERN => center_pattern(sample_count),
+        _ if sample_count == 1 => Some(&PATTERN_1),
+        _ => None,
+    }
+}
+
+/// Sample `index` of [`pattern`]`(sample_count, quality)` in pixels from the pixel centre (x right, y down; 3.3.1),
+/// as `samplepos` (22.4.22) returns it; `None` when the pattern is unknown or the index is not below the count.
+pub fn sample_position(sample_count: u32, quality: u32, index: u32) -> Option<[f32; 2]> {
+    let offset = pattern(sample_count, quality)?.get(usize::try_from(index).ok()?)?;
+    Some(offset.map(|o| f32::from(o) / f32::from(SAMPLE_GRID)))
 }
 
 /// Sample `index` of the standard pattern of `sample_count` samples (19.2.4) in 1/16 pixel from the pixel centre;
@@ -151,6 +190,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn quality_levels_pick_the_standard_or_the_centre_pattern() {
+        // 19.2.4: 0xFFFFFFFF the standard pattern (and quality 0 read as it), 0xFFFFFFFE every sample at the centre.
+        for quality in [0, STANDARD_MULTISAMPLE_PATTERN] {
+            assert_eq!(sample_position(4, quality, 2), Some([-0.375, 0.125])); // (-6, 2) / 16
+        }
+        assert_eq!(pattern(8, CENTER_MULTISAMPLE_PATTERN), Some(&[[0, 0]; 8][..]));
+        assert_eq!(sample_position(16, CENTER_MULTISAMPLE_PATTERN, 15), Some([0.0, 0.0]));
+        assert_eq!(sample_position(16, CENTER_MULTISAMPLE_PATTERN, 16), None);
+        // A vendor quality level: unknown positions, but for the one sample at the centre.
+        assert_eq!(pattern(4, 3), None);
+        assert_eq!(pattern(1, 3), Some(&[[0, 0]][..]));
+        assert_eq!(pattern(32, CENTER_MULTISAMPLE_PATTERN), None);
     }
 
     #[test]

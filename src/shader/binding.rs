@@ -91,13 +91,17 @@ pub struct Bindings<'a> {
     pub unbound: Unbound,
     /// The rasterizer's sample count for this draw (the render targets' and depth buffer's `SampleDesc.Count`, 1
     /// without multisampling; default 1), which `sampleinfo` and `samplepos` on the `rasterizer` register read
-    /// (22.4.21-22). Its sample positions are the standard pattern of that count (19.2.4,
-    /// [`crate::api::multisample`]); a count with no standard pattern (32) gives positions (0, 0).
+    /// (22.4.21-22).
     pub rasterizer_sample_count: u32,
+    /// The rasterizer's sample quality level for this draw (`SampleDesc.Quality`; default 0), which picks the pattern
+    /// `samplepos` on the `rasterizer` register reads ([`crate::api::multisample::pattern`]: 0 and
+    /// `D3D11_STANDARD_MULTISAMPLE_PATTERN` the standard pattern, `D3D11_CENTER_MULTISAMPLE_PATTERN` the centre one).
+    /// An unknown pattern (a vendor quality level, 32 samples) gives positions (0, 0).
+    pub rasterizer_sample_quality: u32,
 }
 
 impl Default for Bindings<'_> {
-    /// Nothing bound, [`Unbound::Error`], one rasterizer sample.
+    /// Nothing bound, [`Unbound::Error`], one rasterizer sample (quality 0).
     fn default() -> Self {
         Self {
             constant_buffers: [None; CONSTANT_BUFFER_SLOTS],
@@ -105,6 +109,7 @@ impl Default for Bindings<'_> {
             samplers: [None; SAMPLER_SLOTS],
             unbound: Unbound::default(),
             rasterizer_sample_count: 1,
+            rasterizer_sample_quality: 0,
         }
     }
 }
@@ -145,6 +150,7 @@ impl std::fmt::Debug for Bindings<'_> {
             .field("samplers", &bound(&self.samplers.map(|s| s.is_some())))
             .field("unbound", &self.unbound)
             .field("rasterizer_sample_count", &self.rasterizer_sample_count)
+            .field("rasterizer_sample_quality", &self.rasterizer_sample_quality)
             .finish()
     }
 }

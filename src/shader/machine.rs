@@ -1477,8 +1477,12 @@ impl Machine {
                     // empty slot gives zeros.
                     let position = match tex.resource {
                         Some(_) => view.map_or([0.0; 2], |v| v.sample_position(index)),
-                        None => multisample::standard_sample_position(context.bindings.rasterizer_sample_count, index)
-                            .unwrap_or([0.0; 2]),
+                        None => multisample::sample_position(
+                            context.bindings.rasterizer_sample_count,
+                            context.bindings.rasterizer_sample_quality,
+                            index,
+                        )
+                        .unwrap_or([0.0; 2]),
                     };
                     [position[0].to_bits(), position[1].to_bits(), 0, 0]
                 }

@@ -117,8 +117,9 @@
 //!   (`_uint`), or as floats with the sizes the declared dimension returns (width; width and height; all three for
 //!   3D) replaced by their reciprocals (`_rcpFloat`).
 //! - `sampleinfo`/`samplepos` (22.4.21-22) on a `t#` ask the view; on the `rasterizer` they read
-//!   [`Bindings::rasterizer_sample_count`] (1 unless the draw says otherwise) and its standard pattern (19.2.4,
-//!   [`crate::api::multisample`]), an out-of-range index giving zeros. `sampleinfo` writes (count, 0, 0, 0) as a
+//!   [`Bindings::rasterizer_sample_count`] (1 unless the draw says otherwise) and the pattern
+//!   [`Bindings::rasterizer_sample_quality`] names (19.2.4, [`crate::api::multisample::pattern`]: standard or
+//!   centre), an out-of-range index or unknown pattern giving zeros. `sampleinfo` writes (count, 0, 0, 0) as a
 //!   float, or an integer with `_uint`; an unbound `t#` gives 0.
 //! - `bufinfo` (22.4.1) writes the view's element count to every component.
 //! - `ld_raw`/`ld_structured` (22.4.10, 22.4.12) read the word at the byte offset plus 4 times each swizzle

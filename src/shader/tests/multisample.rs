@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::{f, fv, run_quads};
 use crate::api::enums::{ResourceDimension, SrvDimension};
+use crate::api::multisample;
 use crate::api::resource::{Resource, ShaderResourceView, ShaderResourceViewDesc, Texture, TextureShape};
 use crate::dxbc::program::{Declaration, Opcode, Program};
 use crate::dxbc::{asm, disasm};
@@ -232,6 +233,24 @@ fn the_rasterizer_has_one_sample_at_the_centre_unless_the_draw_says() {
     );
     assert_eq!(m.output(0, 0), [f(32.0), 0, 0, 0]);
     assert_eq!(m.output(1, 1), [0; 4]);
+    // 4 samples at quality 0 (read as the standard pattern): sample 1 = (6, -2) / 16. At
+    // D3D11_CENTER_MULTISAMPLE_PATTERN every sample is the centre (19.2.4). A vendor quality: unknown, zeros.
+    let inputs = lanes(&[[1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]]);
+    for (quality, expected) in [
+        (0, fv([0.375, -0.125, 0.0, 0.0])),
+        (multisample::STANDARD_MULTISAMPLE_PATTERN, fv([0.375, -0.125, 0.0, 0.0])),
+        (multisample::CENTER_MULTISAMPLE_PATTERN, [0; 4]),
+        (2, [0; 4]),
+    ] {
+        let bindings = Bindings {
+            rasterizer_sample_count: 4,
+            rasterizer_sample_quality: quality,
+            ..Bindings::default()
+        };
+        let m = run_quads(&exe, &[0b1111], &inputs, &bindings);
+        assert_eq!(m.output(0, 0), [f(4.0), 0, 0, 0], "{quality:#x}");
+        assert_eq!(m.output(0, 1), expected, "{quality:#x}");
+    }
 }
 
 #[test]
