@@ -99,7 +99,7 @@ struct PendingDraw {
 /// could not be recorded (listed in its place in submission order).
 enum Pending {
     /// A draw with its reads.
-    Draw(PendingDraw),
+    Draw(Box<PendingDraw>),
     /// A draw listed as not recorded.
     Unrecorded(UnrecordedDrawEntry),
 }
@@ -315,7 +315,7 @@ impl ActiveCapture {
             self.deferred
                 .entry(context.as_raw() as usize)
                 .or_default()
-                .push(Pending::Draw(PendingDraw { job, reads }));
+                .push(Pending::Draw(Box::new(PendingDraw { job, reads })));
         } else {
             self.complete(context, PendingDraw { job, reads }, false);
         }
@@ -1466,7 +1466,7 @@ impl ActiveCapture {
         } else {
             for draw in draws {
                 match draw {
-                    Pending::Draw(draw) => self.complete(context_ref, draw, true),
+                    Pending::Draw(draw) => self.complete(context_ref, *draw, true),
                     Pending::Unrecorded(entry) => self.writer.send_unrecorded(entry),
                 }
             }

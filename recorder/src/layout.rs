@@ -34,7 +34,8 @@ impl Conversion {
                     let mut word = [0u8; 4];
                     word.copy_from_slice(texel);
                     let gl = u32::from_le_bytes(word);
-                    texel.copy_from_slice(&((gl >> 8) | (gl << 24)).to_le_bytes());
+                    // depth24 << 8 | stencil, rotated right by 8 bits: stencil << 24 | depth24.
+                    texel.copy_from_slice(&gl.rotate_right(8).to_le_bytes());
                 }
             }
             Conversion::D32S8FromHighStencil => {

@@ -35,7 +35,7 @@ const PS_D24S8: &[u8] = include_bytes!("shaders/ms_load_d24s8.ps.dxbc");
 const MAX_SIDE: u32 = 16384;
 
 /// Which pixel program reads a target, and the formats around it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Plan {
     /// The pixel program.
     program: Program,
@@ -105,13 +105,16 @@ pub struct SampleReader {
     devices: HashMap<usize, DeviceObjects>,
 }
 
+/// A multisampled copy's key: (DXGI format, width, height, sample count, quality).
+type CopyKey = (i32, u32, u32, u32, u32);
+
 /// One device's reader objects.
 struct DeviceObjects {
     vs: ID3D11VertexShader,
     programs: HashMap<Program, ID3D11PixelShader>,
     rasterizer: ID3D11RasterizerState,
     /// Multisampled copies by (format, width, height, samples, quality), with their views.
-    copies: HashMap<(i32, u32, u32, u32, u32), (ID3D11Resource, Vec<ID3D11ShaderResourceView>)>,
+    copies: HashMap<CopyKey, (ID3D11Resource, Vec<ID3D11ShaderResourceView>)>,
     /// Stacked-plane targets by (format, width, height), with their views.
     planes: HashMap<(i32, u32, u32), (ID3D11Resource, ID3D11RenderTargetView)>,
 }

@@ -62,9 +62,13 @@ pub fn probe(device: &ID3D11Device, format: DXGI_FORMAT, view_format: DXGI_FORMA
     }
 }
 
+/// A failure of a call, as text.
+fn fail(what: &'static str) -> impl Fn(windows::core::Error) -> String {
+    move |e| format!("{what} failed: {e}")
+}
+
 /// The probe's GPU work: the cleared texture's first row, as the staging copy gives it.
 fn read_probe(device: &ID3D11Device, format: DXGI_FORMAT, view_format: DXGI_FORMAT) -> Result<Vec<u8>> {
-    let fail = |what: &str| move |e: windows::core::Error| format!("{what} failed: {e}");
     let mut desc = D3D11_TEXTURE2D_DESC {
         Width: 2,
         Height: 2,
@@ -118,7 +122,7 @@ fn read_probe(device: &ID3D11Device, format: DXGI_FORMAT, view_format: DXGI_FORM
         }
         context.ClearDepthStencilView(
             &view,
-            (D3D11_CLEAR_DEPTH.0 | D3D11_CLEAR_STENCIL.0) as u32,
+            D3D11_CLEAR_DEPTH.0 | D3D11_CLEAR_STENCIL.0,
             PROBE_DEPTH,
             PROBE_STENCIL,
         );
