@@ -148,6 +148,9 @@ pub struct ActiveCapture {
     layouts: HashMap<(usize, i32), Layout>,
     /// Reads multisampled targets' samples.
     samples: SampleReader,
+    /// Time spent recording draws on the immediate context (reads issued and mapped, the draw itself), for the
+    /// log: (draws, total) for draws with a multisampled target and for the others.
+    timing: [(u64, std::time::Duration); 2],
 }
 
 impl ActiveCapture {
@@ -175,6 +178,7 @@ impl ActiveCapture {
             unrecorded: HashMap::new(),
             layouts: HashMap::new(),
             samples: SampleReader::default(),
+            timing: Default::default(),
         })
     }
 
@@ -193,6 +197,13 @@ impl ActiveCapture {
         for (call, count) in &self.unrecorded {
             log!("{count} {call} calls are not recorded (the format holds none)");
         }
+        let [multisampled, single] = self.timing.map(|(draws, total)| {
+            let each = total.as_secs_f64() * 1000.0 / draws.max(1) as f64;
+            format!("{draws} ({each:.2} ms each)")
+        });
+        log!(
+            "recording time on the immediate context: draws with a multisampled target {multisampled}, others {single}"
+        );
         log!(
             "capture ended: {} draws recorded, {} skipped, {} staging resources made",
             self.draws,
@@ -279,7 +290,9 @@ impl ActiveCapture {
         // SAFETY: a live context; the device is AddRef'd and released on drop.
         let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
         self.probe_layouts(&device);
+        let started = std::time::Instant::now();
         let plan = query(context, call)?;
+        let timing = usize::from(!plan.targets.iter().any(|t| t.shape.sample_count > 1));
         let mut reads: Vec<Read> = Vec::new();
         let suspended = Predication::suspend(context);
         let gathered = self.gather(context, &device, &plan, deferred, &mut reads);
@@ -318,6 +331,10 @@ impl ActiveCapture {
                 .push(Pending::Draw(Box::new(PendingDraw { job, reads })));
         } else {
             self.complete(context, PendingDraw { job, reads }, false);
+            if let Some((draws, total)) = self.timing.get_mut(timing) {
+                *draws = draws.saturating_add(1);
+                *total = total.saturating_add(started.elapsed());
+            }
         }
         Ok(true)
     }
