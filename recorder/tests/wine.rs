@@ -138,21 +138,27 @@ struct Runs {
     plain: Run,
     idle: Run,
     recorded: Run,
+    /// Recording frame 1 with two draws the recorder cannot record added (`TESTAPP_UNRECORDABLE`).
+    unrecordable: Run,
 }
+
+/// The settings that record frame 1.
+const RECORD_FRAME_1: [(&str, &str); 3] = [
+    ("IRIDIA_CAPTURE_FRAME", "2"),
+    ("IRIDIA_CAPTURE_FRAMES", "2"),
+    ("IRIDIA_SNAPSHOT_DRAWS", "3"),
+];
 
 fn runs() -> &'static Runs {
     static RUNS: OnceLock<Runs> = OnceLock::new();
     RUNS.get_or_init(|| Runs {
         plain: run("plain", false, &[]),
         idle: run("idle", true, &[]),
-        recorded: run(
-            "recorded",
+        recorded: run("recorded", true, &RECORD_FRAME_1),
+        unrecordable: run(
+            "unrecordable",
             true,
-            &[
-                ("IRIDIA_CAPTURE_FRAME", "2"),
-                ("IRIDIA_CAPTURE_FRAMES", "2"),
-                ("IRIDIA_SNAPSHOT_DRAWS", "3"),
-            ],
+            &[RECORD_FRAME_1.as_slice(), &[("TESTAPP_UNRECORDABLE", "1")]].concat(),
         ),
     })
 }
@@ -526,4 +532,53 @@ fn every_recorded_draw_replays_and_the_differences_are_reported() {
     }
     println!("{report}");
     std::fs::write(env_path("IRIDIA_WINE_OUT").join("replay-report.txt"), &report).unwrap();
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
+    let runs = runs();
+    let run = &runs.unrecordable;
+    assert_eq!(run.captures.len(), 1, "{}", run.log);
+    let capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
+    capture.check().unwrap();
+    // Every draw of the program is still recorded; the two added ones (after draw 9, testapp.c's
+    // unrecordable_draws) are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample).
+    assert_eq!(capture.draw_count(), 14);
+    let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
+        .manifest()
+        .unrecorded_draws
+        .iter()
+        .map(|u| (u.before_draw, u.name.as_deref(), u.api_call.as_deref()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (10, Some("immediate context"), Some("Draw(4, 0)")),
+            (10, Some("immediate context"), Some("DrawAuto()")),
+        ]
+    );
+    let [sampled, auto] = &capture.manifest().unrecorded_draws[..] else {
+        panic!("two unrecorded draws")
+    };
+    assert!(
+        sampled.reason.contains("multisampled shader resource"),
+        "{}",
+        sampled.reason
+    );
+    assert!(auto.reason.contains("DrawAuto"), "{}", auto.reason);
+    for entry in [sampled, auto] {
+        let targets: Vec<(&str, iridia::format::Format, u32, u32, u32)> = entry
+            .targets
+            .iter()
+            .map(|t| (t.target.as_str(), t.format, t.width, t.height, t.sample_count))
+            .collect();
+        assert_eq!(targets, [("rt0", iridia::format::Format::R8G8B8A8Unorm, 64, 64, 1)]);
+    }
+    assert!(
+        run.log
+            .contains("draw not recorded: Draw(4, 0): a multisampled shader resource"),
+        "{}",
+        run.log
+    );
 }

@@ -34,6 +34,9 @@
  * Map (mapped.bin) and the updated texture after UpdateSubresource (updated.bin). Staging copies of a
  * D24_UNORM_S8_UINT target give whatever layout the driver's copies have (Wine's: OpenGL's packing).
  *
+ * With TESTAPP_UNRECORDABLE set, the checked frame has two more draws after draw 9 that the recorder cannot record
+ * (see unrecordable_draws); the test compares none of that run's readbacks.
+ *
  * The sampled textures' contents (hand-checkable): slice s of the 4x4 array holds at (x, y) the RGBA8 texel
  * (60x, 60y, 80s + 10, 255); face f of the 4x4 cube (30 + 50y, 50x, 20 + 40f, 255); the 4x4 dynamic texture, in
  * frame n, (255 - 64y, 64x, 30n mod 256, 255); the 8x8 updated texture is (128, 128, 128, 255) but for the box
@@ -564,6 +567,40 @@ static void read_ms_snapshots(struct scene *s, ID3D11DeviceContext *ctx, UINT w,
     free(stencils);
 }
 
+/* two draws the recorder lists as not recorded (TESTAPP_UNRECORDABLE): a quad reading the multisampled colour target
+   through a Texture2DMS view (Draw(4, 0): the recorder reads no multisampled shader resource), then DrawAuto with
+   no stream-output buffer bound (draws nothing; the format holds no DrawAuto) */
+static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms)
+{
+    ID3D11VertexShader *vs;
+    ID3D11PixelShader *ps;
+    ID3D11ShaderResourceView *view, *none = NULL;
+    ID3D11Buffer *cb;
+    UINT zero[4] = {0, 0, 0, 0};
+    D3D11_VIEWPORT vp = {0.0f, 0.0f, (float)t->width, (float)t->height, 0.0f, 1.0f};
+    SIZE_T size;
+    void *code;
+    code = load_file("ms_read.vs.dxbc", &size);
+    CHECK(ID3D11Device_CreateVertexShader(s->device, code, size, NULL, &vs), "CreateVertexShader");
+    free(code);
+    code = load_file("ms_read_colour.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps), "CreatePixelShader");
+    free(code);
+    CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)ms->texture, NULL, &view), "CreateShaderResourceView");
+    cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 16, zero, 0);
+    ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &t->rtv, NULL);
+    ID3D11DeviceContext_IASetInputLayout(ctx, NULL);
+    ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
+    ID3D11DeviceContext_VSSetShader(ctx, vs, NULL, 0);
+    ID3D11DeviceContext_PSSetShader(ctx, ps, NULL, 0);
+    ID3D11DeviceContext_PSSetConstantBuffers(ctx, 0, 1, &cb);
+    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &view);
+    ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
+    ID3D11DeviceContext_Draw(ctx, 4, 0);
+    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
+    ID3D11DeviceContext_DrawAuto(ctx);
+}
+
 /* ------------------------------------------------------------------ windows */
 static HWND make_window(const char *title, int w, int h)
 {
@@ -922,6 +959,10 @@ int main(int argc, char **argv)
             check_target(ctx_out, 9, "rt5", &rt5, 1);
             ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 4, none);
         }
+
+        /* with TESTAPP_UNRECORDABLE set, in the checked frame: two draws the recorder cannot record, into rt5 */
+        if (checked && getenv("TESTAPP_UNRECORDABLE"))
+            unrecordable_draws(&a, ctx_out, &rt5, &ms_color);
 
         /* 10, 11: a 4x multisampled pass (colour, D24S8 depth-stencil with the stencil tested), resolved */
         ID3D11DeviceContext_ClearRenderTargetView(ctx_out, ms_color.rtv, clear0);
