@@ -447,7 +447,8 @@ fn d24s8_in_d3d11_layout(bytes: &mut [u8]) {
         [0x00, 0xff, 0xff, 0xff] => {
             for texel in bytes.chunks_exact_mut(4) {
                 let gl = u32::from_le_bytes(texel.try_into().unwrap());
-                texel.copy_from_slice(&((gl >> 8) | (gl << 24)).to_le_bytes());
+                let (depth, stencil) = (gl >> 8, gl & 0xff);
+                texel.copy_from_slice(&(stencil << 24 | depth).to_le_bytes());
             }
         }
         other => panic!("a D24S8 readback's cleared texel is {other:02x?}, neither layout"),
