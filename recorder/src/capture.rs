@@ -495,8 +495,7 @@ impl ActiveCapture {
             && shape.sample_count > 1
         {
             return Err(format!(
-                "a multisampled shader resource ({} samples): the recorder cannot read a multisampled resource's \
-                 samples yet",
+                "a multisampled resource ({} samples) bound where the recorder reads no samples",
                 shape.sample_count
             ));
         }
@@ -621,6 +620,50 @@ impl ActiveCapture {
         Ok(DataRef::Read(reads.len() - 1, 0))
     }
 
+    /// Issues the reading of a multisampled texture a shader reads through `view`: its every sample, as for a
+    /// multisampled target (`crate::msaa`), through the view's format (colour formats and depth data viewed as
+    /// R32_FLOAT or R16_UNORM; not the depth-stencil families' X8/G8 views). Read anew at each draw (not cached).
+    fn read_multisampled_resource(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        resource: &ID3D11Resource,
+        shape: &TextureShape,
+        view: &iridia::api::resource::ShaderResourceViewDesc,
+        reads: &mut Vec<Read>,
+    ) -> Result<ResourceJob<DataRef>> {
+        use iridia::format::Format as F;
+        let format = match view.format {
+            F::Unknown => shape.format,
+            format => format,
+        };
+        if matches!(
+            format,
+            F::R24UnormX8Typeless | F::X24TypelessG8Uint | F::R32FloatX8X24Typeless | F::X32TypelessG8X24Uint
+        ) {
+            return Err(format!(
+                "a multisampled shader resource viewed as {format}: the recorder reads the samples of colour views, \
+                 R32_FLOAT and R16_UNORM only"
+            ));
+        }
+        let view_format = DXGI_FORMAT(i32::try_from(format.value()).map_err(|e| e.to_string())?);
+        let planes = self
+            .samples
+            .read(context, device, resource, shape, view_format, false)?;
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::surface(&planes.shape, planes.format, 0))?;
+        // SAFETY: both resources are live single-sampled textures of one size and format.
+        unsafe { context.CopyResource(&staging.resource, &planes.texture) };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Surface { shape: planes.shape },
+            cache: None,
+            convert: Conversion::None,
+        });
+        Ok(ResourceJob::Texture(*shape, vec![DataRef::Read(reads.len() - 1, 0)]))
+    }
+
     /// The reads before the draw: every bound resource and each target's surface.
     fn gather(
         &mut self,
@@ -708,7 +751,12 @@ impl ActiveCapture {
         }
         let mut shader_resources = Vec::new();
         for (slot, view, resource) in &stage.shader_resources {
-            let data = self.read_resource(context, device, resource, deferred, reads)?;
+            let data = match describe(resource)? {
+                Described::Texture { shape, .. } if shape.sample_count > 1 => {
+                    self.read_multisampled_resource(context, device, resource, &shape, view, reads)?
+                }
+                _ => self.read_resource(context, device, resource, deferred, reads)?,
+            };
             shader_resources.push((*slot, *view, data));
         }
         Ok(StageJob {
@@ -1119,7 +1167,7 @@ macro_rules! query_stage {
 
 /// Queries everything the draw depends on through the context's `*Get*` calls.
 fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
-    // Stages and outputs version 1.0 of the format cannot hold.
+    // Stages and outputs the format cannot hold.
     let mut geometry = None;
     let mut hull = None;
     let mut domain = None;
@@ -1131,20 +1179,20 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
     }
     if geometry.is_some() || hull.is_some() || domain.is_some() {
         return Err(
-            "a geometry, hull or domain program is bound (version 1.0 records vertex and pixel programs)".into(),
+            "a geometry, hull or domain program is bound (the format records vertex and pixel programs)".into(),
         );
     }
     let mut stream_out: [Option<ID3D11Buffer>; 4] = Default::default();
     // SAFETY: a live context; the array has room for the 4 targets asked for.
     unsafe { context.SOGetTargets(Some(&mut stream_out)) };
     if stream_out.iter().any(Option::is_some) {
-        return Err("stream output is bound (version 1.0 records none)".into());
+        return Err("stream output is bound (the format records none)".into());
     }
     let mut uavs: [Option<ID3D11UnorderedAccessView>; 8] = Default::default();
     // SAFETY: a live context; the array has room for the 8 slots asked for.
     unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut uavs)) };
     if uavs.iter().any(Option::is_some) {
-        return Err("unordered access views are bound (version 1.0 records none)".into());
+        return Err("unordered access views are bound (the format records none)".into());
     }
 
     // SAFETY: a live context.
@@ -1411,7 +1459,7 @@ impl ActiveCapture {
             before_draw: 0,
             name: Some(context_name(context).to_owned()),
             api_call: Some(format!("{name}()")),
-            reason: format!("{name} draws a count the GPU decides: version 1.1 of the format holds no such call"),
+            reason: format!("{name} draws a count the GPU decides: the format holds no such call"),
             targets: bound_targets(context),
         };
         // SAFETY: a live context; `GetType` only reads it.

@@ -543,9 +543,10 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     assert_eq!(run.captures.len(), 1, "{}", run.log);
     let capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
     capture.check().unwrap();
-    // Every draw of the program is still recorded; the two added ones (after draw 9, testapp.c's
-    // unrecordable_draws) are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample).
-    assert_eq!(capture.draw_count(), 14);
+    // Every draw of the program is still recorded, and the quad sampling the multisampled texture (after draw 9,
+    // testapp.c's unrecordable_draws); the two draws after it are listed in order, with the render target bound
+    // (rt5: 64x64 RGBA8, one sample).
+    assert_eq!(capture.draw_count(), 15);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -555,20 +556,16 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     assert_eq!(
         listed,
         [
-            (10, Some("immediate context"), Some("Draw(4, 0)")),
-            (10, Some("immediate context"), Some("DrawAuto()")),
+            (11, Some("immediate context"), Some("Draw(3, 0)")),
+            (11, Some("immediate context"), Some("DrawAuto()")),
         ]
     );
-    let [sampled, auto] = &capture.manifest().unrecorded_draws[..] else {
+    let [uav, auto] = &capture.manifest().unrecorded_draws[..] else {
         panic!("two unrecorded draws")
     };
-    assert!(
-        sampled.reason.contains("multisampled shader resource"),
-        "{}",
-        sampled.reason
-    );
+    assert!(uav.reason.contains("unordered access views"), "{}", uav.reason);
     assert!(auto.reason.contains("DrawAuto"), "{}", auto.reason);
-    for entry in [sampled, auto] {
+    for entry in [uav, auto] {
         let targets: Vec<(&str, iridia::format::Format, u32, u32, u32)> = entry
             .targets
             .iter()
@@ -578,8 +575,20 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     }
     assert!(
         run.log
-            .contains("draw not recorded: Draw(4, 0): a multisampled shader resource"),
+            .contains("draw not recorded: Draw(3, 0): unordered access views"),
         "{}",
         run.log
     );
+    // The quad read the multisampled colour target as frame 0 left it: the same draws as frame 1's, whose samples
+    // after draw 11 the program read back itself.
+    let mut capture = capture;
+    let draw = capture.draw(10).unwrap();
+    assert_eq!(draw.api_call.as_deref(), Some("Draw(4, 0)"));
+    match draw.state.ps.shader_resource(0).unwrap().resource.as_ref() {
+        iridia::api::resource::Resource::Texture(t) => {
+            assert_eq!(t.shape.sample_count, 4);
+            assert!(t.subresource(0, 0).unwrap() == &run.readbacks["d11_mscolor_after.bin"][..]);
+        }
+        other => panic!("the quad's texture is {other:?}"),
+    }
 }

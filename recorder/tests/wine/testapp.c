@@ -34,8 +34,8 @@
  * Map (mapped.bin) and the updated texture after UpdateSubresource (updated.bin). Staging copies of a
  * D24_UNORM_S8_UINT target give whatever layout the driver's copies have (Wine's: OpenGL's packing).
  *
- * With TESTAPP_UNRECORDABLE set, the checked frame has two more draws after draw 9 that the recorder cannot record
- * (see unrecordable_draws); the test compares none of that run's readbacks.
+ * With TESTAPP_UNRECORDABLE set, the checked frame has three more draws after draw 9, two of which the recorder
+ * cannot record (see unrecordable_draws); the test compares none of that run's readbacks.
  *
  * The sampled textures' contents (hand-checkable): slice s of the 4x4 array holds at (x, y) the RGBA8 texel
  * (60x, 60y, 80s + 10, 255); face f of the 4x4 cube (30 + 50y, 50x, 20 + 40f, 255); the 4x4 dynamic texture, in
@@ -567,14 +567,18 @@ static void read_ms_snapshots(struct scene *s, ID3D11DeviceContext *ctx, UINT w,
     free(stencils);
 }
 
-/* two draws the recorder lists as not recorded (TESTAPP_UNRECORDABLE): a quad reading the multisampled colour target
-   through a Texture2DMS view (Draw(4, 0): the recorder reads no multisampled shader resource), then DrawAuto with
-   no stream-output buffer bound (draws nothing; the format holds no DrawAuto) */
+/* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
+   (Draw(4, 0): recorded, the texture's every sample read), then two the recorder lists as not recorded: the same
+   quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
+   nothing; the format holds no DrawAuto) */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms)
 {
     ID3D11VertexShader *vs;
     ID3D11PixelShader *ps;
     ID3D11ShaderResourceView *view, *none = NULL;
+    ID3D11UnorderedAccessView *uav, *no_uav = NULL;
+    ID3D11Texture2D *uav_texture;
+    D3D11_TEXTURE2D_DESC desc = {0};
     ID3D11Buffer *cb;
     UINT zero[4] = {0, 0, 0, 0};
     D3D11_VIEWPORT vp = {0.0f, 0.0f, (float)t->width, (float)t->height, 0.0f, 1.0f};
@@ -598,6 +602,17 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
     ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
     ID3D11DeviceContext_Draw(ctx, 4, 0);
     ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
+    desc.Width = desc.Height = 4;
+    desc.MipLevels = desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R32_UINT;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = D3D11_BIND_UNORDERED_ACCESS;
+    CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, NULL, &uav_texture), "CreateTexture2D (UAV)");
+    CHECK(ID3D11Device_CreateUnorderedAccessView(s->device, (ID3D11Resource *)uav_texture, NULL, &uav), "CreateUnorderedAccessView");
+    ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &uav, NULL);
+    ID3D11DeviceContext_Draw(ctx, 3, 0);
+    ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &no_uav, NULL);
     ID3D11DeviceContext_DrawAuto(ctx);
 }
 
