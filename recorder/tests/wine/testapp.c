@@ -2,7 +2,7 @@
  * context, for the recorder to record under Wine.
  *
  * usage: testapp.exe SHADER_DIR OUT_DIR FRAMES CHECKED_FRAME
- *        testapp.exe SHADER_DIR bench DRAWS FRAMES WIDTH HEIGHT
+ *        testapp.exe SHADER_DIR bench DRAWS FRAMES WIDTH HEIGHT   (TESTAPP_BENCH_SAMPLES=N: N-sample targets)
  *
  * Each frame draws, on device A (D3D11CreateDeviceAndSwapChain):
  *   0  the out-parameter context: DrawIndexed, a dynamic constant buffer mapped for this draw, depth test and write
@@ -661,16 +661,27 @@ static int bench(int draws, int frames, UINT w, UINT h)
     IDXGISwapChain *chain;
     DXGI_SWAP_CHAIN_DESC desc;
     struct scene s;
-    struct target rt, depth;
+    struct target rt, depth, resolved = {0};
     LARGE_INTEGER frequency, t0, submitted, presenting, t1;
     HWND window = make_window("iridia bench", 64, 64);
     int frame, i;
+    UINT samples = getenv("TESTAPP_BENCH_SAMPLES") ? (UINT)atoi(getenv("TESTAPP_BENCH_SAMPLES")) : 1;
     swap_chain_desc(&desc, window, 64, 64);
     CHECK(D3D11CreateDeviceAndSwapChain(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, levels, 3, D3D11_SDK_VERSION, &desc,
             &chain, &device, NULL, &ctx), "D3D11CreateDeviceAndSwapChain");
     make_scene(&s, device);
-    rt = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
-    depth = make_target(device, w, h, DXGI_FORMAT_D32_FLOAT, 1);
+    if (samples > 1)
+    {
+        /* TESTAPP_BENCH_SAMPLES=N: N-sample colour and D24S8 targets, resolved each frame for the 1x1 read */
+        rt = make_ms_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, samples, 0);
+        depth = make_ms_target(device, w, h, DXGI_FORMAT_R24G8_TYPELESS, samples, 1);
+        resolved = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    }
+    else
+    {
+        rt = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        depth = make_target(device, w, h, DXGI_FORMAT_D32_FLOAT, 1);
+    }
     QueryPerformanceFrequency(&frequency);
     for (frame = 0; frame < frames; ++frame)
     {
@@ -689,8 +700,11 @@ static int bench(int draws, int frames, UINT w, UINT h)
             ID3D11DeviceContext_DrawIndexed(ctx, 3, 0, 0);
         }
         QueryPerformanceCounter(&submitted);
-        /* wait for the GPU: a 1x1 read of the target */
-        ID3D11Texture2D_GetDesc(rt.texture, &sdesc);
+        /* wait for the GPU: a 1x1 read of the target (resolved first when multisampled) */
+        if (samples > 1)
+            ID3D11DeviceContext_ResolveSubresource(ctx, (ID3D11Resource *)resolved.texture, 0, (ID3D11Resource *)rt.texture, 0,
+                    DXGI_FORMAT_R8G8B8A8_UNORM);
+        ID3D11Texture2D_GetDesc(samples > 1 ? resolved.texture : rt.texture, &sdesc);
         sdesc.Width = sdesc.Height = 1;
         sdesc.Usage = D3D11_USAGE_STAGING;
         sdesc.BindFlags = 0;
@@ -698,7 +712,8 @@ static int bench(int draws, int frames, UINT w, UINT h)
         CHECK(ID3D11Device_CreateTexture2D(device, &sdesc, NULL, &staging), "CreateTexture2D");
         {
             D3D11_BOX box = {0, 0, 0, 1, 1, 1};
-            ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)staging, 0, 0, 0, 0, (ID3D11Resource *)rt.texture, 0, &box);
+            ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)staging, 0, 0, 0, 0,
+                    (ID3D11Resource *)(samples > 1 ? resolved.texture : rt.texture), 0, &box);
         }
         CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map");
         ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
