@@ -544,9 +544,9 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     let capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
     capture.check().unwrap();
     // Every draw of the program is still recorded, and the quad sampling the multisampled texture (after draw 9,
-    // testapp.c's unrecordable_draws); the two draws after it are listed in order, with the render target bound
-    // (rt5: 64x64 RGBA8, one sample).
-    assert_eq!(capture.draw_count(), 15);
+    // testapp.c's unrecordable_draws) and the two deferred draws into the multisampled targets; the two draws
+    // between them are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample).
+    assert_eq!(capture.draw_count(), 17);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -591,4 +591,39 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
         }
         other => panic!("the quad's texture is {other:?}"),
     }
+    // The deferred context's two draws into the 4x targets: recorded with every sample, and the second draw's
+    // state — queried after the recorder's sample-reading draws on that context around the first — is the
+    // first's (the program set it once).
+    let first = capture.draw(11).unwrap();
+    let second = capture.draw(12).unwrap();
+    assert_eq!(
+        (first.api_call.as_deref(), second.api_call.as_deref()),
+        (Some("DrawIndexed(3, 0, 0)"), Some("Draw(3, 0)"))
+    );
+    for draw in [&first, &second] {
+        assert_eq!(draw.name.as_deref(), Some("deferred context"));
+        assert_eq!(draw.targets.len(), 2);
+        for target in &draw.targets {
+            assert_eq!(target.resource.sample_count, 4);
+            assert_eq!(target.after.as_ref().unwrap().len(), 4 * 64 * 64 * 4);
+        }
+    }
+    let state = |d: &iridia::capture::CapturedDraw| {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            d.state.viewports,
+            d.state.stencil_ref,
+            d.state.rasterizer,
+            d.state.depth_stencil,
+            d.state.blend,
+            d.state.topology,
+            d.state.vertex_shader.len(),
+            d.state.pixel_shader.as_ref().map(|b| b.len()),
+        )
+    };
+    assert_eq!(state(&first), state(&second));
+    assert!(
+        first.targets[0].after.as_deref() != Some(&first.targets[0].before[..]),
+        "the first deferred draw drew nothing"
+    );
 }

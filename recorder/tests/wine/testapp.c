@@ -34,7 +34,7 @@
  * Map (mapped.bin) and the updated texture after UpdateSubresource (updated.bin). Staging copies of a
  * D24_UNORM_S8_UINT target give whatever layout the driver's copies have (Wine's: OpenGL's packing).
  *
- * With TESTAPP_UNRECORDABLE set, the checked frame has three more draws after draw 9, two of which the recorder
+ * With TESTAPP_UNRECORDABLE set, the checked frame has five more draws after draw 9, two of which the recorder
  * cannot record (see unrecordable_draws); the test compares none of that run's readbacks.
  *
  * The sampled textures' contents (hand-checkable): slice s of the 4x4 array holds at (x, y) the RGBA8 texel
@@ -570,8 +570,9 @@ static void read_ms_snapshots(struct scene *s, ID3D11DeviceContext *ctx, UINT w,
 /* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
    (Draw(4, 0): recorded, the texture's every sample read), then two the recorder lists as not recorded: the same
    quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
-   nothing; the format holds no DrawAuto) */
-static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms)
+   nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context */
+static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
+        struct target *ms_depth)
 {
     ID3D11VertexShader *vs;
     ID3D11PixelShader *ps;
@@ -614,6 +615,24 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
     ID3D11DeviceContext_Draw(ctx, 3, 0);
     ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &no_uav, NULL);
     ID3D11DeviceContext_DrawAuto(ctx);
+    /* two draws into the multisampled targets from a deferred context, the second relying on the state the first
+       left (the recorder reads the samples with its own draws on that context, restoring its state) */
+    {
+        ID3D11DeviceContext *deferred;
+        ID3D11CommandList *list;
+        ID3D11Buffer *cb_deferred = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        CHECK(ID3D11Device_CreateDeferredContext(s->device, 0, &deferred), "CreateDeferredContext");
+        bind_color(s, deferred, ms->rtv, ms_depth->dsv, cb_deferred, 64.0f, 64.0f);
+        ID3D11DeviceContext_OMSetDepthStencilState(deferred, s->stencil_once, 0);
+        set_draw_constants(deferred, cb_deferred, -0.2f, 0.1f, 0.3f, 0.9f, 0.5f, 1.0f);
+        ID3D11DeviceContext_DrawIndexed(deferred, 3, 0, 0);
+        set_draw_constants(deferred, cb_deferred, 0.25f, -0.15f, 0.9f, 0.4f, 0.2f, 1.0f);
+        ID3D11DeviceContext_Draw(deferred, 3, 0);
+        CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
+        ID3D11DeviceContext_ExecuteCommandList(ctx, list, FALSE);
+        ID3D11CommandList_Release(list);
+        ID3D11DeviceContext_Release(deferred);
+    }
 }
 
 /* ------------------------------------------------------------------ windows */
@@ -992,7 +1011,7 @@ int main(int argc, char **argv)
 
         /* with TESTAPP_UNRECORDABLE set, in the checked frame: two draws the recorder cannot record, into rt5 */
         if (checked && getenv("TESTAPP_UNRECORDABLE"))
-            unrecordable_draws(&a, ctx_out, &rt5, &ms_color);
+            unrecordable_draws(&a, ctx_out, &rt5, &ms_color, &ms_depth);
 
         /* 10, 11: a 4x multisampled pass (colour, D24S8 depth-stencil with the stencil tested), resolved */
         ID3D11DeviceContext_ClearRenderTargetView(ctx_out, ms_color.rtv, clear0);
