@@ -88,3 +88,61 @@ fn a_missing_file_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/shader.dxbc"));
 }
+
+#[test]
+fn asm_then_disasm_keeps_the_multisample_instructions() {
+    // ld2dms (22.4.7, fxc's `ldms`), sampleinfo (22.4.21) and samplepos (22.4.22) on t# and on the rasterizer, with
+    // the declared sample counts (22.3.12): assembled by `iridia asm`, disassembled by `iridia disasm`, the listing
+    // keeps every one of them and assembles again to the same program.
+    let dir = scratch("multisample");
+    let instructions = [
+        "dcl_resource_texture2dms(4) (float,float,float,float) t0",
+        "dcl_resource_texture2dmsarray(8) (uint,uint,uint,uint) t1",
+        "ldms r0.xyzw, v0.xyzw, t0.xyzw, v1.x",
+        "ldms_aoffimmi(1,-1,0) r1.xyzw, v0.xyzw, t0.yxzw, l(3)",
+        "ldms_indexable(texture2dmsarray)(uint,uint,uint,uint) r2.xyzw, v0.xyzw, t1.xyzw, v1.x",
+        "sampleinfo r3.x, t0.x",
+        "sampleinfo_uint r3.y, rasterizer.x",
+        "samplepos r4.xy, t1.xyxx, v1.x",
+        "samplepos r4.zw, rasterizer.xxxy, l(7)",
+    ];
+    let (declarations, code) = instructions.split_at(2);
+    let listing = format!(
+        "ps_5_0\n{}\ndcl_input_ps constant v0.xyzw\ndcl_input_ps constant v1.x\ndcl_output o0.xyzw\ndcl_temps 5\n{}\n\
+         mov o0.xyzw, r0.xyzw\nret\n",
+        declarations.join("\n"),
+        code.join("\n")
+    );
+    let listing_path = dir.join("multisample.asm");
+    std::fs::write(&listing_path, &listing).unwrap();
+    let blob_path = dir.join("multisample.dxbc");
+    let out = iridia()
+        .arg("asm")
+        .arg(&listing_path)
+        .arg("-o")
+        .arg(&blob_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = iridia().arg("disasm").arg(&blob_path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let disassembly = String::from_utf8(out.stdout).unwrap();
+    for line in instructions {
+        assert!(disassembly.lines().any(|l| l.trim() == line), "{line}\n{disassembly}");
+    }
+    let again_path = dir.join("again.asm");
+    std::fs::write(&again_path, &disassembly).unwrap();
+    let rebuilt_path = dir.join("again.dxbc");
+    let out = iridia()
+        .arg("asm")
+        .arg(&again_path)
+        .arg("-o")
+        .arg(&rebuilt_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        program_chunk(&std::fs::read(&rebuilt_path).unwrap()),
+        program_chunk(&std::fs::read(&blob_path).unwrap())
+    );
+}

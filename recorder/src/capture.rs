@@ -13,13 +13,16 @@
 
 use crate::config::Settings;
 use crate::job::{DrawJob, ResourceJob, StageJob, TargetJob, TargetView, WriterThread};
+use crate::layout::{Conversion, Layout};
 use crate::log::log;
+use crate::msaa::SampleReader;
 use crate::private_data::{DXBC_KEY, LAYOUT_KEY, private_data};
 use crate::readback::{Bytes, Described, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region};
 use iridia::api::draw::{DrawCall, IndexFormat};
 use iridia::api::limits::{CONSTANT_BUFFER_CONSTANTS, RENDER_TARGET_SLOTS};
 use iridia::api::resource::TextureShape;
 use iridia::capture::convert::Surface;
+use iridia::capture::{UnrecordedDrawEntry, UnrecordedTargetEntry};
 use std::collections::{HashMap, HashSet};
 use std::ffi::c_void;
 use std::path::Path;
@@ -82,12 +85,23 @@ struct Read {
     staging: Staging,
     kind: ReadKind,
     cache: Option<CacheNote>,
+    /// What turns the mapped texels into D3D11's layout (the probe's finding for the staging's format).
+    convert: Conversion,
 }
 
 /// A draw recorded on a deferred context, waiting for its command list to run.
 struct PendingDraw {
     job: DrawJob<DataRef>,
     reads: Vec<Read>,
+}
+
+/// What a deferred context's command list carries to where it runs: a recorded draw, or the entry of a draw that
+/// could not be recorded (listed in its place in submission order).
+enum Pending {
+    /// A draw with its reads.
+    Draw(Box<PendingDraw>),
+    /// A draw listed as not recorded.
+    Unrecorded(UnrecordedDrawEntry),
 }
 
 /// A resource's contents as last read.
@@ -127,9 +141,16 @@ pub struct ActiveCapture {
     /// it before the capture (a `Present` discarding a back buffer) was not seen.
     seen: HashSet<usize>,
     pool: StagingPool,
-    deferred: HashMap<usize, Vec<PendingDraw>>,
-    lists: HashMap<usize, (ID3D11CommandList, Vec<PendingDraw>)>,
+    deferred: HashMap<usize, Vec<Pending>>,
+    lists: HashMap<usize, (ID3D11CommandList, Vec<Pending>)>,
     unrecorded: HashMap<&'static str, u64>,
+    /// The readback layout probe's findings, by device and DXGI format (see `crate::probe`).
+    layouts: HashMap<(usize, i32), Layout>,
+    /// Reads multisampled targets' samples.
+    samples: SampleReader,
+    /// Time spent recording draws on the immediate context (reads issued and mapped, the draw itself), for the
+    /// log: (draws, total) for draws with a multisampled target and for the others.
+    timing: [(u64, std::time::Duration); 2],
 }
 
 impl ActiveCapture {
@@ -155,6 +176,9 @@ impl ActiveCapture {
             deferred: HashMap::new(),
             lists: HashMap::new(),
             unrecorded: HashMap::new(),
+            layouts: HashMap::new(),
+            samples: SampleReader::default(),
+            timing: Default::default(),
         })
     }
 
@@ -173,6 +197,13 @@ impl ActiveCapture {
         for (call, count) in &self.unrecorded {
             log!("{count} {call} calls are not recorded (the format holds none)");
         }
+        let [multisampled, single] = self.timing.map(|(draws, total)| {
+            let each = total.as_secs_f64() * 1000.0 / draws.max(1) as f64;
+            format!("{draws} ({each:.2} ms each)")
+        });
+        log!(
+            "recording time on the immediate context: draws with a multisampled target {multisampled}, others {single}"
+        );
         log!(
             "capture ended: {} draws recorded, {} skipped, {} staging resources made",
             self.draws,
@@ -200,6 +231,46 @@ impl ActiveCapture {
         self.discarded.insert(key);
     }
 
+    /// Runs the readback layout probe on `device` for every probed format, once per capture and device, and logs
+    /// what it found.
+    fn probe_layouts(&mut self, device: &ID3D11Device) {
+        let key = device.as_raw() as usize;
+        for (format, view_format) in crate::probe::PROBED {
+            if self.layouts.contains_key(&(key, format.0)) {
+                continue;
+            }
+            let layout = crate::probe::probe(device, format, view_format);
+            let name = crate::probe::format_name(format);
+            match &layout {
+                Layout::Known(Conversion::None) => log!("readback layout probe: {name} reads back in D3D11's layout"),
+                Layout::Known(Conversion::D24S8FromGl) => log!(
+                    "readback layout probe: {name} reads back in OpenGL's packing (depth24 << 8 | stencil); \
+                     converted to D3D11's"
+                ),
+                Layout::Known(Conversion::D32S8FromHighStencil) => log!(
+                    "readback layout probe: {name} reads back with the stencil in bits 24-31 of the second word; \
+                     converted to D3D11's"
+                ),
+                Layout::Unknown(why) => log!("readback layout probe: {name}: {why}; its draws are not recorded"),
+            }
+            self.layouts.insert((key, format.0), layout);
+        }
+    }
+
+    /// How readbacks of a resource of DXGI format `format` on `device` are converted to D3D11's layout; an error
+    /// (the reason a draw is not recorded) when the probe could not tell.
+    fn conversion(&mut self, device: &ID3D11Device, format: DXGI_FORMAT) -> Result<Conversion> {
+        self.probe_layouts(device);
+        match self.layouts.get(&(device.as_raw() as usize, format.0)) {
+            None => Ok(Conversion::None),
+            Some(Layout::Known(conversion)) => Ok(*conversion),
+            Some(Layout::Unknown(why)) => Err(format!(
+                "the readback layout of {} on this device is unknown: {why}",
+                crate::probe::format_name(format)
+            )),
+        }
+    }
+
     /// A staging resource of `desc` for reading the resource at `key`: a new one if its contents were discarded or
     /// it is the first read of the resource in this capture.
     fn staging_for(&mut self, device: &ID3D11Device, key: usize, desc: StagingDesc) -> Result<Staging> {
@@ -218,7 +289,10 @@ impl ActiveCapture {
         let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
         // SAFETY: a live context; the device is AddRef'd and released on drop.
         let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
+        self.probe_layouts(&device);
+        let started = std::time::Instant::now();
         let plan = query(context, call)?;
+        let timing = usize::from(!plan.targets.iter().any(|t| t.shape.sample_count > 1));
         let mut reads: Vec<Read> = Vec::new();
         let suspended = Predication::suspend(context);
         let gathered = self.gather(context, &device, &plan, deferred, &mut reads);
@@ -240,8 +314,8 @@ impl ActiveCapture {
             Ok(afters) => afters,
             Err(e) => {
                 self.discard(reads, deferred);
-                self.skipped += 1;
-                log!("draw not recorded: {e}");
+                let entry = unrecorded_entry(&job, e);
+                self.list_unrecorded(context, deferred, entry);
                 return Ok(true);
             }
         };
@@ -254,9 +328,13 @@ impl ActiveCapture {
             self.deferred
                 .entry(context.as_raw() as usize)
                 .or_default()
-                .push(PendingDraw { job, reads });
+                .push(Pending::Draw(Box::new(PendingDraw { job, reads })));
         } else {
             self.complete(context, PendingDraw { job, reads }, false);
+            if let Some((draws, total)) = self.timing.get_mut(timing) {
+                *draws = draws.saturating_add(1);
+                *total = total.saturating_add(started.elapsed());
+            }
         }
         Ok(true)
     }
@@ -339,10 +417,11 @@ impl ActiveCapture {
             }
         }
         if let Some(e) = failure {
-            self.skipped += 1;
-            log!("draw not recorded: {e}");
+            let entry = unrecorded_entry(&pending.job, e);
+            self.list_unrecorded(context, false, entry);
             return;
         }
+        let entry_if_lost = unrecorded_entry(&pending.job, String::new());
         let mapped = pending.job.map(&mut |data| match data {
             DataRef::Ready(bytes) => Ok(bytes),
             DataRef::Read(read, sub) => results
@@ -357,9 +436,33 @@ impl ActiveCapture {
                 self.writer.send(job);
             }
             Err(e) => {
-                self.skipped += 1;
-                log!("draw not recorded: {e}");
+                let entry = UnrecordedDrawEntry {
+                    reason: e,
+                    ..entry_if_lost
+                };
+                self.list_unrecorded(context, false, entry);
             }
+        }
+    }
+
+    /// Lists a draw that was not recorded: logged, counted, and — on the immediate context at once, on a deferred
+    /// one where its command list runs — sent to the writer as an entry of `unrecorded_draws`. What the draw wrote
+    /// is unknown to the recorder, so every cached content is stale from here on (the epoch moves).
+    fn list_unrecorded(&mut self, context: &ID3D11DeviceContext, deferred: bool, entry: UnrecordedDrawEntry) {
+        self.skipped += 1;
+        self.epoch += 1;
+        log!(
+            "draw not recorded: {}: {}",
+            entry.api_call.as_deref().unwrap_or("a draw"),
+            entry.reason
+        );
+        if deferred {
+            self.deferred
+                .entry(context.as_raw() as usize)
+                .or_default()
+                .push(Pending::Unrecorded(entry));
+        } else {
+            self.writer.send_unrecorded(entry);
         }
     }
 
@@ -391,8 +494,15 @@ impl ActiveCapture {
         if let Described::Texture { shape, .. } = &described
             && shape.sample_count > 1
         {
-            return Err("a multisampled shader resource (captures of version 1.0 hold none)".to_owned());
+            return Err(format!(
+                "a multisampled resource ({} samples) bound where the recorder reads no samples",
+                shape.sample_count
+            ));
         }
+        let convert = match described {
+            Described::Texture { format, .. } => self.conversion(device, format)?,
+            Described::Buffer { .. } => Conversion::None,
+        };
         let staging = self.staging_for(device, key, StagingDesc::whole(&described))?;
         // SAFETY: both resources are live; the staging copy has the source's description but for usage and bind
         // flags, as `CopyResource` requires.
@@ -417,7 +527,12 @@ impl ActiveCapture {
                 )
             }
         };
-        reads.push(Read { staging, kind, cache });
+        reads.push(Read {
+            staging,
+            kind,
+            cache,
+            convert,
+        });
         Ok(job)
     }
 
@@ -430,6 +545,10 @@ impl ActiveCapture {
         cache: Option<CacheNote>,
         reads: &mut Vec<Read>,
     ) -> Result<DataRef> {
+        if target.shape.sample_count > 1 {
+            return self.read_samples(context, device, target, cache, reads);
+        }
+        let convert = self.conversion(device, target.format)?;
         let desc = StagingDesc::surface(&target.shape, target.format, target.surface.level);
         let staging = self.staging_for(device, target.resource.as_raw() as usize, desc)?;
         let source_box = (target.shape.dimension == iridia::api::enums::ResourceDimension::Texture3D).then(|| {
@@ -462,8 +581,87 @@ impl ActiveCapture {
             staging,
             kind: ReadKind::Surface { shape },
             cache,
+            convert,
         });
         Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+
+    /// Issues the reading of a multisampled target's every sample (`crate::msaa`: drawn out as stacked planes on
+    /// the draw's context, then an ordinary staging copy) and gives where the planes will be.
+    fn read_samples(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        target: &TargetPlan,
+        cache: Option<CacheNote>,
+        reads: &mut Vec<Read>,
+    ) -> Result<DataRef> {
+        let depth = matches!(target.view, TargetView::DepthStencil(_));
+        let planes = self.samples.read(
+            context,
+            device,
+            &target.resource,
+            &target.shape,
+            target.view_format,
+            depth,
+        )?;
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::surface(&planes.shape, planes.format, 0))?;
+        // SAFETY: both resources are live single-sampled textures of one size and format.
+        unsafe { context.CopyResource(&staging.resource, &planes.texture) };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Surface { shape: planes.shape },
+            cache,
+            // The depth program packs D24S8 in D3D11's layout itself; colours need nothing.
+            convert: Conversion::None,
+        });
+        Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+
+    /// Issues the reading of a multisampled texture a shader reads through `view`: its every sample, as for a
+    /// multisampled target (`crate::msaa`), through the view's format (colour formats and depth data viewed as
+    /// R32_FLOAT or R16_UNORM; not the depth-stencil families' X8/G8 views). Read anew at each draw (not cached).
+    fn read_multisampled_resource(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        resource: &ID3D11Resource,
+        shape: &TextureShape,
+        view: &iridia::api::resource::ShaderResourceViewDesc,
+        reads: &mut Vec<Read>,
+    ) -> Result<ResourceJob<DataRef>> {
+        use iridia::format::Format as F;
+        let format = match view.format {
+            F::Unknown => shape.format,
+            format => format,
+        };
+        if matches!(
+            format,
+            F::R24UnormX8Typeless | F::X24TypelessG8Uint | F::R32FloatX8X24Typeless | F::X32TypelessG8X24Uint
+        ) {
+            return Err(format!(
+                "a multisampled shader resource viewed as {format}: the recorder reads the samples of colour views, \
+                 R32_FLOAT and R16_UNORM only"
+            ));
+        }
+        let view_format = DXGI_FORMAT(i32::try_from(format.value()).map_err(|e| e.to_string())?);
+        let planes = self
+            .samples
+            .read(context, device, resource, shape, view_format, false)?;
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::surface(&planes.shape, planes.format, 0))?;
+        // SAFETY: both resources are live single-sampled textures of one size and format.
+        unsafe { context.CopyResource(&staging.resource, &planes.texture) };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Surface { shape: planes.shape },
+            cache: None,
+            convert: Conversion::None,
+        });
+        Ok(ResourceJob::Texture(*shape, vec![DataRef::Read(reads.len() - 1, 0)]))
     }
 
     /// The reads before the draw: every bound resource and each target's surface.
@@ -515,14 +713,7 @@ impl ActiveCapture {
         }
         let job = DrawJob {
             call: plan.call,
-            name: Some(
-                if deferred {
-                    "deferred context"
-                } else {
-                    "immediate context"
-                }
-                .to_owned(),
-            ),
+            name: Some(context_name(context).to_owned()),
             topology: plan.topology,
             input_layout: plan.input_layout.clone(),
             vertex_buffers,
@@ -560,7 +751,12 @@ impl ActiveCapture {
         }
         let mut shader_resources = Vec::new();
         for (slot, view, resource) in &stage.shader_resources {
-            let data = self.read_resource(context, device, resource, deferred, reads)?;
+            let data = match describe(resource)? {
+                Described::Texture { shape, .. } if shape.sample_count > 1 => {
+                    self.read_multisampled_resource(context, device, resource, &shape, view, reads)?
+                }
+                _ => self.read_resource(context, device, resource, deferred, reads)?,
+            };
             shader_resources.push((*slot, *view, data));
         }
         Ok(StageJob {
@@ -597,8 +793,9 @@ impl ActiveCapture {
             };
             let [width, height, _] = target.shape.mip_size(target.surface.level);
             let region = match target.view {
-                // D3D11 copies depth-stencil resources whole only.
+                // D3D11 copies depth-stencil resources whole only; multisampled targets are read whole.
                 TargetView::DepthStencil(_) => None,
+                TargetView::RenderTarget(..) if target.shape.sample_count > 1 => None,
                 TargetView::RenderTarget(..) => plan.write_region(width, height),
             };
             let after = match region {
@@ -657,6 +854,7 @@ impl ActiveCapture {
             height: region.bottom - region.top,
             ..surface
         };
+        let convert = self.conversion(device, target.format)?;
         let desc = StagingDesc::surface(&region_shape, target.format, 0);
         let staging = self.pool.acquire(device, desc)?;
         let is_3d = target.shape.dimension == iridia::api::enums::ResourceDimension::Texture3D;
@@ -691,6 +889,7 @@ impl ActiveCapture {
                 base,
             },
             cache,
+            convert,
         });
         Ok(DataRef::Read(reads.len() - 1, 0))
     }
@@ -719,28 +918,18 @@ fn resolve(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes>]) -
                 for level in 0..shape.mip_levels {
                     let (row_bytes, rows, slices) = layout(shape, level)?;
                     let index = level + slice * shape.mip_levels;
-                    out.push(Arc::from(map_rows(
-                        context,
-                        &read.staging.resource,
-                        index,
-                        row_bytes,
-                        rows,
-                        slices,
-                    )?));
+                    let mut bytes = map_rows(context, &read.staging.resource, index, row_bytes, rows, slices)?;
+                    read.convert.apply(&mut bytes);
+                    out.push(Arc::from(bytes));
                 }
             }
             Ok(out)
         }
         ReadKind::Surface { shape } => {
             let (row_bytes, rows, _) = layout(shape, 0)?;
-            Ok(vec![Arc::from(map_rows(
-                context,
-                &read.staging.resource,
-                0,
-                row_bytes,
-                rows,
-                1,
-            )?)])
+            let mut bytes = map_rows(context, &read.staging.resource, 0, row_bytes, rows, 1)?;
+            read.convert.apply(&mut bytes);
+            Ok(vec![Arc::from(bytes)])
         }
         ReadKind::Region {
             surface,
@@ -749,7 +938,8 @@ fn resolve(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes>]) -
             base,
         } => {
             let (row_bytes, rows, _) = layout(region_shape, 0)?;
-            let region_rows = map_rows(context, &read.staging.resource, 0, row_bytes, rows, 1)?;
+            let mut region_rows = map_rows(context, &read.staging.resource, 0, row_bytes, rows, 1)?;
+            read.convert.apply(&mut region_rows);
             let base = match base {
                 DataRef::Ready(bytes) => bytes.clone(),
                 DataRef::Read(index, sub) => earlier
@@ -803,6 +993,8 @@ impl Predication {
 /// A bound target, as the draw sees it.
 struct TargetPlan {
     view: TargetView,
+    /// The view's DXGI format.
+    view_format: DXGI_FORMAT,
     resource: ID3D11Resource,
     shape: TextureShape,
     format: DXGI_FORMAT,
@@ -975,7 +1167,7 @@ macro_rules! query_stage {
 
 /// Queries everything the draw depends on through the context's `*Get*` calls.
 fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
-    // Stages and outputs version 1.0 of the format cannot hold.
+    // Stages and outputs the format cannot hold.
     let mut geometry = None;
     let mut hull = None;
     let mut domain = None;
@@ -987,20 +1179,20 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
     }
     if geometry.is_some() || hull.is_some() || domain.is_some() {
         return Err(
-            "a geometry, hull or domain program is bound (version 1.0 records vertex and pixel programs)".into(),
+            "a geometry, hull or domain program is bound (the format records vertex and pixel programs)".into(),
         );
     }
     let mut stream_out: [Option<ID3D11Buffer>; 4] = Default::default();
     // SAFETY: a live context; the array has room for the 4 targets asked for.
     unsafe { context.SOGetTargets(Some(&mut stream_out)) };
     if stream_out.iter().any(Option::is_some) {
-        return Err("stream output is bound (version 1.0 records none)".into());
+        return Err("stream output is bound (the format records none)".into());
     }
     let mut uavs: [Option<ID3D11UnorderedAccessView>; 8] = Default::default();
     // SAFETY: a live context; the array has room for the 8 slots asked for.
     unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut uavs)) };
     if uavs.iter().any(Option::is_some) {
-        return Err("unordered access views are bound (version 1.0 records none)".into());
+        return Err("unordered access views are bound (the format records none)".into());
     }
 
     // SAFETY: a live context.
@@ -1156,11 +1348,13 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         let mut desc = D3D11_RENDER_TARGET_VIEW_DESC::default();
         // SAFETY: a live view; `desc` is writable.
         unsafe { view.GetDesc(&mut desc) };
+        let view_format = desc.Format;
         let desc = crate::convert::render_target_view(&desc)?;
         // SAFETY: a live view; the resource is AddRef'd and released on drop.
         let resource = unsafe { view.GetResource() }.map_err(|e| e.to_string())?;
         targets.push(target_plan(
             resource,
+            view_format,
             TargetView::RenderTarget(slot as u32, desc),
             Surface::of_render_target(&desc),
         )?);
@@ -1169,11 +1363,13 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         let mut desc = D3D11_DEPTH_STENCIL_VIEW_DESC::default();
         // SAFETY: a live view; `desc` is writable.
         unsafe { view.GetDesc(&mut desc) };
+        let view_format = desc.Format;
         let desc = crate::convert::depth_stencil_view(&desc)?;
         // SAFETY: a live view; the resource is AddRef'd and released on drop.
         let resource = unsafe { view.GetResource() }.map_err(|e| e.to_string())?;
         targets.push(target_plan(
             resource,
+            view_format,
             TargetView::DepthStencil(desc),
             Surface::of_depth_stencil(&desc),
         )?);
@@ -1202,16 +1398,15 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
 }
 
 /// A target's resource, shape and written subresource.
-fn target_plan(resource: ID3D11Resource, view: TargetView, surface: Surface) -> Result<TargetPlan> {
+fn target_plan(
+    resource: ID3D11Resource,
+    view_format: DXGI_FORMAT,
+    view: TargetView,
+    surface: Surface,
+) -> Result<TargetPlan> {
     let Described::Texture { shape, format } = describe(&resource)? else {
         return Err("a target's resource is a buffer".into());
     };
-    if shape.sample_count > 1 {
-        return Err(format!(
-            "a multisampled target ({} samples; version 1.0 records single-sampled targets)",
-            shape.sample_count
-        ));
-    }
     let subresource = if shape.dimension == iridia::api::enums::ResourceDimension::Texture3D {
         surface.level
     } else {
@@ -1219,6 +1414,7 @@ fn target_plan(resource: ID3D11Resource, view: TargetView, surface: Surface) -> 
     };
     Ok(TargetPlan {
         view,
+        view_format,
         resource,
         shape,
         format,
@@ -1236,16 +1432,39 @@ impl ActiveCapture {
         let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
             return;
         };
-        if let Err(e) = self.record(context, call, draw) {
-            self.skipped += 1;
-            log!("draw not recorded: {e}");
+        if let Err(reason) = self.record(context, call, draw) {
+            let entry = UnrecordedDrawEntry {
+                before_draw: 0,
+                name: Some(context_name(context).to_owned()),
+                api_call: Some(iridia::capture::api_call_text(call)),
+                reason,
+                targets: bound_targets(context),
+            };
+            // SAFETY: a live context; `GetType` only reads it.
+            let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
+            self.list_unrecorded(context, deferred, entry);
         }
     }
 
-    /// Notes a draw call the format cannot hold; it may write anything.
-    pub fn unrecorded_draw(&mut self, name: &'static str) {
+    /// Notes a draw call the format cannot hold (`DrawAuto`, the indirect draws: `name`) on the context `this`,
+    /// and lists it; it may write anything.
+    pub fn unrecorded_draw(&mut self, this: *mut c_void, name: &'static str) {
         *self.unrecorded.entry(name).or_default() += 1;
         self.epoch += 1;
+        // SAFETY: `this` is the live context the hooked call was made on; borrowing adds no reference.
+        let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
+            return;
+        };
+        let entry = UnrecordedDrawEntry {
+            before_draw: 0,
+            name: Some(context_name(context).to_owned()),
+            api_call: Some(format!("{name}()")),
+            reason: format!("{name} draws a count the GPU decides: the format holds no such call"),
+            targets: bound_targets(context),
+        };
+        // SAFETY: a live context; `GetType` only reads it.
+        let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
+        self.list_unrecorded(context, deferred, entry);
     }
 
     /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
@@ -1311,9 +1530,103 @@ impl ActiveCapture {
             self.deferred.entry(context as usize).or_default().extend(draws);
         } else {
             for draw in draws {
-                self.complete(context_ref, draw, true);
+                match draw {
+                    Pending::Draw(draw) => self.complete(context_ref, *draw, true),
+                    Pending::Unrecorded(entry) => self.writer.send_unrecorded(entry),
+                }
             }
         }
         self.epoch += 1;
     }
+}
+
+/// The name a draw's entry gets: which kind of context it was issued on.
+fn context_name(context: &ID3D11DeviceContext) -> &'static str {
+    // SAFETY: a live context; `GetType` only reads it.
+    if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+        "deferred context"
+    } else {
+        "immediate context"
+    }
+}
+
+/// The entry listing `job` as not recorded, for `reason`: its call, context and targets (each surface's view
+/// format, size and the resource's sample count).
+fn unrecorded_entry<D>(job: &DrawJob<D>, reason: String) -> UnrecordedDrawEntry {
+    let targets = job
+        .targets
+        .iter()
+        .map(|target| {
+            let (name, format, level) = match target.view {
+                TargetView::RenderTarget(slot, view) => (format!("rt{slot}"), view.format, view.mip_slice),
+                TargetView::DepthStencil(view) => ("depth".to_owned(), view.format, view.mip_slice),
+            };
+            let [width, height, _] = target.shape.mip_size(level);
+            UnrecordedTargetEntry {
+                target: name,
+                format,
+                width,
+                height,
+                sample_count: target.shape.sample_count,
+            }
+        })
+        .collect();
+    UnrecordedDrawEntry {
+        before_draw: 0,
+        name: job.name.clone(),
+        api_call: Some(iridia::capture::api_call_text(job.call)),
+        reason,
+        targets,
+    }
+}
+
+/// The targets bound on `context`, as far as they can be described (a view or resource the recorder cannot
+/// describe is left out): for the entry of a draw that was not recorded.
+fn bound_targets(context: &ID3D11DeviceContext) -> Vec<UnrecordedTargetEntry> {
+    let mut views: [Option<ID3D11RenderTargetView>; RENDER_TARGET_SLOTS] = Default::default();
+    let mut depth_view = None;
+    // SAFETY: a live context; the array has room for every render-target slot and the depth view is a local.
+    unsafe { context.OMGetRenderTargets(Some(&mut views), Some(&mut depth_view)) };
+    let entry = |name: String, format: iridia::format::Format, level: u32, view: &ID3D11View| {
+        // SAFETY: a live view; the resource is AddRef'd and released on drop.
+        let resource = unsafe { view.GetResource() }.ok()?;
+        let Ok(Described::Texture { shape, .. }) = describe(&resource) else {
+            return None;
+        };
+        let [width, height, _] = shape.mip_size(level);
+        Some(UnrecordedTargetEntry {
+            target: name,
+            format,
+            width,
+            height,
+            sample_count: shape.sample_count,
+        })
+    };
+    let mut targets = Vec::new();
+    for (slot, view) in views.iter().enumerate() {
+        let Some(view) = view else { continue };
+        let mut desc = D3D11_RENDER_TARGET_VIEW_DESC::default();
+        // SAFETY: a live view; `desc` is writable.
+        unsafe { view.GetDesc(&mut desc) };
+        let Ok(desc) = crate::convert::render_target_view(&desc) else {
+            continue;
+        };
+        if let Ok(view) = view.cast::<ID3D11View>()
+            && let Some(target) = entry(format!("rt{slot}"), desc.format, desc.mip_slice, &view)
+        {
+            targets.push(target);
+        }
+    }
+    if let Some(view) = depth_view {
+        let mut desc = D3D11_DEPTH_STENCIL_VIEW_DESC::default();
+        // SAFETY: a live view; `desc` is writable.
+        unsafe { view.GetDesc(&mut desc) };
+        if let Ok(desc) = crate::convert::depth_stencil_view(&desc)
+            && let Ok(view) = view.cast::<ID3D11View>()
+            && let Some(target) = entry("depth".to_owned(), desc.format, desc.mip_slice, &view)
+        {
+            targets.push(target);
+        }
+    }
+    targets
 }

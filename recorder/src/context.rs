@@ -178,7 +178,7 @@ unsafe extern "system" fn draw_indexed_instanced(
 unsafe extern "system" fn draw_auto(this: *mut c_void) {
     let original = original!(DRAW_AUTO, this, DrawAutoFn);
     if observing() {
-        recorder::unrecorded_draw("DrawAuto");
+        recorder::unrecorded_draw(this, "DrawAuto");
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this) }
@@ -187,7 +187,7 @@ unsafe extern "system" fn draw_auto(this: *mut c_void) {
 unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DRAW_INSTANCED_INDIRECT, this, DrawInstancedIndirectFn);
     if observing() {
-        recorder::unrecorded_draw("DrawInstancedIndirect");
+        recorder::unrecorded_draw(this, "DrawInstancedIndirect");
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, args, offset) }
@@ -196,7 +196,7 @@ unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut 
 unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DRAW_INDEXED_INSTANCED_INDIRECT, this, DrawIndexedInstancedIndirectFn);
     if observing() {
-        recorder::unrecorded_draw("DrawIndexedInstancedIndirect");
+        recorder::unrecorded_draw(this, "DrawIndexedInstancedIndirect");
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, args, offset) }

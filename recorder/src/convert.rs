@@ -276,8 +276,14 @@ pub fn shader_resource_view(desc: &D3D11_SHADER_RESOURCE_VIEW_DESC) -> Result<Sh
                 out.first_array_slice = u.TextureCubeArray.First2DArrayFace;
                 out.array_size = u.TextureCubeArray.NumCubes;
             }
-            D3D11_SRV_DIMENSION_TEXTURE2DMS | D3D11_SRV_DIMENSION_TEXTURE2DMSARRAY => {
-                return Err("a multisampled shader resource view (captures of version 1.0 hold none)".to_owned());
+            D3D11_SRV_DIMENSION_TEXTURE2DMS => {
+                out.mip_levels = 1;
+                out.array_size = 1;
+            }
+            D3D11_SRV_DIMENSION_TEXTURE2DMSARRAY => {
+                out.mip_levels = 1;
+                out.first_array_slice = u.Texture2DMSArray.FirstArraySlice;
+                out.array_size = u.Texture2DMSArray.ArraySize;
             }
             other => {
                 return Err(format!(
@@ -314,8 +320,12 @@ pub fn render_target_view(desc: &D3D11_RENDER_TARGET_VIEW_DESC) -> Result<Render
                 u.Texture2DArray.ArraySize,
             ),
             D3D11_RTV_DIMENSION_TEXTURE3D => (u.Texture3D.MipSlice, u.Texture3D.FirstWSlice, u.Texture3D.WSize),
-            D3D11_RTV_DIMENSION_BUFFER => return Err("a buffer render target (version 1.0 records textures)".into()),
-            _ => return Err("a multisampled render target (version 1.0 records single-sampled targets)".into()),
+            D3D11_RTV_DIMENSION_TEXTURE2DMS => (0, 0, 1),
+            D3D11_RTV_DIMENSION_TEXTURE2DMSARRAY => {
+                (0, u.Texture2DMSArray.FirstArraySlice, u.Texture2DMSArray.ArraySize)
+            }
+            D3D11_RTV_DIMENSION_BUFFER => return Err("a buffer render target (the format records textures)".into()),
+            _ => return Err("a render target view of a dimension Iridia does not know".into()),
         }
     };
     Ok(RenderTargetViewDesc {
@@ -350,7 +360,11 @@ pub fn depth_stencil_view(desc: &D3D11_DEPTH_STENCIL_VIEW_DESC) -> Result<DepthS
                 u.Texture2DArray.FirstArraySlice,
                 u.Texture2DArray.ArraySize,
             ),
-            _ => return Err("a multisampled depth-stencil view (version 1.0 records single-sampled targets)".into()),
+            D3D11_DSV_DIMENSION_TEXTURE2DMS => (0, 0, 1),
+            D3D11_DSV_DIMENSION_TEXTURE2DMSARRAY => {
+                (0, u.Texture2DMSArray.FirstArraySlice, u.Texture2DMSArray.ArraySize)
+            }
+            _ => return Err("a depth-stencil view of a dimension Iridia does not know".into()),
         }
     };
     Ok(DepthStencilViewDesc {

@@ -12,6 +12,7 @@ use iridia::api::resource::{
 };
 use iridia::api::viewport::{Scissor, Viewport};
 use iridia::capture::CaptureWriter;
+use iridia::capture::UnrecordedDrawEntry;
 use iridia::capture::manifest::{
     BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, IndexBufferEntry, RenderTargetEntry,
     ResourceEntry, SamplerEntry, ShaderResourceEntry, StageEntry, VertexBufferEntry,
@@ -307,6 +308,8 @@ fn draw_entry(writer: &mut Writer, job: &DrawJob<Bytes>) -> Result<DrawEntry, St
 enum Message {
     /// A draw to add.
     Draw(Box<DrawJob<Bytes>>),
+    /// A draw that was not recorded, listed after the draws sent before it (format 1.1's `unrecorded_draws`).
+    Unrecorded(Box<UnrecordedDrawEntry>),
 }
 
 /// The thread that hashes, compresses and writes a capture's draws as they come, snapshotting the manifest and
@@ -346,6 +349,15 @@ impl WriterThread {
         }
     }
 
+    /// Queues a draw that was not recorded, to be listed after the draws queued before it.
+    pub fn send_unrecorded(&self, entry: UnrecordedDrawEntry) {
+        if let Some(sender) = &self.sender
+            && sender.send(Message::Unrecorded(Box::new(entry))).is_err()
+        {
+            log!("the writer thread has stopped; an unrecorded draw's entry is lost");
+        }
+    }
+
     /// Lets the thread write what is queued and the manifest, and waits for it.
     pub fn finish(mut self) {
         self.sender = None;
@@ -376,6 +388,7 @@ fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, pat
                     }
                 }
             }
+            Message::Unrecorded(entry) => writer.add_unrecorded(*entry),
         }
     }
     let draws = writer.draw_count();

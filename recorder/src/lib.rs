@@ -17,6 +17,8 @@
 
 #[cfg(any(windows, test))]
 mod config;
+#[cfg(any(windows, test))]
+mod layout;
 
 #[cfg(windows)]
 mod capture;
@@ -35,7 +37,11 @@ mod job;
 #[cfg(windows)]
 mod log;
 #[cfg(windows)]
+mod msaa;
+#[cfg(windows)]
 mod private_data;
+#[cfg(windows)]
+mod probe;
 #[cfg(windows)]
 mod readback;
 #[cfg(windows)]

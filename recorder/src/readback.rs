@@ -338,7 +338,10 @@ pub fn map_rows(
             .checked_mul(rows)
             .and_then(|b| b.checked_mul(slices))
             .ok_or("a staging resource too large to read")?;
-        let mut out = Vec::with_capacity(total);
+        // Sized by the program's resource: allocated fallibly, a failure skips the draw.
+        let mut out = Vec::new();
+        out.try_reserve_exact(total)
+            .map_err(|_| format!("cannot allocate {total} bytes for a readback"))?;
         for slice in 0..slices {
             for row in 0..rows {
                 let offset = slice * depth_pitch + row * row_pitch;

@@ -256,9 +256,9 @@ pub fn record_draw(this: *mut c_void, call: DrawCall, run: impl FnOnce()) {
     draw();
 }
 
-/// Notes a draw call the format cannot hold; it may write anything.
-pub fn unrecorded_draw(name: &'static str) {
-    with_capture(|active| active.unrecorded_draw(name));
+/// Notes a draw call the format cannot hold, made on the context `this`; it may write anything.
+pub fn unrecorded_draw(this: *mut c_void, name: &'static str) {
+    with_capture(|active| active.unrecorded_draw(this, name));
 }
 
 /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.

@@ -1,5 +1,5 @@
 //! The input assembler (D3D11.3 chapter 8): from a draw's buffers, input layout and call, the vertices its vertex
-//! program runs on, with their input registers, and the triangles they form.
+//! program runs on, with their input registers, and the primitives they form.
 //!
 //! The rules, each the specification's:
 //!
@@ -28,10 +28,11 @@
 //!   6.8 notes confirm neither includes the start location). `SV_InstanceID` counts instances from 0, without the
 //!   start instance (8.18). `SV_PrimitiveID` counts the triangles of an instance from 0, across strip cuts (8.17,
 //!   8.6.2); it is each [`Primitive`]'s `id`.
-//! - **Topologies (8.10 to 8.15).** Triangle lists and strips, and their adjacency variants drawn without their
-//!   adjacent vertices (there is no geometry program to see them), as [`Primitives`] describes; the index value
-//!   `0xFFFF` (16-bit) or `0xFFFFFFFF` (32-bit) cuts the strip in every topology (8.12); an incomplete primitive is
-//!   dropped (8.13). Points and lines are not supported yet; patch lists need tessellation. Each vertex is shaded once
+//! - **Topologies (8.10 to 8.15).** Point lists, line and triangle lists and strips, and their adjacency variants
+//!   drawn without their adjacent vertices (there is no geometry program to see them), as [`Primitives`] describes;
+//!   the index value `0xFFFF` (16-bit) or `0xFFFFFFFF` (32-bit) cuts the strip in every topology (8.12); an
+//!   incomplete primitive is dropped (8.13). Points and lines are assembled ([`Topology`]) but refused unless
+//!   [`Options::points_and_lines`] says the caller draws them; patch lists need tessellation. Each vertex is shaded once
 //!   per instance, however often the indices name it (9.2 allows the cache).
 //! - **Bounds.** With [`OutOfBounds::Error`] (the default) every read the draw makes must be inside its buffer, as a
 //!   well-formed draw's are: an unbound slot, an index buffer too short for the indices read, a vertex or instance past
@@ -61,7 +62,7 @@ mod topology;
 mod tests;
 
 pub use layout::{VERTEX_FORMATS, element_alignment, is_vertex_format};
-pub use topology::{Primitive, Primitives, Triangles, Vertices};
+pub use topology::{Primitive, PrimitiveKind, Primitives, Topology, Vertices};
 
 use crate::api::draw::{DrawCall, DrawState, IndexFormat};
 use crate::dxbc::signature::Signature;
@@ -93,6 +94,9 @@ pub struct Options {
     pub out_of_bounds: OutOfBounds,
     /// The most indices (or vertices) one instance may read.
     pub max_vertices: u32,
+    /// Whether point and line topologies are assembled; when not, they are refused as not drawn (the draw module
+    /// rasterizes triangles only so far; `raster::line` has the line and point coverage rules).
+    pub points_and_lines: bool,
 }
 
 impl Default for Options {
@@ -100,6 +104,7 @@ impl Default for Options {
         Self {
             out_of_bounds: OutOfBounds::Error,
             max_vertices: 1 << 25,
+            points_and_lines: false,
         }
     }
 }
@@ -157,7 +162,15 @@ impl InputAssembler {
     /// The input assembly of `draw` for a vertex program with input `signature`.
     pub fn new(draw: &DrawState, signature: &Signature, options: Options) -> Result<Self> {
         let error = |detail: String| draw.error("input assembler", detail);
-        let triangles = topology::Triangles::of(draw.topology).map_err(|d| error(d).at("topology"))?;
+        let topology = Topology::of(draw.topology).map_err(|d| error(d).at("topology"))?;
+        if topology.kind() != PrimitiveKind::Triangle && !options.points_and_lines {
+            return Err(error(format!(
+                "the topology {} is not supported yet: Iridia draws triangles only (points and lines are assembled \
+                 but not yet rasterized)",
+                draw.topology
+            ))
+            .at("topology"));
+        }
         let layout = layout::resolve(&draw.input_layout, signature, &error)?;
         let slots: Vec<Option<Slot>> = draw
             .vertex_buffers
@@ -198,7 +211,7 @@ impl InputAssembler {
                 vertex_count_per_instance: vertex_count,
                 start_vertex,
                 ..
-            } => (Assembly::sequential(triangles, vertex_count), start_vertex),
+            } => (Assembly::sequential(topology, vertex_count), start_vertex),
             DrawCall::DrawIndexed {
                 index_count,
                 start_index,
@@ -218,7 +231,7 @@ impl InputAssembler {
                     .cut_value();
                 // 8.19.1: the signed base vertex takes part in unsigned 32-bit arithmetic as its bits
                 (
-                    Assembly::indexed(triangles, indices.into_iter(), cut),
+                    Assembly::indexed(topology, indices.into_iter(), cut),
                     base_vertex as u32,
                 )
             }
@@ -262,7 +275,7 @@ impl InputAssembler {
         self.register_count
     }
 
-    /// The triangles of each instance, leading vertex first, with their primitive IDs.
+    /// The primitives of each instance, leading vertex first, with their primitive IDs.
     pub fn primitives(&self) -> Primitives<'_> {
         self.assembly.primitives()
     }
@@ -278,9 +291,9 @@ impl InputAssembler {
         self.options
     }
 
-    /// The topology's triangle kind.
-    pub fn triangles(&self) -> Triangles {
-        self.assembly.triangles
+    /// The topology assembled.
+    pub fn topology(&self) -> Topology {
+        self.assembly.topology
     }
 
     /// What the pipeline statistics count for the whole draw: vertices read (`IAVertices`, cut indices not

@@ -527,11 +527,13 @@ fn a_draw_counts_vertex_ids_from_zero_whatever_its_start_vertex() {
         [
             Primitive {
                 vertices: [0, 1, 2],
-                id: 0
+                id: 0,
+                kind: PrimitiveKind::Triangle
             },
             Primitive {
                 vertices: [1, 3, 2],
-                id: 1
+                id: 1,
+                kind: PrimitiveKind::Triangle
             }
         ]
     );
@@ -745,6 +747,57 @@ fn an_element_reading_an_empty_slot_is_an_error() {
     let e = error_of(&draw, &position_sig());
     assert_eq!(e.at, "element 0 (POSITION0), vertex buffer slot 2");
     assert!(e.detail.contains("no vertex buffer is bound"), "{e}");
+}
+
+/// The primitives of a draw assembled with points and lines allowed, as (vertex IDs, primitive ID, kind).
+fn primitives_of(draw: &DrawState) -> Vec<([u32; 3], u32, PrimitiveKind)> {
+    let options = Options {
+        points_and_lines: true,
+        ..Options::default()
+    };
+    let ia = InputAssembler::new(draw, &signature(vec![]), options).unwrap();
+    ia.primitives()
+        .map(|p| {
+            (
+                p.vertices.map(|v| ia.vertices().vertex_id(v as usize).unwrap()),
+                p.id,
+                p.kind,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn points_and_lines_are_assembled_as_8_10_draws_them() {
+    use PrimitiveKind::{Line, Point};
+    // a point a vertex; a cut changes nothing but the count of vertices read
+    let draw = indexed_draw(&[4, 0xffff, 7, 9], PrimitiveTopology::PointList);
+    assert_eq!(
+        primitives_of(&draw),
+        [([4, 4, 4], 0, Point), ([7, 7, 7], 1, Point), ([9, 9, 9], 2, Point)]
+    );
+    // a line list: pairs; the odd vertex left before the cut is dropped (8.13)
+    let draw = indexed_draw(&[0, 1, 2, 0xffff, 3, 4, 5], PrimitiveTopology::LineList);
+    assert_eq!(primitives_of(&draw), [([0, 1, 1], 0, Line), ([3, 4, 4], 1, Line)]);
+    // a line strip: each vertex after the first ends a line from the one before; a cut starts a new strip
+    let draw = indexed_draw(&[0, 1, 2, 0xffff, 5, 6], PrimitiveTopology::LineStrip);
+    assert_eq!(
+        primitives_of(&draw),
+        [([0, 1, 1], 0, Line), ([1, 2, 2], 1, Line), ([5, 6, 6], 2, Line)]
+    );
+    // with adjacency: a list's line is the middle two of each four; a strip's lines leave out its first and last
+    let draw = indexed_draw(&(0..9).collect::<Vec<u16>>(), PrimitiveTopology::LineListAdj);
+    assert_eq!(primitives_of(&draw), [([1, 2, 2], 0, Line), ([5, 6, 6], 1, Line)]);
+    let draw = indexed_draw(&(0..6).collect::<Vec<u16>>(), PrimitiveTopology::LineStripAdj);
+    assert_eq!(
+        primitives_of(&draw),
+        [([1, 2, 2], 0, Line), ([2, 3, 3], 1, Line), ([3, 4, 4], 2, Line)]
+    );
+    let draw = indexed_draw(&[0, 1, 2], PrimitiveTopology::LineStripAdj);
+    assert_eq!(primitives_of(&draw), []);
+    // triangles are told apart
+    let draw = indexed_draw(&[0, 1, 2], PrimitiveTopology::TriangleList);
+    assert_eq!(primitives_of(&draw), [([0, 1, 2], 0, PrimitiveKind::Triangle)]);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! Primitive assembly (8.10 to 8.17): the vertices a draw's instance shades, each once, and the triangles they form,
-//! with their primitive IDs. The same for every instance (8.4's and 8.6's pseudocode restart the topology at each
+//! Primitive assembly (8.10 to 8.17): the vertices a draw's instance shades, each once, and the points, lines or
+//! triangles they form, with their primitive IDs. The same for every instance (8.4's and 8.6's pseudocode restart the topology at each
 //! instance and 8.17 restarts the primitive ID).
 
 use crate::api::enums::PrimitiveTopology;
@@ -7,39 +7,69 @@ use crate::api::enums::PrimitiveTopology;
 /// The marker of a strip cut in an assembled index stream (no vertex slot reaches it).
 const CUT: u32 = u32::MAX;
 
-/// The triangle topologies Iridia assembles.
+/// The topologies Iridia assembles (8.10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Triangles {
+pub enum Topology {
+    /// One vertex a point.
+    PointList,
+    /// Two vertices a line.
+    LineList,
+    /// Each vertex after the first makes a line with the one before it.
+    LineStrip,
+    /// Four vertices a line: the line's at 1, 2 and the adjacent ones at 0, 3 (dropped).
+    LineListAdj,
+    /// A strip over the vertices but the first and the last, which are adjacent (dropped).
+    LineStripAdj,
     /// Three vertices a triangle.
-    List,
+    TriangleList,
     /// Each vertex after the second makes a triangle with the two before it, every other one wound the other way.
-    Strip,
+    TriangleStrip,
     /// Six vertices a triangle: the triangle's at 0, 2, 4 and the adjacent ones at 1, 3, 5 (dropped).
-    ListAdj,
+    TriangleListAdj,
     /// A strip over the even vertices, the odd ones adjacent (dropped).
-    StripAdj,
+    TriangleStripAdj,
 }
 
-impl Triangles {
-    /// The triangle topology `topology` is, or why Iridia does not draw it.
+/// What a topology's primitives are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrimitiveKind {
+    /// Points: [`Primitive::vertices`] repeats the one vertex.
+    Point,
+    /// Lines: [`Primitive::vertices`] is the start, the end, and the end again.
+    Line,
+    /// Triangles.
+    Triangle,
+}
+
+impl Topology {
+    /// The topology `topology` is, or why Iridia does not assemble it.
     pub fn of(topology: PrimitiveTopology) -> Result<Self, String> {
         match topology {
-            PrimitiveTopology::TriangleList => Ok(Self::List),
-            PrimitiveTopology::TriangleStrip => Ok(Self::Strip),
-            PrimitiveTopology::TriangleListAdj => Ok(Self::ListAdj),
-            PrimitiveTopology::TriangleStripAdj => Ok(Self::StripAdj),
+            PrimitiveTopology::PointList => Ok(Self::PointList),
+            PrimitiveTopology::LineList => Ok(Self::LineList),
+            PrimitiveTopology::LineStrip => Ok(Self::LineStrip),
+            PrimitiveTopology::LineListAdj => Ok(Self::LineListAdj),
+            PrimitiveTopology::LineStripAdj => Ok(Self::LineStripAdj),
+            PrimitiveTopology::TriangleList => Ok(Self::TriangleList),
+            PrimitiveTopology::TriangleStrip => Ok(Self::TriangleStrip),
+            PrimitiveTopology::TriangleListAdj => Ok(Self::TriangleListAdj),
+            PrimitiveTopology::TriangleStripAdj => Ok(Self::TriangleStripAdj),
             PrimitiveTopology::Undefined => Err("no primitive topology is set".to_owned()),
-            PrimitiveTopology::PointList
-            | PrimitiveTopology::LineList
-            | PrimitiveTopology::LineStrip
-            | PrimitiveTopology::LineListAdj
-            | PrimitiveTopology::LineStripAdj => Err(format!(
-                "the topology {topology} is not supported yet (Iridia draws triangles only)"
-            )),
             _ => Err(format!(
                 "the topology {topology} is a patch list, which only tessellation draws (Iridia runs no hull or \
                  domain programs)"
             )),
+        }
+    }
+
+    /// What its primitives are.
+    pub fn kind(self) -> PrimitiveKind {
+        match self {
+            Self::PointList => PrimitiveKind::Point,
+            Self::LineList | Self::LineStrip | Self::LineListAdj | Self::LineStripAdj => PrimitiveKind::Line,
+            Self::TriangleList | Self::TriangleStrip | Self::TriangleListAdj | Self::TriangleStripAdj => {
+                PrimitiveKind::Triangle
+            }
         }
     }
 }
@@ -87,8 +117,8 @@ impl Vertices {
 /// are made from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assembly {
-    /// How the stream forms triangles.
-    pub triangles: Triangles,
+    /// How the stream forms primitives.
+    pub topology: Topology,
     /// The vertices.
     pub vertices: Vertices,
     /// For indexed draws, the slot in `vertices` of each index read, or [`CUT`]; for sequential draws `None` (the
@@ -98,9 +128,9 @@ pub struct Assembly {
 
 impl Assembly {
     /// The assembly of a `Draw*` of `count` vertices.
-    pub fn sequential(triangles: Triangles, count: u32) -> Self {
+    pub fn sequential(topology: Topology, count: u32) -> Self {
         Self {
-            triangles,
+            topology,
             vertices: Vertices::Sequential { count },
             stream: None,
         }
@@ -108,7 +138,7 @@ impl Assembly {
 
     /// The assembly of a `DrawIndexed*` reading `indices` (each index value, cut values included), where `cut` is
     /// the format's strip cut value (8.12). Each distinct value other than `cut` becomes one vertex.
-    pub fn indexed(triangles: Triangles, indices: impl ExactSizeIterator<Item = u32>, cut: u32) -> Self {
+    pub fn indexed(topology: Topology, indices: impl ExactSizeIterator<Item = u32>, cut: u32) -> Self {
         let mut stream = Vec::with_capacity(indices.len());
         let mut values: Vec<u32> = Vec::new();
         let mut slot_of = std::collections::HashMap::new();
@@ -124,7 +154,7 @@ impl Assembly {
             stream.push(slot);
         }
         Self {
-            triangles,
+            topology,
             vertices: Vertices::Indexed { values },
             stream: Some(stream),
         }
@@ -146,7 +176,7 @@ impl Assembly {
         }
     }
 
-    /// The triangles, in order, with their primitive IDs.
+    /// The primitives, in order, with their primitive IDs.
     pub fn primitives(&self) -> Primitives<'_> {
         Primitives {
             assembly: self,
@@ -158,20 +188,26 @@ impl Assembly {
     }
 }
 
-/// A triangle: its vertices (slots in the draw's [`Vertices`]) with the leading vertex (8.14) first and the winding of
-/// the topology's order, and its `SV_PrimitiveID` (8.17).
+/// A point, line or triangle: its vertices (slots in the draw's [`Vertices`]) with the leading vertex (8.14) first and,
+/// for a triangle, the winding of the topology's order; its `SV_PrimitiveID` (8.17) and what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Primitive {
-    /// The vertex slots, leading vertex first.
+    /// The vertex slots, leading vertex first: a line's start, end, end; a point's one vertex three times.
     pub vertices: [u32; 3],
-    /// The primitive ID: the count of triangles completed before it in the instance.
+    /// The primitive ID: the count of primitives completed before it in the instance.
     pub id: u32,
+    /// Point, line or triangle.
+    pub kind: PrimitiveKind,
 }
 
-/// The triangles of one instance of a draw, made as the input assembler reads its vertex or index stream.
+/// The primitives of one instance of a draw, made as the input assembler reads its vertex or index stream.
 ///
 /// - A cut (8.12) restarts the topology: a partly read primitive is dropped (8.13), a strip starts over. Primitive
 ///   IDs go on counting across cuts (8.6.2).
+/// - Points: each vertex is one. Lines: vertices `2k, 2k+1` make line `k` of a list; vertex `k + 1` completes line
+///   `k` of `k, k+1` of a strip; with adjacency four vertices make a line of a list, its `1, 2`, and a strip's line
+///   `k` is `k+1, k+2`, complete when vertex `k + 3` (its adjacent vertex) is read (8.10's figure). A line's leading
+///   vertex is its first (8.14).
 /// - Lists: vertices `3k, 3k+1, 3k+2` make triangle `k` (after a restart, counting from it); with adjacency six do,
 ///   and the triangle is their `0, 2, 4` (8.10's figure).
 /// - Strips: vertex `k + 2` completes triangle `k` of vertices `k, k+1, k+2`; an odd `k` is wound the other way,
@@ -208,17 +244,32 @@ impl Iterator for Primitives<'_> {
             self.since_restart = self.since_restart.saturating_add(1);
             let [r0, _, r2, r3, r4, r5] = self.recent;
             let n = self.since_restart;
-            let vertices = match self.assembly.triangles {
-                Triangles::List if n == 3 => {
+            let vertices = match self.assembly.topology {
+                Topology::PointList => {
+                    self.since_restart = 0;
+                    [r5, r5, r5]
+                }
+                Topology::LineList if n == 2 => {
+                    self.since_restart = 0;
+                    [r4, r5, r5]
+                }
+                Topology::LineStrip if n >= 2 => [r4, r5, r5],
+                Topology::LineListAdj if n == 4 => {
+                    self.since_restart = 0;
+                    [r3, r4, r4]
+                }
+                // line k = n - 4 of r3, r4 (vertices k+1, k+2), done when its adjacent vertex k+3 is read
+                Topology::LineStripAdj if n >= 4 => [r3, r4, r4],
+                Topology::TriangleList if n == 3 => {
                     self.since_restart = 0;
                     [r3, r4, r5]
                 }
-                Triangles::ListAdj if n == 6 => {
+                Topology::TriangleListAdj if n == 6 => {
                     self.since_restart = 0;
                     [r0, r2, r4]
                 }
                 // triangle k = n - 3 of r3, r4, r5; odd ones reversed with the leading vertex kept first
-                Triangles::Strip if n >= 3 => {
+                Topology::TriangleStrip if n >= 3 => {
                     if n.wrapping_sub(3).is_multiple_of(2) {
                         [r3, r4, r5]
                     } else {
@@ -226,7 +277,7 @@ impl Iterator for Primitives<'_> {
                     }
                 }
                 // triangle k = (n - 6) / 2 of r0, r2, r4 (vertices 2k, 2k+2, 2k+4), done when n is even
-                Triangles::StripAdj if n >= 6 && n.is_multiple_of(2) => {
+                Topology::TriangleStripAdj if n >= 6 && n.is_multiple_of(2) => {
                     if (n.wrapping_sub(6) / 2).is_multiple_of(2) {
                         [r0, r2, r4]
                     } else {
@@ -237,7 +288,8 @@ impl Iterator for Primitives<'_> {
             };
             let id = self.next_id;
             self.next_id = self.next_id.wrapping_add(1);
-            return Some(Primitive { vertices, id });
+            let kind = self.assembly.topology.kind();
+            return Some(Primitive { vertices, id, kind });
         }
     }
 }

@@ -57,6 +57,7 @@
 //!   derivatives across the quad are the triangle's. A quad with no covered lane is not produced.
 
 mod clip;
+pub mod line;
 mod quad;
 mod setup;
 mod walk;

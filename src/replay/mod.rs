@@ -115,8 +115,15 @@ pub struct TargetReplay {
     pub format: Format,
     /// Width of the written surface, in texels.
     pub width: u32,
-    /// Height of the written surface, in texels.
+    /// Height of the written surface, in texels, times its samples: a multisampled surface's sample planes are
+    /// stacked, sample 0's on top (the capture format's layout, docs/capture-format.md section 5), and every image
+    /// here is of the whole stack.
     pub height: u32,
+    /// Samples per texel (1 without multisampling); each plane is `height / samples` rows.
+    pub samples: u32,
+    /// For a multisampled target, each sample plane compared alone, sample 0's first (the whole stack is
+    /// [`TargetReplay::report`]); empty for one sample or when nothing was recorded.
+    pub sample_reports: Vec<TargetReport>,
     /// The surface before the draw: texels rows packed, top row first (depth-stencil in D3D's layout).
     #[serde(skip)]
     pub before: Arc<[u8]>,

@@ -197,7 +197,8 @@ pub fn plane_tolerance(tolerance: Tolerance, plane: Plane) -> Tolerance {
 
 /// A finished draw's result: each recorded target compared with the replayed one (see [`super`]).
 fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) -> Result<DrawReplay> {
-    let ambiguity = (!output.ambiguous.is_empty()).then_some(output.ambiguous.as_slice());
+    // the draw's ambiguity mask, one flag a pixel
+    let pixel_mask = (!output.ambiguous.is_empty()).then_some(output.ambiguous.as_slice());
     let mut targets = Vec::with_capacity(draw.targets.len());
     for recorded in &draw.targets {
         let at = format!("draw {} {}", draw.index, recorded.target);
@@ -215,6 +216,16 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         }
         let replayed: Arc<[u8]> = Arc::from(image.bytes.as_slice());
         let tolerance = options.tolerance.resolve(recorded.format);
+        // a multisampled surface is compared as its sample planes stacked (sample 0's on top), each plane with the
+        // draw's ambiguity mask, which is per pixel
+        let samples = recorded.resource.sample_count.max(1);
+        let stacked_height = recorded.height.saturating_mul(samples);
+        let stacked_mask: Option<Vec<bool>> = match pixel_mask {
+            Some(mask) if samples > 1 => Some(mask.repeat(usize::try_from(samples).unwrap_or(1))),
+            _ => None,
+        };
+        let ambiguity = stacked_mask.as_deref().or(pixel_mask);
+        let mut sample_reports = Vec::new();
         let planes = if options.planes && recorded.target == TargetSlot::DepthStencil {
             vec![Plane::Depth, Plane::Stencil]
                 .into_iter()
@@ -226,9 +237,10 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         let mut comparison = None;
         let mut plane_comparisons = Vec::with_capacity(planes.len());
         if let Some(after) = &recorded.after {
-            let reference = Image::new(recorded.format, recorded.width, recorded.height, after)
+            let reference = Image::new(recorded.format, recorded.width, stacked_height, after)
                 .map_err(|e| e.within(at.as_str()))?;
-            let result = image.image().map_err(|e| e.within(at.as_str()))?;
+            let result = Image::new(recorded.format, recorded.width, stacked_height, &replayed)
+                .map_err(|e| e.within(at.as_str()))?;
             let under = |tolerance: Tolerance| -> Result<Comparison> {
                 let compare_options = CompareOptions {
                     ambiguous: ambiguity,
@@ -240,12 +252,40 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
             for plane in planes {
                 plane_comparisons.push((plane, under(plane_tolerance(tolerance, plane))?));
             }
+            if samples > 1 {
+                let plane_bytes = after
+                    .len()
+                    .checked_div(usize::try_from(samples).unwrap_or(1))
+                    .unwrap_or(0);
+                let plane_mask = pixel_mask;
+                for sample in 0..samples as usize {
+                    let range =
+                        plane_bytes.saturating_mul(sample)..plane_bytes.saturating_mul(sample.saturating_add(1));
+                    let (Some(theirs), Some(ours)) = (after.get(range.clone()), replayed.get(range)) else {
+                        continue;
+                    };
+                    let at_sample = format!("{at} sample {sample}");
+                    let reference = Image::new(recorded.format, recorded.width, recorded.height, theirs)
+                        .map_err(|e| e.within(at_sample.as_str()))?;
+                    let result = Image::new(recorded.format, recorded.width, recorded.height, ours)
+                        .map_err(|e| e.within(at_sample.as_str()))?;
+                    let compare_options = CompareOptions {
+                        ambiguous: plane_mask,
+                        ..CompareOptions::new(tolerance)
+                    };
+                    let plane =
+                        compare(&reference, &result, &compare_options).map_err(|e| e.within(at_sample.as_str()))?;
+                    sample_reports.push(plane.report);
+                }
+            }
         }
         targets.push(TargetReplay {
             slot: recorded.target,
             format: recorded.format,
             width: recorded.width,
-            height: recorded.height,
+            height: stacked_height,
+            samples,
+            sample_reports,
             before: recorded.before.clone(),
             recorded: recorded.after.clone(),
             replayed,

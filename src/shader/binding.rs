@@ -76,27 +76,8 @@ pub enum Unbound {
     Zero,
 }
 
-/// The rasterizer's sample pattern, for `sampleinfo` and `samplepos` on the `rasterizer` register (22.4.21-22).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RasterizerSamples<'a> {
-    /// The render targets' sample count.
-    pub count: u32,
-    /// Each sample's position relative to the pixel centre (3.3.1), in pixels.
-    pub positions: &'a [[f32; 2]],
-}
-
-impl Default for RasterizerSamples<'_> {
-    /// One sample at the pixel centre.
-    fn default() -> Self {
-        Self {
-            count: 1,
-            positions: &[[0.0, 0.0]],
-        }
-    }
-}
-
-/// Everything a program reads besides its inputs, by slot.
-#[derive(Clone, Default)]
+/// Everything a program reads besides its inputs, by slot, and the draw's rasterizer sample count.
+#[derive(Clone)]
 pub struct Bindings<'a> {
     /// `cb0`..`cb13` as 16-byte vectors. A binding may be shorter than the declared size: reads past its end give 0
     /// (7.5: "Out of bounds behavior is always with respect to the size of the buffer bound at that slot").
@@ -108,8 +89,29 @@ pub struct Bindings<'a> {
     pub samplers: [Option<&'a SamplerDesc>; SAMPLER_SLOTS],
     /// What an empty declared slot does.
     pub unbound: Unbound,
-    /// The rasterizer's sample pattern.
-    pub rasterizer: RasterizerSamples<'a>,
+    /// The rasterizer's sample count for this draw (the render targets' and depth buffer's `SampleDesc.Count`, 1
+    /// without multisampling; default 1), which `sampleinfo` and `samplepos` on the `rasterizer` register read
+    /// (22.4.21-22).
+    pub rasterizer_sample_count: u32,
+    /// The rasterizer's sample quality level for this draw (`SampleDesc.Quality`; default 0), which picks the pattern
+    /// `samplepos` on the `rasterizer` register reads ([`crate::api::multisample::pattern`]: 0 and
+    /// `D3D11_STANDARD_MULTISAMPLE_PATTERN` the standard pattern, `D3D11_CENTER_MULTISAMPLE_PATTERN` the centre one).
+    /// An unknown pattern (a vendor quality level, 32 samples) gives positions (0, 0).
+    pub rasterizer_sample_quality: u32,
+}
+
+impl Default for Bindings<'_> {
+    /// Nothing bound, [`Unbound::Error`], one rasterizer sample (quality 0).
+    fn default() -> Self {
+        Self {
+            constant_buffers: [None; CONSTANT_BUFFER_SLOTS],
+            resources: Vec::new(),
+            samplers: [None; SAMPLER_SLOTS],
+            unbound: Unbound::default(),
+            rasterizer_sample_count: 1,
+            rasterizer_sample_quality: 0,
+        }
+    }
 }
 
 impl<'a> Bindings<'a> {
@@ -147,7 +149,8 @@ impl std::fmt::Debug for Bindings<'_> {
             )
             .field("samplers", &bound(&self.samplers.map(|s| s.is_some())))
             .field("unbound", &self.unbound)
-            .field("rasterizer", &self.rasterizer)
+            .field("rasterizer_sample_count", &self.rasterizer_sample_count)
+            .field("rasterizer_sample_quality", &self.rasterizer_sample_quality)
             .finish()
     }
 }

@@ -5,6 +5,7 @@
 //! every lane, and writes only the lanes its execution mask enables. The files are allocated on the first batch and
 //! reused; nothing is allocated per lane or per instruction.
 
+use crate::api::multisample;
 use crate::api::resource::SamplerDesc;
 use crate::dxbc::program::{InstructionReturnType, Opcode, ResinfoReturnType, ResourceDimension};
 use crate::{Error, Result};
@@ -415,7 +416,7 @@ impl Machine {
 
     /// Runs `exe` on the batch with `bindings`, recording `trace`'s lanes if a trace is given. Fails if the batch
     /// was not started for `exe`, a declared slot is empty (unless `bindings.unbound` says to read zeros) or holds a
-    /// view of another shape, a texture read fails, or the instruction budget runs out.
+    /// view of another shape or sample count than declared, a texture read fails, or the instruction budget runs out.
     pub fn run(&mut self, exe: &Executable, bindings: &Bindings<'_>, mut trace: Option<&mut Trace>) -> Result<()> {
         if self.stage != Some(exe.stage) || self.layout != exe.layout || self.lane_count == 0 {
             return Err(Error::new(
@@ -1459,9 +1460,10 @@ impl Machine {
                     }
                 }
                 Opcode::SampleInfo => {
+                    // 22.4.21: (SampleCount, 0, 0, 0) of the view or the rasterizer; an empty slot gives 0.
                     let count = match tex.resource {
                         Some(_) => view.map_or(0, |v| v.sample_count()),
-                        None => context.bindings.rasterizer.count,
+                        None => context.bindings.rasterizer_sample_count,
                     };
                     let count = match op.sample_info_return {
                         InstructionReturnType::Uint => count,
@@ -1471,20 +1473,16 @@ impl Machine {
                 }
                 Opcode::SamplePos => {
                     let index = int(a, 0, lane);
+                    // 22.4.22: (x, y, 0, 0) of the view's or the rasterizer's pattern; an index out of bounds or an
+                    // empty slot gives zeros.
                     let position = match tex.resource {
                         Some(_) => view.map_or([0.0; 2], |v| v.sample_position(index)),
-                        None => {
-                            let raster = context.bindings.rasterizer;
-                            if index < raster.count {
-                                usize::try_from(index)
-                                    .ok()
-                                    .and_then(|i| raster.positions.get(i))
-                                    .copied()
-                                    .unwrap_or([0.0; 2])
-                            } else {
-                                [0.0; 2]
-                            }
-                        }
+                        None => multisample::sample_position(
+                            context.bindings.rasterizer_sample_count,
+                            context.bindings.rasterizer_sample_quality,
+                            index,
+                        )
+                        .unwrap_or([0.0; 2]),
                     };
                     [position[0].to_bits(), position[1].to_bits(), 0, 0]
                 }
@@ -1570,7 +1568,7 @@ fn size_components(dimension: ResourceDimension) -> u8 {
 }
 
 /// Checks `bindings` against `exe`'s declarations: with [`Unbound::Error`], every declared slot must be bound; a
-/// bound view must have the declared shape.
+/// bound view must have the declared shape, and a multisample view the declared sample count when one is declared.
 fn check_bindings(exe: &Executable, bindings: &Bindings<'_>) -> Result<()> {
     let strict = bindings.unbound == Unbound::Error;
     let missing = |slot: String| {
@@ -1608,6 +1606,26 @@ fn check_bindings(exe: &Executable, bindings: &Bindings<'_>) -> Result<()> {
                     resource.slot,
                     resource.kind,
                     view.dimension()
+                ),
+            )
+            .at(format!("t{}", resource.slot)));
+        }
+        // 22.3.12: `dcl_resource_texture2dms[array](N)` states the bound resource's sample count; 0 leaves it open
+        // (22.4.7: as of D3D10.1 "the multisample count does not have to be specified on the texture resource").
+        if let ResourceKind::Typed {
+            dimension: ResourceDimension::Texture2DMs | ResourceDimension::Texture2DMsArray,
+            sample_count,
+            ..
+        } = resource.kind
+            && sample_count != 0
+            && view.sample_count() != u32::from(sample_count)
+        {
+            return Err(Error::new(
+                exe.name.clone(),
+                format!(
+                    "t{} is declared with {sample_count} samples but the view bound there has {}",
+                    resource.slot,
+                    view.sample_count()
                 ),
             )
             .at(format!("t{}", resource.slot)));

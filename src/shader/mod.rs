@@ -111,12 +111,16 @@
 //!   LOD, derivatives (first three components) or level 0. Immediate offsets (`aoffimmi`) are passed as decoded.
 //! - `gather4*`: the channel is the sampler operand's selected component (22.4.2); the programmable offset of
 //!   `gather4_po*` is the low 6 bits of each of its first two components, signed (22.4.4).
-//! - `ld`/`ld2dms`: the address words as integers (bits unchanged), the immediate offset and the sample index.
+//! - `ld`/`ld2dms`: the address words as integers (bits unchanged), the immediate offset and the sample index
+//!   (22.4.7: any register, not only a literal). The `_s` (tiled-resource feedback) forms are refused when building.
 //! - `resinfo` (22.4.14): the view's (width, height, depth-or-array-size, mip count) as floats, as integers
 //!   (`_uint`), or as floats with the sizes the declared dimension returns (width; width and height; all three for
 //!   3D) replaced by their reciprocals (`_rcpFloat`).
 //! - `sampleinfo`/`samplepos` (22.4.21-22) on a `t#` ask the view; on the `rasterizer` they read
-//!   [`Bindings::rasterizer`] (one sample at the centre unless told otherwise), an out-of-range index giving zeros.
+//!   [`Bindings::rasterizer_sample_count`] (1 unless the draw says otherwise) and the pattern
+//!   [`Bindings::rasterizer_sample_quality`] names (19.2.4, [`crate::api::multisample::pattern`]: standard or
+//!   centre), an out-of-range index or unknown pattern giving zeros. `sampleinfo` writes (count, 0, 0, 0) as a
+//!   float, or an integer with `_uint`; an unbound `t#` gives 0.
 //! - `bufinfo` (22.4.1) writes the view's element count to every component.
 //! - `ld_raw`/`ld_structured` (22.4.10, 22.4.12) read the word at the byte offset plus 4 times each swizzle
 //!   component a written destination component names; an offset past 32 bits reads 0 (out of bounds).
@@ -149,7 +153,8 @@
 //!   encoder and decoder, with expected values from section 22's definitions worked out by hand: every ALU opcode's
 //!   dispatch, every register file and addressing mode with the out-of-range rules, every flow-control construct
 //!   with diverging lanes, derivatives on quads with helper lanes, texture instructions against a recording view,
-//!   the build-time refusals and the trace.
+//!   multisampled views (`ld2dms`, `sampleinfo`, `samplepos`, `resinfo`) through whole programs built with
+//!   [`crate::dxbc::asm`], the build-time refusals and the trace.
 //! - `tests/shader_fixtures.rs`: every vertex and pixel program under `fixtures/` builds (UAV programs are refused
 //!   by name); four compiled programs against results computed by hand from their HLSL; random inputs and random,
 //!   partly missing, wrong-sized or misshapen bindings, and bit-flipped programs, never panic.
@@ -167,8 +172,7 @@ pub mod texture;
 mod trace;
 
 pub use binding::{
-    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, RasterizerSamples, SAMPLER_SLOTS, ShaderResource,
-    Unbound,
+    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, SAMPLER_SLOTS, ShaderResource, Unbound,
 };
 pub use executable::{
     ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,

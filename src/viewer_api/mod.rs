@@ -48,7 +48,7 @@ use crate::{Error, Result};
 
 use types::{
     CaptureSummary, ChannelStats, CompareResult, ComponentKind, DrawInfo, DrawStatus, ErrorInfo, PixelCoord,
-    ProgramInfo, ReplaySummary, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
+    ProgramInfo, ReplaySummary, Stage, StepProgress, TargetComparison, TargetId, TargetInfo, UnrecordedDrawInfo,
 };
 
 /// How many replayed draws keep their full results (targets, per-pixel classes, prepared draw).
@@ -100,7 +100,8 @@ fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
                 id,
                 format: recorded.format,
                 width: recorded.width,
-                height: recorded.height,
+                // a multisampled target shows its sample planes stacked, sample 0's on top
+                height: recorded.height.saturating_mul(recorded.resource.sample_count.max(1)),
                 before: recorded.before.clone(),
                 recorded: recorded.after.clone(),
             });
@@ -258,6 +259,7 @@ impl ViewerCapture {
             application: manifest.application.clone(),
             draw_count: self.capture.draw_count(),
             size_bytes: self.capture.archive_len(),
+            unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
         }
     }
 
@@ -285,9 +287,10 @@ impl ViewerCapture {
             .targets
             .iter()
             .flat_map(|target| {
-                target_ids(target.target, target.format)
-                    .into_iter()
-                    .map(|id| target_info(id, target.format, target.width, target.height))
+                target_ids(target.target, target.format).into_iter().map(|id| {
+                    let height = target.height.saturating_mul(target.resource.sample_count.max(1));
+                    target_info(id, target.format, target.width, height)
+                })
             })
             .collect();
         let status = match (&summary.problem, program_problem) {
@@ -720,5 +723,28 @@ fn status_of(comparisons: &[TargetComparison]) -> DrawStatus {
             ambiguous_pixels: ambiguous,
             compared_pixels: compared,
         }
+    }
+}
+
+/// An unrecorded draw as the draw list shows it: its name or call and its targets, and why.
+fn unrecorded_info(draw: &crate::capture::UnrecordedDrawEntry) -> UnrecordedDrawInfo {
+    let what = draw.name.as_deref().or(draw.api_call.as_deref()).unwrap_or("a draw");
+    let targets: Vec<String> = draw
+        .targets
+        .iter()
+        .map(|t| match t.sample_count {
+            1 => format!("{} {} {}x{}", t.target, t.format, t.width, t.height),
+            n => format!("{} {} {}x{} {n}x", t.target, t.format, t.width, t.height),
+        })
+        .collect();
+    let label = if targets.is_empty() {
+        what.to_owned()
+    } else {
+        format!("{what} [{}]", targets.join(", "))
+    };
+    UnrecordedDrawInfo {
+        before_draw: usize::try_from(draw.before_draw).unwrap_or(usize::MAX),
+        label,
+        reason: draw.reason.clone(),
     }
 }

@@ -755,3 +755,50 @@ fn the_pixel_inspector_reads_the_recorded_depth_for_a_depth_test_verdict() {
          against 1, primitive 0)"
     );
 }
+
+#[test]
+fn unrecorded_draws_are_listed_with_their_targets_and_reason() {
+    // 02-alpha-blend's six draws with two more listed as not recorded, as a recorder writes them (format 1.1).
+    let mut writer = crate::capture::CaptureWriter::in_memory();
+    let mut source = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    let skipped = |reason: &str, samples: u32| crate::capture::UnrecordedDrawEntry {
+        before_draw: 0,
+        name: None,
+        api_call: Some("DrawIndexed(36, 0, 0)".into()),
+        reason: reason.into(),
+        targets: vec![crate::capture::UnrecordedTargetEntry {
+            target: "rt0".into(),
+            format: Format::R8G8B8A8Unorm,
+            width: 128,
+            height: 64,
+            sample_count: samples,
+        }],
+    };
+    for index in 0..source.draw_count() {
+        if index == 2 {
+            writer.add_unrecorded(skipped("a geometry program is bound", 1));
+        }
+        let draw = source.draw(index).unwrap();
+        writer.add_draw(&draw.into()).unwrap();
+    }
+    writer.add_unrecorded(skipped("a multisampled render target", 4));
+    let capture = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap();
+    let summary = capture.summary();
+    assert_eq!(summary.draw_count, 6);
+    assert_eq!(
+        summary.unrecorded_draws,
+        vec![
+            UnrecordedDrawInfo {
+                before_draw: 2,
+                label: "DrawIndexed(36, 0, 0) [rt0 R8G8B8A8_UNORM 128x64]".into(),
+                reason: "a geometry program is bound".into(),
+            },
+            UnrecordedDrawInfo {
+                before_draw: 6,
+                label: "DrawIndexed(36, 0, 0) [rt0 R8G8B8A8_UNORM 128x64 4x]".into(),
+                reason: "a multisampled render target".into(),
+            },
+        ]
+    );
+    assert!(open("02-alpha-blend.iridia").summary().unrecorded_draws.is_empty());
+}

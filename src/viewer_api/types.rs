@@ -168,6 +168,20 @@ pub struct CaptureSummary {
     pub draw_count: usize,
     /// The archive's size in bytes.
     pub size_bytes: u64,
+    /// Draws of the frame the recorder could not record (format 1.1), in the frame's order.
+    pub unrecorded_draws: Vec<UnrecordedDrawInfo>,
+}
+
+/// `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct UnrecordedDrawInfo {
+    /// How many recorded draws came before it: it is listed before draw `before_draw`.
+    pub before_draw: usize,
+    /// Its name or call, with its targets (`DrawIndexed(36, 0, 0) [rt0 R8G8B8A8_UNORM 1280x720 4x]`).
+    pub label: String,
+    /// Why it was not recorded.
+    pub reason: String,
 }
 
 /// `ProgramInfo`: one program a draw binds.

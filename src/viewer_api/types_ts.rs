@@ -32,6 +32,7 @@ fn generated() -> String {
         declaration::<TargetId>(&cfg),
         declaration::<Stage>(&cfg),
         declaration::<CaptureSummary>(&cfg),
+        declaration::<UnrecordedDrawInfo>(&cfg),
         declaration::<ProgramInfo>(&cfg),
         declaration::<ComponentKind>(&cfg),
         declaration::<TargetInfo>(&cfg),

@@ -280,7 +280,9 @@ class App {
     byId("capture-meta", HTMLSpanElement).textContent =
       capture === null
         ? ""
-        : `${capture.summary.draw_count} draws · ${bytesText(capture.summary.size_bytes)} · format ${capture.summary.format_version}` +
+        : `${capture.summary.draw_count} draws` +
+          (capture.summary.unrecorded_draws.length > 0 ? ` (${capture.summary.unrecorded_draws.length} not recorded)` : "") +
+          ` · ${bytesText(capture.summary.size_bytes)} · format ${capture.summary.format_version}` +
           (capture.summary.application !== null ? ` · ${capture.summary.application}` : "");
     byId("capture-title", HTMLSpanElement).title =
       capture === null ? "" : capture.source.kind === "url" ? capture.source.url : `SHA-256 ${capture.source.sha256}`;

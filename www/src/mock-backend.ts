@@ -1109,6 +1109,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         application: "Synthetic scene",
         draw_count: opened.draws.length,
         size_bytes: bytes.length,
+        unrecorded_draws: [],
       };
       return summary;
     },

@@ -61,7 +61,28 @@ draw_count: number,
 /**
  * The archive's size in bytes.
  */
-size_bytes: number, };
+size_bytes: number,
+/**
+ * Draws of the frame the recorder could not record (format 1.1), in the frame's order.
+ */
+unrecorded_draws: Array<UnrecordedDrawInfo>, };
+
+/**
+ * `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.
+ */
+export type UnrecordedDrawInfo = {
+/**
+ * How many recorded draws came before it: it is listed before draw `before_draw`.
+ */
+before_draw: number,
+/**
+ * Its name or call, with its targets (`DrawIndexed(36, 0, 0) [rt0 R8G8B8A8_UNORM 1280x720 4x]`).
+ */
+label: string,
+/**
+ * Why it was not recorded.
+ */
+reason: string, };
 
 /**
  * `ProgramInfo`: one program a draw binds.

@@ -56,6 +56,7 @@ import type {
   TexelReadout,
   TexelValue,
   TraceStep,
+  UnrecordedDrawInfo,
   ValueRange,
   VertexRecord,
 } from "./protocol-types.generated";
@@ -97,6 +98,7 @@ export type {
   TexelReadout,
   TexelValue,
   TraceStep,
+  UnrecordedDrawInfo,
   ValueRange,
   VertexRecord,
 };

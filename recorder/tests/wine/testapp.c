@@ -2,7 +2,7 @@
  * context, for the recorder to record under Wine.
  *
  * usage: testapp.exe SHADER_DIR OUT_DIR FRAMES CHECKED_FRAME
- *        testapp.exe SHADER_DIR bench DRAWS FRAMES WIDTH HEIGHT
+ *        testapp.exe SHADER_DIR bench DRAWS FRAMES WIDTH HEIGHT   (TESTAPP_BENCH_SAMPLES=N: N-sample targets)
  *
  * Each frame draws, on device A (D3D11CreateDeviceAndSwapChain):
  *   0  the out-parameter context: DrawIndexed, a dynamic constant buffer mapped for this draw, depth test and write
@@ -14,12 +14,33 @@
  *      rectangle, another dynamic constant buffer mapped on that context (VSSetConstantBuffers1 on a deferred
  *      context is left out: Wine 8 crashes drawing with it)
  *   6  the back buffer: a quad sampling render target 0 through a linear sampler
+ *   7  two render targets at once (mrt.hlsl) and a D24_UNORM_S8_UINT depth-stencil target cleared to depth 1,
+ *      stencil 0, with the stencil tested (EQUAL 0, INCR_SAT on pass): DrawIndexed
+ *   8  the same targets and state, the triangle moved: Draw (where draw 7 drew, the stencil test fails)
+ *   9  a quad (sampled.hlsl) sampling a Texture2DArray, a cube map, a dynamic texture mapped (WRITE_DISCARD) this
+ *      frame and a texture updated this frame with UpdateSubresource (a box)
+ *  10  a 4x multisampled pass: a colour target and a D24_UNORM_S8_UINT depth-stencil target, both 4 samples, the
+ *      stencil cleared to 0 and tested as in draw 7: DrawIndexed
+ *  11  the same, moved: Draw; then ResolveSubresource of the colour target into a single-sampled target
+ *  12  a quad sampling the resolved target through a linear sampler
  * then Present on swap chain A; and on device B (D3D11CreateDevice, swap chain through IDXGIFactory::CreateSwapChain):
- *   7  a triangle into B's back buffer
+ *  13  a triangle into B's back buffer
  * then Present on swap chain B.
  * In frame CHECKED_FRAME it reads back every target the draw writes before and after each draw (for the deferred
- * draws: before and after ExecuteCommandList), writes them to OUT_DIR/dNN_TARGET_{before,after}.bin, and lists
- * them in OUT_DIR/readbacks.txt ("draw target width height bytes_per_texel before_file after_file").
+ * draws: before and after ExecuteCommandList; for the multisampled draws 10 and 11 through copies and its own
+ * sample-reading program after the frame, see read_ms_snapshots), writes them to OUT_DIR/dNN_TARGET_{before,after}.bin, and lists them in OUT_DIR/readbacks.txt
+ * ("draw target width height bytes_per_texel before_file after_file slot", slot -1 for the depth-stencil target);
+ * it also reads back the resolved target after ResolveSubresource (resolved.bin), the dynamic texture after its
+ * Map (mapped.bin) and the updated texture after UpdateSubresource (updated.bin). Staging copies of a
+ * D24_UNORM_S8_UINT target give whatever layout the driver's copies have (Wine's: OpenGL's packing).
+ *
+ * With TESTAPP_UNRECORDABLE set, the checked frame has five more draws after draw 9, two of which the recorder
+ * cannot record (see unrecordable_draws); the test compares none of that run's readbacks.
+ *
+ * The sampled textures' contents (hand-checkable): slice s of the 4x4 array holds at (x, y) the RGBA8 texel
+ * (60x, 60y, 80s + 10, 255); face f of the 4x4 cube (30 + 50y, 50x, 20 + 40f, 255); the 4x4 dynamic texture, in
+ * frame n, (255 - 64y, 64x, 30n mod 256, 255); the 8x8 updated texture is (128, 128, 128, 255) but for the box
+ * (2, 2)-(6, 6), rewritten each frame n to ((50n + 40x) mod 256, 40y, 0, 255) at texel (x, y) of the box's 4x4.
  *
  * bench: one frame is DRAWS small triangles into a WIDTH x HEIGHT target through the out-parameter context, each
  * with its constant buffer mapped anew, a 1x1 read of the target (to wait for the GPU) and Present; prints the
@@ -65,13 +86,13 @@ struct scene
 {
     ID3D11Device *device;
     ID3D11VertexShader *vs_color, *vs_textured;
-    ID3D11PixelShader *ps_color, *ps_textured;
+    ID3D11PixelShader *ps_color, *ps_textured, *ps_mrt, *ps_sampled;
     ID3D11InputLayout *layout_color, *layout_textured;
     ID3D11Buffer *vb_color, *vb_instance, *vb_textured, *ib, *cb_draw, *cb_window, *cb_tint;
     ID3D11Texture2D *texture;
     ID3D11ShaderResourceView *texture_view;
     ID3D11SamplerState *point_sampler, *linear_sampler;
-    ID3D11DepthStencilState *depth_less;
+    ID3D11DepthStencilState *depth_less, *stencil_once;
     ID3D11RasterizerState *no_cull;
     ID3D11BlendState *alpha_blend;
 };
@@ -145,6 +166,12 @@ static void make_scene(struct scene *s, ID3D11Device *device)
     code = load_file("textured.ps.dxbc", &size);
     CHECK(ID3D11Device_CreatePixelShader(device, code, size, NULL, &s->ps_textured), "CreatePixelShader");
     free(code);
+    code = load_file("mrt.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(device, code, size, NULL, &s->ps_mrt), "CreatePixelShader");
+    free(code);
+    code = load_file("sampled.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(device, code, size, NULL, &s->ps_sampled), "CreatePixelShader");
+    free(code);
 
     s->vb_color = make_buffer(device, D3D11_BIND_VERTEX_BUFFER, sizeof(color_vertices), color_vertices, 0);
     s->vb_instance = make_buffer(device, D3D11_BIND_VERTEX_BUFFER, sizeof(instances), instances, 0);
@@ -186,6 +213,13 @@ static void make_scene(struct scene *s, ID3D11Device *device)
     ddesc.DepthWriteMask = D3D11_DEPTH_WRITE_MASK_ALL;
     ddesc.DepthFunc = D3D11_COMPARISON_LESS;
     CHECK(ID3D11Device_CreateDepthStencilState(device, &ddesc, &s->depth_less), "CreateDepthStencilState");
+    ddesc.StencilEnable = TRUE;
+    ddesc.StencilReadMask = ddesc.StencilWriteMask = 0xff;
+    ddesc.FrontFace.StencilFunc = D3D11_COMPARISON_EQUAL;
+    ddesc.FrontFace.StencilPassOp = D3D11_STENCIL_OP_INCR_SAT;
+    ddesc.FrontFace.StencilFailOp = ddesc.FrontFace.StencilDepthFailOp = D3D11_STENCIL_OP_KEEP;
+    ddesc.BackFace = ddesc.FrontFace;
+    CHECK(ID3D11Device_CreateDepthStencilState(device, &ddesc, &s->stencil_once), "CreateDepthStencilState");
     rdesc.FillMode = D3D11_FILL_SOLID;
     rdesc.CullMode = D3D11_CULL_NONE;
     rdesc.DepthClipEnable = TRUE;
@@ -242,6 +276,7 @@ struct target
     ID3D11DepthStencilView *dsv;
     ID3D11ShaderResourceView *srv;
     UINT width, height, bpp;
+    int slot; /* the render-target slot it is bound to (-1: the depth-stencil target) */
 };
 
 static struct target make_target(ID3D11Device *device, UINT w, UINT h, DXGI_FORMAT format, int depth)
@@ -266,7 +301,72 @@ static struct target make_target(ID3D11Device *device, UINT w, UINT h, DXGI_FORM
     t.width = w;
     t.height = h;
     t.bpp = 4;
+    t.slot = depth ? -1 : 0;
     return t;
+}
+
+/* a w x h target of `samples` samples per texel (a depth-stencil target when `depth`), with its view */
+static struct target make_ms_target(ID3D11Device *device, UINT w, UINT h, DXGI_FORMAT format, UINT samples, int depth)
+{
+    struct target t = {0};
+    D3D11_TEXTURE2D_DESC desc = {0};
+    desc.Width = w;
+    desc.Height = h;
+    desc.MipLevels = desc.ArraySize = 1;
+    desc.Format = format;
+    desc.SampleDesc.Count = samples;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = depth ? D3D11_BIND_DEPTH_STENCIL : (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE);
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &t.texture), "CreateTexture2D (multisampled)");
+    if (depth)
+    {
+        /* R24G8_TYPELESS with the shader-resource bind flag too: the program reads its samples itself */
+        D3D11_DEPTH_STENCIL_VIEW_DESC vdesc;
+        memset(&vdesc, 0, sizeof(vdesc));
+        vdesc.Format = DXGI_FORMAT_D24_UNORM_S8_UINT;
+        vdesc.ViewDimension = D3D11_DSV_DIMENSION_TEXTURE2DMS;
+        desc.BindFlags |= D3D11_BIND_SHADER_RESOURCE;
+        ID3D11Texture2D_Release(t.texture);
+        CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &t.texture), "CreateTexture2D (multisampled depth)");
+        CHECK(ID3D11Device_CreateDepthStencilView(device, (ID3D11Resource *)t.texture, &vdesc, &t.dsv), "CreateDepthStencilView");
+    }
+    else
+        CHECK(ID3D11Device_CreateRenderTargetView(device, (ID3D11Resource *)t.texture, NULL, &t.rtv), "CreateRenderTargetView");
+    t.width = w;
+    t.height = h;
+    t.bpp = 4;
+    t.slot = depth ? -1 : 0;
+    return t;
+}
+
+/* an RGBA8 shader-resource texture of `layers` w x h slices (`misc`: D3D11_RESOURCE_MISC_TEXTURECUBE for a cube),
+   initialised from `texels` (slice after slice) unless NULL, and its default view */
+static ID3D11Texture2D *make_texture(ID3D11Device *device, UINT w, UINT h, UINT layers, UINT misc, D3D11_USAGE usage,
+        const UINT *texels, ID3D11ShaderResourceView **view)
+{
+    D3D11_TEXTURE2D_DESC desc = {0};
+    D3D11_SUBRESOURCE_DATA init[6];
+    ID3D11Texture2D *texture;
+    UINT i;
+    desc.Width = w;
+    desc.Height = h;
+    desc.MipLevels = 1;
+    desc.ArraySize = layers;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = usage;
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    desc.CPUAccessFlags = usage == D3D11_USAGE_DYNAMIC ? D3D11_CPU_ACCESS_WRITE : 0;
+    desc.MiscFlags = misc;
+    for (i = 0; i < layers && i < 6; ++i)
+    {
+        init[i].pSysMem = texels ? texels + i * w * h : NULL;
+        init[i].SysMemPitch = w * 4;
+        init[i].SysMemSlicePitch = w * h * 4;
+    }
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, texels ? init : NULL, &texture), "CreateTexture2D (sampled)");
+    CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)texture, NULL, view), "CreateShaderResourceView");
+    return texture;
 }
 
 static int checked; /* whether this frame's readbacks are written */
@@ -310,8 +410,229 @@ static void check_target(ID3D11DeviceContext *ctx, int draw, const char *target_
     snprintf(name, sizeof(name), "d%02d_%s_%s.bin", draw, target_name, after ? "after" : "before");
     read_back(ctx, t->texture, name);
     if (after)
-        fprintf(listing, "%d %s %u %u %u d%02d_%s_before.bin d%02d_%s_after.bin\n", draw, target_name, t->width,
-                t->height, t->bpp, draw, target_name, draw, target_name);
+        fprintf(listing, "%d %s %u %u %u d%02d_%s_before.bin d%02d_%s_after.bin %d\n", draw, target_name, t->width,
+                t->height, t->bpp, draw, target_name, draw, target_name, t->slot);
+}
+
+/* ------------------------------------------------------------------ the program's own reading of multisampled targets
+ * A staging copy of a multisampled texture is not allowed, so in the checked frame each multisampled target is copied
+ * (CopyResource, no draw) into a multisampled texture of the program's own with a shader-resource view; after the
+ * frame's last Present (after the recorded frame) read_ms_snapshots draws each sample of each copy into a
+ * single-sampled target with ms_read.hlsl and writes the samples as planes one after another, sample 0's first, each
+ * plane's rows top first: RGBA8 texels for colour; for the D24S8 target the texel D3D11's layout gives the depth
+ * and stencil it read, round(depth * (2^24 - 1)) | stencil << 24. */
+#define MS_SNAPSHOTS 8
+struct ms_snapshot
+{
+    ID3D11Texture2D *texture;
+    ID3D11ShaderResourceView *views[2];
+    int depth;
+    char name[64];
+};
+static struct ms_snapshot snapshots[MS_SNAPSHOTS];
+static int snapshot_count;
+
+/* copies the multisampled target `t` before (0) or after (1) draw `draw`, and lists the pair once both are taken */
+static void check_ms_target(ID3D11DeviceContext *ctx, int draw, const char *target_name, struct target *t, int after)
+{
+    struct ms_snapshot *snap;
+    D3D11_TEXTURE2D_DESC desc;
+    D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
+    ID3D11Device *device;
+    if (!checked) return;
+    if (snapshot_count == MS_SNAPSHOTS) { fprintf(stderr, "too many multisampled readbacks\n"); exit(1); }
+    snap = &snapshots[snapshot_count++];
+    ID3D11Texture2D_GetDesc(t->texture, &desc);
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &snap->texture), "CreateTexture2D (multisampled copy)");
+    memset(&vdesc, 0, sizeof(vdesc));
+    vdesc.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2DMS;
+    snap->depth = t->slot < 0;
+    vdesc.Format = snap->depth ? DXGI_FORMAT_R24_UNORM_X8_TYPELESS : desc.Format;
+    CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)snap->texture, &vdesc, &snap->views[0]), "CreateShaderResourceView");
+    if (snap->depth)
+    {
+        vdesc.Format = DXGI_FORMAT_X24_TYPELESS_G8_UINT;
+        CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)snap->texture, &vdesc, &snap->views[1]), "CreateShaderResourceView");
+    }
+    ID3D11Device_Release(device);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)snap->texture, (ID3D11Resource *)t->texture);
+    snprintf(snap->name, sizeof(snap->name), "d%02d_%s_%s.bin", draw, target_name, after ? "after" : "before");
+    if (after)
+        fprintf(listing, "%d %s %u %u %u d%02d_%s_before.bin d%02d_%s_after.bin %d\n", draw, target_name, t->width,
+                t->height, t->bpp, draw, target_name, draw, target_name, t->slot);
+}
+
+/* copies the single-sampled 4-bytes-a-texel `texture` through a staging texture into `out`, rows packed */
+static void stage_texels(ID3D11DeviceContext *ctx, ID3D11Texture2D *texture, UINT *out)
+{
+    D3D11_TEXTURE2D_DESC desc;
+    ID3D11Texture2D *staging;
+    ID3D11Device *device;
+    D3D11_MAPPED_SUBRESOURCE mapped;
+    UINT row;
+    ID3D11Texture2D_GetDesc(texture, &desc);
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.BindFlags = 0;
+    desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &staging), "CreateTexture2D (staging)");
+    ID3D11Device_Release(device);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)staging, (ID3D11Resource *)texture);
+    CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map (staging)");
+    for (row = 0; row < desc.Height; ++row)
+        memcpy(out + row * desc.Width, (BYTE *)mapped.pData + row * mapped.RowPitch, desc.Width * 4);
+    ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
+    ID3D11Texture2D_Release(staging);
+}
+
+/* reads every sample of the copies check_ms_target took (w x h, `samples` samples) and writes them to OUT_DIR */
+static void read_ms_snapshots(struct scene *s, ID3D11DeviceContext *ctx, UINT w, UINT h, UINT samples)
+{
+    ID3D11VertexShader *vs;
+    ID3D11PixelShader *ps_colour, *ps_depth;
+    ID3D11Buffer *cb;
+    struct target colour, depth, stencil;
+    ID3D11ShaderResourceView *none[3] = {NULL, NULL, NULL};
+    D3D11_VIEWPORT vp = {0.0f, 0.0f, (float)w, (float)h, 0.0f, 1.0f};
+    UINT *texels = malloc(w * h * 4), *stencils = malloc(w * h * 4), sample, i;
+    SIZE_T size;
+    void *code;
+    int n;
+    code = load_file("ms_read.vs.dxbc", &size);
+    CHECK(ID3D11Device_CreateVertexShader(s->device, code, size, NULL, &vs), "CreateVertexShader");
+    free(code);
+    code = load_file("ms_read_colour.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps_colour), "CreatePixelShader");
+    free(code);
+    code = load_file("ms_read_depth.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps_depth), "CreatePixelShader");
+    free(code);
+    cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 16, NULL, 0);
+    colour = make_target(s->device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    depth = make_target(s->device, w, h, DXGI_FORMAT_R32_FLOAT, 0);
+    stencil = make_target(s->device, w, h, DXGI_FORMAT_R32_UINT, 0);
+    ID3D11DeviceContext_IASetInputLayout(ctx, NULL);
+    ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
+    ID3D11DeviceContext_VSSetShader(ctx, vs, NULL, 0);
+    ID3D11DeviceContext_PSSetConstantBuffers(ctx, 0, 1, &cb);
+    ID3D11DeviceContext_RSSetState(ctx, s->no_cull);
+    ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
+    ID3D11DeviceContext_OMSetDepthStencilState(ctx, NULL, 0);
+    ID3D11DeviceContext_OMSetBlendState(ctx, NULL, NULL, 0xffffffff);
+    for (n = 0; n < snapshot_count; ++n)
+    {
+        struct ms_snapshot *snap = &snapshots[n];
+        char path[MAX_PATH * 2];
+        FILE *f;
+        snprintf(path, sizeof(path), "%s\\%s", out_dir, snap->name);
+        if (!(f = fopen(path, "wb"))) { fprintf(stderr, "cannot write %s\n", path); exit(1); }
+        for (sample = 0; sample < samples; ++sample)
+        {
+            UINT which[4] = {sample, 0, 0, 0};
+            ID3D11DeviceContext_UpdateSubresource(ctx, (ID3D11Resource *)cb, 0, NULL, which, 16, 0);
+            if (snap->depth)
+            {
+                ID3D11RenderTargetView *rtvs[2] = {depth.rtv, stencil.rtv};
+                ID3D11DeviceContext_OMSetRenderTargets(ctx, 2, rtvs, NULL);
+                ID3D11DeviceContext_PSSetShader(ctx, ps_depth, NULL, 0);
+                ID3D11DeviceContext_PSSetShaderResources(ctx, 1, 2, snap->views);
+                ID3D11DeviceContext_Draw(ctx, 4, 0);
+                stage_texels(ctx, depth.texture, texels);
+                stage_texels(ctx, stencil.texture, stencils);
+                for (i = 0; i < w * h; ++i)
+                {
+                    float d;
+                    double scaled;
+                    memcpy(&d, &texels[i], 4);
+                    scaled = (double)d * 16777215.0 + 0.5;
+                    texels[i] = (scaled >= 16777215.0 ? 16777215u : (UINT)scaled) | stencils[i] << 24;
+                }
+            }
+            else
+            {
+                ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &colour.rtv, NULL);
+                ID3D11DeviceContext_PSSetShader(ctx, ps_colour, NULL, 0);
+                ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, snap->views);
+                ID3D11DeviceContext_Draw(ctx, 4, 0);
+                stage_texels(ctx, colour.texture, texels);
+            }
+            ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 3, none);
+            fwrite(texels, 4, w * h, f);
+        }
+        fclose(f);
+    }
+    free(texels);
+    free(stencils);
+}
+
+/* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
+   (Draw(4, 0): recorded, the texture's every sample read), then two the recorder lists as not recorded: the same
+   quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
+   nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context */
+static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
+        struct target *ms_depth)
+{
+    ID3D11VertexShader *vs;
+    ID3D11PixelShader *ps;
+    ID3D11ShaderResourceView *view, *none = NULL;
+    ID3D11UnorderedAccessView *uav, *no_uav = NULL;
+    ID3D11Texture2D *uav_texture;
+    D3D11_TEXTURE2D_DESC desc = {0};
+    ID3D11Buffer *cb;
+    UINT zero[4] = {0, 0, 0, 0};
+    D3D11_VIEWPORT vp = {0.0f, 0.0f, (float)t->width, (float)t->height, 0.0f, 1.0f};
+    SIZE_T size;
+    void *code;
+    code = load_file("ms_read.vs.dxbc", &size);
+    CHECK(ID3D11Device_CreateVertexShader(s->device, code, size, NULL, &vs), "CreateVertexShader");
+    free(code);
+    code = load_file("ms_read_colour.ps.dxbc", &size);
+    CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps), "CreatePixelShader");
+    free(code);
+    CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)ms->texture, NULL, &view), "CreateShaderResourceView");
+    cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 16, zero, 0);
+    ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &t->rtv, NULL);
+    ID3D11DeviceContext_IASetInputLayout(ctx, NULL);
+    ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP);
+    ID3D11DeviceContext_VSSetShader(ctx, vs, NULL, 0);
+    ID3D11DeviceContext_PSSetShader(ctx, ps, NULL, 0);
+    ID3D11DeviceContext_PSSetConstantBuffers(ctx, 0, 1, &cb);
+    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &view);
+    ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
+    ID3D11DeviceContext_Draw(ctx, 4, 0);
+    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
+    desc.Width = desc.Height = 4;
+    desc.MipLevels = desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R32_UINT;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = D3D11_BIND_UNORDERED_ACCESS;
+    CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, NULL, &uav_texture), "CreateTexture2D (UAV)");
+    CHECK(ID3D11Device_CreateUnorderedAccessView(s->device, (ID3D11Resource *)uav_texture, NULL, &uav), "CreateUnorderedAccessView");
+    ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &uav, NULL);
+    ID3D11DeviceContext_Draw(ctx, 3, 0);
+    ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &no_uav, NULL);
+    ID3D11DeviceContext_DrawAuto(ctx);
+    /* two draws into the multisampled targets from a deferred context, the second relying on the state the first
+       left (the recorder reads the samples with its own draws on that context, restoring its state) */
+    {
+        ID3D11DeviceContext *deferred;
+        ID3D11CommandList *list;
+        ID3D11Buffer *cb_deferred = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        CHECK(ID3D11Device_CreateDeferredContext(s->device, 0, &deferred), "CreateDeferredContext");
+        bind_color(s, deferred, ms->rtv, ms_depth->dsv, cb_deferred, 64.0f, 64.0f);
+        ID3D11DeviceContext_OMSetDepthStencilState(deferred, s->stencil_once, 0);
+        set_draw_constants(deferred, cb_deferred, -0.2f, 0.1f, 0.3f, 0.9f, 0.5f, 1.0f);
+        ID3D11DeviceContext_DrawIndexed(deferred, 3, 0, 0);
+        set_draw_constants(deferred, cb_deferred, 0.25f, -0.15f, 0.9f, 0.4f, 0.2f, 1.0f);
+        ID3D11DeviceContext_Draw(deferred, 3, 0);
+        CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
+        ID3D11DeviceContext_ExecuteCommandList(ctx, list, FALSE);
+        ID3D11CommandList_Release(list);
+        ID3D11DeviceContext_Release(deferred);
+    }
 }
 
 /* ------------------------------------------------------------------ windows */
@@ -359,16 +680,27 @@ static int bench(int draws, int frames, UINT w, UINT h)
     IDXGISwapChain *chain;
     DXGI_SWAP_CHAIN_DESC desc;
     struct scene s;
-    struct target rt, depth;
+    struct target rt, depth, resolved = {0};
     LARGE_INTEGER frequency, t0, submitted, presenting, t1;
     HWND window = make_window("iridia bench", 64, 64);
     int frame, i;
+    UINT samples = getenv("TESTAPP_BENCH_SAMPLES") ? (UINT)atoi(getenv("TESTAPP_BENCH_SAMPLES")) : 1;
     swap_chain_desc(&desc, window, 64, 64);
     CHECK(D3D11CreateDeviceAndSwapChain(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, levels, 3, D3D11_SDK_VERSION, &desc,
             &chain, &device, NULL, &ctx), "D3D11CreateDeviceAndSwapChain");
     make_scene(&s, device);
-    rt = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
-    depth = make_target(device, w, h, DXGI_FORMAT_D32_FLOAT, 1);
+    if (samples > 1)
+    {
+        /* TESTAPP_BENCH_SAMPLES=N: N-sample colour and D24S8 targets, resolved each frame for the 1x1 read */
+        rt = make_ms_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, samples, 0);
+        depth = make_ms_target(device, w, h, DXGI_FORMAT_R24G8_TYPELESS, samples, 1);
+        resolved = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    }
+    else
+    {
+        rt = make_target(device, w, h, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        depth = make_target(device, w, h, DXGI_FORMAT_D32_FLOAT, 1);
+    }
     QueryPerformanceFrequency(&frequency);
     for (frame = 0; frame < frames; ++frame)
     {
@@ -387,8 +719,11 @@ static int bench(int draws, int frames, UINT w, UINT h)
             ID3D11DeviceContext_DrawIndexed(ctx, 3, 0, 0);
         }
         QueryPerformanceCounter(&submitted);
-        /* wait for the GPU: a 1x1 read of the target */
-        ID3D11Texture2D_GetDesc(rt.texture, &sdesc);
+        /* wait for the GPU: a 1x1 read of the target (resolved first when multisampled) */
+        if (samples > 1)
+            ID3D11DeviceContext_ResolveSubresource(ctx, (ID3D11Resource *)resolved.texture, 0, (ID3D11Resource *)rt.texture, 0,
+                    DXGI_FORMAT_R8G8B8A8_UNORM);
+        ID3D11Texture2D_GetDesc(samples > 1 ? resolved.texture : rt.texture, &sdesc);
         sdesc.Width = sdesc.Height = 1;
         sdesc.Usage = D3D11_USAGE_STAGING;
         sdesc.BindFlags = 0;
@@ -396,7 +731,8 @@ static int bench(int draws, int frames, UINT w, UINT h)
         CHECK(ID3D11Device_CreateTexture2D(device, &sdesc, NULL, &staging), "CreateTexture2D");
         {
             D3D11_BOX box = {0, 0, 0, 1, 1, 1};
-            ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)staging, 0, 0, 0, 0, (ID3D11Resource *)rt.texture, 0, &box);
+            ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)staging, 0, 0, 0, 0,
+                    (ID3D11Resource *)(samples > 1 ? resolved.texture : rt.texture), 0, &box);
         }
         CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map");
         ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
@@ -427,7 +763,11 @@ int main(int argc, char **argv)
     IDXGIFactory *factory;
     DXGI_SWAP_CHAIN_DESC desc;
     struct scene a, b;
-    struct target rt0, rt1, rt2, depth, back_a, back_b;
+    struct target rt0, rt1, rt2, depth, back_a, back_b, rt3, rt4, depth24, rt5, ms_color, ms_depth, resolved, rt6;
+    ID3D11Texture2D *layers, *cube, *mapped_texture, *updated_texture;
+    ID3D11ShaderResourceView *sampled_views[4];
+    UINT layer_texels[3 * 16], cube_texels[6 * 16], grey[64];
+    int i;
     ID3D11Buffer *cb_deferred, *cb_deferred1;
     HWND window_a, window_b;
     int frames, checked_frame, frame;
@@ -468,6 +808,27 @@ int main(int argc, char **argv)
     depth = make_target(device_a, 64, 64, DXGI_FORMAT_D32_FLOAT, 1);
     back_a = back_buffer_target(device_a, chain_a, 64, 64);
     (void)device_via_get;
+    rt3 = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    rt4 = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    rt4.slot = 1;
+    depth24 = make_target(device_a, 64, 64, DXGI_FORMAT_D24_UNORM_S8_UINT, 1);
+    rt5 = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    ms_color = make_ms_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 4, 0);
+    ms_depth = make_ms_target(device_a, 64, 64, DXGI_FORMAT_R24G8_TYPELESS, 4, 1);
+    resolved = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    rt6 = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+    for (i = 0; i < 3 * 16; ++i)
+        layer_texels[i] = 0xff000000u | (UINT)((i / 16) * 80 + 10) << 16 | (UINT)((i % 16) / 4 * 60) << 8 | (UINT)(i % 4 * 60);
+    for (i = 0; i < 6 * 16; ++i)
+        cube_texels[i] = 0xff000000u | (UINT)((i / 16) * 40 + 20) << 16 | (UINT)(i % 4 * 50) << 8 | (UINT)((i % 16) / 4 * 50 + 30);
+    for (i = 0; i < 64; ++i)
+        grey[i] = 0xff808080u;
+    layers = make_texture(device_a, 4, 4, 3, 0, D3D11_USAGE_DEFAULT, layer_texels, &sampled_views[0]);
+    cube = make_texture(device_a, 4, 4, 6, D3D11_RESOURCE_MISC_TEXTURECUBE, D3D11_USAGE_DEFAULT, cube_texels, &sampled_views[1]);
+    mapped_texture = make_texture(device_a, 4, 4, 1, 0, D3D11_USAGE_DYNAMIC, NULL, &sampled_views[2]);
+    updated_texture = make_texture(device_a, 8, 8, 1, 0, D3D11_USAGE_DEFAULT, grey, &sampled_views[3]);
+    (void)layers;
+    (void)cube;
 
     /* device B, its swap chain made through the DXGI factory of its adapter */
     CHECK(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, levels, 3, D3D11_SDK_VERSION, &device_b, NULL, &ctx_b),
@@ -590,19 +951,120 @@ int main(int argc, char **argv)
                 ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &none);
             }
         }
+
+        /* 7, 8: two render targets at once and a D24S8 depth-stencil target, the stencil cleared to 0 and tested */
+        {
+            ID3D11RenderTargetView *rtvs[2] = {rt3.rtv, rt4.rtv};
+            ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt3.rtv, clear0);
+            ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt4.rtv, clear1);
+            ID3D11DeviceContext_ClearDepthStencilView(ctx_out, depth24.dsv, D3D11_CLEAR_DEPTH | D3D11_CLEAR_STENCIL, 1.0f, 0);
+            bind_color(&a, ctx_out, rt3.rtv, depth24.dsv, a.cb_draw, 64.0f, 64.0f);
+            ID3D11DeviceContext_OMSetRenderTargets(ctx_out, 2, rtvs, depth24.dsv);
+            ID3D11DeviceContext_OMSetDepthStencilState(ctx_out, a.stencil_once, 0);
+            ID3D11DeviceContext_PSSetShader(ctx_out, a.ps_mrt, NULL, 0);
+            set_draw_constants(ctx_out, a.cb_draw, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f);
+            check_target(ctx_out, 7, "mrt0", &rt3, 0); check_target(ctx_out, 7, "mrt1", &rt4, 0); check_target(ctx_out, 7, "depth24", &depth24, 0);
+            ID3D11DeviceContext_DrawIndexed(ctx_out, 3, 0, 0);
+            check_target(ctx_out, 7, "mrt0", &rt3, 1); check_target(ctx_out, 7, "mrt1", &rt4, 1); check_target(ctx_out, 7, "depth24", &depth24, 1);
+            set_draw_constants(ctx_out, a.cb_draw, 0.23f, 0.11f, 0.6f, 0.8f, 1.0f, 1.0f);
+            check_target(ctx_out, 8, "mrt0", &rt3, 0); check_target(ctx_out, 8, "mrt1", &rt4, 0); check_target(ctx_out, 8, "depth24", &depth24, 0);
+            ID3D11DeviceContext_Draw(ctx_out, 3, 0);
+            check_target(ctx_out, 8, "mrt0", &rt3, 1); check_target(ctx_out, 8, "mrt1", &rt4, 1); check_target(ctx_out, 8, "depth24", &depth24, 1);
+        }
+
+        /* 9: a quad sampling a texture array, a cube map, a dynamic texture mapped now and a texture updated now */
+        {
+            D3D11_MAPPED_SUBRESOURCE mapped;
+            D3D11_BOX box = {2, 2, 0, 6, 6, 1};
+            UINT texels[16];
+            UINT stride = 20, offset = 0, x, y;
+            ID3D11ShaderResourceView *none[4] = {NULL, NULL, NULL, NULL};
+            CHECK(ID3D11DeviceContext_Map(ctx_out, (ID3D11Resource *)mapped_texture, 0, D3D11_MAP_WRITE_DISCARD, 0, &mapped), "Map (texture)");
+            for (y = 0; y < 4; ++y)
+                for (x = 0; x < 4; ++x)
+                    ((UINT *)((BYTE *)mapped.pData + y * mapped.RowPitch))[x] =
+                        0xff000000u | (UINT)(frame * 30 % 256) << 16 | (x * 64) << 8 | (255 - y * 64);
+            ID3D11DeviceContext_Unmap(ctx_out, (ID3D11Resource *)mapped_texture, 0);
+            for (y = 0; y < 4; ++y)
+                for (x = 0; x < 4; ++x)
+                    texels[y * 4 + x] = 0xff000000u | (y * 40) << 8 | (UINT)((frame * 50 + (int)x * 40) % 256);
+            ID3D11DeviceContext_UpdateSubresource(ctx_out, (ID3D11Resource *)updated_texture, 0, &box, texels, 16, 0);
+            if (checked)
+            {
+                read_back(ctx_out, mapped_texture, "mapped.bin");
+                read_back(ctx_out, updated_texture, "updated.bin");
+            }
+            ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt5.rtv, clear1);
+            ID3D11DeviceContext_OMSetRenderTargets(ctx_out, 1, &rt5.rtv, NULL);
+            ID3D11DeviceContext_OMSetDepthStencilState(ctx_out, NULL, 0);
+            ID3D11DeviceContext_IASetInputLayout(ctx_out, a.layout_textured);
+            ID3D11DeviceContext_IASetVertexBuffers(ctx_out, 0, 1, &a.vb_textured, &stride, &offset);
+            ID3D11DeviceContext_VSSetShader(ctx_out, a.vs_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetShader(ctx_out, a.ps_sampled, NULL, 0);
+            ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 4, sampled_views);
+            ID3D11DeviceContext_PSSetSamplers(ctx_out, 0, 1, &a.point_sampler);
+            check_target(ctx_out, 9, "rt5", &rt5, 0);
+            ID3D11DeviceContext_DrawIndexed(ctx_out, 6, 0, 0);
+            check_target(ctx_out, 9, "rt5", &rt5, 1);
+            ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 4, none);
+        }
+
+        /* with TESTAPP_UNRECORDABLE set, in the checked frame: two draws the recorder cannot record, into rt5 */
+        if (checked && getenv("TESTAPP_UNRECORDABLE"))
+            unrecordable_draws(&a, ctx_out, &rt5, &ms_color, &ms_depth);
+
+        /* 10, 11: a 4x multisampled pass (colour, D24S8 depth-stencil with the stencil tested), resolved */
+        ID3D11DeviceContext_ClearRenderTargetView(ctx_out, ms_color.rtv, clear0);
+        ID3D11DeviceContext_ClearDepthStencilView(ctx_out, ms_depth.dsv, D3D11_CLEAR_DEPTH | D3D11_CLEAR_STENCIL, 1.0f, 0);
+        bind_color(&a, ctx_out, ms_color.rtv, ms_depth.dsv, a.cb_draw, 64.0f, 64.0f);
+        ID3D11DeviceContext_OMSetDepthStencilState(ctx_out, a.stencil_once, 0);
+        set_draw_constants(ctx_out, a.cb_draw, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f);
+        check_ms_target(ctx_out, 10, "mscolor", &ms_color, 0); check_ms_target(ctx_out, 10, "msdepth", &ms_depth, 0);
+        ID3D11DeviceContext_DrawIndexed(ctx_out, 3, 0, 0);
+        check_ms_target(ctx_out, 10, "mscolor", &ms_color, 1); check_ms_target(ctx_out, 10, "msdepth", &ms_depth, 1);
+        set_draw_constants(ctx_out, a.cb_draw, 0.23f, 0.11f, 0.6f, 0.8f, 1.0f, 1.0f);
+        check_ms_target(ctx_out, 11, "mscolor", &ms_color, 0); check_ms_target(ctx_out, 11, "msdepth", &ms_depth, 0);
+        ID3D11DeviceContext_Draw(ctx_out, 3, 0);
+        check_ms_target(ctx_out, 11, "mscolor", &ms_color, 1); check_ms_target(ctx_out, 11, "msdepth", &ms_depth, 1);
+        ID3D11DeviceContext_ResolveSubresource(ctx_out, (ID3D11Resource *)resolved.texture, 0, (ID3D11Resource *)ms_color.texture, 0,
+                DXGI_FORMAT_R8G8B8A8_UNORM);
+        if (checked)
+            read_back(ctx_out, resolved.texture, "resolved.bin");
+
+        /* 12: a quad sampling the resolved target */
+        {
+            UINT stride = 20, offset = 0;
+            ID3D11ShaderResourceView *none = NULL;
+            ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt6.rtv, clear1);
+            ID3D11DeviceContext_OMSetRenderTargets(ctx_out, 1, &rt6.rtv, NULL);
+            ID3D11DeviceContext_OMSetDepthStencilState(ctx_out, NULL, 0);
+            ID3D11DeviceContext_IASetInputLayout(ctx_out, a.layout_textured);
+            ID3D11DeviceContext_IASetVertexBuffers(ctx_out, 0, 1, &a.vb_textured, &stride, &offset);
+            ID3D11DeviceContext_VSSetShader(ctx_out, a.vs_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetShader(ctx_out, a.ps_textured, NULL, 0);
+            ID3D11DeviceContext_PSSetConstantBuffers(ctx_out, 0, 1, &a.cb_tint);
+            ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &resolved.srv);
+            ID3D11DeviceContext_PSSetSamplers(ctx_out, 0, 1, &a.linear_sampler);
+            check_target(ctx_out, 12, "rt6", &rt6, 0);
+            ID3D11DeviceContext_DrawIndexed(ctx_out, 6, 0, 0);
+            check_target(ctx_out, 12, "rt6", &rt6, 1);
+            ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &none);
+        }
         IDXGISwapChain_Present(chain_a, 0, 0);
 
-        /* 7: device B: a triangle into B's back buffer */
+        /* 13: device B: a triangle into B's back buffer */
         {
             float clear_b[4] = {0.2f, 0.2f, 0.2f, 1.0f};
             ID3D11DeviceContext_ClearRenderTargetView(ctx_b, back_b.rtv, clear_b);
             bind_color(&b, ctx_b, back_b.rtv, NULL, b.cb_draw, 32.0f, 32.0f);
             set_draw_constants(ctx_b, b.cb_draw, 0.0f, -t, 1.0f, 0.5f, 0.5f, 1.0f);
-            check_target(ctx_b, 7, "back", &back_b, 0);
+            check_target(ctx_b, 13, "back", &back_b, 0);
             ID3D11DeviceContext_Draw(ctx_b, 3, 0);
-            check_target(ctx_b, 7, "back", &back_b, 1);
+            check_target(ctx_b, 13, "back", &back_b, 1);
         }
         IDXGISwapChain_Present(chain_b, 0, 0);
+        if (checked)
+            read_ms_snapshots(&a, ctx_out, 64, 64, 4);
     }
     fclose(listing);
     printf("testapp: %d frames drawn\n", frames);

@@ -106,6 +106,9 @@ fn line_to_instruction(line: &str) -> Instruction {
         Some(at) => (&line[..at], line[at..].trim()),
         None => (line, ""),
     };
+    if mnemonic.starts_with("dcl_") {
+        return declaration(mnemonic, rest);
+    }
     // Offsets `(u,v,w)` attached to the mnemonic.
     let (mnemonic, offsets) = match mnemonic.split_once('(') {
         Some((m, o)) => {
@@ -118,9 +121,6 @@ fn line_to_instruction(line: &str) -> Instruction {
         }
         None => (mnemonic, None),
     };
-    if mnemonic.starts_with("dcl_") {
-        return declaration(mnemonic, rest);
-    }
     let mut name = mnemonic.to_string();
     let mut saturate = false;
     let mut test_nonzero = None;
@@ -480,7 +480,12 @@ fn declaration(mnemonic: &str, rest: &str) -> Instruction {
             },
         ),
         name if name.starts_with("dcl_resource_") => {
-            let dim = dimension(&name["dcl_resource_".len()..]);
+            // `texture2dms(4)`: the dimension and, for multisampled textures, the declared sample count.
+            let (name, samples) = match name["dcl_resource_".len()..].split_once('(') {
+                Some((name, count)) => (name, parse_number(count.trim_end_matches(')'))),
+                None => (&name["dcl_resource_".len()..], 0),
+            };
+            let dim = dimension(name);
             let ret = if rest.contains("uint") {
                 ReturnType::Uint
             } else if rest.contains("sint") {
@@ -495,7 +500,7 @@ fn declaration(mnemonic: &str, rest: &str) -> Instruction {
                 Declaration::Resource {
                     register: register(target, true),
                     dimension: dim,
-                    sample_count: 0,
+                    sample_count: u8::try_from(samples).unwrap(),
                     return_types: [ret; 4],
                 },
             )

@@ -63,13 +63,17 @@
 //!   (19.1.4) gives UINT/SINT formats no sampling; `ld` and `gather4` read them.
 //! - **Loads (22.4.6, 22.4.7, 22.4.10, 22.4.12).** `ld` addresses are unsigned: an address, array index or mip past
 //!   the view returns 0 in the format's components and the defaults in the others; offsets apply to x, y, z but not
-//!   the array index. Multisample views: the resource model stores one value per texel, which every sample index
-//!   below the count reads; an index at or past the count returns the out-of-range value (the spec leaves it
-//!   undefined). Raw reads take the byte address with its 2 low bits dropped (22.3.47: addresses are multiples of 4);
+//!   the array index. Multisample views (`ld2dms`, 22.4.7, 7.17.1): sample `s` of a texel is read from the
+//!   subresource's plane `s` ([`crate::api::resource`]'s layout); the address's fourth component is ignored (no mip),
+//!   the third is the array index of a `Texture2DMSArray` view and ignored otherwise; a sample index at or past the
+//!   count returns the out-of-range value too (22.4.7 leaves it undefined "but cannot return data outside of the
+//!   address space", and announces it will behave as the other out-of-range loads). Raw reads take the byte address with its 2 low bits dropped (22.3.47: addresses are multiples of 4);
 //!   a word past the view reads 0.
 //! - **Queries (22.4.1, 22.4.14, 22.4.21, 22.4.22, 22.5.6).** `resinfo` per dimension (a cube array's third value,
 //!   undefined in D3D11, is its cube count, as later versions require); a level past the view gives zero sizes and
-//!   the mip count. `samplepos` gives the standard patterns (19.2.4) for 1, 2, 4, 8 and 16 samples. `lod` gives the
+//!   the mip count; a multisample view has 1 level. `sampleinfo` gives the view's sample count (1 for a view of a
+//!   single-sampled texture). `samplepos` gives the standard patterns (19.2.4, [`crate::api::multisample`]) for 1,
+//!   2, 4, 8 and 16 samples, and (0, 0) past the count (22.4.22) or for 32 samples, which have none. `lod` gives the
 //!   clamped LOD (sampler clamps, then the view's levels) and the unclamped one (with the sampler's bias).
 //!
 //! An unbound slot (7.18.17: zeros) is the interpreter's to handle: these functions take a view.
@@ -94,6 +98,7 @@ pub use lod::LevelOfDetail;
 pub use view::TextureView;
 
 use crate::api::enums::SrvDimension;
+use crate::api::multisample;
 use crate::api::resource::SamplerDesc;
 use crate::{Error, Result};
 use view::{BufferKind, Content};
@@ -128,8 +133,9 @@ pub fn gather(
 }
 
 /// One lane's `ld` / `ld2dms`: the integer address as the instruction gives it (x, y, z-or-slice, mip), the
-/// immediate offset and, for multisample views, the sample index. Out-of-range addresses return 0 (and the defaults
-/// for missing components). Cubes cannot be loaded (22.4.6), nor raw or structured buffers with `ld`.
+/// immediate offset and, for multisample views, the sample index (ignored for other views). Out-of-range addresses,
+/// array indices, mips and sample indices return 0 (and the defaults for missing components; 22.4.6, 22.4.7). Cubes
+/// cannot be loaded (22.4.6), nor raw or structured buffers with `ld`.
 pub fn load(view: &TextureView, address: [i32; 4], offset: [i32; 3], sample: u32) -> Result<[u32; 4]> {
     let [a0, a1, a2, a3] = address.map(|a| a as u32);
     let [o0, o1, o2] = offset.map(|o| o as u32);
@@ -157,14 +163,21 @@ pub fn load(view: &TextureView, address: [i32; 4], offset: [i32; 3], sample: u32
         Content::Texture(data) => data,
     };
     let zero = data.zero_texel();
-    // (x, y, z) within the level, the view slice, the view mip.
-    let (texel, slice, level) = match view.dimension {
-        SrvDimension::Texture1D => ([a0.wrapping_add(o0), 0, 0], 0, a3),
-        SrvDimension::Texture1DArray => ([a0.wrapping_add(o0), 0, 0], a1, a3),
-        SrvDimension::Texture2D => ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], 0, a3),
-        SrvDimension::Texture2DArray => ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], a2, a3),
-        SrvDimension::Texture3D => ([a0.wrapping_add(o0), a1.wrapping_add(o1), a2.wrapping_add(o2)], 0, a3),
+    // (x, y, z) within the level, the view slice, the view mip, the sample.
+    let (texel, slice, level, sample) = match view.dimension {
+        SrvDimension::Texture1D => ([a0.wrapping_add(o0), 0, 0], 0, a3, 0),
+        SrvDimension::Texture1DArray => ([a0.wrapping_add(o0), 0, 0], a1, a3, 0),
+        SrvDimension::Texture2D => ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], 0, a3, 0),
+        SrvDimension::Texture2DArray => ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], a2, a3, 0),
+        SrvDimension::Texture3D => (
+            [a0.wrapping_add(o0), a1.wrapping_add(o1), a2.wrapping_add(o2)],
+            0,
+            a3,
+            0,
+        ),
         SrvDimension::Texture2DMs | SrvDimension::Texture2DMsArray => {
+            // 22.4.7: "srcAddress.b (post-swizzle) is ignored for Texture2Ds", is the array index of arrays (no
+            // offset along it); "srcAddress.a (post-swizzle) is always ignored".
             if sample >= data.sample_count {
                 return Ok(zero);
             }
@@ -173,7 +186,7 @@ pub fn load(view: &TextureView, address: [i32; 4], offset: [i32; 3], sample: u32
             } else {
                 0
             };
-            ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], slice, 0)
+            ([a0.wrapping_add(o0), a1.wrapping_add(o1), 0], slice, 0, sample)
         }
         dimension => {
             return Err(Error::new(
@@ -188,7 +201,7 @@ pub fn load(view: &TextureView, address: [i32; 4], offset: [i32; 3], sample: u32
     if texel[0] >= size[0] || texel[1] >= size[1] || texel[2] >= size[2] || slice >= data.slices {
         return Ok(zero);
     }
-    data.texel(level, slice, texel, &mut view::BlockCache::new())
+    data.sample_texel(level, slice, texel, sample, &mut view::BlockCache::new())
 }
 
 /// `resinfo`'s integer part for view mip `level`: (width, height, depth-or-array-size, mip count) as 22.4.14 gives
@@ -228,8 +241,8 @@ pub fn buffer_elements(view: &TextureView) -> u32 {
     }
 }
 
-/// `sampleinfo` (22.4.21): the resource's samples per texel (1 for a texture that is not multisampled; 0 for
-/// buffers).
+/// `sampleinfo` (22.4.21): the samples per texel of the view's resource ("the number of samples for the given
+/// resource"; 1 for a texture that is not multisampled; 0 for buffers).
 pub fn sample_count(view: &TextureView) -> u32 {
     match &view.content {
         Content::Texture(data) => data.sample_count,
@@ -237,48 +250,11 @@ pub fn sample_count(view: &TextureView) -> u32 {
     }
 }
 
-/// The standard sample patterns (19.2.4, `D3D11_STANDARD_MULTISAMPLE_PATTERN`), in 1/16 pixel from the pixel centre.
-const STANDARD_PATTERNS: [&[(i8, i8)]; 5] = [
-    &[(0, 0)],
-    &[(4, 4), (-4, -4)],
-    &[(-2, -6), (6, -2), (-6, 2), (2, 6)],
-    &[(1, -3), (-1, 3), (5, 1), (-3, -5), (-5, 5), (-7, -1), (3, 7), (7, -7)],
-    &[
-        (1, 1),
-        (-1, -3),
-        (-3, 2),
-        (4, -1),
-        (-5, -2),
-        (2, 5),
-        (5, 3),
-        (3, -5),
-        (-2, 6),
-        (0, -7),
-        (-4, -6),
-        (-6, 4),
-        (-8, 0),
-        (7, -4),
-        (6, 7),
-        (-7, -8),
-    ],
-];
-
 /// `samplepos` (22.4.22): sample `index`'s position relative to the pixel centre, in pixels, by the standard pattern
-/// of the view's sample count (1, 2, 4, 8, 16); (0, 0) for an index past the count or a count with no standard
-/// pattern.
+/// (19.2.4, [`multisample::standard_sample_position`]) of the view's sample count; (0, 0) for an index past the count
+/// ("If sampleIndex is out of bounds a zero vector is returned"), a buffer, or a count with no standard pattern (32).
 pub fn sample_position(view: &TextureView, index: u32) -> [f32; 2] {
-    let pattern = match sample_count(view) {
-        1 => STANDARD_PATTERNS[0],
-        2 => STANDARD_PATTERNS[1],
-        4 => STANDARD_PATTERNS[2],
-        8 => STANDARD_PATTERNS[3],
-        16 => STANDARD_PATTERNS[4],
-        _ => return [0.0; 2],
-    };
-    usize::try_from(index)
-        .ok()
-        .and_then(|i| pattern.get(i))
-        .map_or([0.0; 2], |&(x, y)| [f32::from(x) / 16.0, f32::from(y) / 16.0])
+    multisample::standard_sample_position(sample_count(view), index).unwrap_or([0.0; 2])
 }
 
 /// The `lod` instruction (22.5.6): (clamped LOD, unclamped LOD) for the address and its derivatives. The unclamped

@@ -822,29 +822,157 @@ fn ld_reads_each_dimension_s_address_components() {
     assert_eq!(load(&view, [1, 0, 3, 0], [0, 1, -1], 0).unwrap()[0], 11);
 }
 
-#[test]
-fn ld_ms_reads_samples_below_the_count() {
-    // The resource model holds one value per texel; every sample below the count reads it, the rest read 0.
-    let mut s = shape(ResourceDimension::Texture2D, Format::R32Float, [2, 2, 1], 1, 1);
-    s.sample_count = 4;
-    let resource = texture(s, |_, _, x, y, _| (x + 2 * y).to_le_bytes().to_vec());
-    let view = view_of(&resource, SrvDimension::Texture2DMs, Format::R32Float);
-    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], 3).unwrap(), [3, 0, 0, ONE]);
-    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], 4).unwrap(), [0, 0, 0, ONE]);
-    assert_eq!(sample_count(&view), 4);
-    // 19.2.4's 4-sample pattern: sample 1 at (6, -2) / 16.
-    assert_eq!(sample_position(&view, 1), [0.375, -0.125]);
-    assert_eq!(sample_position(&view, 4), [0.0, 0.0]);
-    // A multisampled texture cannot be seen through a plain 2D view.
-    let plain = ShaderResourceView {
-        resource,
+/// A multisampled R32_UINT texture of `w` x `h` texels, `slices` slices and `samples` samples, laid out as
+/// `api::resource` stores one (each slice's subresource is `samples` planes, sample 0's first), sample `s` of texel
+/// (x, y) of slice `slice` holding `value(slice, s, x, y)`.
+fn multisampled(w: u32, h: u32, slices: u32, samples: u32, value: impl Fn(u32, u32, u32, u32) -> u32) -> Arc<Resource> {
+    let mut s = shape(ResourceDimension::Texture2D, Format::R32Uint, [w, h, 1], slices, 1);
+    s.sample_count = samples;
+    let mut subresources = Vec::new();
+    for slice in 0..slices {
+        let mut bytes = Vec::new();
+        for sample in 0..samples {
+            for y in 0..h {
+                for x in 0..w {
+                    bytes.extend(value(slice, sample, x, y).to_le_bytes());
+                }
+            }
+        }
+        subresources.push(Arc::from(bytes));
+    }
+    Arc::new(Resource::Texture(Texture::new(s, subresources).unwrap()))
+}
+
+/// A multisample view of `resource`: `Texture2DMS` or `Texture2DMSArray` of slices `first..first + count`.
+fn ms_view(resource: &Arc<Resource>, dimension: SrvDimension, first: u32, count: u32) -> Result<TextureView> {
+    TextureView::new(&ShaderResourceView {
+        resource: Arc::clone(resource),
         desc: ShaderResourceViewDesc {
-            format: Format::R32Float,
+            format: Format::Unknown,
+            dimension,
+            first_array_slice: first,
+            array_size: count,
+            ..Default::default()
+        },
+    })
+}
+
+#[test]
+fn ld2dms_reads_each_sample_of_each_texel() {
+    // A 2x2 texture of 4 samples, sample s of (x, y) holding 100 * s + 10 * y + x: sixteen different values.
+    let resource = multisampled(2, 2, 1, 4, |_, s, x, y| 100 * s + 10 * y + x);
+    let view = ms_view(&resource, SrvDimension::Texture2DMs, 0, 1).unwrap();
+    // R32_UINT: the value in x, 0 in y and z, 0x1 in w (19.1.3.3's integer default for alpha).
+    for s in 0..4 {
+        for y in 0..2 {
+            for x in 0..2 {
+                let expected = 100 * s + 10 * y + x;
+                assert_eq!(
+                    load(&view, [x as i32, y as i32, 0, 0], [0; 3], s).unwrap(),
+                    [expected, 0, 0, 1]
+                );
+            }
+        }
+    }
+    // 22.4.7: ".b ... is ignored for Texture2Ds", ".a ... is always ignored": (1, 0) of sample 2 = 201.
+    assert_eq!(load(&view, [1, 0, 7, 9], [0; 3], 2).unwrap(), [201, 0, 0, 1]);
+    // _aoffimmi(u, v) is added in texel space: (0, 1) + (1, -1) = (1, 0), sample 3 = 301.
+    assert_eq!(load(&view, [0, 1, 0, 0], [1, -1, 0], 3).unwrap(), [301, 0, 0, 1]);
+    assert_eq!(sample_count(&view), 4);
+}
+
+#[test]
+fn ld2dms_out_of_range_reads_zero() {
+    let resource = multisampled(2, 2, 1, 4, |_, s, x, y| 100 * s + 10 * y + x + 1);
+    let view = ms_view(&resource, SrvDimension::Texture2DMs, 0, 1).unwrap();
+    // 22.4.7: an address outside [0, size - 1] returns 0 in the format's components and 0x1 in the missing alpha;
+    // an offset below zero wraps to a large address, out of range too. A sample index past the count is undefined
+    // there ("a future version" makes it behave as the others): it reads the same.
+    let zero = [0, 0, 0, 1];
+    assert_eq!(load(&view, [2, 0, 0, 0], [0; 3], 0).unwrap(), zero);
+    assert_eq!(load(&view, [0, 2, 0, 0], [0; 3], 0).unwrap(), zero);
+    assert_eq!(load(&view, [-1, 0, 0, 0], [0; 3], 0).unwrap(), zero);
+    assert_eq!(load(&view, [0, 0, 0, 0], [-1, 0, 0], 1).unwrap(), zero);
+    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], 4).unwrap(), zero);
+    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], u32::MAX).unwrap(), zero);
+    // In range: (1, 1) sample 3 = 311 + 1.
+    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], 3).unwrap(), [312, 0, 0, 1]);
+}
+
+#[test]
+fn ld2dms_of_an_array_view_reads_the_view_s_slices() {
+    // Three slices of a 2x1 texture of 2 samples, sample s of (x, 0) in slice k holding 1000 * k + 100 * s + x; the
+    // view sees slices 1 and 2, so its slice 0 is the resource's slice 1.
+    let resource = multisampled(2, 1, 3, 2, |k, s, x, _| 1000 * k + 100 * s + x);
+    let view = ms_view(&resource, SrvDimension::Texture2DMsArray, 1, 2).unwrap();
+    assert_eq!(load(&view, [1, 0, 0, 0], [0; 3], 1).unwrap()[0], 1101);
+    assert_eq!(load(&view, [0, 0, 1, 0], [0; 3], 0).unwrap()[0], 2000);
+    // 22.4.7: an array index past the view's slices returns 0; offsets do not move it.
+    assert_eq!(load(&view, [0, 0, 2, 0], [0; 3], 0).unwrap(), [0, 0, 0, 1]);
+    assert_eq!(load(&view, [0, 0, 1, 0], [1, 0, 7], 1).unwrap()[0], 2101);
+    // 22.4.14: width, height, array size, 1 mip.
+    assert_eq!(dimensions(&view, 0), [2, 1, 2, 1]);
+    assert_eq!(dimensions(&view, 1), [0, 0, 0, 1]);
+    // 22.4.1: no buffer elements in a texture.
+    assert_eq!(buffer_elements(&view), 0);
+}
+
+#[test]
+fn multisample_views_see_the_resource_s_planes_and_are_checked() {
+    let resource = multisampled(2, 2, 2, 4, |_, s, _, _| s);
+    // A multisampled texture cannot be seen through a plain 2D view (5.2).
+    let plain = ShaderResourceView {
+        resource: Arc::clone(&resource),
+        desc: ShaderResourceViewDesc {
+            format: Format::R32Uint,
             dimension: SrvDimension::Texture2D,
             ..Default::default()
         },
     };
     assert!(TextureView::new(&plain).is_err());
+    // Slices past the resource's.
+    assert!(ms_view(&resource, SrvDimension::Texture2DMsArray, 1, 2).is_err());
+    assert!(ms_view(&resource, SrvDimension::Texture2DMsArray, 0, 0).is_err());
+    // A texture whose planes are short (one sample's bytes for 4 samples) is refused, not read past.
+    let Resource::Texture(texture) = &*resource else {
+        panic!("a texture")
+    };
+    let mut short = texture.clone();
+    short.subresources[0] = Arc::from(vec![0u8; 16]);
+    let short = Arc::new(Resource::Texture(short));
+    assert!(ms_view(&short, SrvDimension::Texture2DMs, 0, 1).is_err());
+    // A multisample view of a single-sampled texture has 1 sample (22.4.7: "surfaces with 1 or more samples").
+    let single = multisampled(2, 2, 1, 1, |_, _, x, y| 10 * y + x);
+    let view = ms_view(&single, SrvDimension::Texture2DMs, 0, 1).unwrap();
+    assert_eq!(sample_count(&view), 1);
+    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], 0).unwrap()[0], 11);
+    assert_eq!(load(&view, [1, 1, 0, 0], [0; 3], 1).unwrap(), [0, 0, 0, 1]);
+    assert_eq!(sample_position(&view, 0), [0.0, 0.0]);
+}
+
+#[test]
+fn sample_positions_are_the_standard_pattern_of_the_view_s_count() {
+    // 19.2.4, in 1/16 pixel: 2 samples (4,4), (-4,-4); 4 samples #1 (6,-2); 8 samples #3 (-3,-5); 16 samples #9
+    // (0,-7). 22.4.22: an index past the count gives (0, 0).
+    let cases: [(u32, u32, [f32; 2]); 6] = [
+        (2, 0, [0.25, 0.25]),
+        (2, 1, [-0.25, -0.25]),
+        (4, 1, [0.375, -0.125]),
+        (8, 3, [-0.1875, -0.3125]),
+        (16, 9, [0.0, -0.4375]),
+        (16, 16, [0.0, 0.0]),
+    ];
+    for (count, index, expected) in cases {
+        let resource = multisampled(1, 1, 1, count, |_, _, _, _| 0);
+        let view = ms_view(&resource, SrvDimension::Texture2DMs, 0, 1).unwrap();
+        assert_eq!(sample_count(&view), count);
+        assert_eq!(sample_position(&view, index), expected, "{count} samples, #{index}");
+    }
+    // 32 samples have no standard pattern (19.2.4): zeros.
+    let resource = multisampled(1, 1, 1, 32, |_, _, _, _| 0);
+    let view = ms_view(&resource, SrvDimension::Texture2DMs, 0, 1).unwrap();
+    assert_eq!(sample_count(&view), 32);
+    assert_eq!(sample_position(&view, 0), [0.0, 0.0]);
 }
 
 // ---- resinfo (22.4.14) ----------------------------------------------------------------------------------------------

@@ -74,7 +74,8 @@ pub(super) struct TextureData {
     pub(super) slices: u32,
     /// Subresource bytes, `[slice * mips.len() + mip]` in view numbering.
     pub(super) subresources: Vec<Arc<[u8]>>,
-    /// Samples per texel of the resource.
+    /// Samples per texel of the resource (1 but for a multisampled one): each subresource holds that many planes of
+    /// [`MipLevel::plane_bytes`], sample 0's first (as [`crate::api::resource`] stores them).
     pub(super) sample_count: u32,
 }
 
@@ -87,13 +88,15 @@ pub(super) struct MipLevel {
     pub(super) row_bytes: u64,
     /// Bytes per depth slice.
     pub(super) slice_bytes: u64,
+    /// Bytes of one sample's plane: every depth slice of the level.
+    pub(super) plane_bytes: u64,
 }
 
 /// The last BC block decoded, so the texels of one filter footprint decode each block once.
 #[derive(Clone, Debug)]
 pub(super) struct BlockCache {
-    /// (mip, slice, block x, block y, depth) of the cached block.
-    key: Option<(u32, u32, u32, u32, u32)>,
+    /// (mip, slice, block x, block y, depth, sample) of the cached block.
+    key: Option<(u32, u32, u32, u32, u32, u32)>,
     /// Its 16 texels, row by row.
     texels: BlockTexels,
 }
@@ -116,7 +119,8 @@ fn view_error(detail: String) -> Error {
 impl TextureView {
     /// Resolves `srv` against its resource, checking what 5.2 requires of a view: its dimension fits the resource's
     /// (a 2D resource for 2D, 2D array, multisample, cube and cube array views; a multisampled resource only through
-    /// a multisample view; a square face and six slices per cube), its format is the resource's or, for a
+    /// a multisample view, `Texture2DMS` seeing slice 0 and `Texture2DMSArray` its slice range, both mip 0 and every
+    /// sample (5.2, 7.17.1); a square face and six slices per cube), its format is the resource's or, for a
     /// `_TYPELESS` resource, a member of its family (19.1.4 "Cast within Bit Layout") and not a depth format, its mip
     /// range and slice range lie inside the resource, and buffer elements inside the buffer. A view format of
     /// `UNKNOWN` on a texture means the resource's own format (as a view created without a description).
@@ -279,8 +283,9 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
     }
     let codec = TexelCodec::new(format)?;
 
-    // Mip range (5.2): most detailed mip, and a count (u32::MAX = all the rest).
-    let first_mip = desc.most_detailed_mip;
+    // Mip range (5.2): most detailed mip, and a count (u32::MAX = all the rest). A multisample view has no mip
+    // range (`D3D11_TEX2DMS_SRV` holds none): it sees mip 0, the only one a multisampled resource has.
+    let first_mip = if multisample_view { 0 } else { desc.most_detailed_mip };
     if first_mip >= shape.mip_levels {
         return Err(view_error(format!(
             "most detailed mip {first_mip}, but the resource has {} levels",
@@ -332,6 +337,7 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
             size: shape.mip_size(level),
             row_bytes: layout.row_bytes,
             slice_bytes: layout.row_bytes.saturating_mul(layout.rows),
+            plane_bytes: layout.plane_bytes,
         });
     }
     let mut subresources = Vec::new();
@@ -342,9 +348,10 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
                     "the resource has no subresource for mip {level}, slice {slice}"
                 ))
             })?;
-            let needed = mips
-                .get(index)
-                .map_or(0, |m| m.slice_bytes.saturating_mul(u64::from(m.size[2])));
+            // Every sample's plane (`MipLayout::bytes`; one plane without multisampling).
+            let needed = mips.get(index).map_or(0, |m| {
+                m.plane_bytes.saturating_mul(u64::from(shape.sample_count.max(1)))
+            });
             if u64::try_from(data.len()).ok() != Some(needed) {
                 return Err(view_error(format!(
                     "mip {level} of slice {slice} holds {} bytes where its texels take {needed}",
@@ -369,7 +376,7 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
             mips,
             slices,
             subresources,
-            sample_count: shape.sample_count,
+            sample_count: shape.sample_count.max(1),
         },
     ))
 }
@@ -387,14 +394,31 @@ impl TextureData {
 
     /// The texel at (`x`, `y`, `z`) of view mip `level`, view slice `slice`: its words by the view format (19.1.3.3
     /// defaults for components the format lacks). The address must lie inside the level; one outside is an error
-    /// (callers apply address modes or the out-of-range rule first).
-    pub(super) fn texel(&self, level: u32, slice: u32, [x, y, z]: [u32; 3], cache: &mut BlockCache) -> Result<Texel> {
+    /// (callers apply address modes or the out-of-range rule first). A multisampled view's texel is its sample 0.
+    pub(super) fn texel(&self, level: u32, slice: u32, address: [u32; 3], cache: &mut BlockCache) -> Result<Texel> {
+        self.sample_texel(level, slice, address, 0, cache)
+    }
+
+    /// Sample `sample` of the texel at (`x`, `y`, `z`) of view mip `level`, view slice `slice` (7.17.1, 22.4.7): its
+    /// words by the view format, read from the sample's plane. The address and the sample index must lie inside the
+    /// view; outside is an error (callers apply the out-of-range rule first).
+    pub(super) fn sample_texel(
+        &self,
+        level: u32,
+        slice: u32,
+        [x, y, z]: [u32; 3],
+        sample: u32,
+        cache: &mut BlockCache,
+    ) -> Result<Texel> {
         let outside = || {
             Error::new(
                 "texture",
-                format!("texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
+                format!("sample {sample} of texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
             )
         };
+        if sample >= self.sample_count {
+            return Err(outside());
+        }
         let mip = self
             .mips
             .get(usize::try_from(level).map_err(|_| outside())?)
@@ -420,8 +444,9 @@ impl TextureData {
         );
         let element_bytes = u64::try_from(self.codec.element_bytes()).unwrap_or(u64::MAX);
         // All products are bounded by the subresource's length, checked against the layout in `TextureView::new`.
-        let offset = u64::from(z)
-            .saturating_mul(mip.slice_bytes)
+        let offset = u64::from(sample)
+            .saturating_mul(mip.plane_bytes)
+            .saturating_add(u64::from(z).saturating_mul(mip.slice_bytes))
             .saturating_add(u64::from(row).saturating_mul(mip.row_bytes))
             .saturating_add(u64::from(column).saturating_mul(element_bytes));
         let bytes = usize::try_from(offset)
@@ -429,7 +454,7 @@ impl TextureData {
             .and_then(|o| data.get(o..))
             .ok_or_else(outside)?;
         if self.codec.format().is_block_compressed() {
-            let key = (level, slice, column, row, z);
+            let key = (level, slice, column, row, z, sample);
             if cache.key != Some(key) {
                 cache.texels = self.codec.decode_block(bytes)?;
                 cache.key = Some(key);

@@ -1,8 +1,9 @@
 // The draw list: one row per draw (index, name, programs, status), a filter over their text, a keyboard cursor
-// apart from the picked draw, and each row's status tag updated as draws are replayed.
+// apart from the picked draw, and each row's status tag updated as draws are replayed. Draws the recorder could not
+// record are rows of their own where they came in the frame, with the reason, that cannot be picked.
 
 import { byId, h, replace } from "../dom";
-import { type DrawInfo, type DrawStatus, formatError } from "../protocol";
+import { type DrawInfo, type DrawStatus, type UnrecordedDrawInfo, formatError } from "../protocol";
 import type { ViewerState } from "./state";
 
 function statusText(status: DrawStatus): string {
@@ -124,14 +125,41 @@ export class DrawList {
     return item;
   }
 
+  /** A row for a draw that is not in the capture: its call and targets, and why it was not recorded. */
+  private unrecordedItem(draw: UnrecordedDrawInfo): HTMLLIElement {
+    const item = h(
+      "li",
+      {
+        class: "unrecorded",
+        title: `Not recorded: ${draw.reason}`,
+        attrs: { "data-testid": "unrecorded-draw", "aria-disabled": "true" },
+      },
+      h("span", { class: "draw-index" }, "–"),
+      h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, draw.label), h("span", { class: "draw-programs" }, draw.reason)),
+      h("span", { class: "tag draw-status status-error" }, "not recorded"),
+    );
+    item.dataset["search"] = `${draw.label} ${draw.reason} not recorded`.toLowerCase();
+    return item;
+  }
+
   render(): void {
-    replace(this.list, this.state.draws.map((draw) => this.item(draw)));
+    const unrecorded = this.state.capture?.summary.unrecorded_draws ?? [];
+    const rows: HTMLLIElement[] = [];
+    const count = this.state.draws.length;
+    for (let index = 0; index <= count; index++) {
+      for (const skipped of unrecorded) {
+        if (skipped.before_draw === index || (index === count && skipped.before_draw > count)) rows.push(this.unrecordedItem(skipped));
+      }
+      const draw = this.state.draws[index];
+      if (draw !== undefined) rows.push(this.item(draw));
+    }
+    replace(this.list, rows);
     this.applyFilter();
   }
 
   private applyFilter(): void {
     const words = this.filter.value.toLowerCase().split(/\s+/).filter((word) => word !== "");
-    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw")) {
+    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw, li.unrecorded")) {
       const search = item.dataset["search"] ?? "";
       item.hidden = !words.every((word) => search.includes(word));
     }

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Recompiles the test program's shaders (color.hlsl, textured.hlsl: vs_main as vs_4_0, ps_main as ps_4_0) into the
+# Recompiles the test program's shaders (color.hlsl, textured.hlsl: vs_main as vs_4_0, ps_main as ps_4_0; mrt.hlsl,
+# sampled.hlsl: ps_main as ps_4_0, drawn with color's and textured's vertex programs; ms_read.hlsl: vs_main, ps_colour,
+# ps_depth as 5_0) into the
 # committed *.dxbc with d3d11-ref's hlslc.sh (D3D11_REF, default ../shared/tools/d3d11-ref beside the repository,
 # else /work/shared/tools/d3d11-ref), one call at a time under /tmp/d3d11-ref.lock.
 set -euo pipefail
@@ -9,5 +11,11 @@ ref=${D3D11_REF:-$root/../shared/tools/d3d11-ref}
 [ -x "$ref/hlslc.sh" ] || ref=/work/shared/tools/d3d11-ref
 for shader in color textured; do
   flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/$shader.hlsl" vs_main vs_4_0 "$here/$shader.vs.dxbc"
+  flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/$shader.hlsl" ps_main ps_4_0 "$here/$shader.ps.dxbc"
+done
+flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/ms_read.hlsl" vs_main vs_5_0 "$here/ms_read.vs.dxbc"
+flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/ms_read.hlsl" ps_colour ps_5_0 "$here/ms_read_colour.ps.dxbc"
+flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/ms_read.hlsl" ps_depth ps_5_0 "$here/ms_read_depth.ps.dxbc"
+for shader in mrt sampled; do
   flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/$shader.hlsl" ps_main ps_4_0 "$here/$shader.ps.dxbc"
 done
