@@ -459,14 +459,23 @@ mod tests {
         shape.sample_count = 4;
         assert!(shape.validate().is_ok());
         let layout = shape.mip_layout(0).unwrap();
-        assert_eq!((layout.row_bytes, layout.plane_bytes, layout.samples, layout.bytes), (12, 24, 4, 96));
+        assert_eq!(
+            (layout.row_bytes, layout.plane_bytes, layout.samples, layout.bytes),
+            (12, 24, 4, 96)
+        );
         shape.sample_count = 3;
         assert!(shape.validate().is_err());
         shape.sample_count = 64;
         assert!(shape.validate().is_err());
         let mut mipped = shape_2d(4, 4, 2, Format::R8Unorm);
         mipped.sample_count = 2;
-        assert!(mipped.validate().unwrap_err().detail.contains("only a 2D texture of one mip"));
+        assert!(
+            mipped
+                .validate()
+                .unwrap_err()
+                .detail
+                .contains("only a 2D texture of one mip")
+        );
     }
 
     #[test]
