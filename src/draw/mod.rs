@@ -73,7 +73,7 @@ pub mod vertex;
 mod tests;
 
 pub use crate::api::draw::DrawState;
-pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, VertexRecord};
+pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, SampleRecord, VertexRecord};
 pub use history::HistoryOptions;
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
 pub use program::{Program, ShaderCache};
