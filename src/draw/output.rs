@@ -43,7 +43,7 @@ impl TargetImage {
             .saturating_mul(self.height as usize)
             .saturating_mul(self.bytes_per_texel());
         match self.bytes.len().checked_div(plane) {
-            Some(n) if n > 1 && self.bytes.len() % plane == 0 => u32::try_from(n).unwrap_or(1),
+            Some(n) if n > 1 && self.bytes.len().is_multiple_of(plane) => u32::try_from(n).unwrap_or(1),
             _ => 1,
         }
     }

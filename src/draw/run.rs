@@ -1478,7 +1478,7 @@ impl<'s> PreparedDraw<'s> {
                 .map_err(|e| e.within(format!("{label} output merger")))?;
             any_written = true;
             if let Some(fragment) = sink.record(q, i) {
-                fragment.write.get_or_insert_with(|| write_record.clone());
+                fragment.write.get_or_insert(write_record);
                 fragment.written_samples |= bit(sample);
                 if let Some(entry) = sample_entry(fragment, sample) {
                     entry.write = Some(write_record);

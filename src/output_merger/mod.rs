@@ -321,7 +321,7 @@ fn check_sizes(targets: &Targets) -> Result<u32> {
 /// choice is not published: this is Iridia's. With one sample the one step is at alpha 0.5.
 pub fn alpha_to_coverage_mask(alpha: f32, samples: u32) -> u32 {
     // A NaN compares false: no coverage (17.18).
-    if !(alpha > 0.) {
+    if alpha.is_nan() || alpha <= 0. {
         return 0;
     }
     let count = (f64::from(alpha) * f64::from(samples) + 0.5).floor();
