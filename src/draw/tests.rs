@@ -1509,3 +1509,31 @@ fn coverage_at_2x_8x_and_16x_follows_the_standard_patterns() {
         assert_eq!(got, mask, "{count} samples");
     }
 }
+
+#[test]
+fn a_linear_sample_input_runs_per_sample_at_each_samples_position() {
+    // `linear sample` makes the program run at sample frequency (16.4) with the attribute at the sample: pixel (3, 2)
+    // covers samples 2 at (3.5 - 6/16, 2.5 + 2/16) and 3 at (3.5 + 2/16, 2.5 + 6/16), each written with its own
+    let ps = program(
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+        ],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_1\n\
+         dcl_input_ps linear sample v1.xyzw\n\
+         dcl_output o0.xyzw\n\
+         mov o0.xyzw, v1.xyzw\n\
+         ret\n",
+    );
+    let out = last(
+        &attr_scene(16, 1, &partial_4x(), r#", "sample_count": 4"#),
+        &[("vs", vs_attr()), ("ps", ps)],
+    );
+    let image = out.render_targets[0].as_ref().unwrap();
+    assert_eq!(sample_floats(image, 4, 3, 2, 2), [3.125, 2.625, 0., 0.]);
+    assert_eq!(sample_floats(image, 4, 3, 2, 3), [3.625, 2.875, 0., 0.]);
+    assert_eq!(sample_floats(image, 4, 3, 2, 0), [-1.; 4]);
+    // every invocation writes its one sample
+    assert_eq!(out.stats.shaded, out.stats.written);
+}

@@ -226,9 +226,21 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         let mut comparison = None;
         let mut plane_comparisons = Vec::with_capacity(planes.len());
         if let Some(after) = &recorded.after {
-            let reference = Image::new(recorded.format, recorded.width, recorded.height, after)
-                .map_err(|e| e.within(at.as_str()))?;
+            // a multisampled target is compared plane by plane: its planes stacked, sample 0's on top, the ambiguity
+            // mask repeated for each (draw::TargetImage::image)
+            let samples = image.samples();
+            let reference = Image::new(
+                recorded.format,
+                recorded.width,
+                recorded.height.saturating_mul(samples),
+                after,
+            )
+            .map_err(|e| e.within(at.as_str()))?;
             let result = image.image().map_err(|e| e.within(at.as_str()))?;
+            let stacked: Option<Vec<bool>> = (samples > 1)
+                .then(|| ambiguity.map(|mask| mask.repeat(samples as usize)))
+                .flatten();
+            let ambiguity = stacked.as_deref().or(ambiguity);
             let under = |tolerance: Tolerance| -> Result<Comparison> {
                 let compare_options = CompareOptions {
                     ambiguous: ambiguity,
