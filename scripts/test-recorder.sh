@@ -37,17 +37,6 @@ if "$target_dir/debug/iridia" help replay >/dev/null 2>&1; then
     status=0
     "$target_dir/debug/iridia" replay --all --allow-unrecorded "$capture" || status=$?
   fi
-  if [ "$status" = 2 ]; then
-    # Until the library draws multisampled targets (the msaa branch), its replay fails exactly the recorded
-    # multisampled draws; any other failure fails the test. Remove this once msaa is merged.
-    failures=$("$target_dir/debug/iridia" replay --all --allow-unrecorded "$capture" 2>&1 | grep -c '  error: ' || true)
-    ms_failures=$("$target_dir/debug/iridia" replay --all --allow-unrecorded "$capture" 2>&1 \
-      | grep '  error: ' | grep -c 'multisample views are not supported' || true)
-    if [ "$failures" -gt 0 ] && [ "$failures" = "$ms_failures" ]; then
-      echo "test-recorder: the library cannot replay the $failures multisampled draws yet (branch msaa); accepted" >&2
-      status=1
-    fi
-  fi
   if [ "$status" -gt 1 ]; then
     echo "test-recorder: iridia replay could not re-run the recorded capture $capture (exit $status)" >&2
     exit 1

@@ -6,13 +6,18 @@
 //!   sample, but for the one sample named per case that llvmpipe's clipper moved (a triangle reaching outside the
 //!   target, the sample within 1/90 px of an edge); alpha-to-coverage with oMask written against the spec (17.18:
 //!   disabled; the reference applies it);
-//! - depth within 1e-5; pixel-frequency attributes within 1e-4;
+//! - depth within 1e-5; pixel-frequency attributes within 1e-4; where a triangle reaches past the clip volume, depth
+//!   within 5e-4 and attributes within 2e-2 (the attributes are of order 1 to 4): the spec clips to the viewport and
+//!   snaps the vertices the clipper makes (15.4, `src/raster`), llvmpipe's guard band does not clip, so the two
+//!   interpolate over planes up to 1/512 pixel apart at those vertices, which on the cases' steep slivers moves a
+//!   value by that much (every case that differs beyond the strict bounds reaches past the clip volume; none of the
+//!   others do);
 //! - `centroid` and `sample` inputs: the reference evaluates both at the pixel centre (a deviation from 3.5.5 and
 //!   16.4), so only which samples were written is compared;
 //! - lines on 4x targets: the reference draws 1.0-wide rectangles whatever MultisampleEnable says; not compared.
 //!
-//! The draws need multisampled targets in the library: the comparison is ignored until then. The fixture check
-//! (files, sizes, the measured sample pattern) runs always.
+//! Points are left out until the draw module rasterizes them. The fixture check (files, sizes, the measured sample
+//! pattern) runs too.
 
 #![allow(
     clippy::unwrap_used,
@@ -139,7 +144,7 @@ fn differing(ours: &[f32], theirs: &[f32], comps: usize, same: impl Fn(&[f32], &
 }
 
 #[test]
-#[ignore = "needs multisampled targets (issue 11)"]
+
 fn multisample_draws_match_the_reference_per_sample() {
     let mut cache = ShaderCache::new();
     let mut failures = Vec::new();
@@ -149,7 +154,12 @@ fn multisample_draws_match_the_reference_per_sample() {
         if kind == "lines" {
             continue; // the reference's 4x lines are not the spec's (README)
         }
+        if kind == "points" {
+            continue; // the draw module does not rasterize points yet (raster::line has their coverage)
+        }
         let output = draw(&case, &mut cache);
+        let clipped = reaches_past_the_clip_volume(&case);
+        let (depth_tolerance, attribute_tolerance) = if clipped { (5e-4, 2e-2) } else { (1e-5, 1e-4) };
         for (slot, rt) in case["render_targets"].as_array().unwrap().iter().enumerate() {
             let theirs_bytes = std::fs::read(folder().join(rt["file"].as_str().unwrap())).unwrap();
             let ours = output.render_targets[slot]
@@ -171,7 +181,7 @@ fn multisample_draws_match_the_reference_per_sample() {
                     // written or not: the reference's values are the pixel centre's (README)
                     "centroid" | "sample" => differing(&a, &b, comps, |x, y| (x == [0.0; 4]) == (y == [0.0; 4])),
                     "pixel" | "sampleindex" => differing(&a, &b, comps, |x, y| {
-                        x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-4)
+                        x.iter().zip(y).all(|(p, q)| (p - q).abs() <= attribute_tolerance)
                     }),
                     _ => differing(&a, &b, comps, |x, y| {
                         x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-6)
@@ -190,15 +200,21 @@ fn multisample_draws_match_the_reference_per_sample() {
                 .unwrap_or_else(|| panic!("{name}: no depth"));
             let bad = match depth["format"].as_str().unwrap() {
                 "D32_FLOAT" => differing(&f32s(&ours.bytes), &f32s(&theirs), 1, |x, y| {
-                    (x[0] - y[0]).abs() <= 1e-5
+                    (x[0] - y[0]).abs() <= depth_tolerance
                 }),
                 _ => {
-                    // D24_UNORM_S8_UINT in D3D's layout: stencil exact, depth within 2 steps of 24 bits
+                    // D24_UNORM_S8_UINT in D3D's layout: stencil exact, depth within 2 steps of 24 bits (or the
+                    // clipped cases' tolerance)
+                    let steps = if clipped {
+                        (depth_tolerance * (1u32 << 24) as f32) as u32
+                    } else {
+                        2
+                    };
                     let (a, b) = (u32s(&ours.bytes), u32s(&theirs));
                     assert_eq!(a.len(), b.len());
                     a.iter()
                         .zip(&b)
-                        .filter(|&(&x, &y)| x >> 24 != y >> 24 || (x & 0xff_ffff).abs_diff(y & 0xff_ffff) > 2)
+                        .filter(|&(&x, &y)| x >> 24 != y >> 24 || (x & 0xff_ffff).abs_diff(y & 0xff_ffff) > steps)
                         .count()
                 }
             };
@@ -213,4 +229,26 @@ fn multisample_draws_match_the_reference_per_sample() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Whether a vertex of the case's draw lies outside the clip volume in x or y (`|x| > w` or `|y| > w`): the first four
+/// floats of each vertex of its first vertex buffer are the clip-space position (the fixtures' `vs_pass`).
+fn reaches_past_the_clip_volume(case: &Value) -> bool {
+    let path = folder().join(case["draw"].as_str().unwrap());
+    let description = json(&path);
+    // the top-level buffers, and each draw's own (a draw's keys override the top's)
+    let mut buffers = vec![&description["vertex_buffers"]];
+    if let Some(draws) = description["draws"].as_array() {
+        buffers.extend(draws.iter().map(|d| &d["vertex_buffers"]));
+    }
+    buffers.into_iter().filter_map(|b| b.get(0)).any(|buffer| {
+        let stride = buffer["stride"].as_u64().unwrap() as usize / 4;
+        let floats: Vec<f64> = buffer["f32"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        floats.chunks(stride).any(|v| v[0].abs() > v[3] || v[1].abs() > v[3])
+    })
 }

@@ -70,6 +70,10 @@ pub struct DrawState {
     pub render_targets: Vec<Option<RenderTargetView>>,
     /// The depth-stencil view, with the texture's contents before the draw.
     pub depth_stencil_view: Option<DepthStencilView>,
+    /// The quality level of the bound targets' `DXGI_SAMPLE_DESC` (all bound targets share it), which picks their
+    /// sample positions (19.2.4): 0 or `D3D11_STANDARD_MULTISAMPLE_PATTERN` (`0xFFFFFFFF`) for the standard pattern,
+    /// `D3D11_CENTER_MULTISAMPLE_PATTERN` (`0xFFFFFFFE`) for the centre one. Irrelevant with one sample.
+    pub sample_quality: u32,
 }
 
 impl DrawState {
@@ -97,6 +101,7 @@ impl DrawState {
             scissor_rects: Vec::new(),
             render_targets: Vec::new(),
             depth_stencil_view: None,
+            sample_quality: 0,
         }
     }
 

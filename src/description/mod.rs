@@ -59,6 +59,8 @@ const MAX_ARRAY_SIZE: u32 = 2048;
 
 /// The keys a description may have at its top level.
 const TOP_KEYS: &[&str] = &[
+    "sample_count",
+    "sample_quality",
     "vs",
     "ps",
     "width",
@@ -130,6 +132,8 @@ pub struct Description {
     pub width: u32,
     /// Height of the targets, in pixels.
     pub height: u32,
+    /// Samples a texel of every target (`"sample_count"`, 1 unless given).
+    pub sample_count: u32,
     /// The render targets in slot order, holding their clear colour.
     pub render_targets: Vec<Arc<Resource>>,
     /// The depth-stencil buffer, holding its clear depth and stencil, if the description has one.
@@ -149,12 +153,18 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
 
     let width = side(&root, "width")?;
     let height = side(&root, "height")?;
-    let mut budget = TargetBudget::default();
+    let (samples, quality) = multisample(&root)?;
+    let mut budget = TargetBudget {
+        samples,
+        ..TargetBudget::default()
+    };
     let render_targets = render_targets(&root, width, height, &mut budget)?;
     let depth_stencil = depth_buffer(&root, width, height, &mut budget)?;
     let targets = Targets {
         width,
         height,
+        samples,
+        quality,
         render_targets: render_targets.iter().map(|(r, f)| (r.clone(), *f)).collect(),
         depth_stencil: depth_stencil.clone(),
     };
@@ -183,6 +193,7 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
     Ok(Description {
         width,
         height,
+        sample_count: samples,
         render_targets: render_targets.into_iter().map(|(r, _)| r).collect(),
         depth_stencil: depth_stencil.map(|(r, _)| r),
         draws,
@@ -203,17 +214,56 @@ fn side(root: &Node<'_>, key: &str) -> Result<u32> {
     }
 }
 
-/// The bytes the targets take so far, against [`MAX_TARGET_BYTES`].
+/// `"sample_count"` (1, 2, 4, 8 or 16: the counts 19.2.4 gives sample positions for; 1 unless given) and
+/// `"sample_quality"` (0, the standard pattern `0xFFFFFFFF` or the centre pattern `0xFFFFFFFE`; 0 unless given): the
+/// `DXGI_SAMPLE_DESC` of every target of the description.
+fn multisample(root: &Node<'_>) -> Result<(u32, u32)> {
+    let count = match root.get("sample_count") {
+        Some(node) => {
+            let count = node.u32()?;
+            if crate::raster::standard_pattern(count).is_none() {
+                return Err(node.error(format!(
+                    "{count} samples (1, 2, 4, 8 or 16: the counts with standard sample positions, 19.2.4)"
+                )));
+            }
+            count
+        }
+        None => 1,
+    };
+    let quality = match root.get("sample_quality") {
+        Some(node) => {
+            let quality = node.u32()?;
+            if !matches!(
+                quality,
+                0 | crate::raster::STANDARD_MULTISAMPLE_PATTERN | crate::raster::CENTER_MULTISAMPLE_PATTERN
+            ) {
+                return Err(node.error(format!(
+                    "quality level {quality:#x} (0, 0xFFFFFFFF for the standard pattern or 0xFFFFFFFE for the centre \
+                     one: 19.2.4)"
+                )));
+            }
+            quality
+        }
+        None => 0,
+    };
+    Ok((count, quality))
+}
+
+/// The bytes the targets take so far, against [`MAX_TARGET_BYTES`], and the samples a texel of each.
 #[derive(Default)]
 struct TargetBudget {
     bytes: u64,
+    samples: u32,
 }
 
 impl TargetBudget {
     /// Adds a `width` x `height` target of `format`, or an error naming `node` when the total passes the limit.
     fn take(&mut self, node: &Node<'_>, width: u32, height: u32, format: Format) -> Result<()> {
         let texel = format.info().layout.element_bytes().unwrap_or(0) as u64;
-        let bytes = u64::from(width).saturating_mul(u64::from(height)).saturating_mul(texel);
+        let bytes = u64::from(width)
+            .saturating_mul(u64::from(height))
+            .saturating_mul(texel)
+            .saturating_mul(u64::from(self.samples.max(1)));
         self.bytes = self.bytes.saturating_add(bytes);
         if self.bytes > MAX_TARGET_BYTES {
             return Err(node.error(format!(
@@ -225,8 +275,9 @@ impl TargetBudget {
     }
 }
 
-/// A texture of `width` x `height` texels of `format`, one mip, one slice, every texel `texel`.
-fn filled_texture(width: u32, height: u32, format: Format, texel: &[u8]) -> Result<Texture> {
+/// A texture of `width` x `height` texels of `format`, one mip, one slice, `samples` samples a texel (planes, sample
+/// 0's first), every sample `texel`.
+fn filled_texture(width: u32, height: u32, samples: u32, format: Format, texel: &[u8]) -> Result<Texture> {
     let shape = TextureShape {
         dimension: ResourceDimension::Texture2D,
         format,
@@ -235,9 +286,15 @@ fn filled_texture(width: u32, height: u32, format: Format, texel: &[u8]) -> Resu
         depth: 1,
         array_size: 1,
         mip_levels: 1,
-        sample_count: 1,
+        sample_count: samples.max(1),
     };
-    let count = usize::try_from(u64::from(width).saturating_mul(u64::from(height))).unwrap_or(usize::MAX);
+    // the size is within the description's target budget, checked before
+    let count = usize::try_from(
+        u64::from(width)
+            .saturating_mul(u64::from(height))
+            .saturating_mul(u64::from(samples.max(1))),
+    )
+    .unwrap_or(usize::MAX);
     Texture::new(shape, vec![texel.repeat(count).into()])
 }
 
@@ -289,7 +346,8 @@ fn render_targets(
     for (node, format, clear) in targets {
         let texel = clear_texel(format, clear).map_err(|e| node.error(e.detail))?;
         budget.take(&node, width, height, format)?;
-        let texture = filled_texture(width, height, format, &texel).map_err(|e| node.error(e.detail))?;
+        let texture =
+            filled_texture(width, height, budget.samples, format, &texel).map_err(|e| node.error(e.detail))?;
         out.push((Arc::new(Resource::Texture(texture)), format));
     }
     Ok(out)
@@ -379,7 +437,7 @@ fn depth_buffer(
     if format.info().kind == NumericKind::DepthStencil {
         encode_stencil(format, clear_stencil, &mut texel)?;
     }
-    let texture = filled_texture(width, height, format, &texel)?;
+    let texture = filled_texture(width, height, budget.samples, format, &texel)?;
     Ok(Some((Arc::new(Resource::Texture(texture)), format)))
 }
 
@@ -387,6 +445,8 @@ fn depth_buffer(
 struct Targets {
     width: u32,
     height: u32,
+    samples: u32,
+    quality: u32,
     render_targets: Vec<(Arc<Resource>, Format)>,
     depth_stencil: Option<(Arc<Resource>, Format)>,
 }
@@ -1146,6 +1206,7 @@ fn build_draw(
     draw.blend = blend;
     draw.blend_factor = factor;
     draw.sample_mask = sample_mask;
+    draw.sample_quality = targets.quality;
     draw.viewports = vec![viewport(sections.viewport.as_ref(), targets.width, targets.height)?];
     draw.scissor_rects = sections.scissor.into_iter().collect();
     draw.render_targets = targets
@@ -1156,7 +1217,11 @@ fn build_draw(
                 resource: resource.clone(),
                 desc: RenderTargetViewDesc {
                     format: *format,
-                    dimension: RtvDimension::Texture2D,
+                    dimension: if targets.samples > 1 {
+                        RtvDimension::Texture2DMs
+                    } else {
+                        RtvDimension::Texture2D
+                    },
                     ..RenderTargetViewDesc::default()
                 },
             })
@@ -1169,7 +1234,11 @@ fn build_draw(
             resource: resource.clone(),
             desc: DepthStencilViewDesc {
                 format: *format,
-                dimension: DsvDimension::Texture2D,
+                dimension: if targets.samples > 1 {
+                    DsvDimension::Texture2DMs
+                } else {
+                    DsvDimension::Texture2D
+                },
                 ..DepthStencilViewDesc::default()
             },
         });

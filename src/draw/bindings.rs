@@ -22,6 +22,9 @@ pub struct StageResources {
     samplers: Vec<Option<SamplerDesc>>,
     /// What an empty declared slot does.
     unbound: Unbound,
+    /// The rasterizer's sample count and quality level (the targets'), which `sampleinfo` and `samplepos` of
+    /// `rasterizer` read (22.4.x); 1 and 0 (the centre) until [`StageResources::set_rasterizer`].
+    rasterizer: (u32, u32),
 }
 
 /// 16-byte registers of `bytes`, little-endian words, the last one padded with zeros.
@@ -59,6 +62,7 @@ impl StageResources {
             views: Vec::new(),
             samplers: vec![None; SAMPLER_SLOTS],
             unbound,
+            rasterizer: (1, 0),
         };
         for declaration in exe.constant_buffers() {
             let slot = declaration.slot;
@@ -109,10 +113,18 @@ impl StageResources {
         Ok(resources)
     }
 
+    /// Sets the rasterizer's sample count and quality level the stage's `sampleinfo`/`samplepos` of `rasterizer`
+    /// see.
+    pub fn set_rasterizer(&mut self, samples: u32, quality: u32) {
+        self.rasterizer = (samples, quality);
+    }
+
     /// The bindings a run of the stage's program reads.
     pub fn bindings(&self) -> Bindings<'_> {
         let mut bindings = Bindings {
             unbound: self.unbound,
+            rasterizer_sample_count: self.rasterizer.0,
+            rasterizer_sample_quality: self.rasterizer.1,
             ..Bindings::default()
         };
         for (place, buffer) in bindings.constant_buffers.iter_mut().zip(&self.constant_buffers) {

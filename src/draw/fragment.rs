@@ -47,7 +47,9 @@ pub enum InputSource {
     FrontFace,
     /// `SV_PrimitiveID`.
     PrimitiveId,
-    /// 0 (`SV_SampleIndex`, array indices without a geometry program).
+    /// `SV_SampleIndex`.
+    SampleIndex,
+    /// 0 (array indices without a geometry program).
     Zero,
 }
 
@@ -66,6 +68,7 @@ impl InputSource {
             PixelSource::Position(k) => InputSource::Position(k),
             PixelSource::FrontFace => InputSource::FrontFace,
             PixelSource::PrimitiveId => InputSource::PrimitiveId,
+            PixelSource::SampleIndex => InputSource::SampleIndex,
             PixelSource::Zero => InputSource::Zero,
         }
     }
@@ -189,6 +192,21 @@ pub struct QuadRecord {
     pub lane: usize,
 }
 
+/// What the output merger did with one sample of a fragment (3.5.1: depth, stencil and colour per sample).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SampleRecord {
+    /// The sample's index.
+    pub sample: u32,
+    /// The depth that reached the output merger for it (interpolated at the sample, or the program's `oDepth`).
+    pub depth: f32,
+    /// The depth-stencil tests (before the program with early depth-stencil, else after it).
+    pub depth_stencil: Option<DepthStencilRecord>,
+    /// The render targets' writes to the sample.
+    pub write: Option<WriteRecord>,
+    /// What became of the sample.
+    pub outcome: FragmentOutcome,
+}
+
 /// One fragment of a triangle at the pixel, and everything that happened to it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Fragment {
@@ -234,8 +252,15 @@ pub struct Fragment {
     pub depth_stencil: Option<DepthStencilRecord>,
     /// The render targets' writes (blend inputs, value written).
     pub write: Option<WriteRecord>,
-    /// What became of it.
+    /// What became of it: `Written` when any sample was written, else what stopped its first sample.
     pub outcome: FragmentOutcome,
+    /// The samples the triangle covers at the pixel (bit `s` is sample `s`; bit 0 alone with one sample a pixel).
+    pub covered_samples: u32,
+    /// The samples written to the targets.
+    pub written_samples: u32,
+    /// Per sample that reached the depth-stencil tests or the targets, in the order they did, what the output
+    /// merger did (`depth_stencil` and `write` above are the first of these).
+    pub samples: Vec<SampleRecord>,
 }
 
 /// The targets' values at the pixel.

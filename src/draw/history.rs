@@ -16,7 +16,7 @@ use crate::{Error, Result};
 
 use super::ambiguity;
 use super::fragment::{Fragment, PixelHistory, PixelValues, QuadRecord, VertexRecord};
-use super::output::{DrawStats, texel_of};
+use super::output::{DrawStats, samples_of_texel};
 use super::progress::Reporter;
 use super::run::{PreparedDraw, QuadJob, Sink};
 use super::vertex::run_batch;
@@ -79,8 +79,9 @@ impl PreparedDraw<'_> {
                 .texture()
                 .ok_or_else(|| state.error("output merger", format!("render target {slot} is a buffer view")))?;
             let element = crate::format::TexelCodec::new(format)?.element_bytes();
-            let bytes = texel_of(texture, mip, slice, x, y, element)?;
-            *target = Some(RenderTarget::new(format, 1, 1, bytes.to_vec())?);
+            let bytes = samples_of_texel(texture, mip, slice, x, y, element)?;
+            let samples = texture.shape.sample_count.max(1);
+            *target = Some(RenderTarget::multisampled(format, 1, 1, samples, bytes)?);
         }
         if let (Some(view), Some(format), Some((mip, slice))) = (&state.depth_stencil_view, self.formats.1, depth_place)
         {
@@ -88,9 +89,10 @@ impl PreparedDraw<'_> {
                 .texture()
                 .ok_or_else(|| state.error("output merger", "the depth-stencil view sees a buffer"))?;
             let element = crate::format::TexelCodec::new(format)?.element_bytes();
-            let bytes = texel_of(texture, mip, slice, x, y, element)?;
+            let bytes = samples_of_texel(texture, mip, slice, x, y, element)?;
+            let samples = texture.shape.sample_count.max(1);
             targets.depth_stencil = Some(
-                DepthStencilTarget::new(format, 1, 1, bytes.to_vec())?
+                DepthStencilTarget::multisampled(format, 1, 1, samples, bytes)?
                     .read_only(view.desc.read_only_depth, view.desc.read_only_stencil),
             );
         }
@@ -214,16 +216,14 @@ impl PreparedDraw<'_> {
                         perspective_weights: values.perspective,
                         screen_weights: values.linear,
                         ambiguous,
+                        covered_samples: hit.quad.sample_mask(hit.lane),
                         ..Fragment::default()
                     };
                     for (corner, (record, &slot)) in fragment.vertices.iter_mut().zip(&context.slots).enumerate() {
                         let trace = options.trace_vertex == Some((fragment_index, corner));
                         *record = this.vertex_record(instance, slot, trace)?;
                     }
-                    let mut batch = [QuadJob {
-                        quad: hit.quad,
-                        covered: hit.quad.covered,
-                    }];
+                    let mut batch = [QuadJob::new(hit.quad)];
                     let mut sink = Sink {
                         om: &mut om,
                         origin: (x, y),
@@ -232,6 +232,7 @@ impl PreparedDraw<'_> {
                     };
                     this.shade_quads(
                         &mut batch,
+                        &triangle,
                         &context,
                         &mut sink,
                         &mut pixel_machine,

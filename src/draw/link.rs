@@ -6,12 +6,14 @@
 //!   the program declares (`dcl_input_ps`) that no output carries is an error naming it; an input element the program
 //!   does not declare is never read and is not linked.
 //! - System values: `SV_Position` is the pixel's position (16.3: centre x, y, the interpolated z, w), `SV_IsFrontFace`
-//!   the triangle's facing (`0xFFFFFFFF` or 0), `SV_PrimitiveID` the primitive's ID (8.17), `SV_SampleIndex` 0 (one
-//!   sample a pixel). `SV_RenderTargetArrayIndex` and `SV_ViewportArrayIndex` are linked like other values when the
+//!   the triangle's facing (`0xFFFFFFFF` or 0), `SV_PrimitiveID` the primitive's ID (8.17), `SV_SampleIndex` the
+//!   index of the sample a sample-frequency invocation runs for (0 at pixel frequency; 16.3, 3.5.4). `SV_RenderTargetArrayIndex` and `SV_ViewportArrayIndex` are linked like other values when the
 //!   vertex program writes them and read 0 otherwise (a draw without a geometry program uses index 0, 15.8.1).
 //! - Interpolation is the pixel program's declaration of the register (22.3.10): `constant` takes the provoking
-//!   vertex's word unchanged; `linear` (and its `centroid` and `sample` forms, the centre with one sample a pixel) is
-//!   perspective-correct; `linear noperspective` (and its forms) is linear in screen space. An integer element
+//!   vertex's word unchanged; `linear` (and its `centroid` and `sample` forms) is perspective-correct; `linear
+//!   noperspective` (and its forms) is linear in screen space. Where it is evaluated is the mode's [`Location`]: the
+//!   pixel centre, the centroid (3.5.5) or the sample (16.4); a `sample` mode or `SV_SampleIndex` makes the program
+//!   run at sample frequency ([`Linkage::sample_frequency`]). An integer element
 //!   (signature type `uint`/`sint`) is always flat; an undeclared mode is perspective-correct for floats.
 //! - The vertex program's `SV_Position` output is the clip-space position; `SV_ClipDistance` and `SV_CullDistance`
 //!   components are kept for 15.4.1 and 15.4.2.
@@ -34,6 +36,19 @@ pub enum Interpolation {
     Flat,
 }
 
+/// Where in the pixel an input is evaluated (16.4, 3.5.5): what its interpolation mode's `centroid` or `sample`
+/// says. The same for every mode with one sample a pixel (all three are the centre then).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub enum Location {
+    /// The pixel centre (`linear`, `linear noperspective`, `constant`).
+    #[default]
+    Centre,
+    /// The centroid of the covered samples (`linear centroid`, `linear noperspective centroid`; 3.5.5).
+    Centroid,
+    /// The invocation's sample (`linear sample`, `linear noperspective sample`; sample frequency).
+    Sample,
+}
+
 /// What one pixel input component reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PixelSource {
@@ -50,7 +65,9 @@ pub enum PixelSource {
     FrontFace,
     /// `SV_PrimitiveID`.
     PrimitiveId,
-    /// A value that is 0 in a draw without a geometry program (`SV_SampleIndex` with one sample, the array indices).
+    /// `SV_SampleIndex`: the sample a sample-frequency invocation is for (0 at pixel frequency).
+    SampleIndex,
+    /// A value that is 0 in a draw without a geometry program (the array indices).
     Zero,
 }
 
@@ -65,6 +82,8 @@ pub struct PixelInput {
     pub semantic: String,
     /// What it reads.
     pub source: PixelSource,
+    /// Where it is evaluated.
+    pub location: Location,
 }
 
 /// The vertex program's outputs a draw keeps and the pixel program's inputs it fills.
@@ -85,6 +104,9 @@ pub struct Linkage {
     pub coverage_input: bool,
     /// Whether the pixel program reads `vPrim`.
     pub primitive_id_input: bool,
+    /// Whether the pixel program runs once per covered sample (3.5.4, 16.4): it reads `SV_SampleIndex` or declares
+    /// an input with a `sample` interpolation mode.
+    pub sample_frequency: bool,
 }
 
 /// The components set in `mask`, lowest first.
@@ -110,6 +132,15 @@ fn interpolation(element: &SignatureElement, declared: Option<InterpolationMode>
             | InterpolationMode::LinearNoPerspectiveSample,
         ) => Interpolation::ScreenLinear,
         _ => Interpolation::Perspective,
+    }
+}
+
+/// Where an input declared with `declared` is evaluated.
+fn location(declared: Option<InterpolationMode>) -> Location {
+    match declared {
+        Some(InterpolationMode::LinearCentroid | InterpolationMode::LinearNoPerspectiveCentroid) => Location::Centroid,
+        Some(InterpolationMode::LinearSample | InterpolationMode::LinearNoPerspectiveSample) => Location::Sample,
+        _ => Location::Centre,
     }
 }
 
@@ -191,7 +222,10 @@ impl Linkage {
                     .collect(),
                 SystemValue::IS_FRONT_FACE => fixed(PixelSource::FrontFace),
                 SystemValue::PRIMITIVE_ID => fixed(PixelSource::PrimitiveId),
-                SystemValue::SAMPLE_INDEX => fixed(PixelSource::Zero),
+                SystemValue::SAMPLE_INDEX => {
+                    linkage.sample_frequency = true;
+                    fixed(PixelSource::SampleIndex)
+                }
                 system => {
                     let output = outputs.iter().find(|o| {
                         o.semantic_index == element.semantic_index
@@ -209,6 +243,7 @@ impl Linkage {
                                     component: c,
                                     semantic: name.clone(),
                                     source,
+                                    location: Location::Centre,
                                 }));
                             continue;
                         }
@@ -252,6 +287,10 @@ impl Linkage {
                     linked
                 }
             };
+            let location = location(mode);
+            if location == Location::Sample {
+                linkage.sample_frequency = true;
+            }
             linkage
                 .inputs
                 .extend(sources.into_iter().map(|(component, source)| PixelInput {
@@ -259,6 +298,7 @@ impl Linkage {
                     component,
                     semantic: name.clone(),
                     source,
+                    location,
                 }));
         }
         Ok(linkage)

@@ -21,10 +21,11 @@
 //!   refused. Every slot a program declares must be bound ([`DrawOptions::unbound`]), checked before anything runs.
 //! - **Linking** ([`link`]). A pixel input reads the vertex output of the same semantic (name without case, and
 //!   index), component by component; `SV_Position` is the pixel's position, `SV_IsFrontFace` the facing,
-//!   `SV_PrimitiveID` the primitive's ID, `SV_SampleIndex` 0. An input the pixel program declares that no output
+//!   `SV_PrimitiveID` the primitive's ID, `SV_SampleIndex` the invocation's sample (0 at pixel frequency). An input
+//!   the pixel program declares that no output
 //!   carries is an error naming it. Interpolation is the pixel program's declaration: `constant` (and every integer
 //!   input) is the provoking vertex's word, `linear` perspective-correct, `linear noperspective` screen-linear;
-//!   `centroid` and `sample` are the centre with one sample a pixel.
+//!   `centroid` and `sample` choose where it is evaluated (see Multisampling; the centre with one sample a pixel).
 //! - **Vertices** ([`vertex`]). Each vertex of the input assembly is shaded once per instance, 32 at a time
 //!   (9.2's post-transform cache; the input assembler numbers each distinct index once).
 //! - **Primitives** in order, instance by instance (8.4, 8.6). Before setup a triangle is dropped when all three
@@ -44,6 +45,22 @@
 //!   `forceEarlyDepthStencil` (16.12.1) has the sample mask and the depth-stencil tests and writes done before it
 //!   runs; a lane that fails runs only as a helper, and depth the program writes is ignored. A discarded lane writes
 //!   nothing. Without a pixel program the interpolated depth is tested and written, and no render target is.
+//! - **Multisampling (3.5, 16.3, 16.4).** With targets of N samples (all bound targets share N; their quality level,
+//!   [`DrawState::sample_quality`], picks the standard or centre positions of 19.2.4) the rasterizer tests each
+//!   sample's position, a lane being covered when any sample is. Clip distances and the early tests remove samples
+//!   (a lane left with none is a helper). The program runs once per lane (pixel frequency): `linear` inputs at the
+//!   centre, `centroid` ones at the centroid of 3.5.5 (the centre when every sample is covered, else the first
+//!   covered sample in the SampleMask, lowest index first, as 3.5.5 (2) says; helpers as 3.5.5 (3)); its outputs go
+//!   to every covered sample. A program reading `SV_SampleIndex` or declaring a `sample` mode runs at sample
+//!   frequency (3.5.4): once per covered sample in the SampleMask, `sample` inputs at that sample, the sample
+//!   writing only its own sample. `vCoverage` is the primitive's coverage ANDed with the SampleMask, unaffected by
+//!   depth and stencil (16.3.2). After the program the coverage is ANDed with the SampleMask, `oMask` and
+//!   alpha-to-coverage, and each covered sample is depth-tested at its own interpolated depth (or `oDepth`, the
+//!   same for all), stencil-tested and blended against its own stored value. The counts of [`DrawStats`] count
+//!   invocations (a pixel, or a sample at sample frequency), not samples. A fan triangle of a clipped polygon is
+//!   shaded on its own, so a pixel a fan edge crosses may be shaded once per fan triangle, each writing its own
+//!   samples. Not done: ForcedSampleCount (3.5.6), `eval_*` pull-model evaluation (16.5) and the ambiguity mask per
+//!   sample (it marks pixels by their centre).
 //!
 //! # Ambiguity
 //!
@@ -73,7 +90,7 @@ pub mod vertex;
 mod tests;
 
 pub use crate::api::draw::DrawState;
-pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, VertexRecord};
+pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, SampleRecord, VertexRecord};
 pub use history::HistoryOptions;
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
 pub use program::{Program, ShaderCache};

@@ -25,9 +25,27 @@ pub struct TargetImage {
 }
 
 impl TargetImage {
-    /// The image for [`crate::compare`].
+    /// The image for [`crate::compare`]. A multisampled target's bytes are its sample planes one after the other
+    /// ([`crate::api::resource`]'s layout), so its image is the planes stacked, sample 0's on top: `width` x
+    /// `height * samples`, compared plane by plane.
     pub fn image(&self) -> Result<Image<'_>> {
-        Image::new(self.format, self.width, self.height, &self.bytes)
+        Image::new(
+            self.format,
+            self.width,
+            self.height.saturating_mul(self.samples()),
+            &self.bytes,
+        )
+    }
+
+    /// Samples a texel: how many `width` x `height` planes the bytes hold (1 when they hold one, or do not divide).
+    pub fn samples(&self) -> u32 {
+        let plane = (self.width as usize)
+            .saturating_mul(self.height as usize)
+            .saturating_mul(self.bytes_per_texel());
+        match self.bytes.len().checked_div(plane) {
+            Some(n) if n > 1 && self.bytes.len().is_multiple_of(plane) => u32::try_from(n).unwrap_or(1),
+            _ => 1,
+        }
     }
 
     /// Bytes per element.
@@ -102,6 +120,9 @@ pub struct DrawOutput {
 pub(super) fn render_target_place(dimension: RtvDimension, mip: u32, first_slice: u32) -> (u32, u32) {
     match dimension {
         RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture3D => (mip, first_slice),
+        // a multisampled texture has one mip (its views have no mip slice)
+        RtvDimension::Texture2DMs => (0, 0),
+        RtvDimension::Texture2DMsArray => (0, first_slice),
         _ => (mip, 0),
     }
 }
@@ -110,6 +131,8 @@ pub(super) fn render_target_place(dimension: RtvDimension, mip: u32, first_slice
 pub(super) fn depth_stencil_place(dimension: DsvDimension, mip: u32, first_slice: u32) -> (u32, u32) {
     match dimension {
         DsvDimension::Texture1DArray | DsvDimension::Texture2DArray => (mip, first_slice),
+        DsvDimension::Texture2DMs => (0, 0),
+        DsvDimension::Texture2DMsArray => (0, first_slice),
         _ => (mip, 0),
     }
 }
@@ -136,27 +159,48 @@ fn slice_range(texture: &Texture, mip: u32, slice: u32) -> Result<(usize, std::o
         .and_then(|i| i.checked_add(mip))
         .and_then(|i| usize::try_from(i).ok())
         .ok_or_else(what)?;
-    let slice_bytes = layout.row_bytes.saturating_mul(layout.rows);
+    // a 3D mip's depth slice, or a 2D subresource's every sample plane
+    let slice_bytes = if shape.dimension == ResourceDimension::Texture3D {
+        layout.row_bytes.saturating_mul(layout.rows)
+    } else {
+        layout.bytes
+    };
     let start = usize::try_from(slice_bytes.saturating_mul(depth_slice)).map_err(|_| what())?;
     let len = usize::try_from(slice_bytes).map_err(|_| what())?;
     Ok((index, start..start.saturating_add(len)))
 }
 
-/// The bytes of texel (`x`, `y`) of mip `mip`, slice `slice` of `texture`, elements of `element` bytes.
-pub(super) fn texel_of(texture: &Texture, mip: u32, slice: u32, x: u32, y: u32, element: usize) -> Result<&[u8]> {
+/// The bytes of every sample of texel (`x`, `y`) of mip `mip`, slice `slice` of `texture`, elements of `element`
+/// bytes, sample 0's first: a one-texel target of the texture's sample count.
+pub(super) fn samples_of_texel(
+    texture: &Texture,
+    mip: u32,
+    slice: u32,
+    x: u32,
+    y: u32,
+    element: usize,
+) -> Result<Vec<u8>> {
     let (index, range) = slice_range(texture, mip, slice)?;
+    let layout = texture.shape.mip_layout(mip)?;
     let [width, _, _] = texture.shape.mip_size(mip);
     let offset = u64::from(y)
         .saturating_mul(u64::from(width))
         .saturating_add(u64::from(x))
         .saturating_mul(element as u64);
-    let start = usize::try_from(offset)
-        .ok()
-        .and_then(|o| range.start.checked_add(o))
-        .filter(|s| s.saturating_add(element) <= range.end);
-    start
-        .and_then(|s| texture.subresources.get(index)?.get(s..s.saturating_add(element)))
-        .ok_or_else(|| Error::new("target", format!("pixel ({x}, {y}) is outside mip {mip} slice {slice}")))
+    let samples = layout.samples.min(32);
+    let mut bytes = Vec::with_capacity(element.saturating_mul(samples as usize));
+    let data = texture.subresources.get(index).map(|d| &d[..]).unwrap_or(&[]);
+    for sample in 0..samples {
+        let start = usize::try_from(layout.plane_bytes.saturating_mul(sample).saturating_add(offset))
+            .ok()
+            .and_then(|o| range.start.checked_add(o))
+            .filter(|s| s.saturating_add(element) <= range.end);
+        let texel = start
+            .and_then(|s| data.get(s..s.saturating_add(element)))
+            .ok_or_else(|| Error::new("target", format!("pixel ({x}, {y}) is outside mip {mip} slice {slice}")))?;
+        bytes.extend_from_slice(texel);
+    }
+    Ok(bytes)
 }
 
 /// `texture` with mip `mip`, slice `slice` holding `bytes`.

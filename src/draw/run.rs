@@ -12,15 +12,17 @@ use crate::output_merger::{
     DepthOutput as MergerDepth, DepthStencilOutcome, DepthStencilTarget, OutputMerger, OutputMergerState, RenderTarget,
     Targets,
 };
-use crate::raster::{Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, Triangle, TriangleFate};
+use crate::raster::{
+    Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, SamplePattern, Triangle, TriangleFate,
+};
 use crate::shader::{DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, Trace, Unbound};
 use crate::{Error, Result};
 use std::sync::Arc;
 
 use super::ambiguity;
 use super::bindings::StageResources;
-use super::fragment::{Fragment, FragmentOutcome, ProgramRecord};
-use super::link::{Interpolation, Linkage, PixelSource};
+use super::fragment::{Fragment, FragmentOutcome, ProgramRecord, SampleRecord};
+use super::link::{Interpolation, Linkage, Location, PixelSource};
 use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, render_target_place};
 use super::program::{Program, ShaderCache};
 use super::progress::{Progress, ProgressCallback, Reporter};
@@ -116,6 +118,10 @@ pub struct PreparedDraw<'s> {
     cache: Vec<Option<Arc<ShadedVertices>>>,
     /// Triangles per instance.
     pub(super) primitives_per_instance: u64,
+    /// The targets' sample positions (3.5.3; one sample at the centre without multisampled targets).
+    pub(super) pattern: SamplePattern,
+    /// Whether the pixel program runs once per covered sample (3.5.4): it asks to and the targets have more than one.
+    pub(super) sample_frequency: bool,
 }
 
 /// The rasterizer state of `state`'s rasterizer description, or an error for a fill mode not drawn.
@@ -202,13 +208,107 @@ pub(super) struct PrimitiveContext<'v> {
     pub vertices: &'v ShadedVertices,
 }
 
-/// A quad waiting for the pixel program, with the lanes still covered.
+/// A quad waiting for the pixel program, with the samples still covered.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct QuadJob {
     /// The quad as the rasterizer gave it.
     pub quad: Quad,
-    /// Its covered lanes after clip distances and the early depth-stencil test.
-    pub covered: u8,
+    /// Each lane's samples the primitive covers after clip distances (what `SV_Coverage` and the centroid see).
+    pub coverage: [u32; 4],
+    /// Each lane's samples still covered after clip distances and the early depth-stencil test.
+    pub samples: [u32; 4],
+}
+
+impl QuadJob {
+    /// The quad's job before clip distances and early tests: its rasterized coverage.
+    pub fn new(quad: Quad) -> QuadJob {
+        QuadJob {
+            quad,
+            coverage: quad.samples,
+            samples: quad.samples,
+        }
+    }
+
+    /// Lane `lane`'s coverage after clip distances.
+    fn coverage_of(&self, lane: usize) -> u32 {
+        self.coverage.get(lane).copied().unwrap_or(0)
+    }
+
+    /// Lane `lane`'s samples still covered.
+    fn samples_of(&self, lane: usize) -> u32 {
+        self.samples.get(lane).copied().unwrap_or(0)
+    }
+
+    /// Sets lane `lane`'s coverage after clip distances (and its samples still covered).
+    fn set_coverage(&mut self, lane: usize, mask: u32) {
+        if let Some(c) = self.coverage.get_mut(lane) {
+            *c = mask;
+        }
+        self.set_samples(lane, mask);
+    }
+
+    /// Sets lane `lane`'s samples still covered.
+    fn set_samples(&mut self, lane: usize, mask: u32) {
+        if let Some(s) = self.samples.get_mut(lane) {
+            *s = mask;
+        }
+    }
+}
+
+/// One invocation's results on their way to the output merger.
+#[derive(Clone, Copy)]
+struct Invocation<'a> {
+    /// The quad's place in the batch.
+    q: usize,
+    /// The lane.
+    lane: usize,
+    /// The quad.
+    quad: &'a Quad,
+    /// The samples it covers (all the pixel's surviving ones at pixel frequency, its own at sample frequency).
+    rasterized: u32,
+    /// `o0`..`o7`.
+    outputs: &'a [Texel; RENDER_TARGET_SLOTS],
+    /// `oDepth`'s word, if written.
+    depth: Option<u32>,
+    /// `oMask`, if written.
+    mask: Option<u32>,
+}
+
+/// The bit of sample `sample` (0 past 31).
+fn bit(sample: u32) -> u32 {
+    1u32.checked_shl(sample).unwrap_or(0)
+}
+
+/// The samples set in `mask`, lowest first.
+fn samples_of(mask: u32) -> impl Iterator<Item = u32> {
+    (0u32..32).filter(move |&s| mask >> s & 1 == 1)
+}
+
+/// The fragment's record of sample `sample`, added when it has none.
+fn sample_entry(fragment: &mut Fragment, sample: u32) -> Option<&mut SampleRecord> {
+    if !fragment.samples.iter().any(|r| r.sample == sample) {
+        fragment.samples.push(SampleRecord {
+            sample,
+            ..SampleRecord::default()
+        });
+    }
+    fragment.samples.iter_mut().find(|r| r.sample == sample)
+}
+
+/// What a depth-stencil outcome makes of a sample.
+fn tested_outcome(outcome: DepthStencilOutcome) -> FragmentOutcome {
+    match outcome {
+        DepthStencilOutcome::Passed => FragmentOutcome::Written,
+        DepthStencilOutcome::StencilFailed => FragmentOutcome::StencilFailed,
+        DepthStencilOutcome::DepthFailed => FragmentOutcome::DepthFailed,
+    }
+}
+
+/// Sets a fragment's outcome to a failure, unless a sample of it was already written.
+fn set_outcome(fragment: &mut Fragment, outcome: FragmentOutcome) {
+    if fragment.written_samples == 0 {
+        fragment.outcome = outcome;
+    }
 }
 
 /// A draw being run part by part ([`PreparedDraw::start`], [`PreparedDraw::resume`], [`PreparedDraw::finish`]): the
@@ -379,8 +479,8 @@ impl<'s> PreparedDraw<'s> {
                 ..AssemblerOptions::default()
             },
         )?;
-        let vs = StageResources::new(&vertex.executable, &state.vs, options.unbound, &format!("{label} vs"))?;
-        let ps = match &pixel {
+        let mut vs = StageResources::new(&vertex.executable, &state.vs, options.unbound, &format!("{label} vs"))?;
+        let mut ps = match &pixel {
             Some(pixel) => StageResources::new(&pixel.executable, &state.ps, options.unbound, &format!("{label} ps"))?,
             None => StageResources::default(),
         };
@@ -414,7 +514,17 @@ impl<'s> PreparedDraw<'s> {
         };
         // the output merger checks the targets' sizes and the blend state; this one is only a check
         let checked = OutputMerger::new(&om_state, targets).map_err(|e| e.within(label))?;
+        let samples = checked.sample_count();
         let targets = checked.into_targets();
+        // sampleinfo and samplepos of the rasterizer (22.4.x) see the targets' count and pattern
+        vs.set_rasterizer(samples, state.sample_quality);
+        ps.set_rasterizer(samples, state.sample_quality);
+        // 19.2.4: the targets' quality level picks their sample positions
+        let pattern = if samples > 1 {
+            SamplePattern::new(samples, state.sample_quality).map_err(|e| e.within(format!("{label} output merger")))?
+        } else {
+            SamplePattern::default()
+        };
         let formats = (
             targets.render_targets.clone().map(|t| t.map(|t| t.format())),
             targets.depth_stencil.as_ref().map(DepthStencilTarget::format),
@@ -445,8 +555,10 @@ impl<'s> PreparedDraw<'s> {
             size,
             depth_format(formats.1),
         )
-        .map_err(|e| e.within(format!("{label} rasterizer")))?;
+        .map_err(|e| e.within(format!("{label} rasterizer")))?
+        .with_pattern(pattern);
         let early = pixel.as_ref().is_some_and(|p| p.force_early_depth_stencil);
+        let linkage_samples = linkage.sample_frequency;
         let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
         let instances = u64::from(ia.instance_count());
         let per_instance = ia.primitives().count() as u64;
@@ -478,6 +590,8 @@ impl<'s> PreparedDraw<'s> {
             targets: Some(targets),
             cache: vec![None; cache_slots],
             primitives_per_instance: per_instance,
+            pattern,
+            sample_frequency: linkage_samples && samples > 1,
         })
     }
 
@@ -777,13 +891,18 @@ impl<'s> PreparedDraw<'s> {
             let mut finished = false;
             loop {
                 batch.clear();
-                batch.extend(quads.by_ref().take(LANES / 4).map(|quad| QuadJob {
-                    quad,
-                    covered: quad.covered,
-                }));
+                batch.extend(quads.by_ref().take(LANES / 4).map(QuadJob::new));
                 under_way.next_quad = under_way.next_quad.saturating_add(batch.len());
                 if !batch.is_empty() {
-                    self.shade_quads(&mut batch, &context, &mut sink, pixel_machine, stats, reporter)?;
+                    self.shade_quads(
+                        &mut batch,
+                        &under_way.triangle,
+                        &context,
+                        &mut sink,
+                        pixel_machine,
+                        stats,
+                        reporter,
+                    )?;
                 }
                 if batch.len() < LANES / 4 {
                     finished = true;
@@ -896,6 +1015,7 @@ impl<'s> PreparedDraw<'s> {
         lane: &Lane,
         front: bool,
         context: &PrimitiveContext<'_>,
+        sample: u32,
     ) -> u32 {
         match source {
             PixelSource::Varying { varying, mode } => {
@@ -917,12 +1037,13 @@ impl<'s> PreparedDraw<'s> {
                 }
             }
             PixelSource::PrimitiveId => context.id,
+            PixelSource::SampleIndex => sample,
             PixelSource::Zero => 0,
         }
     }
 
     /// The clip distances (15.4.1) at a lane: the vertices' distances blended perspective-correct (a distance is
-    /// linear in clip space, so this is the plane's value at the pixel centre).
+    /// linear in clip space, so this is the plane's value at the lane's point).
     pub(super) fn clip_distances_at(&self, lane: &Lane, context: &PrimitiveContext<'_>) -> Vec<f32> {
         (0..self.linkage.clip_distances.len())
             .map(|k| {
@@ -934,12 +1055,49 @@ impl<'s> PreparedDraw<'s> {
             .collect()
     }
 
-    /// Shades a batch of quads of one triangle and hands their covered lanes to `sink`: clip distances, the early
-    /// depth-stencil test (16.12.1), the pixel program, then per lane the coverage, the late depth-stencil test and
-    /// the write, lanes in order.
+    /// The values of lane `lane` of `quad` (of `triangle`) at sample `sample`'s position: the quad's own (the
+    /// centre's) when the sample is at the centre, as with one sample a pixel, else the plane's there (3.5.4).
+    fn sample_lane(&self, triangle: &Triangle, quad: &Quad, lane: usize, sample: u32) -> Lane {
+        let centre = quad.lanes.get(lane).copied().unwrap_or_default();
+        let offset = self.pattern.offset_256(sample);
+        if offset == [0, 0] {
+            return centre;
+        }
+        let Some(part) = triangle.parts().get(quad.part) else {
+            return centre;
+        };
+        let (x, y) = quad.pixel(lane);
+        part.lane_at(i64::from(x), i64::from(y), offset)
+    }
+
+    /// The sample whose position a centroid input is evaluated at for a lane covering `coverage` under the
+    /// SampleMask bits `sample_mask` (3.5.5), or `None` for the centre: (1) the centre when every sample is covered;
+    /// (2) else the first covered sample (lowest index) in the SampleMask, or, when the SampleMask leaves none (the
+    /// lane then writes nothing; 3.5.5 does not say), the first covered sample; (3) for a helper, the first sample of
+    /// the SampleMask when it is a proper subset of the samples, else the centre.
+    fn centroid_sample(&self, coverage: u32, sample_mask: u32) -> Option<u32> {
+        let full = self.pattern.full_mask();
+        if coverage == full {
+            return None;
+        }
+        if coverage != 0 {
+            let masked = coverage & sample_mask;
+            let pick = if masked != 0 { masked } else { coverage };
+            return Some(pick.trailing_zeros());
+        }
+        let mask = sample_mask & full;
+        (mask != full && mask != 0).then_some(mask.trailing_zeros())
+    }
+
+    /// Shades a batch of quads of `triangle` and hands their covered samples to `sink`: clip distances per sample,
+    /// the early depth-stencil test per sample (16.12.1), the pixel program once per pixel with a covered sample (or,
+    /// at sample frequency, once per covered sample in the SampleMask: 3.5.4), then per invocation the coverage, and
+    /// per covered sample the late depth-stencil test and the write, lanes in order.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn shade_quads(
         &self,
         batch: &mut [QuadJob],
+        triangle: &Triangle,
         context: &PrimitiveContext<'_>,
         sink: &mut Sink<'_>,
         machine: &mut Machine,
@@ -947,68 +1105,95 @@ impl<'s> PreparedDraw<'s> {
         reporter: &mut Reporter<'_>,
     ) -> Result<()> {
         let label = self.label();
-        // clip distances: a covered lane whose interpolated distance is below 0 (or NaN) is not rasterized
+        let sample_mask = sink.om.sample_mask_bits();
+        // clip distances (15.4.1): a covered sample whose interpolated distance is below 0 (or NaN) is not rasterized
         if !self.linkage.clip_distances.is_empty() {
             for (q, job) in batch.iter_mut().enumerate() {
-                for (lane, values) in job.quad.lanes.iter().enumerate() {
-                    if job.covered >> lane & 1 == 0 {
+                for lane in 0..4 {
+                    let mask = job.coverage_of(lane);
+                    if mask == 0 {
                         continue;
                     }
-                    let distances = self.clip_distances_at(values, context);
-                    let removed = distances.iter().any(|d| d.is_nan() || *d < 0.);
+                    let mut kept = mask;
+                    let mut first: Option<Vec<f32>> = None;
+                    for sample in samples_of(mask) {
+                        let values = self.sample_lane(triangle, &job.quad, lane, sample);
+                        let distances = self.clip_distances_at(&values, context);
+                        if distances.iter().any(|d| d.is_nan() || *d < 0.) {
+                            kept &= !bit(sample);
+                        }
+                        first.get_or_insert(distances);
+                    }
+                    let removed = kept == 0;
                     if let Some(record) = sink.record(q, lane) {
-                        record.clip_distances = distances;
+                        record.clip_distances = first.unwrap_or_default();
                         record.clip_distance_removed = removed;
                         if removed {
                             record.outcome = FragmentOutcome::ClipDistance;
                         }
                     }
-                    if removed {
-                        job.covered &= !(1 << lane);
-                        if sink.reaches(q, lane) {
-                            stats.clip_distance_removed = stats.clip_distance_removed.saturating_add(1);
-                        }
+                    job.set_coverage(lane, kept);
+                    if removed && sink.reaches(q, lane) {
+                        stats.clip_distance_removed = stats.clip_distance_removed.saturating_add(1);
                     }
                 }
             }
         }
-        // 16.12.1: the tests (and writes) before the program; a lane that fails is not invoked but as a helper
+        // 16.12.1: the tests (and writes) before the program, per sample; a lane none of whose samples passes is not
+        // invoked but as a helper
         if self.early && self.pixel.is_some() {
             for (q, job) in batch.iter_mut().enumerate() {
                 for lane in 0..4 {
-                    if job.covered >> lane & 1 == 0 || !sink.reaches(q, lane) {
+                    let rasterized = job.samples_of(lane);
+                    if rasterized == 0 || !sink.reaches(q, lane) {
                         continue;
                     }
-                    let values = job.quad.lanes.get(lane).copied().unwrap_or_default();
                     let at = sink.at(job.quad.pixel(lane));
-                    let covered = sink.om.sample_mask_covers();
-                    let mut record = crate::output_merger::DepthStencilRecord::default();
-                    let outcome = if covered {
-                        sink.om
-                            .depth_stencil(at.0, at.1, values.position[2], job.quad.front_facing, Some(&mut record))
-                            .map_err(|e| e.within(format!("{label} output merger")))?
-                    } else {
-                        DepthStencilOutcome::Passed
-                    };
-                    if let Some(fragment) = sink.record(q, lane) {
-                        fragment.early_sample_mask_covered = Some(covered);
-                        if covered {
-                            fragment.early_depth_stencil = Some(record);
+                    let in_mask = rasterized & sample_mask;
+                    let mut kept = 0u32;
+                    let mut failure = None;
+                    for sample in samples_of(in_mask) {
+                        let depth = self.sample_lane(triangle, &job.quad, lane, sample).position[2];
+                        let recording = sink.record(q, lane).is_some();
+                        let mut record = crate::output_merger::DepthStencilRecord::default();
+                        let outcome = sink
+                            .om
+                            .depth_stencil_sample(
+                                at.0,
+                                at.1,
+                                sample,
+                                depth,
+                                job.quad.front_facing,
+                                recording.then_some(&mut record),
+                            )
+                            .map_err(|e| e.within(format!("{label} output merger")))?;
+                        if outcome.passed() {
+                            kept |= bit(sample);
+                        } else {
+                            failure = failure.or(Some(outcome));
+                        }
+                        if let Some(fragment) = sink.record(q, lane) {
+                            fragment.early_depth_stencil.get_or_insert(record);
+                            if let Some(entry) = sample_entry(fragment, sample) {
+                                entry.depth = depth;
+                                entry.depth_stencil = Some(record);
+                                entry.outcome = tested_outcome(outcome);
+                            }
                         }
                     }
-                    let failed = match (covered, outcome) {
-                        (false, _) => Some((&mut stats.coverage_failed, FragmentOutcome::CoverageFailed)),
-                        (true, DepthStencilOutcome::StencilFailed) => {
-                            Some((&mut stats.stencil_failed, FragmentOutcome::StencilFailed))
-                        }
-                        (true, DepthStencilOutcome::DepthFailed) => {
-                            Some((&mut stats.depth_failed, FragmentOutcome::DepthFailed))
-                        }
-                        (true, DepthStencilOutcome::Passed) => None,
-                    };
-                    if let Some((count, outcome)) = failed {
+                    if let Some(fragment) = sink.record(q, lane) {
+                        fragment.early_sample_mask_covered = Some(in_mask != 0);
+                    }
+                    job.set_samples(lane, kept);
+                    if kept == 0 {
+                        let (count, outcome) = match failure {
+                            None => (&mut stats.coverage_failed, FragmentOutcome::CoverageFailed),
+                            Some(DepthStencilOutcome::StencilFailed) => {
+                                (&mut stats.stencil_failed, FragmentOutcome::StencilFailed)
+                            }
+                            Some(_) => (&mut stats.depth_failed, FragmentOutcome::DepthFailed),
+                        };
                         *count = count.saturating_add(1);
-                        job.covered &= !(1 << lane);
                         if let Some(fragment) = sink.record(q, lane) {
                             fragment.outcome = outcome;
                         }
@@ -1020,204 +1205,304 @@ impl<'s> PreparedDraw<'s> {
             // no pixel program: the rasterized depth goes through the tests, and nothing is written to the targets
             for (q, job) in batch.iter().enumerate() {
                 for lane in 0..4 {
-                    if job.covered >> lane & 1 == 0 || !sink.reaches(q, lane) {
+                    let rasterized = job.samples_of(lane);
+                    if rasterized == 0 || !sink.reaches(q, lane) {
                         continue;
                     }
-                    let values = job.quad.lanes.get(lane).copied().unwrap_or_default();
                     let outputs = [[0u32; 4]; RENDER_TARGET_SLOTS];
-                    self.merge(sink, q, lane, &job.quad, &values, &outputs, None, None, stats)?;
+                    let invocation = Invocation {
+                        q,
+                        lane,
+                        quad: &job.quad,
+                        rasterized,
+                        outputs: &outputs,
+                        depth: None,
+                        mask: None,
+                    };
+                    self.merge(sink, triangle, &invocation, stats)?;
                 }
             }
             return Ok(());
         };
         let exe = &pixel.executable;
-        let jobs: Vec<QuadJob> = batch.iter().copied().filter(|j| j.covered != 0).collect();
-        if jobs.is_empty() {
-            return Ok(());
-        }
-        let covered: Vec<u8> = jobs.iter().map(|j| j.covered).collect();
-        machine
-            .start_quads(exe, &covered)
-            .map_err(|e| e.within(format!("{label} ps")))?;
-        for (q, job) in jobs.iter().enumerate() {
-            for (i, values) in job.quad.lanes.iter().enumerate() {
-                let lane = q.saturating_mul(4).saturating_add(i);
-                for input in &self.linkage.inputs {
-                    let word = self.input_word(input.source, values, job.quad.front_facing, context);
-                    if let Some(slot) = machine
-                        .input_mut(input.register, usize::from(input.component))
-                        .and_then(|rows| rows.get_mut(lane))
-                    {
-                        *slot = word;
+        let passes: Vec<Option<u32>> = if self.sample_frequency {
+            (0..self.pattern.count()).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let centroid = self.linkage.inputs.iter().any(|i| i.location == Location::Centroid);
+        for pass in passes {
+            // the lanes' samples this pass runs for: every surviving sample, or sample s if it survives and is in
+            // the SampleMask (3.5.4)
+            let pass_samples = |job: &QuadJob, lane: usize| -> u32 {
+                let samples = job.samples_of(lane);
+                match pass {
+                    None => samples,
+                    Some(s) => samples & sample_mask & bit(s),
+                }
+            };
+            let jobs: Vec<(usize, &QuadJob, u8)> = batch
+                .iter()
+                .enumerate()
+                .map(|(q, job)| {
+                    let lanes = (0..4).fold(0u8, |m, i| m | u8::from(pass_samples(job, i) != 0) << i);
+                    (q, job, lanes)
+                })
+                .filter(|(_, _, lanes)| *lanes != 0)
+                .collect();
+            if jobs.is_empty() {
+                continue;
+            }
+            let covered: Vec<u8> = jobs.iter().map(|(_, _, lanes)| *lanes).collect();
+            machine
+                .start_quads(exe, &covered)
+                .map_err(|e| e.within(format!("{label} ps")))?;
+            let sample = pass.unwrap_or(0);
+            for (slot, (_, job, _)) in jobs.iter().enumerate() {
+                for (i, centre) in job.quad.lanes.iter().enumerate() {
+                    let lane = slot.saturating_mul(4).saturating_add(i);
+                    let coverage = job.coverage_of(i);
+                    let at_centroid = centroid.then(|| match self.centroid_sample(coverage, sample_mask) {
+                        Some(s) => self.sample_lane(triangle, &job.quad, i, s),
+                        None => *centre,
+                    });
+                    let at_sample = pass.map(|s| self.sample_lane(triangle, &job.quad, i, s));
+                    for input in &self.linkage.inputs {
+                        let values = match input.location {
+                            Location::Centre => centre,
+                            Location::Centroid => at_centroid.as_ref().unwrap_or(centre),
+                            // at pixel frequency (one sample a pixel) sample 0 is the centre
+                            Location::Sample => at_sample.as_ref().unwrap_or(centre),
+                        };
+                        let word = self.input_word(input.source, values, job.quad.front_facing, context, sample);
+                        if let Some(slot) = machine
+                            .input_mut(input.register, usize::from(input.component))
+                            .and_then(|rows| rows.get_mut(lane))
+                        {
+                            *slot = word;
+                        }
                     }
-                }
-                if self.linkage.coverage_input {
-                    machine.set_input_coverage(lane, u32::from(job.covered >> i & 1));
-                }
-                if self.linkage.primitive_id_input {
-                    machine.set_primitive_id(lane, context.id);
+                    if self.linkage.coverage_input {
+                        // 16.3.2: the primitive's coverage ANDed with the SampleMask, not the depth/stencil tests
+                        machine.set_input_coverage(lane, coverage & sample_mask);
+                    }
+                    if self.linkage.primitive_id_input {
+                        machine.set_primitive_id(lane, context.id);
+                    }
                 }
             }
-        }
-        // a history runs one quad, so its probe is in quad 0
-        if let Some((probe, fragment)) = sink.probe.as_mut() {
-            let lane = *probe;
-            fragment.inputs = self
-                .linkage
-                .inputs
-                .iter()
-                .map(|input| super::fragment::InputRecord {
-                    register: input.register,
-                    component: input.component,
-                    semantic: input.semantic.clone(),
-                    source: super::fragment::InputSource::of(input.source, &self.linkage),
-                    word: machine
-                        .input_mut(input.register, usize::from(input.component))
-                        .and_then(|rows| rows.get(lane))
-                        .copied()
-                        .unwrap_or(0),
-                })
-                .collect();
-        }
-        let mut trace = match (&sink.probe, sink.trace) {
-            (Some((lane, _)), true) => Some(Trace::lane(*lane)),
-            _ => None,
-        };
-        let bindings = self.ps.bindings();
-        machine
-            .run(exe, &bindings, trace.as_mut())
-            .map_err(|e| e.within(format!("{label} ps")))?;
-        let lanes = jobs.len().saturating_mul(4);
-        let work = (lanes as u64).saturating_mul(u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1));
-        reporter.work(work)?;
-        for (q, job) in jobs.iter().enumerate() {
-            for i in 0..4 {
-                let lane = q.saturating_mul(4).saturating_add(i);
-                if job.covered >> i & 1 == 0 {
-                    stats.helper_invocations = stats.helper_invocations.saturating_add(1);
-                    continue;
+            // a history runs one quad, so its probe is in quad 0; its first invocation is the one recorded
+            let probe_invoked = jobs
+                .first()
+                .is_some_and(|(q, _, lanes)| sink.probe.as_ref().is_some_and(|(p, _)| *q == 0 && lanes >> p & 1 == 1));
+            let mut trace = None;
+            if let Some((probe, fragment)) = sink.probe.as_mut()
+                && probe_invoked
+                && fragment.program.is_none()
+            {
+                let lane = *probe;
+                fragment.inputs = self
+                    .linkage
+                    .inputs
+                    .iter()
+                    .map(|input| super::fragment::InputRecord {
+                        register: input.register,
+                        component: input.component,
+                        semantic: input.semantic.clone(),
+                        source: super::fragment::InputSource::of(input.source, &self.linkage),
+                        word: machine
+                            .input_mut(input.register, usize::from(input.component))
+                            .and_then(|rows| rows.get(lane))
+                            .copied()
+                            .unwrap_or(0),
+                    })
+                    .collect();
+                if sink.trace {
+                    trace = Some(Trace::lane(lane));
                 }
-                if !sink.reaches(q, i) {
-                    continue;
-                }
-                stats.shaded = stats.shaded.saturating_add(1);
-                let outputs = outputs_of(machine, lane);
-                let discarded = machine.is_discarded(lane);
-                let depth = machine.depth(lane);
-                let mask = if exe.writes_coverage_mask() {
-                    machine.coverage_mask(lane)
-                } else {
-                    None
-                };
-                if let Some(fragment) = sink.record(q, i) {
-                    let mut written = [0u8; RENDER_TARGET_SLOTS];
-                    for (register, w) in (0u32..).zip(written.iter_mut()) {
-                        *w = machine.written(lane, register);
+            }
+            let bindings = self.ps.bindings();
+            machine
+                .run(exe, &bindings, trace.as_mut())
+                .map_err(|e| e.within(format!("{label} ps")))?;
+            let lanes = jobs.len().saturating_mul(4);
+            let work = (lanes as u64).saturating_mul(u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1));
+            reporter.work(work)?;
+            for (slot, (q, job, covered)) in jobs.iter().enumerate() {
+                let q = *q;
+                for i in 0..4 {
+                    let lane = slot.saturating_mul(4).saturating_add(i);
+                    if covered >> i & 1 == 0 {
+                        stats.helper_invocations = stats.helper_invocations.saturating_add(1);
+                        continue;
                     }
-                    fragment.program = Some(ProgramRecord {
-                        outputs,
-                        written,
-                        depth: depth.map(f32::from_bits),
-                        coverage_mask: mask,
-                        discarded,
-                        trace: trace.take().map(Into::into),
-                    });
-                }
-                if discarded {
-                    stats.discarded = stats.discarded.saturating_add(1);
-                    if let Some(fragment) = sink.record(q, i) {
-                        fragment.outcome = FragmentOutcome::Discarded;
+                    if !sink.reaches(q, i) {
+                        continue;
                     }
-                    continue;
+                    stats.shaded = stats.shaded.saturating_add(1);
+                    let outputs = outputs_of(machine, lane);
+                    let discarded = machine.is_discarded(lane);
+                    let depth = machine.depth(lane);
+                    let mask = if exe.writes_coverage_mask() {
+                        machine.coverage_mask(lane)
+                    } else {
+                        None
+                    };
+                    if let Some(fragment) = sink.record(q, i)
+                        && fragment.program.is_none()
+                    {
+                        let mut written = [0u8; RENDER_TARGET_SLOTS];
+                        for (register, w) in (0u32..).zip(written.iter_mut()) {
+                            *w = machine.written(lane, register);
+                        }
+                        fragment.program = Some(ProgramRecord {
+                            outputs,
+                            written,
+                            depth: depth.map(f32::from_bits),
+                            coverage_mask: mask,
+                            discarded,
+                            trace: trace.take().map(Into::into),
+                        });
+                    }
+                    if discarded {
+                        stats.discarded = stats.discarded.saturating_add(1);
+                        if let Some(fragment) = sink.record(q, i) {
+                            set_outcome(fragment, FragmentOutcome::Discarded);
+                        }
+                        continue;
+                    }
+                    let invocation = Invocation {
+                        q,
+                        lane: i,
+                        quad: &job.quad,
+                        rasterized: pass_samples(job, i),
+                        outputs: &outputs,
+                        depth,
+                        mask,
+                    };
+                    self.merge(sink, triangle, &invocation, stats)?;
                 }
-                let values = job.quad.lanes.get(i).copied().unwrap_or_default();
-                self.merge(sink, q, i, &job.quad, &values, &outputs, depth, mask, stats)?;
             }
         }
         Ok(())
     }
 
-    /// The output merger for one lane after the program: coverage, the late depth-stencil test (unless it ran
-    /// early), the write.
-    #[allow(clippy::too_many_arguments)]
+    /// The output merger for one invocation after the program: the coverage of its samples, then per covered sample
+    /// the late depth-stencil test (unless it ran early) and the write.
     fn merge(
         &self,
         sink: &mut Sink<'_>,
-        q: usize,
-        i: usize,
-        quad: &Quad,
-        values: &Lane,
-        outputs: &[Texel; RENDER_TARGET_SLOTS],
-        depth: Option<u32>,
-        mask: Option<u32>,
+        triangle: &Triangle,
+        invocation: &Invocation<'_>,
         stats: &mut DrawStats,
     ) -> Result<()> {
         let label = self.label();
+        let Invocation {
+            q,
+            lane: i,
+            quad,
+            rasterized,
+            outputs,
+            depth,
+            mask,
+        } = *invocation;
         let at = sink.at(quad.pixel(i));
         let recording = sink.record(q, i).is_some();
         let mut coverage_record = crate::output_merger::CoverageRecord::default();
+        let [o0, ..] = outputs;
         let covered = sink
             .om
-            .coverage(mask, &outputs[0], recording.then_some(&mut coverage_record));
+            .coverage_mask(rasterized, mask, o0, recording.then_some(&mut coverage_record));
         if let Some(fragment) = sink.record(q, i) {
             fragment.coverage = Some(coverage_record);
         }
-        if !covered {
+        if covered == 0 {
             stats.coverage_failed = stats.coverage_failed.saturating_add(1);
             if let Some(fragment) = sink.record(q, i) {
-                fragment.outcome = FragmentOutcome::CoverageFailed;
+                set_outcome(fragment, FragmentOutcome::CoverageFailed);
             }
             return Ok(());
         }
-        if !self.early || self.pixel.is_none() {
-            // 16.9.2-3: the program's depth replaces the interpolated one (16.12.1: not when the test ran early)
-            let interpolated = values.position[2];
-            let incoming = match (self.depth_output, depth) {
-                (Some(DepthOutput::Any), Some(z)) => MergerDepth::Written(f32::from_bits(z)),
-                (Some(DepthOutput::GreaterEqual), Some(z)) => MergerDepth::GreaterEqual(f32::from_bits(z)),
-                (Some(DepthOutput::LessEqual), Some(z)) => MergerDepth::LessEqual(f32::from_bits(z)),
-                _ => MergerDepth::Interpolated,
-            };
-            let mut record = crate::output_merger::DepthStencilRecord::default();
-            let outcome = sink
-                .om
-                .depth_stencil(
-                    at.0,
-                    at.1,
-                    incoming.depth(interpolated),
-                    quad.front_facing,
-                    recording.then_some(&mut record),
-                )
-                .map_err(|e| e.within(format!("{label} output merger")))?;
-            if let Some(fragment) = sink.record(q, i) {
-                fragment.depth_stencil = Some(record);
-            }
-            let failed = match outcome {
-                DepthStencilOutcome::Passed => None,
-                DepthStencilOutcome::StencilFailed => Some((&mut stats.stencil_failed, FragmentOutcome::StencilFailed)),
-                DepthStencilOutcome::DepthFailed => Some((&mut stats.depth_failed, FragmentOutcome::DepthFailed)),
-            };
-            if let Some((count, outcome)) = failed {
-                *count = count.saturating_add(1);
-                if let Some(fragment) = sink.record(q, i) {
-                    fragment.outcome = outcome;
-                }
-                return Ok(());
-            }
-        }
+        let late = !self.early || self.pixel.is_none();
         let declared = if self.pixel.is_some() {
             self.declared
         } else {
             [0; RENDER_TARGET_SLOTS]
         };
-        let mut write_record = crate::output_merger::WriteRecord::default();
-        sink.om
-            .write(at.0, at.1, outputs, &declared, recording.then_some(&mut write_record))
-            .map_err(|e| e.within(format!("{label} output merger")))?;
-        stats.written = stats.written.saturating_add(1);
-        if let Some(fragment) = sink.record(q, i) {
-            fragment.write = Some(write_record);
-            fragment.outcome = FragmentOutcome::Written;
+        let mut any_written = false;
+        let mut failure = None;
+        for sample in samples_of(covered) {
+            if late {
+                // 16.9.2-3: the program's depth replaces the interpolated one for every sample (16.12.1: not when the
+                // test ran early)
+                let interpolated = self.sample_lane(triangle, quad, i, sample).position[2];
+                let incoming = match (self.depth_output, depth) {
+                    (Some(DepthOutput::Any), Some(z)) => MergerDepth::Written(f32::from_bits(z)),
+                    (Some(DepthOutput::GreaterEqual), Some(z)) => MergerDepth::GreaterEqual(f32::from_bits(z)),
+                    (Some(DepthOutput::LessEqual), Some(z)) => MergerDepth::LessEqual(f32::from_bits(z)),
+                    _ => MergerDepth::Interpolated,
+                };
+                let z = incoming.depth(interpolated);
+                let mut record = crate::output_merger::DepthStencilRecord::default();
+                let outcome = sink
+                    .om
+                    .depth_stencil_sample(
+                        at.0,
+                        at.1,
+                        sample,
+                        z,
+                        quad.front_facing,
+                        recording.then_some(&mut record),
+                    )
+                    .map_err(|e| e.within(format!("{label} output merger")))?;
+                if let Some(fragment) = sink.record(q, i) {
+                    fragment.depth_stencil.get_or_insert(record);
+                    if let Some(entry) = sample_entry(fragment, sample) {
+                        entry.depth = z;
+                        entry.depth_stencil = Some(record);
+                        entry.outcome = tested_outcome(outcome);
+                    }
+                }
+                if !outcome.passed() {
+                    failure = failure.or(Some(outcome));
+                    continue;
+                }
+            }
+            let mut write_record = crate::output_merger::WriteRecord::default();
+            sink.om
+                .write_sample(
+                    at.0,
+                    at.1,
+                    sample,
+                    outputs,
+                    &declared,
+                    recording.then_some(&mut write_record),
+                )
+                .map_err(|e| e.within(format!("{label} output merger")))?;
+            any_written = true;
+            if let Some(fragment) = sink.record(q, i) {
+                fragment.write.get_or_insert(write_record);
+                fragment.written_samples |= bit(sample);
+                if let Some(entry) = sample_entry(fragment, sample) {
+                    entry.write = Some(write_record);
+                    entry.outcome = FragmentOutcome::Written;
+                }
+            }
+        }
+        if any_written {
+            stats.written = stats.written.saturating_add(1);
+            if let Some(fragment) = sink.record(q, i) {
+                fragment.outcome = FragmentOutcome::Written;
+            }
+        } else if let Some(outcome) = failure {
+            let (count, outcome) = match outcome {
+                DepthStencilOutcome::StencilFailed => (&mut stats.stencil_failed, FragmentOutcome::StencilFailed),
+                _ => (&mut stats.depth_failed, FragmentOutcome::DepthFailed),
+            };
+            *count = count.saturating_add(1);
+            if let Some(fragment) = sink.record(q, i) {
+                set_outcome(fragment, outcome);
+            }
         }
         Ok(())
     }

@@ -1277,3 +1277,263 @@ fn a_position_on_a_snapping_tie_goes_to_the_even_step() {
         );
     }
 }
+
+// ---- multisampling (3.5, 16.3.2, 16.4, 17.17, 17.18): targets of "sample_count" samples, dumped plane by plane
+
+/// Sample `s` of texel (`x`, `y`) of a multisampled target of `components` float32 words a texel: plane `s` of the
+/// resource layout (sample 0's plane first).
+fn sample_floats(image: &TargetImage, components: usize, x: u32, y: u32, s: u32) -> Vec<f32> {
+    let f = floats(image);
+    let i = (((s * image.height + y) * image.width + x) as usize) * components;
+    f[i..i + components].to_vec()
+}
+
+/// The 4x triangle of the rasterizer's test: right of x = 2.5625 and below y = 2.4375 on a 16 x 16 target, its
+/// attribute the screen position (x, y, 0, 0). Pixel (2, 2) covers sample 3 alone, (3, 2) samples 2 and 3, (3, 3)
+/// all four (19.2.4's 4x offsets (-2,-6), (6,-2), (-6,2), (2,6) sixteenths).
+fn partial_4x() -> Vec<([f32; 4], [f32; 4])> {
+    [(2.5625, 2.4375), (14., 2.4375), (2.5625, 14.)]
+        .iter()
+        .map(|&(x, y)| (clip(x, y, 0.5, 1., 16.), [x, y, 0., 0.]))
+        .collect()
+}
+
+/// `ATTR0` with `linear centroid` to target 0, `ATTR1` with `linear` to target 1.
+fn ps_centroid() -> Vec<u8> {
+    program(
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+            ("ATTR", 1, "xyzw", "2", "NONE", "float"),
+        ],
+        &[
+            ("SV_Target", 0, "xyzw", "0", "TARGET", "float"),
+            ("SV_Target", 1, "xyzw", "1", "TARGET", "float"),
+        ],
+        "ps_4_0\n\
+         dcl_input_ps linear centroid v1.xyzw\n\
+         dcl_input_ps linear v2.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_output o1.xyzw\n\
+         mov o0.xyzw, v1.xyzw\n\
+         mov o1.xyzw, v2.xyzw\n\
+         ret\n",
+    )
+}
+
+#[test]
+fn centroid_inputs_take_the_first_covered_sample_and_centre_inputs_the_centre() {
+    let json = attr_scene(16, 2, &partial_4x(), r#", "sample_count": 4"#);
+    let files = [("vs", vs_attr()), ("ps", ps_centroid())];
+    let out = last(&json, &files);
+    let (centroid, centre) = (
+        out.render_targets[0].as_ref().unwrap(),
+        out.render_targets[1].as_ref().unwrap(),
+    );
+    assert_eq!(centroid.bytes.len(), 16 * 16 * 16 * 4);
+    // pixel (2, 2) covers sample 3 only (3.5.5 (2)): the centroid is sample 3 at (2.5 + 2/16, 2.5 + 6/16); the
+    // centre input is the centre, extrapolated; only sample 3 is written
+    assert_eq!(sample_floats(centroid, 4, 2, 2, 3), [2.625, 2.875, 0., 0.]);
+    assert_eq!(sample_floats(centre, 4, 2, 2, 3), [2.5, 2.5, 0., 0.]);
+    for s in 0..3 {
+        assert_eq!(sample_floats(centroid, 4, 2, 2, s), [-1.; 4], "sample {s}");
+    }
+    // pixel (3, 2) covers samples 2 and 3: the first, sample 2, is at (3.5 - 6/16, 2.5 + 2/16); both get the
+    // program's one output (pixel frequency: broadcast)
+    for s in [2, 3] {
+        assert_eq!(sample_floats(centroid, 4, 3, 2, s), [3.125, 2.625, 0., 0.]);
+        assert_eq!(sample_floats(centre, 4, 3, 2, s), [3.5, 2.5, 0., 0.]);
+    }
+    // pixel (3, 3) covers every sample (3.5.5 (1)): the centre
+    for s in 0..4 {
+        assert_eq!(sample_floats(centroid, 4, 3, 3, s), [3.5, 3.5, 0., 0.]);
+    }
+    // the pixel history of (2, 2): one fragment covering and writing sample 3
+    let description = describe(&json, &files);
+    let mut cache = ShaderCache::new();
+    let mut prepared = PreparedDraw::new(&description.draws[0], &mut cache, DrawOptions::default()).unwrap();
+    let history = prepared.pixel_history(2, 2, HistoryOptions::default()).unwrap();
+    assert_eq!(history.fragments.len(), 1);
+    let fragment = &history.fragments[0];
+    assert_eq!((fragment.covered_samples, fragment.written_samples), (0b1000, 0b1000));
+    assert_eq!(fragment.samples.iter().map(|s| s.sample).collect::<Vec<_>>(), [3]);
+    assert_eq!(fragment.outcome, FragmentOutcome::Written);
+}
+
+/// A 4 x 4 `R32_FLOAT` target of 4 samples cleared to -1, one triangle over all of it, `extra` added: screen corners
+/// (0, 0), (12, 0), (0, 12) of a 12 x 12 viewport, so that nothing is clipped and no fan edge crosses the target.
+fn full_4x(extra: &str) -> String {
+    let positions = [
+        clip(0., 0., 0.5, 1., 12.),
+        clip(12., 0., 0.5, 1., 12.),
+        clip(0., 12., 0.5, 1., 12.),
+    ];
+    let data: Vec<String> = positions.iter().flatten().map(|v| format!("{v:?}")).collect();
+    format!(
+        r#"{{"vs": "vs", "ps": "ps", "width": 4, "height": 4, "sample_count": 4,
+        "render_targets": [{{"format": "R32_FLOAT", "clear": [-1, -1, -1, -1]}}],
+        "input_layout": [{{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}}],
+        "vertex_buffers": [{{"stride": 16, "f32": [{}]}}], "rasterizer": {{"cull": "NONE"}},
+        "viewport": {{"x": 0, "y": 0, "w": 12, "h": 12}}{extra}}}"#,
+        data.join(", ")
+    )
+}
+
+/// The value of each sample plane of a 4 x 4 `R32_FLOAT` target, when the plane holds one value (else NaN).
+fn planes(image: &TargetImage) -> Vec<f32> {
+    floats(image)
+        .chunks(16)
+        .map(|plane| {
+            if plane.iter().all(|&v| v == plane[0]) {
+                plane[0]
+            } else {
+                f32::NAN
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn reading_sv_sample_index_runs_the_program_once_per_covered_sample_in_the_sample_mask() {
+    // `SV_SampleIndex` makes the program run at sample frequency (16.3, 3.5.4): once per covered sample that is in
+    // the SampleMask 0b1101, 16 pixels x 3 samples; each writes its sample's index to its own sample
+    let ps = program(
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("SV_SampleIndex", 0, "x", "1", "SAMPLE", "uint"),
+        ],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_1\n\
+         dcl_input_ps_sgv constant v1.x, sampleIndex\n\
+         dcl_output o0.xyzw\n\
+         utof o0.xyzw, v1.xxxx\n\
+         ret\n",
+    );
+    let out = last(
+        &full_4x(r#", "blend": {"sample_mask": 13}"#),
+        &[("vs", vs_pos()), ("ps", ps)],
+    );
+    assert_eq!((out.stats.shaded, out.stats.written), (48, 48));
+    assert_eq!(planes(out.render_targets[0].as_ref().unwrap()), [0., -1., 2., 3.]);
+    // a program that reads neither runs once per pixel and its output goes to every covered sample in the mask
+    let out = last(
+        &full_4x(r#", "blend": {"sample_mask": 13}"#),
+        &[("vs", vs_pos()), ("ps", ps_one())],
+    );
+    assert_eq!((out.stats.shaded, out.stats.written), (16, 16));
+    assert_eq!(planes(out.render_targets[0].as_ref().unwrap()), [1., -1., 1., 1.]);
+}
+
+#[test]
+fn the_sample_mask_omask_and_alpha_to_coverage_pick_the_samples_written() {
+    // oMask 0b0110 and SampleMask 0b1100: sample 2 alone (17.17, 16.9.4)
+    let ps = ps_with(
+        "ps_5_0",
+        &[("SV_Coverage", 0, "x", "oMask", "COVERAGE", "uint")],
+        &format!("{WRITE_ONE}\ndcl_output oMask\nmov oMask, l(6)"),
+    );
+    let out = last(
+        &full_4x(r#", "blend": {"sample_mask": 12}"#),
+        &[("vs", vs_pos()), ("ps", ps)],
+    );
+    assert_eq!(planes(out.render_targets[0].as_ref().unwrap()), [-1., -1., 1., -1.]);
+    // alpha-to-coverage of o0.a = 0.5 at 4 samples: ceil(0.5 * 4) = 2 samples, 0 and 1 (17.18, our mask)
+    let half = ps_with(
+        "ps_4_0",
+        &[],
+        "dcl_output o0.xyzw\nmov o0.xyzw, l(1.000000, 1.000000, 1.000000, 0.500000)",
+    );
+    let out = last(
+        &full_4x(r#", "blend": {"alpha_to_coverage": true}"#),
+        &[("vs", vs_pos()), ("ps", half)],
+    );
+    assert_eq!(planes(out.render_targets[0].as_ref().unwrap()), [1., 1., -1., -1.]);
+}
+
+#[test]
+fn each_sample_blends_against_its_own_value() {
+    // additive blending: the first draw adds 1 to sample 0 only (SampleMask 1), the second to all: sample 0 holds
+    // -1 + 1 + 1 = 1, the others -1 + 1 = 0
+    let add = r#"{"targets": [{"enable": true, "src": "ONE", "dest": "ONE"}]"#;
+    let extra = format!(r#", "draws": [{{"blend": {add}, "sample_mask": 1}}}}, {{"blend": {add}}}}}]"#);
+    let out = last(&full_4x(&extra), &[("vs", vs_pos()), ("ps", ps_one())]);
+    assert_eq!(planes(out.render_targets[0].as_ref().unwrap()), [1., 0., 0., 0.]);
+}
+
+#[test]
+fn depth_is_interpolated_tested_and_written_at_each_sample() {
+    // z = x / 16 on a 16 x 16 target (screen corners (0, 0) z 0, (16, 0) z 1, (0, 16) z 0): sample s of pixel (5, 3)
+    // is at x = 5.5 + dx_s / 16, so its depth is (5.5 + dx_s / 16) / 16 with the 4x offsets dx = -2, 6, -6, 2
+    let positions = [
+        clip(0., 0., 0., 1., 16.),
+        clip(16., 0., 1., 1., 16.),
+        clip(0., 16., 0., 1., 16.),
+    ];
+    let json = counting(
+        16,
+        &positions,
+        r#", "sample_count": 4, "depth": {"format": "D32_FLOAT"}"#,
+    );
+    let out = last(&json, &count_files());
+    let depth = out.depth_stencil.as_ref().unwrap();
+    assert_eq!(depth.bytes.len(), 16 * 16 * 4 * 4);
+    let got: Vec<f32> = (0..4).map(|s| sample_floats(depth, 1, 5, 3, s)[0]).collect();
+    assert_eq!(got, [5.375 / 16., 5.875 / 16., 5.125 / 16., 5.625 / 16.]);
+    // a second draw of the same triangle at LESS fails at every sample
+    let json = counting(
+        16,
+        &positions,
+        r#", "sample_count": 4, "depth": {"format": "D32_FLOAT", "func": "LESS"}, "draws": [{}, {}]"#,
+    );
+    let outs = draw(&json, &count_files());
+    assert_eq!(outs[1].stats.written, 0);
+    assert_eq!(outs[1].stats.depth_failed, outs[0].stats.written);
+}
+
+#[test]
+fn coverage_at_2x_8x_and_16x_follows_the_standard_patterns() {
+    // the vertical edge x = 2.5 through pixel (2, y)'s centre, the triangle to its right (a left edge): the samples
+    // with dx >= 0 are covered. 2x: sample 0 (dx 4); 8x: samples 0, 2, 6, 7; 16x: 0, 3, 5, 6, 7, 9 (dx 0), 13, 14
+    let positions = [
+        clip(2.5, 0., 0.5, 1., 8.),
+        clip(8., 0., 0.5, 1., 8.),
+        clip(2.5, 8., 0.5, 1., 8.),
+    ];
+    for (count, mask) in [(2u32, 0b01u32), (8, 0b1100_0101), (16, 0x62E9)] {
+        let json = counting(8, &positions, &format!(r#", "sample_count": {count}"#));
+        let out = last(&json, &count_files());
+        let image = out.render_targets[0].as_ref().unwrap();
+        let got = (0..count).fold(0u32, |m, s| {
+            m | u32::from(sample_floats(image, 1, 2, 1, s)[0] == 1.) << s
+        });
+        assert_eq!(got, mask, "{count} samples");
+    }
+}
+
+#[test]
+fn a_linear_sample_input_runs_per_sample_at_each_samples_position() {
+    // `linear sample` makes the program run at sample frequency (16.4) with the attribute at the sample: pixel (3, 2)
+    // covers samples 2 at (3.5 - 6/16, 2.5 + 2/16) and 3 at (3.5 + 2/16, 2.5 + 6/16), each written with its own
+    let ps = program(
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+        ],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_1\n\
+         dcl_input_ps linear sample v1.xyzw\n\
+         dcl_output o0.xyzw\n\
+         mov o0.xyzw, v1.xyzw\n\
+         ret\n",
+    );
+    let out = last(
+        &attr_scene(16, 1, &partial_4x(), r#", "sample_count": 4"#),
+        &[("vs", vs_attr()), ("ps", ps)],
+    );
+    let image = out.render_targets[0].as_ref().unwrap();
+    assert_eq!(sample_floats(image, 4, 3, 2, 2), [3.125, 2.625, 0., 0.]);
+    assert_eq!(sample_floats(image, 4, 3, 2, 3), [3.625, 2.875, 0., 0.]);
+    assert_eq!(sample_floats(image, 4, 3, 2, 0), [-1.; 4]);
+    // every invocation writes its one sample
+    assert_eq!(out.stats.shaded, out.stats.written);
+}

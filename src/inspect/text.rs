@@ -151,6 +151,7 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
                 InputSource::Position(k) => format!("SV_Position.{}", mask_letters(1 << k)),
                 InputSource::FrontFace => "SV_IsFrontFace".to_owned(),
                 InputSource::PrimitiveId => "SV_PrimitiveID".to_owned(),
+                InputSource::SampleIndex => "SV_SampleIndex".to_owned(),
                 InputSource::Zero => "0".to_owned(),
             };
             let _ = writeln!(

@@ -18,14 +18,23 @@
 //!   D24_UNORM_S8_UINT, D32_FLOAT, D32_FLOAT_S8X24_UINT), each a view of one mip level of one array slice (for 3D
 //!   textures, one depth slice: a draw without a geometry program writes render target array index 0, the view's
 //!   first slice). All bound targets and the depth buffer have the same width and height; [`OutputMerger::new`]
-//!   refuses others, naming the binding. One sample per pixel: multisampled views are refused.
-//! - **Coverage (17.17, 16.9.4, 17.18).** With one sample, the sample is covered when bit 0 of the state's
-//!   SampleMask is set, bit 0 of the program's `oMask` is set (when it writes one) and, with alpha-to-coverage on
-//!   (off when the program writes `oMask`), when alpha-to-coverage's mask covers it. 17.18 wants an n-step mask of
-//!   `o0.a`: none at 0 or below or NaN, all at 1 or above, monotonic between, dithering allowed. For n = 1 the one
-//!   step is placed at 0.5 (`o0.a * 1` rounded to nearest), with no dithering: our choice, as WARP's is not
-//!   published. (GL, and so the reference renderer, ignores alpha-to-coverage on single-sample targets, which 17.18
-//!   does not allow at alpha 0.) An uncovered sample changes nothing: not depth, not stencil, not colour.
+//!   refuses others, naming the binding. A multisampled target (`TEXTURE2DMS`, `TEXTURE2DMSARRAY` views) holds
+//!   every sample, plane by plane (see `target.rs`); all bound targets share one sample count (`DXGI_SAMPLE_DESC`:
+//!   "all bound render targets and depth buffers must have the same sample counts"), and [`OutputMerger::new`]
+//!   refuses targets that disagree, naming them. Depth, stencil and colour are tested, written and blended per
+//!   sample ([`OutputMerger::depth_stencil_sample`], [`OutputMerger::write_sample`]; 3.5.1), each sample against its
+//!   own stored value.
+//! - **Coverage (17.17, 16.9.4, 17.18).** Of the samples the primitive covers, those stay covered that are in the
+//!   state's SampleMask (bit `s` for sample `s`: 17.17 leaves the mapping to the implementation, and the identity is
+//!   the one D3D's runtime and WARP expose), in the program's `oMask` (when it writes one) and, with
+//!   alpha-to-coverage on (off when the program writes `oMask`), in alpha-to-coverage's mask
+//!   ([`OutputMerger::coverage_mask`]). 17.18 wants an n-step mask of `o0.a`: none at 0 or below or NaN, all at 1 or
+//!   above, monotonic between, dithering allowed. Here it is `ceil(o0.a * n)` samples, the lowest sample indices
+//!   first, with no dithering ([`alpha_to_coverage_mask`]): what the real D3D11 the tests compare with does at 4x
+//!   (`fixtures/multisample/README.md` measures `(1 << ceil(4a)) - 1`), as WARP's mask is not published; for n = 1
+//!   any alpha above 0 covers. (GL, and so the reference renderer, ignores alpha-to-coverage on single-sample targets,
+//!   which 17.18 does not allow at alpha 0.) An uncovered sample changes nothing: not depth, not stencil, not
+//!   colour.
 //! - **Depth into the merger (16.9.2, 16.9.3, 17.10).** The interpolated depth, or the program's `oDepth` (any float,
 //!   NaN and infinities included), clamped to the viewport's range: `min(MaxDepth, max(MinDepth, z))` with 3.1's
 //!   min and max, so NaN becomes MinDepth ([`OutputMerger::set_depth_range`]). Conservative depth
@@ -127,7 +136,8 @@ pub struct OutputMergerState {
     pub blend: BlendDesc,
     /// The BLEND_FACTOR constant (r, g, b, a).
     pub blend_factor: [f32; 4],
-    /// The sample mask (bit 0 is the one sample of a single-sample target).
+    /// The sample mask (17.17): bit `s` for sample `s` of the targets (bit 0 the one sample of a single-sample
+    /// target).
     pub sample_mask: u32,
 }
 
@@ -189,6 +199,8 @@ pub struct OutputMerger {
     dual_source: bool,
     /// The viewport's MinDepth and MaxDepth (17.10).
     depth_range: [f32; 2],
+    /// The samples a texel of every bound target (1 without targets).
+    samples: u32,
 }
 
 /// The record of one blend: the equation and every value it used, as floats.
@@ -260,21 +272,27 @@ fn validate_blend(blend: &BlendDesc) -> Result<()> {
     Ok(())
 }
 
-/// The size every bound target must share, or an error naming the first that differs (17.14, 17.16).
-fn check_sizes(targets: &Targets) -> Result<()> {
-    let mut first: Option<(String, u32, u32)> = None;
+/// The size and sample count every bound target must share, or an error naming the first that differs (17.14,
+/// 17.16; all bound render targets and the depth buffer have one sample count: `DXGI_SAMPLE_DESC`, 19.2). The
+/// targets' sample count (1 without targets).
+fn check_sizes(targets: &Targets) -> Result<u32> {
+    let mut first: Option<(String, u32, u32, u32)> = None;
     let render_targets = targets.render_targets.iter().enumerate().filter_map(|(slot, t)| {
         t.as_ref()
-            .map(|t| (format!("render target {slot}"), t.width(), t.height()))
+            .map(|t| (format!("render target {slot}"), t.width(), t.height(), t.samples()))
     });
-    let depth = targets
-        .depth_stencil
-        .as_ref()
-        .map(|d| ("the depth-stencil buffer".to_owned(), d.width(), d.height()));
-    for (name, width, height) in render_targets.chain(depth) {
+    let depth = targets.depth_stencil.as_ref().map(|d| {
+        (
+            "the depth-stencil buffer".to_owned(),
+            d.width(),
+            d.height(),
+            d.samples(),
+        )
+    });
+    for (name, width, height, samples) in render_targets.chain(depth) {
         match &first {
-            None => first = Some((name, width, height)),
-            Some((first_name, w, h)) if (*w, *h) != (width, height) => {
+            None => first = Some((name, width, height, samples)),
+            Some((first_name, w, h, _)) if (*w, *h) != (width, height) => {
                 return Err(Error::new(
                     "output merger",
                     format!(
@@ -282,10 +300,35 @@ fn check_sizes(targets: &Targets) -> Result<()> {
                     ),
                 ));
             }
+            Some((first_name, _, _, n)) if *n != samples => {
+                return Err(Error::new(
+                    "output merger",
+                    format!(
+                        "{name} has {samples} samples a texel where {first_name} has {n} (bound render targets and \
+                         the depth buffer share one sample count)"
+                    ),
+                ));
+            }
             Some(_) => {}
         }
     }
-    Ok(())
+    Ok(first.map_or(1, |(_, _, _, samples)| samples))
+}
+
+/// The alpha-to-coverage mask of `alpha` for `samples` samples (17.18): `ceil(alpha * samples)` samples (clamped to
+/// 0 ..= samples), the lowest sample indices first, with no dithering. 0 or less and NaN cover nothing, 1 or more
+/// everything, and the count grows monotonically between, as 17.18 requires; which samples a partial alpha covers and
+/// whether it dithers is left to the implementation (17.18) and WARP's choice is not published, so this is the
+/// mask the real D3D11 of the tests produces at 4 samples (`fixtures/multisample/README.md`). With one sample any
+/// alpha above 0 covers.
+pub fn alpha_to_coverage_mask(alpha: f32, samples: u32) -> u32 {
+    // A NaN compares false: no coverage (17.18).
+    if alpha.is_nan() || alpha <= 0. {
+        return 0;
+    }
+    let count = (f64::from(alpha) * f64::from(samples)).ceil();
+    let count = count.clamp(0., f64::from(samples.min(32))) as u32;
+    crate::raster::full_mask(count)
 }
 
 impl OutputMerger {
@@ -294,7 +337,7 @@ impl OutputMerger {
     /// the D3D11 runtime refuses (see the module documentation).
     pub fn new(state: &OutputMergerState, targets: Targets) -> Result<OutputMerger> {
         validate_blend(&state.blend)?;
-        check_sizes(&targets)?;
+        let samples = check_sizes(&targets)?;
         let mut plans = [None; RENDER_TARGET_SLOTS];
         for (slot, (plan, target)) in plans.iter_mut().zip(&targets.render_targets).enumerate() {
             if let (Some(target), Some(desc)) = (target, state.blend.for_target(slot)) {
@@ -311,6 +354,7 @@ impl OutputMerger {
             plans,
             dual_source,
             depth_range: [0.0, 1.0],
+            samples,
         })
     }
 
@@ -347,35 +391,61 @@ impl OutputMerger {
         max_depth.min(min_depth.max(depth))
     }
 
-    /// Whether the state's SampleMask covers the pixel's one sample (17.17): what an early depth test checks before
-    /// the program runs.
+    /// The samples a texel of the bound targets (all share one count; 1 without targets).
+    pub fn sample_count(&self) -> u32 {
+        self.samples
+    }
+
+    /// The state's SampleMask on the targets' samples (17.17): its first [`OutputMerger::sample_count`] bits.
+    pub fn sample_mask_bits(&self) -> u32 {
+        self.state.sample_mask & crate::raster::full_mask(self.samples)
+    }
+
+    /// Whether the state's SampleMask covers the pixel's sample 0 (17.17): what an early depth test of a
+    /// single-sample target checks before the program.
     pub fn sample_mask_covers(&self) -> bool {
         self.state.sample_mask & 1 != 0
     }
 
-    /// Whether the pixel's one sample is covered after the program (17.17, 16.9.4, 17.18): the SampleMask, the
-    /// program's `oMask` (`output_mask`, when it writes one) and alpha-to-coverage of `o0.a` (off when `oMask` is
-    /// written). See the module documentation for the single-sample alpha-to-coverage step.
+    /// Whether the pixel's sample 0 is covered after the program, for a primitive covering it: the single-sample
+    /// [`OutputMerger::coverage_mask`].
     pub fn coverage(&self, output_mask: Option<u32>, o0: &Texel, record: Option<&mut CoverageRecord>) -> bool {
-        let mut covered = self.sample_mask_covers();
-        if let Some(mask) = output_mask {
-            covered &= mask & 1 != 0;
+        self.coverage_mask(1, output_mask, o0, record) & 1 != 0
+    }
+
+    /// The samples left covered after the program (17.17, 16.9.4, 17.18), of the `rasterized` ones the primitive
+    /// covers: those in the SampleMask, the program's `oMask` (`output_mask`, when it writes one) and the
+    /// alpha-to-coverage mask of `o0.a` ([`alpha_to_coverage_mask`]; off when `oMask` is written). Bits past the
+    /// targets' sample count are cleared.
+    pub fn coverage_mask(
+        &self,
+        rasterized: u32,
+        output_mask: Option<u32>,
+        o0: &Texel,
+        record: Option<&mut CoverageRecord>,
+    ) -> u32 {
+        let mut mask = rasterized & self.sample_mask_bits();
+        if let Some(output) = output_mask {
+            mask &= output;
         }
         let alpha = (self.state.blend.alpha_to_coverage_enable && output_mask.is_none())
             .then(|| f32::from_bits(o0.get(3).copied().unwrap_or(0)));
-        if let Some(alpha) = alpha {
-            // A NaN compares false: no coverage (17.18).
-            covered &= alpha >= 0.5;
+        let alpha_mask = alpha.map(|a| alpha_to_coverage_mask(a, self.samples));
+        if let Some(alpha_mask) = alpha_mask {
+            mask &= alpha_mask;
         }
         if let Some(record) = record {
             *record = CoverageRecord {
+                rasterized,
+                alpha_mask,
+                mask,
                 sample_mask: self.state.sample_mask,
                 output_mask,
                 alpha_to_coverage: alpha,
-                covered,
+                covered: mask != 0,
             };
         }
-        covered
+        mask
     }
 
     /// The depth and stencil tests at pixel (`x`, `y`) for a fragment at `depth` (interpolated or the program's;
@@ -385,6 +455,20 @@ impl OutputMerger {
         &mut self,
         x: u32,
         y: u32,
+        depth: f32,
+        front_facing: bool,
+        record: Option<&mut DepthStencilRecord>,
+    ) -> Result<DepthStencilOutcome> {
+        self.depth_stencil_sample(x, y, 0, depth, front_facing, record)
+    }
+
+    /// [`OutputMerger::depth_stencil`] for sample `sample` of pixel (`x`, `y`): the test against that sample's
+    /// stored depth and stencil, and the writes to it (17.9-17.13 per sample, 3.5.1).
+    pub fn depth_stencil_sample(
+        &mut self,
+        x: u32,
+        y: u32,
+        sample: u32,
         depth: f32,
         front_facing: bool,
         record: Option<&mut DepthStencilRecord>,
@@ -405,7 +489,7 @@ impl OutputMerger {
             }
             return Ok(DepthStencilOutcome::Passed);
         }
-        let (stored_depth, stored_stencil) = buffer.read(x, y)?;
+        let (stored_depth, stored_stencil) = buffer.read_sample(x, y, sample)?;
         let face = if front_facing { desc.front_face } else { desc.back_face };
         let reference = (self.state.stencil_ref & 0xff) as u8;
         let read_mask = desc.stencil_read_mask;
@@ -433,13 +517,13 @@ impl OutputMerger {
             let result = stencil_op(op, stored_stencil, reference);
             stencil_after = masked_stencil(stored_stencil, result, desc.stencil_write_mask);
             if stencil_after != stored_stencil {
-                buffer.write_stencil(x, y, stencil_after)?;
+                buffer.write_sample_stencil(x, y, sample, stencil_after)?;
             }
         }
         let depth_written =
             depth_on && outcome.passed() && desc.depth_write_mask == DepthWriteMask::All && !buffer.read_only_depth();
         if depth_written {
-            buffer.write_depth(x, y, clamped)?;
+            buffer.write_sample_depth(x, y, sample, clamped)?;
         }
         if let Some(record) = record {
             *record = DepthStencilRecord {
@@ -482,6 +566,20 @@ impl OutputMerger {
         y: u32,
         outputs: &[Texel; RENDER_TARGET_SLOTS],
         declared: &[u8; RENDER_TARGET_SLOTS],
+        record: Option<&mut WriteRecord>,
+    ) -> Result<()> {
+        self.write_sample(x, y, 0, outputs, declared, record)
+    }
+
+    /// [`OutputMerger::write`] to sample `sample` of pixel (`x`, `y`) of every bound render target: blended against
+    /// that sample's stored value (3.5.1: per sample).
+    pub fn write_sample(
+        &mut self,
+        x: u32,
+        y: u32,
+        sample: u32,
+        outputs: &[Texel; RENDER_TARGET_SLOTS],
+        declared: &[u8; RENDER_TARGET_SLOTS],
         mut record: Option<&mut WriteRecord>,
     ) -> Result<()> {
         if let Some(record) = record.as_deref_mut() {
@@ -507,7 +605,7 @@ impl OutputMerger {
             }
             let codec = *target.codec();
             let shader_type = target.shader_type();
-            let bytes = target.texel_bytes_mut(x, y)?;
+            let bytes = target.sample_bytes_mut(x, y, sample)?;
             let before = record
                 .is_some()
                 .then(|| {

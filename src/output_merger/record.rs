@@ -37,16 +37,22 @@ pub enum StencilCase {
     Pass,
 }
 
-/// The coverage of the pixel's one sample (17.17, 16.9.4, 17.18).
+/// The coverage of the pixel's samples after the program (17.17, 16.9.4, 17.18).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct CoverageRecord {
+    /// The samples the primitive covered, as they came to the output merger (bit `s` is sample `s`).
+    pub rasterized: u32,
+    /// The alpha-to-coverage mask of `o0.a`, when alpha-to-coverage applied.
+    pub alpha_mask: Option<u32>,
+    /// The samples left covered: the rasterized ones in the sample mask, `oMask` and the alpha-to-coverage mask.
+    pub mask: u32,
     /// The blend state's sample mask.
     pub sample_mask: u32,
     /// The program's `oMask`, when it writes one.
     pub output_mask: Option<u32>,
     /// `o0.a` when alpha-to-coverage applied (it is off when the program writes `oMask`).
     pub alpha_to_coverage: Option<f32>,
-    /// Whether the sample is covered: the fragment goes on to the depth/stencil tests and the targets.
+    /// Whether any sample is covered: the fragment goes on to the depth/stencil tests and the targets.
     pub covered: bool,
 }
 

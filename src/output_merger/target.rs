@@ -1,7 +1,10 @@
 //! What the output merger writes: render targets and the depth-stencil buffer, each one mip level of one array slice
 //! (or one depth slice of a 3D texture) of a texture, held as its bytes in the view's format, rows packed, top row
-//! first (the layout of [`crate::api::resource`]). Built from a view and the texture's contents before the draw; the bytes
-//! after the draw are handed back with [`RenderTarget::into_bytes`] / [`DepthStencilTarget::into_bytes`].
+//! first (the layout of [`crate::api::resource`]). A multisampled target (a `TEXTURE2DMS` or `TEXTURE2DMSARRAY` view)
+//! holds all its samples as the resource module lays them out: `samples` planes, sample 0's first, each a
+//! single-sampled image, so that sample `s` of texel (`x`, `y`) is at `s * plane_bytes + y * row_bytes + x *
+//! texel_bytes`. Built from a view and the texture's contents before the draw; the bytes after the draw (every
+//! plane) are handed back with [`RenderTarget::into_bytes`] / [`DepthStencilTarget::into_bytes`].
 
 use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
 use crate::api::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Texture};
@@ -15,15 +18,6 @@ fn view_slice(texture: &Texture, level: u32, slice: u32, what: &str) -> Result<V
         return Err(Error::new(
             what,
             format!("mip slice {level} of a texture with {} mip levels", shape.mip_levels),
-        ));
-    }
-    if shape.sample_count != 1 {
-        return Err(Error::new(
-            what,
-            format!(
-                "the texture has {} samples per texel; only single-sample targets are drawn",
-                shape.sample_count
-            ),
         ));
     }
     if shape.dimension == ResourceDimension::Texture3D {
@@ -79,38 +73,106 @@ fn view_format(texture: &Texture, view_format: Format, what: &str) -> Result<For
     Ok(format)
 }
 
-/// Bytes per row and the element size of a `width` x `height` surface of `codec`'s format, after checking that
-/// `len` bytes hold exactly that.
-fn surface_layout(codec: &TexelCodec, width: u32, height: u32, len: usize, what: &str) -> Result<usize> {
+/// Bytes per row and per sample plane of a `width` x `height` surface of `codec`'s format with `samples` samples a
+/// texel (1 to 32), after checking that `len` bytes hold exactly that.
+fn surface_layout(
+    codec: &TexelCodec,
+    width: u32,
+    height: u32,
+    samples: u32,
+    len: usize,
+    what: &str,
+) -> Result<(usize, usize)> {
+    if !(1..=32).contains(&samples) {
+        return Err(Error::new(what, format!("{samples} samples per texel (1 to 32)")));
+    }
     let element = codec.element_bytes();
     let row = usize::try_from(width).ok().and_then(|w| w.checked_mul(element));
-    let total = row.and_then(|r| usize::try_from(height).ok().and_then(|h| h.checked_mul(r)));
-    match (row, total) {
-        (Some(row), Some(total)) if total == len && width > 0 && height > 0 => Ok(row),
+    let plane = row.and_then(|r| usize::try_from(height).ok().and_then(|h| h.checked_mul(r)));
+    let total = plane.and_then(|p| usize::try_from(samples).ok().and_then(|s| s.checked_mul(p)));
+    match (row, plane, total) {
+        (Some(row), Some(plane), Some(total)) if total == len && width > 0 && height > 0 => Ok((row, plane)),
         _ => Err(Error::new(
             what,
             format!(
-                "{len} bytes where {width}x{height} texels of {} take {}",
+                "{len} bytes where {width}x{height} texels of {}{} take {}",
                 codec.format(),
+                if samples > 1 {
+                    format!(" with {samples} samples")
+                } else {
+                    String::new()
+                },
                 total.map_or_else(|| "more than memory holds".to_owned(), |t| t.to_string())
             ),
         )),
     }
 }
 
-/// The byte range of texel (`x`, `y`) in a surface, or an error naming the surface.
-fn texel_range(x: u32, y: u32, width: u32, height: u32, row: usize, element: usize, what: &str) -> Result<usize> {
-    if x >= width || y >= height {
+/// Where a surface's texels are: its size, rows, sample planes and element size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Surface {
+    width: u32,
+    height: u32,
+    samples: u32,
+    row_bytes: usize,
+    plane_bytes: usize,
+    element: usize,
+}
+
+impl Surface {
+    /// The byte offset of sample `sample` of texel (`x`, `y`), or an error naming the surface (`what`).
+    fn offset(&self, x: u32, y: u32, sample: u32, what: &str) -> Result<usize> {
+        let Surface { width, height, .. } = *self;
+        if x >= width || y >= height {
+            return Err(Error::new(
+                what,
+                format!("pixel ({x}, {y}) is outside the {width}x{height} target"),
+            ));
+        }
+        if sample >= self.samples {
+            return Err(Error::new(
+                what,
+                format!("sample {sample} of a target of {} samples", self.samples),
+            ));
+        }
+        // x < width, y < height, sample < samples, and the whole surface fits in usize (checked at construction)
+        let offset = (sample as usize).checked_mul(self.plane_bytes).and_then(|p| {
+            p.checked_add((y as usize).checked_mul(self.row_bytes)?)?
+                .checked_add((x as usize).checked_mul(self.element)?)
+        });
+        offset.ok_or_else(|| Error::new(what, format!("pixel ({x}, {y}) has no offset")))
+    }
+}
+
+/// The surface of a target of `codec`'s format, `width` x `height`, `samples` a texel, held in `len` bytes.
+fn surface(codec: &TexelCodec, width: u32, height: u32, samples: u32, len: usize, what: &str) -> Result<Surface> {
+    let (row_bytes, plane_bytes) = surface_layout(codec, width, height, samples, len, what)?;
+    Ok(Surface {
+        width,
+        height,
+        samples,
+        row_bytes,
+        plane_bytes,
+        element: codec.element_bytes(),
+    })
+}
+
+/// The array slice a view of `dimension` writes and the sample count it needs: a multisampled view (`ms`) sees a
+/// texture of more than one sample and a single-sampled one a texture of one (5.2: `TEXTURE2DMS` views exist for
+/// multisampled resources only).
+fn check_samples(texture: &Texture, ms: bool, what: &str) -> Result<()> {
+    let samples = texture.shape.sample_count;
+    if ms != (samples > 1) {
         return Err(Error::new(
             what,
-            format!("pixel ({x}, {y}) is outside the {width}x{height} target"),
+            if ms {
+                "a multisampled view of a texture of one sample".to_owned()
+            } else {
+                format!("a single-sampled view of a texture of {samples} samples")
+            },
         ));
     }
-    // x < width and y < height, and width * height * element fits in usize (checked at construction).
-    let offset = (y as usize)
-        .checked_mul(row)
-        .and_then(|r| r.checked_add((x as usize).checked_mul(element)?));
-    offset.ok_or_else(|| Error::new(what, format!("pixel ({x}, {y}) has no offset")))
+    Ok(())
 }
 
 /// Whether `format` can be a render target here: a texel format with a colour interpretation (UNORM, SNORM, SRGB,
@@ -130,24 +192,26 @@ pub fn is_renderable(format: Format) -> bool {
     colour && format.info().layout.block_size() == (1, 1) && TexelCodec::new(format).is_ok()
 }
 
-/// A render target: a `width` x `height` surface of texels in one colour format.
+/// A render target: a `width` x `height` surface of texels in one colour format, with one or more samples a texel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderTarget {
     /// How texels decode and encode.
     codec: TexelCodec,
-    /// Width in texels.
-    width: u32,
-    /// Height in texels.
-    height: u32,
-    /// Bytes per row.
-    row_bytes: usize,
-    /// The texels, rows packed, top row first.
+    /// Where the texels are.
+    surface: Surface,
+    /// The texels, rows packed, top row first, sample planes one after the other.
     bytes: Vec<u8>,
 }
 
 impl RenderTarget {
     /// A render target of `format` holding `bytes` (exactly `width * height` texels).
     pub fn new(format: Format, width: u32, height: u32, bytes: Vec<u8>) -> Result<RenderTarget> {
+        RenderTarget::multisampled(format, width, height, 1, bytes)
+    }
+
+    /// A render target of `format` with `samples` samples a texel (1 to 32) holding `bytes`: `samples` planes of
+    /// `width * height` texels, sample 0's first.
+    pub fn multisampled(format: Format, width: u32, height: u32, samples: u32, bytes: Vec<u8>) -> Result<RenderTarget> {
         if !is_renderable(format) {
             return Err(Error::new(
                 "render target",
@@ -155,19 +219,15 @@ impl RenderTarget {
             ));
         }
         let codec = TexelCodec::new(format)?;
-        let row_bytes = surface_layout(&codec, width, height, bytes.len(), "render target")?;
-        Ok(RenderTarget {
-            codec,
-            width,
-            height,
-            row_bytes,
-            bytes,
-        })
+        let surface = surface(&codec, width, height, samples, bytes.len(), "render target")?;
+        Ok(RenderTarget { codec, surface, bytes })
     }
 
     /// The surface a render target view writes, with the texture's current contents (5.2, 17.14): mip `mip_slice`,
     /// array slice `first_array_slice` (for a 3D texture, that depth slice). A draw without a geometry program writes
-    /// render target array index 0, the view's first slice. Multisampled and buffer views are refused.
+    /// render target array index 0, the view's first slice. A `TEXTURE2DMS` view writes every sample of the
+    /// texture's one subresource, a `TEXTURE2DMSARRAY` view those of slice `first_array_slice` (its mip slice is
+    /// unused: a multisampled texture has one mip). Buffer views are refused.
     pub fn from_view(texture: &Texture, view: &RenderTargetViewDesc) -> Result<RenderTarget> {
         let what = "render target view";
         let dimension_fits = matches!(
@@ -176,7 +236,10 @@ impl RenderTarget {
                 RtvDimension::Texture1D | RtvDimension::Texture1DArray,
                 ResourceDimension::Texture1D
             ) | (
-                RtvDimension::Texture2D | RtvDimension::Texture2DArray,
+                RtvDimension::Texture2D
+                    | RtvDimension::Texture2DArray
+                    | RtvDimension::Texture2DMs
+                    | RtvDimension::Texture2DMsArray,
                 ResourceDimension::Texture2D
             ) | (RtvDimension::Texture3D, ResourceDimension::Texture3D)
         );
@@ -184,21 +247,29 @@ impl RenderTarget {
             return Err(Error::new(
                 what,
                 format!(
-                    "a {} view of a {} resource is not drawn (buffer and multisample views are not supported)",
+                    "a {} view of a {} resource is not drawn (buffer views are not supported)",
                     view.dimension, texture.shape.dimension
                 ),
             ));
         }
+        let ms = matches!(
+            view.dimension,
+            RtvDimension::Texture2DMs | RtvDimension::Texture2DMsArray
+        );
+        check_samples(texture, ms, what)?;
         let format = view_format(texture, view.format, what)?;
         let slice = match view.dimension {
-            RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture3D => {
-                view.first_array_slice
-            }
+            RtvDimension::Texture1DArray
+            | RtvDimension::Texture2DArray
+            | RtvDimension::Texture2DMsArray
+            | RtvDimension::Texture3D => view.first_array_slice,
             _ => 0,
         };
-        let bytes = view_slice(texture, view.mip_slice, slice, what)?;
-        let [width, height, _] = texture.shape.mip_size(view.mip_slice);
-        RenderTarget::new(format, width, height, bytes).map_err(|e| e.within(what))
+        let mip = if ms { 0 } else { view.mip_slice };
+        let bytes = view_slice(texture, mip, slice, what)?;
+        let [width, height, _] = texture.shape.mip_size(mip);
+        RenderTarget::multisampled(format, width, height, texture.shape.sample_count.max(1), bytes)
+            .map_err(|e| e.within(what))
     }
 
     /// The view's format.
@@ -213,15 +284,20 @@ impl RenderTarget {
 
     /// Width in texels.
     pub fn width(&self) -> u32 {
-        self.width
+        self.surface.width
     }
 
     /// Height in texels.
     pub fn height(&self) -> u32 {
-        self.height
+        self.surface.height
     }
 
-    /// The texels, rows packed, top row first.
+    /// Samples a texel (1 without multisampling).
+    pub fn samples(&self) -> u32 {
+        self.surface.samples
+    }
+
+    /// The texels, rows packed, top row first, sample planes one after the other.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -231,33 +307,47 @@ impl RenderTarget {
         self.bytes
     }
 
-    /// The stored bytes of texel (`x`, `y`).
+    /// The stored bytes of texel (`x`, `y`) (its sample 0).
     pub fn texel_bytes(&self, x: u32, y: u32) -> Result<&[u8]> {
-        let element = self.codec.element_bytes();
-        let start = texel_range(x, y, self.width, self.height, self.row_bytes, element, "render target")?;
+        self.sample_bytes(x, y, 0)
+    }
+
+    /// The stored bytes of sample `sample` of texel (`x`, `y`).
+    pub fn sample_bytes(&self, x: u32, y: u32, sample: u32) -> Result<&[u8]> {
+        let start = self.surface.offset(x, y, sample, "render target")?;
         self.bytes
-            .get(start..start.saturating_add(element))
+            .get(start..start.saturating_add(self.surface.element))
             .ok_or_else(|| Error::new("render target", format!("pixel ({x}, {y}) lies past its bytes")))
     }
 
-    /// The stored bytes of texel (`x`, `y`), to change.
-    pub(crate) fn texel_bytes_mut(&mut self, x: u32, y: u32) -> Result<&mut [u8]> {
-        let element = self.codec.element_bytes();
-        let start = texel_range(x, y, self.width, self.height, self.row_bytes, element, "render target")?;
+    /// The stored bytes of sample `sample` of texel (`x`, `y`), to change.
+    pub(crate) fn sample_bytes_mut(&mut self, x: u32, y: u32, sample: u32) -> Result<&mut [u8]> {
+        let start = self.surface.offset(x, y, sample, "render target")?;
         self.bytes
-            .get_mut(start..start.saturating_add(element))
+            .get_mut(start..start.saturating_add(self.surface.element))
             .ok_or_else(|| Error::new("render target", format!("pixel ({x}, {y}) lies past its bytes")))
     }
 
-    /// Texel (`x`, `y`) as the words a shader reads (3.2 conversions; sRGB decoded to linear).
+    /// Texel (`x`, `y`) (its sample 0) as the words a shader reads (3.2 conversions; sRGB decoded to linear).
     pub fn read(&self, x: u32, y: u32) -> Result<Texel> {
-        self.codec.decode(self.texel_bytes(x, y)?)
+        self.read_sample(x, y, 0)
     }
 
-    /// Writes the components of `texel` in `mask` (bit 0 = red) to texel (`x`, `y`), converted to the format (3.2).
+    /// Sample `sample` of texel (`x`, `y`) as the words a shader reads.
+    pub fn read_sample(&self, x: u32, y: u32, sample: u32) -> Result<Texel> {
+        self.codec.decode(self.sample_bytes(x, y, sample)?)
+    }
+
+    /// Writes the components of `texel` in `mask` (bit 0 = red) to texel (`x`, `y`) (its sample 0), converted to
+    /// the format (3.2).
     pub fn write(&mut self, x: u32, y: u32, texel: Texel, mask: WriteMask) -> Result<()> {
+        self.write_sample(x, y, 0, texel, mask)
+    }
+
+    /// Writes the components of `texel` in `mask` to sample `sample` of texel (`x`, `y`).
+    pub fn write_sample(&mut self, x: u32, y: u32, sample: u32, texel: Texel, mask: WriteMask) -> Result<()> {
         let codec = self.codec;
-        codec.encode_masked(texel, mask, self.texel_bytes_mut(x, y)?)
+        codec.encode_masked(texel, mask, self.sample_bytes_mut(x, y, sample)?)
     }
 
     /// What the shader reads the format as: float, uint or sint words.
@@ -272,25 +362,33 @@ impl RenderTarget {
 pub struct DepthStencilTarget {
     /// How elements decode and encode.
     codec: TexelCodec,
-    /// Width in texels.
-    width: u32,
-    /// Height in texels.
-    height: u32,
-    /// Bytes per row.
-    row_bytes: usize,
+    /// Where the elements are.
+    surface: Surface,
     /// Whether the format has stencil bits.
     has_stencil: bool,
     /// The view forbids depth writes (`D3D11_DSV_READ_ONLY_DEPTH`).
     read_only_depth: bool,
     /// The view forbids stencil writes (`D3D11_DSV_READ_ONLY_STENCIL`).
     read_only_stencil: bool,
-    /// The elements, rows packed, top row first.
+    /// The elements, rows packed, top row first, sample planes one after the other.
     bytes: Vec<u8>,
 }
 
 impl DepthStencilTarget {
     /// A depth-stencil buffer of `format` holding `bytes` (exactly `width * height` elements), writable.
     pub fn new(format: Format, width: u32, height: u32, bytes: Vec<u8>) -> Result<DepthStencilTarget> {
+        DepthStencilTarget::multisampled(format, width, height, 1, bytes)
+    }
+
+    /// A depth-stencil buffer of `format` with `samples` samples a texel (1 to 32) holding `bytes`: `samples`
+    /// planes of `width * height` elements, sample 0's first; writable.
+    pub fn multisampled(
+        format: Format,
+        width: u32,
+        height: u32,
+        samples: u32,
+        bytes: Vec<u8>,
+    ) -> Result<DepthStencilTarget> {
         if !format.is_depth() {
             return Err(Error::new(
                 "depth-stencil buffer",
@@ -298,12 +396,10 @@ impl DepthStencilTarget {
             ));
         }
         let codec = TexelCodec::new(format)?;
-        let row_bytes = surface_layout(&codec, width, height, bytes.len(), "depth-stencil buffer")?;
+        let surface = surface(&codec, width, height, samples, bytes.len(), "depth-stencil buffer")?;
         Ok(DepthStencilTarget {
             codec,
-            width,
-            height,
-            row_bytes,
+            surface,
             has_stencil: format.info().kind == NumericKind::DepthStencil,
             read_only_depth: false,
             read_only_stencil: false,
@@ -320,7 +416,8 @@ impl DepthStencilTarget {
     }
 
     /// The surface a depth-stencil view tests and writes, with the texture's current contents and the view's
-    /// read-only flags (5.2, 17.13): mip `mip_slice`, array slice `first_array_slice`. Multisampled views are refused.
+    /// read-only flags (5.2, 17.13): mip `mip_slice`, array slice `first_array_slice`; for a `TEXTURE2DMS` view every
+    /// sample of the texture's one subresource, for a `TEXTURE2DMSARRAY` view those of slice `first_array_slice`.
     pub fn from_view(texture: &Texture, view: &DepthStencilViewDesc) -> Result<DepthStencilTarget> {
         let what = "depth-stencil view";
         let dimension_fits = matches!(
@@ -329,7 +426,10 @@ impl DepthStencilTarget {
                 DsvDimension::Texture1D | DsvDimension::Texture1DArray,
                 ResourceDimension::Texture1D
             ) | (
-                DsvDimension::Texture2D | DsvDimension::Texture2DArray,
+                DsvDimension::Texture2D
+                    | DsvDimension::Texture2DArray
+                    | DsvDimension::Texture2DMs
+                    | DsvDimension::Texture2DMsArray,
                 ResourceDimension::Texture2D
             )
         );
@@ -337,21 +437,31 @@ impl DepthStencilTarget {
             return Err(Error::new(
                 what,
                 format!(
-                    "a {} view of a {} resource is not drawn (multisample views are not supported)",
+                    "a {} view of a {} resource is not drawn",
                     view.dimension, texture.shape.dimension
                 ),
             ));
         }
+        let ms = matches!(
+            view.dimension,
+            DsvDimension::Texture2DMs | DsvDimension::Texture2DMsArray
+        );
+        check_samples(texture, ms, what)?;
         let format = view_format(texture, view.format, what)?;
         let slice = match view.dimension {
-            DsvDimension::Texture1DArray | DsvDimension::Texture2DArray => view.first_array_slice,
+            DsvDimension::Texture1DArray | DsvDimension::Texture2DArray | DsvDimension::Texture2DMsArray => {
+                view.first_array_slice
+            }
             _ => 0,
         };
-        let bytes = view_slice(texture, view.mip_slice, slice, what)?;
-        let [width, height, _] = texture.shape.mip_size(view.mip_slice);
-        Ok(DepthStencilTarget::new(format, width, height, bytes)
-            .map_err(|e| e.within(what))?
-            .read_only(view.read_only_depth, view.read_only_stencil))
+        let mip = if ms { 0 } else { view.mip_slice };
+        let bytes = view_slice(texture, mip, slice, what)?;
+        let [width, height, _] = texture.shape.mip_size(mip);
+        Ok(
+            DepthStencilTarget::multisampled(format, width, height, texture.shape.sample_count.max(1), bytes)
+                .map_err(|e| e.within(what))?
+                .read_only(view.read_only_depth, view.read_only_stencil),
+        )
     }
 
     /// The format.
@@ -361,12 +471,17 @@ impl DepthStencilTarget {
 
     /// Width in texels.
     pub fn width(&self) -> u32 {
-        self.width
+        self.surface.width
     }
 
     /// Height in texels.
     pub fn height(&self) -> u32 {
-        self.height
+        self.surface.height
+    }
+
+    /// Samples a texel (1 without multisampling).
+    pub fn samples(&self) -> u32 {
+        self.surface.samples
     }
 
     /// Whether the format has stencil bits.
@@ -394,61 +509,69 @@ impl DepthStencilTarget {
         self.bytes
     }
 
-    /// The stored bytes of element (`x`, `y`).
+    /// The stored bytes of element (`x`, `y`) (its sample 0).
     pub fn texel_bytes(&self, x: u32, y: u32) -> Result<&[u8]> {
-        let element = self.codec.element_bytes();
-        let start = texel_range(
-            x,
-            y,
-            self.width,
-            self.height,
-            self.row_bytes,
-            element,
-            "depth-stencil buffer",
-        )?;
+        self.sample_bytes(x, y, 0)
+    }
+
+    /// The stored bytes of sample `sample` of element (`x`, `y`).
+    pub fn sample_bytes(&self, x: u32, y: u32, sample: u32) -> Result<&[u8]> {
+        let start = self.surface.offset(x, y, sample, "depth-stencil buffer")?;
         self.bytes
-            .get(start..start.saturating_add(element))
+            .get(start..start.saturating_add(self.surface.element))
             .ok_or_else(|| Error::new("depth-stencil buffer", format!("pixel ({x}, {y}) lies past its bytes")))
     }
 
-    /// The stored bytes of element (`x`, `y`), to change.
-    fn texel_bytes_mut(&mut self, x: u32, y: u32) -> Result<&mut [u8]> {
-        let element = self.codec.element_bytes();
-        let start = texel_range(
-            x,
-            y,
-            self.width,
-            self.height,
-            self.row_bytes,
-            element,
-            "depth-stencil buffer",
-        )?;
+    /// The stored bytes of sample `sample` of element (`x`, `y`), to change.
+    fn sample_bytes_mut(&mut self, x: u32, y: u32, sample: u32) -> Result<&mut [u8]> {
+        let start = self.surface.offset(x, y, sample, "depth-stencil buffer")?;
         self.bytes
-            .get_mut(start..start.saturating_add(element))
+            .get_mut(start..start.saturating_add(self.surface.element))
             .ok_or_else(|| Error::new("depth-stencil buffer", format!("pixel ({x}, {y}) lies past its bytes")))
     }
 
-    /// The depth (as a float: UNORM depth converted by 3.2.3.5) and stencil (0 for formats without) at (`x`, `y`).
+    /// The depth (as a float: UNORM depth converted by 3.2.3.5) and stencil (0 for formats without) at (`x`, `y`)
+    /// (its sample 0).
     pub fn read(&self, x: u32, y: u32) -> Result<(f32, u8)> {
-        let [depth, stencil, _, _] = self.codec.decode(self.texel_bytes(x, y)?)?;
+        self.read_sample(x, y, 0)
+    }
+
+    /// The depth and stencil of sample `sample` at (`x`, `y`).
+    pub fn read_sample(&self, x: u32, y: u32, sample: u32) -> Result<(f32, u8)> {
+        let [depth, stencil, _, _] = self.codec.decode(self.sample_bytes(x, y, sample)?)?;
         let stencil = if self.has_stencil { stencil as u8 } else { 0 };
         Ok((f32::from_bits(depth), stencil))
     }
 
-    /// Writes `depth` at (`x`, `y`), converted to the format: round to nearest for UNORM depth (17.11's "+0.5 and
-    /// truncate", the format module's FLOAT -> UNORM), unchanged for float depth. Stencil bits are kept.
+    /// Writes `depth` at (`x`, `y`) (its sample 0), converted to the format: round to nearest for UNORM depth
+    /// (17.11's "+0.5 and truncate", the format module's FLOAT -> UNORM), unchanged for float depth. Stencil bits are
+    /// kept.
     pub fn write_depth(&mut self, x: u32, y: u32, depth: f32) -> Result<()> {
-        let codec = self.codec;
-        codec.encode_masked([depth.to_bits(), 0, 0, 0], 0b0001, self.texel_bytes_mut(x, y)?)
+        self.write_sample_depth(x, y, 0, depth)
     }
 
-    /// Writes `stencil` at (`x`, `y`), keeping the depth bits; nothing for a format without stencil.
+    /// Writes `depth` to sample `sample` at (`x`, `y`), as [`DepthStencilTarget::write_depth`].
+    pub fn write_sample_depth(&mut self, x: u32, y: u32, sample: u32, depth: f32) -> Result<()> {
+        let codec = self.codec;
+        codec.encode_masked([depth.to_bits(), 0, 0, 0], 0b0001, self.sample_bytes_mut(x, y, sample)?)
+    }
+
+    /// Writes `stencil` at (`x`, `y`) (its sample 0), keeping the depth bits; nothing for a format without stencil.
     pub fn write_stencil(&mut self, x: u32, y: u32, stencil: u8) -> Result<()> {
+        self.write_sample_stencil(x, y, 0, stencil)
+    }
+
+    /// Writes `stencil` to sample `sample` at (`x`, `y`), as [`DepthStencilTarget::write_stencil`].
+    pub fn write_sample_stencil(&mut self, x: u32, y: u32, sample: u32, stencil: u8) -> Result<()> {
         if !self.has_stencil {
             return Ok(());
         }
         let codec = self.codec;
-        codec.encode_masked([0, u32::from(stencil), 0, 0], 0b0010, self.texel_bytes_mut(x, y)?)
+        codec.encode_masked(
+            [0, u32::from(stencil), 0, 0],
+            0b0010,
+            self.sample_bytes_mut(x, y, sample)?,
+        )
     }
 
     /// The depth a depth test compares for an incoming `depth`: converted to the buffer's precision and back (17.11),

@@ -461,16 +461,17 @@ fn sample_mask_and_output_mask_bit_zero_gate_the_one_sample() {
 }
 
 #[test]
-fn alpha_to_coverage_with_one_sample_covers_from_half_alpha() {
+fn alpha_to_coverage_with_one_sample_covers_any_alpha_above_zero() {
     let mut state = OutputMergerState::default();
     state.blend.alpha_to_coverage_enable = true;
     let om = OutputMerger::new(&state, Targets::default()).unwrap();
     let alpha = |a: f32| texel([1.0, 1.0, 1.0, a]);
-    // 17.18: 0 or below none, 1 or above all, NaN none; our one step is at 0.5.
+    // 17.18: 0 or below none, 1 or above all, NaN none; ceil(alpha * 1) samples: any alpha above 0 covers.
     for (a, covered) in [
         (-1.0, false),
         (0.0, false),
-        (0.499_999_97, false),
+        (1e-30, true),
+        (0.499_999_97, true),
         (0.5, true),
         (1.0, true),
         (7.0, true),
@@ -1410,4 +1411,135 @@ fn a_record_shows_the_inputs_and_outcome_without_changing_the_result() {
     };
     assert!(om.depth_stencil(0, 0, 0.5, true, Some(&mut ds)).unwrap().passed());
     assert_eq!(ds, DepthStencilRecord::default());
+}
+
+// ---- multisampling (3.5.1, 17.17, 17.18)
+
+#[test]
+fn alpha_to_coverage_covers_ceil_alpha_n_samples_lowest_first() {
+    // floor(alpha * n + 0.5) samples, bits 0.. first; none at alpha <= 0 or NaN, all at alpha >= 1 (17.18)
+    let cases: [(f32, u32, u32); 15] = [
+        (0.0, 4, 0),
+        (-1.0, 4, 0),
+        (f32::NAN, 4, 0),
+        (0.1, 4, 0b0001),   // ceil(0.4) = 1
+        (0.125, 4, 0b0001), // ceil(0.5) = 1
+        (0.25, 4, 0b0001),  // ceil(1.0) = 1: the reference's step is at (1/4, 1/2]
+        (0.3, 4, 0b0011),   // ceil(1.2) = 2
+        (0.5, 4, 0b0011),   // ceil(2.0) = 2
+        (0.7, 4, 0b0111),   // ceil(2.8) = 3
+        (0.9, 4, 0b1111),   // ceil(3.6) = 4
+        (1.0, 4, 0b1111),
+        (7.0, 4, 0b1111),
+        (0.5, 1, 1),
+        (0.4375, 8, 0b1111),                   // ceil(3.5) = 4
+        (1.0 / 16.0 * 9.0, 16, 0b1_1111_1111), // 9 samples
+    ];
+    for (alpha, samples, want) in cases {
+        assert_eq!(
+            alpha_to_coverage_mask(alpha, samples),
+            want,
+            "alpha {alpha}, {samples} samples"
+        );
+    }
+    assert_eq!(alpha_to_coverage_mask(0.01, 1), 1);
+    assert_eq!(alpha_to_coverage_mask(1e-30, 4), 1);
+    assert_eq!(alpha_to_coverage_mask(f32::INFINITY, 32), u32::MAX);
+}
+
+/// A 1x1 R32G32B32A32_FLOAT target of 4 samples, sample s holding (s, s, s, s).
+fn four_samples() -> Targets {
+    let bytes: Vec<u8> = (0..4).flat_map(|s| rgba32f([s as f32; 4])).collect();
+    let mut targets = Targets::default();
+    targets.render_targets[0] = Some(RenderTarget::multisampled(Format::R32G32B32A32Float, 1, 1, 4, bytes).unwrap());
+    targets
+}
+
+#[test]
+fn the_sample_mask_omask_and_alpha_to_coverage_and_the_rasterized_samples() {
+    let mut state = OutputMergerState {
+        sample_mask: 0b0110_1101, // samples 0, 2, 3 of four (bits past 4 ignored)
+        ..OutputMergerState::default()
+    };
+    let om = OutputMerger::new(&state, four_samples()).unwrap();
+    assert_eq!(om.sample_count(), 4);
+    let o0 = texel([1.0, 1.0, 1.0, 1.0]);
+    // rasterized 0b0111 & mask 0b1101 = 0b0101
+    assert_eq!(om.coverage_mask(0b0111, None, &o0, None), 0b0101);
+    // oMask 0b1001: 0b0111 & 0b1101 & 0b1001 = 0b0001
+    let mut record = CoverageRecord::default();
+    assert_eq!(om.coverage_mask(0b0111, Some(0b1001), &o0, Some(&mut record)), 0b0001);
+    assert_eq!((record.rasterized, record.mask, record.covered), (0b0111, 0b0001, true));
+    // alpha-to-coverage: alpha 0.5 of 4 samples is 0b0011; with the rasterized 0b1111 and the mask 0b1101, 0b0001
+    state.blend.alpha_to_coverage_enable = true;
+    let om = OutputMerger::new(&state, four_samples()).unwrap();
+    let half = texel([1.0, 1.0, 1.0, 0.5]);
+    assert_eq!(om.coverage_mask(0b1111, None, &half, Some(&mut record)), 0b0001);
+    assert_eq!(record.alpha_mask, Some(0b0011));
+    // oMask turns alpha-to-coverage off (17.18)
+    assert_eq!(om.coverage_mask(0b1111, Some(0b1000), &half, None), 0b1000);
+}
+
+#[test]
+fn each_sample_blends_against_its_own_stored_value() {
+    // additive blending ONE + ONE: sample s holds s, the output is 0.5, so sample s becomes s + 0.5
+    let state = blend_state(equation(
+        Blend::One,
+        Blend::One,
+        BlendOp::Add,
+        Blend::One,
+        Blend::One,
+        BlendOp::Add,
+    ));
+    let mut om = OutputMerger::new(&state, four_samples()).unwrap();
+    let mut outputs = [[0u32; 4]; RENDER_TARGET_SLOTS];
+    outputs[0] = texel([0.5; 4]);
+    let mut declared = [0u8; RENDER_TARGET_SLOTS];
+    declared[0] = 0xf;
+    // only samples 1 and 3 are written
+    for sample in [1, 3] {
+        om.write_sample(0, 0, sample, &outputs, &declared, None).unwrap();
+    }
+    let target = om.into_targets().render_targets[0].take().unwrap();
+    let got: Vec<f32> = (0..4)
+        .map(|s| floats(target.sample_bytes(0, 0, s).unwrap())[0])
+        .collect();
+    assert_eq!(got, vec![0.0, 1.5, 2.0, 3.5]);
+    // the bytes are the planes, sample 0's first
+    assert_eq!(floats(&target.bytes()[16..32]), [1.5; 4]);
+}
+
+#[test]
+fn depth_is_tested_and_written_per_sample() {
+    // D32_FLOAT, 2 samples storing 0.25 and 0.75; LESS with 0.5: sample 0 fails, sample 1 passes and becomes 0.5
+    let bytes: Vec<u8> = [0.25f32, 0.75].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let targets = Targets {
+        depth_stencil: Some(DepthStencilTarget::multisampled(Format::D32Float, 1, 1, 2, bytes).unwrap()),
+        ..Targets::default()
+    };
+    let mut om = OutputMerger::new(&depth_state(ComparisonFunc::Less), targets).unwrap();
+    assert_eq!(
+        om.depth_stencil_sample(0, 0, 0, 0.5, true, None).unwrap(),
+        DepthStencilOutcome::DepthFailed
+    );
+    assert_eq!(
+        om.depth_stencil_sample(0, 0, 1, 0.5, true, None).unwrap(),
+        DepthStencilOutcome::Passed
+    );
+    let buffer = om.targets().depth_stencil.as_ref().unwrap();
+    assert_eq!(buffer.read_sample(0, 0, 0).unwrap().0, 0.25);
+    assert_eq!(buffer.read_sample(0, 0, 1).unwrap().0, 0.5);
+    assert!(buffer.read_sample(0, 0, 2).is_err());
+}
+
+#[test]
+fn targets_of_different_sample_counts_are_refused_naming_them() {
+    let mut targets = four_samples();
+    targets.depth_stencil = Some(DepthStencilTarget::new(Format::D32Float, 1, 1, vec![0; 4]).unwrap());
+    let error = OutputMerger::new(&OutputMergerState::default(), targets).unwrap_err();
+    assert!(
+        error.detail.contains("the depth-stencil buffer has 1 samples"),
+        "{error}"
+    );
+    assert!(error.detail.contains("render target 0 has 4"), "{error}");
 }

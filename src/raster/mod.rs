@@ -30,6 +30,13 @@
 //!   front facing unless the state says counter-clockwise. Culling drops the facing it names; a triangle of zero
 //!   snapped area draws nothing (15.11.1 calls it back facing, which matters only to wireframe). A clipped polygon is
 //!   drawn as the fan of triangles from its first vertex, each snapped, faced and culled on its own.
+//! - **Samples (3.5.3, 3.5.4, 19.2.4).** Coverage is tested at each sample position of the draw's pattern
+//!   ([`SamplePattern`], `samples.rs`: the standard and centre patterns of 1, 2, 4, 8 and 16 samples), each the pixel
+//!   centre moved by the pattern's offset in 1/16 pixel, by the rule below; a lane's coverage is the mask of its
+//!   covered samples ([`Quad::samples`]), and a pixel with any covered sample is covered. With one sample the one
+//!   position is the centre, as the rule below states it. The pixels walked are those one of whose samples the
+//!   snapped bounding box holds. Values at another point than the centre (a sample's depth, sample-frequency and
+//!   centroid attributes) come from the same plane ([`Part::lane_at`]).
 //! - **Coverage (3.4.2).** A pixel is covered when its centre (`x + 0.5, y + 0.5`: 3.3.1) is inside the snapped
 //!   triangle, or on an edge that is a top edge (horizontal, with the triangle below it) or a left edge (not
 //!   horizontal, with the triangle right of it) — the top-left rule, so triangles that share an edge cover each pixel
@@ -59,11 +66,16 @@
 mod clip;
 pub mod line;
 mod quad;
+mod samples;
 mod setup;
 mod walk;
 
 pub use clip::{ClipVertex, MAX_POLYGON, Polygon, clip_triangle};
 pub use quad::{Lane, Quad};
+pub use samples::{
+    CENTER_MULTISAMPLE_PATTERN, MAX_SAMPLES, STANDARD_MULTISAMPLE_PATTERN, SamplePattern, center_pattern, full_mask,
+    standard_pattern,
+};
 pub use setup::{FIXED_MAX, FIXED_MIN, MAX_PARTS, Part, snap};
 pub use walk::{PixelHit, PixelHits, Quads};
 
@@ -238,6 +250,8 @@ pub struct Rasterizer {
     depth_format: DepthFormat,
     /// The render target, the viewport's implicit scissor and (when enabled) the scissor, intersected.
     allowed: PixelRect,
+    /// Where each pixel's samples are (3.5.3; one at the centre unless [`Rasterizer::with_pattern`] says otherwise).
+    pattern: SamplePattern,
 }
 
 impl Rasterizer {
@@ -280,7 +294,20 @@ impl Rasterizer {
             state,
             depth_format,
             allowed,
+            pattern: SamplePattern::default(),
         })
+    }
+
+    /// The same rasterizer testing coverage at `pattern`'s sample positions (3.5.4): a multisampled draw's.
+    #[must_use]
+    pub fn with_pattern(mut self, pattern: SamplePattern) -> Self {
+        self.pattern = pattern;
+        self
+    }
+
+    /// Where each pixel's samples are.
+    pub fn pattern(&self) -> SamplePattern {
+        self.pattern
     }
 
     /// The viewport.

@@ -34,8 +34,11 @@ pub struct Quad {
     pub x: u32,
     /// Row of the top-left pixel (even).
     pub y: u32,
-    /// Bit `i` set when lane `i` is covered.
+    /// Bit `i` set when lane `i` is covered: when it covers at least one sample (3.5.4).
     pub covered: u8,
+    /// Each lane's covered samples (bit `s` is sample `s`; bit 0 alone with one sample a pixel): the triangle's
+    /// coverage of the pixel's sample positions (3.5.4), 0 for a helper.
+    pub samples: [u32; 4],
     /// Whether the triangle is front facing (`SV_IsFrontFace`).
     pub front_facing: bool,
     /// Which triangle of the clipped polygon's fan the quad comes from.
@@ -48,6 +51,11 @@ impl Quad {
     /// Whether lane `lane` (0..4) is covered.
     pub fn is_covered(&self, lane: usize) -> bool {
         lane < 4 && self.covered >> lane & 1 == 1
+    }
+
+    /// The samples lane `lane` (0..4) covers (0 for a helper or a lane past 4).
+    pub fn sample_mask(&self, lane: usize) -> u32 {
+        self.samples.get(lane).copied().unwrap_or(0)
     }
 
     /// The pixel lane `lane` (0..4) is at.

@@ -3,6 +3,7 @@
 
 use super::clip::ClipVertex;
 use super::quad::{Lane, Quad};
+use super::samples::SamplePattern;
 use super::{DepthFormat, PixelRect, Rasterizer};
 
 /// The smallest 16.8 fixed-point value, in 1/256 pixels: -2^15 pixels (3.2.4.1's FixedMin for 16 integer bits).
@@ -57,8 +58,11 @@ pub struct Part {
     depth_bias: f32,
     /// The viewport's depth range, which the output merger's depth is clamped to.
     depth_range: [f32; 2],
-    /// The pixels whose centres the triangle's snapped bounding box holds, within the rasterizer's allowed rectangle.
+    /// The pixels one of whose samples the triangle's snapped bounding box holds, within the rasterizer's allowed
+    /// rectangle.
     bounds: PixelRect,
+    /// The pixels' sample positions (3.5.3).
+    pattern: SamplePattern,
 }
 
 impl Part {
@@ -110,7 +114,8 @@ impl Part {
             front: clockwise != state.front_counter_clockwise,
             depth_bias: if applies { depth_bias } else { 0. },
             depth_range: [viewport.min_depth, viewport.max_depth],
-            bounds: pixel_bounds(fixed).intersect(raster.allowed()),
+            bounds: pixel_bounds(fixed, raster.pattern().extent_256()).intersect(raster.allowed()),
+            pattern: raster.pattern(),
         })
     }
 
@@ -139,43 +144,70 @@ impl Part {
         self.bounds
     }
 
-    /// The 2 x 2 quad whose top-left pixel is (`x`, `y`), both even: each lane's coverage and values. `part` is this
-    /// triangle's place in its polygon's fan, handed back in the quad. The one evaluation the full walk and the
-    /// single-pixel query share.
+    /// The sample pattern coverage is tested at.
+    pub fn pattern(&self) -> SamplePattern {
+        self.pattern
+    }
+
+    /// The 2 x 2 quad whose top-left pixel is (`x`, `y`), both even: each lane's coverage (per sample) and values at
+    /// the pixel centre. `part` is this triangle's place in its polygon's fan, handed back in the quad. The one
+    /// evaluation the full walk and the single-pixel query share.
     pub(super) fn quad(&self, x: i64, y: i64, part: usize) -> Quad {
         let mut covered = 0u8;
+        let mut samples = [0u32; 4];
         let mut lanes = [Lane::default(); 4];
-        for (index, lane) in lanes.iter_mut().enumerate() {
+        for (index, (lane, mask)) in lanes.iter_mut().zip(samples.iter_mut()).enumerate() {
             // lane 0 is the top-left pixel, 1 top-right, 2 bottom-left, 3 bottom-right
             let (px, py) = (
                 x.saturating_add(i64::from(index & 1 == 1)),
                 y.saturating_add(i64::from(index >= 2)),
             );
-            let (inside, value) = self.at(px, py);
-            if inside && self.bounds.contains(px, py) {
+            if self.bounds.contains(px, py) {
+                *mask = self.sample_mask(px, py);
+            }
+            if *mask != 0 {
                 covered |= 1 << index;
             }
-            *lane = value;
+            *lane = self.lane_at(px, py, [0, 0]);
         }
         Quad {
             x: u32::try_from(x).unwrap_or(0),
             y: u32::try_from(y).unwrap_or(0),
             covered,
+            samples,
             front_facing: self.front,
             part,
             lanes,
         }
     }
 
-    /// Whether the triangle covers pixel (`px`, `py`)'s centre (3.4.2), and the lane values there (extrapolated from
-    /// the same plane when it does not).
-    // the values are float32 by definition; an edge function is below 2^53, so exact in f64
-    fn at(&self, px: i64, py: i64) -> (bool, Lane) {
-        // the pixel centre in 1/256 pixels (3.3.1); a pixel is within the 16.8 range, so this cannot saturate
-        let centre = [
-            px.saturating_mul(256).saturating_add(128),
-            py.saturating_mul(256).saturating_add(128),
-        ];
+    /// The samples of pixel (`px`, `py`) the triangle covers (3.5.4): bit `s` set when sample `s`'s position (the
+    /// pixel centre plus the pattern's offset) is inside the snapped triangle or on a top or left edge (3.4.2). With
+    /// one sample, the centre's coverage in bit 0. The pixel is not checked against [`Part::bounds`].
+    pub fn sample_mask(&self, px: i64, py: i64) -> u32 {
+        let mut mask = 0u32;
+        for (sample, offset) in (0u32..).zip(self.pattern.offsets()) {
+            let offset = offset.map(|o| i64::from(o).saturating_mul(16));
+            if self.edges_at(self.point(px, py, offset)).0 {
+                mask |= 1u32.checked_shl(sample).unwrap_or(0);
+            }
+        }
+        mask
+    }
+
+    /// The point `offset` (in 1/256 pixel) from pixel (`px`, `py`)'s centre, in 1/256 pixels (3.3.1); a pixel is
+    /// within the 16.8 range, so this cannot saturate.
+    fn point(&self, px: i64, py: i64, offset: [i64; 2]) -> [i64; 2] {
+        [
+            px.saturating_mul(256).saturating_add(128).saturating_add(offset[0]),
+            py.saturating_mul(256).saturating_add(128).saturating_add(offset[1]),
+        ]
+    }
+
+    /// Whether `point` (in 1/256 pixels) is covered under the top-left rule (3.4.2), and the screen-linear weights of
+    /// the triangle's vertices there.
+    // an edge function is below 2^53, so exact in f64
+    fn edges_at(&self, point: [i64; 2]) -> (bool, [f64; 3]) {
         let mut inside = true;
         let mut screen = [0f64; 3];
         let area = self.area as f64;
@@ -184,7 +216,7 @@ impl Part {
                 self.fixed.get(a).copied().unwrap_or_default(),
                 self.fixed.get(b).copied().unwrap_or_default(),
             );
-            let value = edge_function(pa, pb, centre);
+            let value = edge_function(pa, pb, point);
             inside &= value > 0 || (value == 0 && top_left);
             // the edge a -> b weighs the vertex opposite it
             let opposite = 3usize.saturating_sub(a).saturating_sub(b);
@@ -192,6 +224,18 @@ impl Part {
                 *weight = value as f64 / area;
             }
         }
+        (inside, screen)
+    }
+
+    /// The lane values at the point `offset` (in 1/256 pixel, x right, y down) from pixel (`px`, `py`)'s centre:
+    /// the position there, the interpolated depth and the weights, from the triangle's plane (extrapolated where it
+    /// does not cover the point). `[0, 0]` is the centre, where the walk evaluates every lane; a sample's offset
+    /// ([`SamplePattern::offset_256`]) gives its per-sample depth and sample-frequency attributes (3.5.4, 16.4), the
+    /// centroid's its centroid attributes (3.5.5).
+    // the values are float32 by definition
+    pub fn lane_at(&self, px: i64, py: i64, offset: [i64; 2]) -> Lane {
+        let point = self.point(px, py, offset);
+        let (_, screen) = self.edges_at(point);
         let [b0, b1, b2] = screen;
         let [i0, i1, i2] = self.inv_w;
         let over_w = [b0 * i0, b1 * i1, b2 * i2];
@@ -220,26 +264,40 @@ impl Part {
         let [z0, z1, z2] = self.z.map(f64::from);
         let z = (b0 * z0 + b1 * z1 + b2 * z2) as f32;
         let [min_depth, max_depth] = self.depth_range;
-        let lane = Lane {
-            position: [px as f32 + 0.5, py as f32 + 0.5, z, (1. / sum_over_w) as f32],
+        // the centre is px + 0.5 exactly; a sample's position is a multiple of 1/16 from it, exact in float32 for
+        // every pixel of the 16.8 range
+        let [x, y] = point.map(|c| (c as f64 / 256.) as f32);
+        Lane {
+            position: [x, y, z, (1. / sum_over_w) as f32],
             depth: max_depth.min(min_depth.max(z)),
             perspective,
             linear,
-        };
-        (inside, lane)
+        }
     }
 }
 
-/// The pixels whose centres lie within the bounding box of the snapped positions `fixed`: a pixel `px` whose centre
-/// `px * 256 + 128` is between the least and the greatest x (alike for y).
-fn pixel_bounds(fixed: [[i64; 2]; 3]) -> PixelRect {
+/// The pixels one of whose sample positions lies within the bounding box of the snapped positions `fixed`: a pixel
+/// `px` whose centre `px * 256 + 128`, moved by the pattern's least to greatest x offset (`extent[0]`, in 1/256
+/// pixel), reaches between the least and the greatest x (alike for y). With one sample, the pixels whose centres it
+/// holds.
+fn pixel_bounds(fixed: [[i64; 2]; 3], extent: [[i64; 2]; 2]) -> PixelRect {
     let along = |axis: usize| {
         let values = fixed.map(|p| p.get(axis).copied().unwrap_or_default());
         let low = values.iter().copied().min().unwrap_or_default();
         let high = values.iter().copied().max().unwrap_or_default();
-        // first centre >= low: ceil((low - 128) / 256); one past the last centre <= high: floor((high - 128) / 256) + 1
-        let first = low.saturating_sub(128).saturating_add(255).div_euclid(256);
-        let end = high.saturating_sub(128).div_euclid(256).saturating_add(1);
+        let [least, greatest] = extent.get(axis).copied().unwrap_or_default();
+        // first pixel whose last sample is >= low: ceil((low - 128 - greatest) / 256); one past the last pixel whose
+        // first sample is <= high: floor((high - 128 - least) / 256) + 1
+        let first = low
+            .saturating_sub(128)
+            .saturating_sub(greatest)
+            .saturating_add(255)
+            .div_euclid(256);
+        let end = high
+            .saturating_sub(128)
+            .saturating_sub(least)
+            .div_euclid(256)
+            .saturating_add(1);
         (first, end)
     };
     let (left, right) = along(0);

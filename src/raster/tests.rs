@@ -912,3 +912,143 @@ fn stats_count_each_triangles_fate() {
         }
     );
 }
+
+// ---- multisampling (3.5, 19.2.4)
+
+fn raster_samples(count: u32) -> Rasterizer {
+    raster(no_cull()).with_pattern(SamplePattern::new(count, STANDARD_MULTISAMPLE_PATTERN).unwrap())
+}
+
+/// The covered samples of pixel (`x`, `y`) from the full walk (0 when no quad covers it).
+fn walk_mask(triangle: &Triangle, x: u32, y: u32) -> u32 {
+    let mut mask = 0;
+    for quad in triangle.quads() {
+        for lane in 0..4 {
+            if quad.pixel(lane) == (x, y) {
+                mask |= quad.sample_mask(lane);
+            }
+        }
+    }
+    mask
+}
+
+#[test]
+fn the_standard_sample_positions_are_19_2_4s_tables() {
+    // copied by hand from the figures of 19.2.4 (D3D11_3_MSAAPatterns_2_4.png, _8_16.png), 1/16 pixel
+    assert_eq!(standard_pattern(1).unwrap(), &[[0, 0]]);
+    assert_eq!(standard_pattern(2).unwrap(), &[[4, 4], [-4, -4]]);
+    assert_eq!(standard_pattern(4).unwrap(), &[[-2, -6], [6, -2], [-6, 2], [2, 6]]);
+    assert_eq!(
+        standard_pattern(8).unwrap(),
+        &[[1, -3], [-1, 3], [5, 1], [-3, -5], [-5, 5], [-7, -1], [3, 7], [7, -7]]
+    );
+    assert_eq!(
+        standard_pattern(16).unwrap(),
+        &[
+            [1, 1],
+            [-1, -3],
+            [-3, 2],
+            [4, -1],
+            [-5, -2],
+            [2, 5],
+            [5, 3],
+            [3, -5],
+            [-2, 6],
+            [0, -7],
+            [-4, -6],
+            [-6, 4],
+            [-8, 0],
+            [7, -4],
+            [6, 7],
+            [-7, -8]
+        ]
+    );
+    // every count's centre pattern has its samples at the centre
+    for count in [1, 2, 4, 8, 16] {
+        let center = SamplePattern::new(count, CENTER_MULTISAMPLE_PATTERN).unwrap();
+        assert_eq!(center.count(), count);
+        assert!(center.offsets().iter().all(|o| *o == [0, 0]));
+        // quality 0 is the standard pattern
+        assert_eq!(
+            SamplePattern::new(count, 0).unwrap(),
+            SamplePattern::new(count, STANDARD_MULTISAMPLE_PATTERN).unwrap()
+        );
+    }
+    // no pattern for 32 samples or 3, nor for vendor quality levels
+    assert!(SamplePattern::new(32, 0).is_err());
+    assert!(SamplePattern::new(3, 0).is_err());
+    assert!(SamplePattern::new(4, 1).is_err());
+    // 1/16 pixel is 16/256: the 4x pattern's sample 1 at (6, -2) is (96, -32) in 1/256 pixel
+    assert_eq!(SamplePattern::new(4, 0).unwrap().offset_256(1), [96, -32]);
+    assert_eq!(SamplePattern::default().count(), 1);
+    assert_eq!(full_mask(4), 0b1111);
+    assert_eq!(full_mask(32), u32::MAX);
+}
+
+#[test]
+fn an_edge_between_the_samples_of_a_4x_pixel() {
+    // Right of x = 2.5625 and below y = 2.4375, the corner at (2.5625, 2.4375). Pixel (2, 2)'s centre (2.5, 2.5) is
+    // left of the vertical edge, so one sample a pixel leaves it uncovered. Its 4x samples (19.2.4: (-2,-6), (6,-2),
+    // (-6,2), (2,6) sixteenths from the centre) are at (2.375, 2.125), (2.875, 2.375), (2.125, 2.625) and
+    // (2.625, 2.875): only sample 3 is right of 2.5625 and below 2.4375, so the mask is 0b1000.
+    let positions = [
+        at(2.5625, 2.4375, 0.5, 1.),
+        at(14., 2.4375, 0.5, 1.),
+        at(2.5625, 14., 0.5, 1.),
+    ];
+    let single = raster(no_cull()).triangle(positions);
+    assert!(!covered_pixels(&single).contains(&(2, 2)));
+    let triangle = raster_samples(4).triangle(positions);
+    assert_eq!(walk_mask(&triangle, 2, 2), 0b1000);
+    // pixel (3, 2): every sample right of the edge, samples 2 and 3 below it
+    assert_eq!(walk_mask(&triangle, 3, 2), 0b1100);
+    // pixel (2, 3): every sample below, samples 1 and 3 right of the edge
+    assert_eq!(walk_mask(&triangle, 2, 3), 0b1010);
+    assert_eq!(walk_mask(&triangle, 3, 3), 0b1111);
+    // pixel (1, 2): no sample right of x = 1.875 + 0.5: not covered, a helper of quad (0, 2)
+    assert_eq!(walk_mask(&triangle, 1, 2), 0);
+    // the single-pixel query agrees
+    let hits: Vec<PixelHit> = triangle.pixel(2, 2).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].quad.sample_mask(hits[0].lane), 0b1000);
+    assert!(hits[0].quad.is_covered(hits[0].lane));
+    assert_eq!(triangle.pixel(1, 2).count(), 0);
+}
+
+#[test]
+fn a_shared_vertical_edge_splits_2x_8x_and_16x_samples_by_the_top_left_rule() {
+    // Two triangles share the edge x = 2.5 through pixel (2, 5)'s centre. The right one has it as a left edge, so it
+    // covers the samples with dx >= 0 (dx = 0 on the edge, included); the left one the samples with dx < 0.
+    let right = [at(2.5, 0., 0.5, 1.), at(16., 0., 0.5, 1.), at(2.5, 16., 0.5, 1.)];
+    let left = [at(0., 0., 0.5, 1.), at(2.5, 0., 0.5, 1.), at(2.5, 16., 0.5, 1.)];
+    // 2x: (4,4) right, (-4,-4) left
+    // 8x: dx 1, -1, 5, -3, -5, -7, 3, 7: samples 0, 2, 6, 7 right
+    // 16x: dx 1, -1, -3, 4, -5, 2, 5, 3, -2, 0, -4, -6, -8, 7, 6, -7: samples 0, 3, 5, 6, 7, 9 (dx 0), 13, 14 right
+    for (count, right_mask) in [(2, 0b01), (8, 0b1100_0101), (16, 0x62E9)] {
+        let raster = raster_samples(count);
+        let r = walk_mask(&raster.triangle(right), 2, 5);
+        let l = walk_mask(&raster.triangle(left), 2, 5);
+        assert_eq!(r, right_mask, "{count} samples");
+        assert_eq!(l, full_mask(count) & !right_mask, "{count} samples");
+    }
+}
+
+#[test]
+fn depth_is_the_plane_at_each_4x_sample() {
+    // z = x / 16 over the target: at pixel (5, 3) sample s the depth is (5.5 + dx_s / 16) / 16.
+    let triangle = raster_samples(4).triangle([at(0., 0., 0., 1.), at(16., 0., 1., 1.), at(0., 16., 0., 1.)]);
+    let part = &triangle.parts()[0];
+    let pattern = part.pattern();
+    assert_eq!(part.sample_mask(5, 3), 0b1111);
+    let expected = [5.375 / 16., 5.875 / 16., 5.125 / 16., 5.625 / 16.];
+    for (sample, want) in (0..4).zip(expected) {
+        let lane = part.lane_at(5, 3, pattern.offset_256(sample));
+        assert_eq!(lane.depth, want as f32, "sample {sample}");
+        assert_eq!(
+            lane.position[0],
+            5.5 + f32::from(pattern.offsets()[sample as usize][0]) / 16.
+        );
+    }
+    // the centre is the single-sample lane
+    assert_eq!(part.lane_at(5, 3, [0, 0]).depth, 5.5 / 16.);
+}
