@@ -1,5 +1,6 @@
-//! Where a pixel's samples are: the fixed sample patterns of D3D10.1+ (19.2.4 "Specification of Sample Positions",
-//! which 3.5.3 points to), in one place.
+//! Where a pixel's samples are for the rasterizer: the pattern a draw's targets use, one of the fixed sample patterns
+//! of D3D10.1+ (19.2.4 "Specification of Sample Positions", which 3.5.3 points to) from their one table in
+//! [`crate::api::multisample`], which `samplepos` reads too.
 //!
 //! Each position is an offset from the pixel centre in 1/16 pixel, x right and y down, as the tables of 19.2.4's
 //! figures (`D3D11_3_MSAAPatterns_2_4.png`, `D3D11_3_MSAAPatterns_8_16.png`) write them, listed in sample-index order:
@@ -17,64 +18,15 @@
 use crate::error::ErrorKind;
 use crate::{Error, Result};
 
-/// `D3D11_STANDARD_MULTISAMPLE_PATTERN`: the quality level that asks for the standard pattern (19.2.4).
-pub const STANDARD_MULTISAMPLE_PATTERN: u32 = 0xFFFF_FFFF;
-/// `D3D11_CENTER_MULTISAMPLE_PATTERN`: the quality level that asks for the centre pattern (19.2.4).
-pub const CENTER_MULTISAMPLE_PATTERN: u32 = 0xFFFF_FFFE;
+pub use crate::api::multisample::{
+    CENTER_MULTISAMPLE_PATTERN, STANDARD_MULTISAMPLE_PATTERN, center_pattern, standard_pattern,
+};
 
 /// The most samples a pixel has here (the 16-sample standard pattern; 19.2.4 defines none larger).
 pub const MAX_SAMPLES: usize = 16;
 
-/// The standard 1-sample pattern: the pixel centre (19.2.4: "1(trivial)").
-const STANDARD_1: [[i8; 2]; 1] = [[0, 0]];
-/// The standard 2-sample pattern (19.2.4): { (4,4), (-4,-4) }.
-const STANDARD_2: [[i8; 2]; 2] = [[4, 4], [-4, -4]];
-/// The standard 4-sample pattern (19.2.4): { (-2,-6), (6,-2), (-6,2), (2,6) }.
-const STANDARD_4: [[i8; 2]; 4] = [[-2, -6], [6, -2], [-6, 2], [2, 6]];
-/// The standard 8-sample pattern (19.2.4): { (1,-3), (-1,3), (5,1), (-3,-5), (-5,5), (-7,-1), (3,7), (7,-7) }.
-const STANDARD_8: [[i8; 2]; 8] = [[1, -3], [-1, 3], [5, 1], [-3, -5], [-5, 5], [-7, -1], [3, 7], [7, -7]];
-/// The standard 16-sample pattern (19.2.4): { (1,1), (-1,-3), (-3,2), (4,-1), (-5,-2), (2,5), (5,3), (3,-5), (-2,6),
-/// (0,-7), (-4,-6), (-6,4), (-8,0), (7,-4), (6,7), (-7,-8) }.
-const STANDARD_16: [[i8; 2]; 16] = [
-    [1, 1],
-    [-1, -3],
-    [-3, 2],
-    [4, -1],
-    [-5, -2],
-    [2, 5],
-    [5, 3],
-    [3, -5],
-    [-2, 6],
-    [0, -7],
-    [-4, -6],
-    [-6, 4],
-    [-8, 0],
-    [7, -4],
-    [6, 7],
-    [-7, -8],
-];
-/// Every sample of a centre pattern (19.2.4): at the pixel centre.
-const CENTER: [[i8; 2]; MAX_SAMPLES] = [[0, 0]; MAX_SAMPLES];
-
-/// The standard pattern of `count` samples (19.2.4), offsets from the pixel centre in 1/16 pixel, in sample-index
-/// order; `None` for a count it does not define.
-pub fn standard_pattern(count: u32) -> Option<&'static [[i8; 2]]> {
-    match count {
-        1 => Some(&STANDARD_1),
-        2 => Some(&STANDARD_2),
-        4 => Some(&STANDARD_4),
-        8 => Some(&STANDARD_8),
-        16 => Some(&STANDARD_16),
-        _ => None,
-    }
-}
-
-/// The centre pattern of `count` samples (19.2.4): `count` offsets of (0, 0); `None` for a count with no standard
-/// pattern.
-pub fn center_pattern(count: u32) -> Option<&'static [[i8; 2]]> {
-    let len = standard_pattern(count)?.len();
-    CENTER.get(..len)
-}
+/// The one-sample pattern: the pixel centre (19.2.4: "1(trivial)").
+const CENTRE_ONLY: [[i8; 2]; 1] = [[0, 0]];
 
 /// A pixel's sample positions: the pattern a draw's targets were created with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +38,7 @@ pub struct SamplePattern {
 impl Default for SamplePattern {
     /// One sample, at the pixel centre.
     fn default() -> Self {
-        Self { offsets: &STANDARD_1 }
+        Self { offsets: &CENTRE_ONLY }
     }
 }
 
@@ -99,7 +51,7 @@ impl SamplePattern {
         let offsets = match quality {
             0 | STANDARD_MULTISAMPLE_PATTERN => standard_pattern(count),
             CENTER_MULTISAMPLE_PATTERN => center_pattern(count),
-            _ if count == 1 => Some(&STANDARD_1[..]),
+            _ if count == 1 => Some(&CENTRE_ONLY[..]),
             _ => {
                 return Err(Error::of_kind(
                     ErrorKind::Unsupported,
