@@ -68,6 +68,27 @@ pub struct UnrecordedDrawEntry {
     pub targets: Vec<UnrecordedTargetEntry>,
 }
 
+impl UnrecordedDrawEntry {
+    /// Its name or call, with its targets: `DrawIndexed(36, 0, 0) [rt0 R8G8B8A8_UNORM 1280x720 4x]` (the sample
+    /// count only when above 1); what `iridia info`, `iridia replay` and the viewer list.
+    pub fn label(&self) -> String {
+        let what = self.name.as_deref().or(self.api_call.as_deref()).unwrap_or("a draw");
+        let targets: Vec<String> = self
+            .targets
+            .iter()
+            .map(|t| match t.sample_count {
+                0 | 1 => format!("{} {} {}x{}", t.target, t.format, t.width, t.height),
+                n => format!("{} {} {}x{} {n}x", t.target, t.format, t.width, t.height),
+            })
+            .collect();
+        if targets.is_empty() {
+            what.to_owned()
+        } else {
+            format!("{what} [{}]", targets.join(", "))
+        }
+    }
+}
+
 /// A target bound to an unrecorded draw: which one and its surface's format, size and sample count.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnrecordedTargetEntry {

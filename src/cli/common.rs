@@ -38,23 +38,5 @@ pub(super) fn print_out(text: &str) -> Result<(), String> {
 /// An unrecorded draw in one line: where it came, its name or call, and why, e.g. `before draw 3: DrawIndexed(36, 0,
 /// 0): a multisampled render target`.
 pub fn unrecorded_line(draw: &iridia::capture::UnrecordedDrawEntry) -> String {
-    let what = draw.name.as_deref().or(draw.api_call.as_deref()).unwrap_or("a draw");
-    let targets: Vec<String> = draw
-        .targets
-        .iter()
-        .map(|t| {
-            let samples = if t.sample_count > 1 {
-                format!(" {}x", t.sample_count)
-            } else {
-                String::new()
-            };
-            format!("{} {} {}x{}{samples}", t.target, t.format, t.width, t.height)
-        })
-        .collect();
-    let targets = if targets.is_empty() {
-        String::new()
-    } else {
-        format!(" [{}]", targets.join(", "))
-    };
-    format!("before draw {}: {what}{targets}: {}", draw.before_draw, draw.reason)
+    format!("before draw {}: {}: {}", draw.before_draw, draw.label(), draw.reason)
 }

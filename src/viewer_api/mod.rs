@@ -728,23 +728,9 @@ fn status_of(comparisons: &[TargetComparison]) -> DrawStatus {
 
 /// An unrecorded draw as the draw list shows it: its name or call and its targets, and why.
 fn unrecorded_info(draw: &crate::capture::UnrecordedDrawEntry) -> UnrecordedDrawInfo {
-    let what = draw.name.as_deref().or(draw.api_call.as_deref()).unwrap_or("a draw");
-    let targets: Vec<String> = draw
-        .targets
-        .iter()
-        .map(|t| match t.sample_count {
-            1 => format!("{} {} {}x{}", t.target, t.format, t.width, t.height),
-            n => format!("{} {} {}x{} {n}x", t.target, t.format, t.width, t.height),
-        })
-        .collect();
-    let label = if targets.is_empty() {
-        what.to_owned()
-    } else {
-        format!("{what} [{}]", targets.join(", "))
-    };
     UnrecordedDrawInfo {
         before_draw: usize::try_from(draw.before_draw).unwrap_or(usize::MAX),
-        label,
+        label: draw.label(),
         reason: draw.reason.clone(),
     }
 }
