@@ -59,8 +59,11 @@
 //!   same for all), stencil-tested and blended against its own stored value. The counts of [`DrawStats`] count
 //!   invocations (a pixel, or a sample at sample frequency), not samples. A fan triangle of a clipped polygon is
 //!   shaded on its own, so a pixel a fan edge crosses may be shaded once per fan triangle, each writing its own
-//!   samples. Not done: ForcedSampleCount (3.5.6), `eval_*` pull-model evaluation (16.5) and the ambiguity mask per
-//!   sample (it marks pixels by their centre).
+//!   samples. The pull-model instructions (`eval_snapped`, `eval_sample_index`, `eval_centroid`; 16.5) evaluate an
+//!   attribute from the lane's triangle plane at their location under its declared interpolation, its `centroid`
+//!   or `sample` modifier ignored; an index past the pattern (undefined, 16.5.2) evaluates at the centre; a system
+//!   value reads as it stands. Not done: ForcedSampleCount (3.5.6) and the ambiguity mask per sample (it marks pixels
+//!   by their centre).
 //!
 //! # Ambiguity
 //!

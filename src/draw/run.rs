@@ -15,7 +15,9 @@ use crate::output_merger::{
 use crate::raster::{
     Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, SamplePattern, Triangle, TriangleFate,
 };
-use crate::shader::{DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, Trace, Unbound};
+use crate::shader::{
+    DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, PullLocation, PullModel, Trace, Unbound,
+};
 use crate::{Error, Result};
 use std::sync::Arc;
 
@@ -206,6 +208,62 @@ pub(super) struct PrimitiveContext<'v> {
     pub slots: [usize; 3],
     /// The instance's shaded vertices.
     pub vertices: &'v ShadedVertices,
+}
+
+/// The pull model (16.5) of one pixel-program batch: batch lane `4 * q + i` is lane `i` of `quads[q]`, a quad of
+/// `triangle`. An attribute is evaluated at the asked location from the triangle's plane, as the rasterizer
+/// evaluates it at a sample (3.5.4), under its declared interpolation with the location modifier ignored.
+struct BatchPull<'d, 's, 't, 'c> {
+    draw: &'d PreparedDraw<'s>,
+    triangle: &'t Triangle,
+    quads: Vec<&'t Quad>,
+    /// Each quad's lanes' coverage after clip distances (what the centroid sees, as for `centroid` inputs).
+    coverage: Vec<[u32; 4]>,
+    sample_mask: u32,
+    context: &'c PrimitiveContext<'c>,
+}
+
+impl PullModel for BatchPull<'_, '_, '_, '_> {
+    fn evaluate(&self, lane: usize, register: u32, component: u8, at: PullLocation) -> Option<u32> {
+        let input = self
+            .draw
+            .linkage
+            .inputs
+            .iter()
+            .find(|i| i.register == register && i.component == component)?;
+        let PixelSource::Varying { .. } = input.source else {
+            return None;
+        };
+        let (q, i) = (lane / 4, lane % 4);
+        let quad = *self.quads.get(q)?;
+        let values = match at {
+            // 16.5.3: the offset is in 1/16 pixel, the plane's point in 1/256
+            PullLocation::Snapped([x, y]) => match self.triangle.parts().get(quad.part) {
+                Some(part) if [x, y] != [0, 0] => {
+                    let (px, py) = quad.pixel(i);
+                    part.lane_at(
+                        i64::from(px),
+                        i64::from(py),
+                        [x, y].map(|v| i64::from(v).saturating_mul(16)),
+                    )
+                }
+                _ => quad.lanes.get(i).copied().unwrap_or_default(),
+            },
+            // 16.5.2: an index past the pattern is undefined; Iridia evaluates at the centre (offset_256's rule)
+            PullLocation::Sample(sample) => self.draw.sample_lane(self.triangle, quad, i, sample),
+            PullLocation::Centroid => {
+                let coverage = self.coverage.get(q).and_then(|c| c.get(i)).copied().unwrap_or(0);
+                match self.draw.centroid_sample(coverage, self.sample_mask) {
+                    Some(sample) => self.draw.sample_lane(self.triangle, quad, i, sample),
+                    None => quad.lanes.get(i).copied().unwrap_or_default(),
+                }
+            }
+        };
+        Some(
+            self.draw
+                .input_word(input.source, &values, quad.front_facing, self.context, 0),
+        )
+    }
 }
 
 /// A quad waiting for the pixel program, with the samples still covered.
@@ -1321,7 +1379,16 @@ impl<'s> PreparedDraw<'s> {
                     trace = Some(Trace::lane(lane));
                 }
             }
-            let bindings = self.ps.bindings();
+            let pull = BatchPull {
+                draw: self,
+                triangle,
+                quads: jobs.iter().map(|(_, job, _)| &job.quad).collect(),
+                coverage: jobs.iter().map(|(_, job, _)| job.coverage).collect(),
+                sample_mask,
+                context,
+            };
+            let mut bindings = self.ps.bindings();
+            bindings.pull_model = Some(&pull);
             machine
                 .run(exe, &bindings, trace.as_mut())
                 .map_err(|e| e.within(format!("{label} ps")))?;

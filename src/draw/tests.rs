@@ -1537,3 +1537,98 @@ fn a_linear_sample_input_runs_per_sample_at_each_samples_position() {
     // every invocation writes its one sample
     assert_eq!(out.stats.shaded, out.stats.written);
 }
+
+/// `ATTR0` (`linear`), `ATTR1` (`linear noperspective`) and `ATTR2` (`constant`) evaluated by the pull-model
+/// instructions (16.5): target 0 `eval_snapped` of ATTR0 at (4, -8) sixteenths, target 1 `eval_sample_index` of ATTR0
+/// at sample 1, target 2 `eval_centroid` of ATTR0, target 3 `eval_snapped` of ATTR1 at (4, -8), target 4
+/// `eval_sample_index` of ATTR2 at sample 2.
+fn ps_pull() -> Vec<u8> {
+    program(
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+            ("ATTR", 1, "xyzw", "2", "NONE", "float"),
+            ("ATTR", 2, "xyzw", "3", "NONE", "float"),
+        ],
+        &[
+            ("SV_Target", 0, "xyzw", "0", "TARGET", "float"),
+            ("SV_Target", 1, "xyzw", "1", "TARGET", "float"),
+            ("SV_Target", 2, "xyzw", "2", "TARGET", "float"),
+            ("SV_Target", 3, "xyzw", "3", "TARGET", "float"),
+            ("SV_Target", 4, "xyzw", "4", "TARGET", "float"),
+        ],
+        "ps_5_0\n\
+         dcl_input_ps linear sample v1.xyzw\n\
+         dcl_input_ps linear noperspective centroid v2.xyzw\n\
+         dcl_input_ps constant v3.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_output o1.xyzw\n\
+         dcl_output o2.xyzw\n\
+         dcl_output o3.xyzw\n\
+         dcl_output o4.xyzw\n\
+         eval_snapped o0.xyzw, v1.xyzw, l(4, -8, 0, 0)\n\
+         eval_sample_index o1.xyzw, v1.xyzw, l(1)\n\
+         eval_centroid o2.xyzw, v1.xyzw\n\
+         eval_snapped o3.xyzw, v2.xyzw, l(4, -8, 0, 0)\n\
+         eval_sample_index o4.xyzw, v3.xyzw, l(2)\n\
+         ret\n",
+    )
+}
+
+#[test]
+fn pull_model_instructions_evaluate_attributes_where_they_say() {
+    // the 4x triangle with the screen position as its attribute (w = 1 everywhere, so perspective-correct is
+    // screen-linear here); the declared `sample` and `centroid` modifiers are ignored by the eval instructions (16.5)
+    // but `sample` makes the program run per sample (3.5.4), so every covered sample gets the same pulled values
+    let json = attr_scene(16, 5, &partial_4x(), r#", "sample_count": 4"#);
+    let out = last(&json, &[("vs", vs_attr()), ("ps", ps_pull())]);
+    let t = |i: usize| out.render_targets[i].as_ref().unwrap();
+    // pixel (3, 3), every sample covered: (4, -8)/16 from the centre is (3.75, 3.0); sample 1 is (6, -2)/16 away:
+    // (3.875, 3.375); the centroid of a fully covered pixel is its centre (3.5.5 (1))
+    for s in 0..4 {
+        assert_eq!(sample_floats(t(0), 4, 3, 3, s), [3.75, 3.0, 0., 0.], "sample {s}");
+        assert_eq!(sample_floats(t(1), 4, 3, 3, s), [3.875, 3.375, 0., 0.], "sample {s}");
+        assert_eq!(sample_floats(t(2), 4, 3, 3, s), [3.5, 3.5, 0., 0.], "sample {s}");
+        assert_eq!(sample_floats(t(3), 4, 3, 3, s), [3.75, 3.0, 0., 0.], "sample {s}");
+        // constant: the provoking (first) vertex's attribute whatever the sample
+        assert_eq!(sample_floats(t(4), 4, 3, 3, s), [2.5625, 2.4375, 0., 0.], "sample {s}");
+    }
+    // pixel (2, 2) covers sample 3 only: the centroid is sample 3, (2, 6)/16 from (2.5, 2.5); the snapped point
+    // (2.75, 2.0) and sample 1 (2.875, 2.375) lie outside the triangle, extrapolated from its plane
+    assert_eq!(sample_floats(t(0), 4, 2, 2, 3), [2.75, 2.0, 0., 0.]);
+    assert_eq!(sample_floats(t(1), 4, 2, 2, 3), [2.875, 2.375, 0., 0.]);
+    assert_eq!(sample_floats(t(2), 4, 2, 2, 3), [2.625, 2.875, 0., 0.]);
+    // pixel (3, 2) covers samples 2 and 3: the centroid is sample 2, (-6, 2)/16 from (3.5, 2.5)
+    for s in [2, 3] {
+        assert_eq!(sample_floats(t(2), 4, 3, 2, s), [3.125, 2.625, 0., 0.], "sample {s}");
+    }
+}
+
+#[test]
+fn a_pulled_perspective_attribute_is_perspective_correct_at_its_offset() {
+    // the interpolation triangle (w 1, 2, 4) with one sample a pixel: at pixel (1, 1), (4, -8)/16 from the centre is
+    // (1.75, 1.0), screen weights (1 - 1.75/8 - 1/8, 1.75/8, 1/8) = (0.65625, 0.21875, 0.125); over w 0.65625,
+    // 0.109375, 0.03125, summing to 0.796875: ATTR0.w = (6.5625 + 2.1875 + 0.9375) / 0.796875 = 9.6875 / 0.796875;
+    // ATTR1 (noperspective) .w = 10 * 0.65625 + 20 * 0.21875 + 30 * 0.125 = 14.6875
+    let out = last(
+        &attr_scene(8, 5, &interp_triangle(), ""),
+        &[("vs", vs_attr()), ("ps", ps_pull())],
+    );
+    let t = |i: usize| out.render_targets[i].as_ref().unwrap();
+    let p = rgba(t(0), 1, 1);
+    let expected = [0.109375 / 0.796875, 0.03125 / 0.796875, 0., 9.6875 / 0.796875];
+    for (a, b) in p.iter().zip(expected) {
+        assert!(near(*a, b), "perspective {p:?} against {expected:?}");
+    }
+    assert_eq!(rgba(t(3), 1, 1), [0.21875, 0.125, 0., 14.6875]);
+    // one sample a pixel: sample 1 does not exist (16.5.2: undefined); Iridia evaluates at the centre, which is
+    // what the attribute reads there, and the centroid of a covered one-sample pixel is its centre
+    let centre = rgba(t(2), 1, 1);
+    assert_eq!(rgba(t(1), 1, 1), centre);
+    // pixel (1, 2)'s centre value, worked out in the interpolation test: w = 64/43 ... (6/43, 5/43, 0, 590/43)
+    let c = rgba(t(2), 1, 2);
+    let expected = [6. / 43., 5. / 43., 0., 590. / 43.];
+    for (a, b) in c.iter().zip(expected) {
+        assert!(near(*a, b), "centroid {c:?} against {expected:?}");
+    }
+}

@@ -61,6 +61,28 @@ pub trait ShaderResource {
     fn load_structured(&self, index: u32, byte_offset: u32) -> Result<u32>;
 }
 
+/// Where an `eval_*` instruction evaluates an attribute (16.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PullLocation {
+    /// `eval_snapped`: an offset from the pixel centre on the 16 x 16 grid, in 1/16 pixel, each of x and y in -8..=7
+    /// (16.5.3: the low 4 bits of U and V, sign-extended).
+    Snapped([i32; 2]),
+    /// `eval_sample_index`: the rasterizer's sample `n` (out of range: undefined, 16.5.2).
+    Sample(u32),
+    /// `eval_centroid`: the centroid of the pixel's covered samples (3.5.5).
+    Centroid,
+}
+
+/// What evaluates a pixel program's attributes at other locations than the one the rasterizer chose (16.5): the draw
+/// that ran the rasterizer knows each lane's primitive and its interpolation planes.
+pub trait PullModel {
+    /// Component `component` of input `v{register}` at batch lane `lane`, evaluated at `at` under the register's
+    /// declared interpolation (`constant`, `linear` or `linear noperspective`; its `centroid` or `sample` modifier
+    /// ignored), or `None` when the register is not an attribute the rasterizer interpolates (a system value such as
+    /// the position, which cannot be pulled): the instruction then reads the register as it stands.
+    fn evaluate(&self, lane: usize, register: u32, component: u8, at: PullLocation) -> Option<u32>;
+}
+
 /// What to do when a program reads a slot its declarations name but nothing is bound there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Unbound {
@@ -98,6 +120,9 @@ pub struct Bindings<'a> {
     /// `D3D11_STANDARD_MULTISAMPLE_PATTERN` the standard pattern, `D3D11_CENTER_MULTISAMPLE_PATTERN` the centre one).
     /// An unknown pattern (a vendor quality level, 32 samples) gives positions (0, 0).
     pub rasterizer_sample_quality: u32,
+    /// What `eval_*` instructions evaluate attributes with; without one they read the input register as it stands
+    /// (the value at the location the rasterizer chose).
+    pub pull_model: Option<&'a dyn PullModel>,
 }
 
 impl Default for Bindings<'_> {
@@ -110,6 +135,7 @@ impl Default for Bindings<'_> {
             unbound: Unbound::default(),
             rasterizer_sample_count: 1,
             rasterizer_sample_quality: 0,
+            pull_model: None,
         }
     }
 }
@@ -151,6 +177,7 @@ impl std::fmt::Debug for Bindings<'_> {
             .field("unbound", &self.unbound)
             .field("rasterizer_sample_count", &self.rasterizer_sample_count)
             .field("rasterizer_sample_quality", &self.rasterizer_sample_quality)
+            .field("pull_model", &self.pull_model.is_some())
             .finish()
     }
 }

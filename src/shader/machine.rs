@@ -11,10 +11,10 @@ use crate::dxbc::program::{InstructionReturnType, Opcode, ResinfoReturnType, Res
 use crate::{Error, Result};
 
 use super::alu;
-use super::binding::{Bindings, LevelOfDetail, ShaderResource, Unbound};
+use super::binding::{Bindings, LevelOfDetail, PullLocation, ShaderResource, Unbound};
 use super::executable::{
     Destination, DestinationFile, Executable, Flow, Index, Layout, Op, ResourceKind, Scalar, ScalarFile, Source,
-    SourceFile, SourceModifier, Stage,
+    SourceFile, SourceModifier, Stage, apply_modifier,
 };
 use super::lanes::{LANES, LaneMask, Lanes, bit, has};
 use super::trace::{LaneStep, Trace, TraceStep, TracedWrite};
@@ -934,10 +934,65 @@ impl Machine {
             O::DerivRty | O::DerivRtyCoarse => self.derivative(true, false, op),
             O::DerivRtxFine => self.derivative(false, true, op),
             O::DerivRtyFine => self.derivative(true, true, op),
+            O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid => self.pull(context, op),
             _ => return self.texture(context, op),
         }
         self.finish(context, op);
         Ok(())
+    }
+
+    /// `eval_snapped`, `eval_sample_index`, `eval_centroid` (22.4.23-25, 16.5): for each executing lane, each
+    /// destination component reads its swizzled component of the attribute register through the bindings'
+    /// [`PullModel`] at the instruction's location, the register as read (the rasterizer's location) where the
+    /// model has no answer; then the source modifier. The offset's low 4 bits of U and V, sign-extended, are
+    /// 1/16 pixel steps in -8..=7 (16.5.3).
+    fn pull(&mut self, context: &Context<'_, '_>, op: &Op) {
+        let n = self.lane_count;
+        let exec = self.exec;
+        let mask = Self::union_mask(op);
+        let Some(attribute) = op.sources.first() else {
+            return;
+        };
+        let elements = match attribute.file {
+            SourceFile::Input(index) => element_rows(&self.registers, context, n, index, context.exe.input_registers),
+            _ => [None; LANES],
+        };
+        let Scratch { sources, results } = &mut *self.scratch;
+        let [read, at, ..] = &*sources;
+        let [out, _] = results;
+        let word_at = |v: &Vec4, c: u8, lane: usize| row(v, c).get(lane).copied().unwrap_or(0);
+        let four_bits = |v: u32| ((v << 28) as i32) >> 28;
+        for c in components(mask) {
+            let component = attribute.swizzle.get(usize::from(c)).copied().unwrap_or(c);
+            for lane in 0..n {
+                let register_value = word_at(read, c, lane);
+                let value = if has(exec, lane) {
+                    let location = match op.opcode {
+                        Opcode::EvalSnapped => {
+                            PullLocation::Snapped([four_bits(word_at(at, 0, lane)), four_bits(word_at(at, 1, lane))])
+                        }
+                        Opcode::EvalSampleIndex => PullLocation::Sample(word_at(at, 0, lane)),
+                        _ => PullLocation::Centroid,
+                    };
+                    let register = elements
+                        .get(lane)
+                        .copied()
+                        .flatten()
+                        .and_then(|row| u32::try_from(row / 4).ok());
+                    match (context.bindings.pull_model, register) {
+                        (Some(model), Some(register)) => model
+                            .evaluate(lane, register, component, location)
+                            .map_or(register_value, |w| apply_modifier(attribute.modifier, [w; 4])[0]),
+                        _ => register_value,
+                    }
+                } else {
+                    register_value
+                };
+                if let Some(o) = row_mut(out, c).get_mut(lane) {
+                    *o = value;
+                }
+            }
+        }
     }
 
     /// Saturates (if asked) and writes every destination of an ALU instruction.

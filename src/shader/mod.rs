@@ -121,6 +121,10 @@
 //!   [`Bindings::rasterizer_sample_quality`] names (19.2.4, [`crate::api::multisample::pattern`]: standard or
 //!   centre), an out-of-range index or unknown pattern giving zeros. `sampleinfo` writes (count, 0, 0, 0) as a
 //!   float, or an integer with `_uint`; an unbound `t#` gives 0.
+//! - `eval_snapped`, `eval_sample_index`, `eval_centroid` (22.4.23-25, 16.5) ask [`Bindings::pull_model`] for each
+//!   destination component's swizzled component of the `v#` they name (its index range as `dcl_indexRange` allows)
+//!   at the offset (the low 4 bits of U and V, sign-extended: 16.5.3), the sample or the centroid, then apply the
+//!   source modifier; without a model, or for a register the model does not interpolate, they read the register.
 //! - `bufinfo` (22.4.1) writes the view's element count to every component.
 //! - `ld_raw`/`ld_structured` (22.4.10, 22.4.12) read the word at the byte offset plus 4 times each swizzle
 //!   component a written destination component names; an offset past 32 bits reads 0 (out of bounds).
@@ -136,8 +140,8 @@
 //! outside their constructs; labels not placed after an unnested `ret` (22.7.15) and calls to labels that do not
 //! exist.
 //!
-//! Not implemented: interfaces (`fcall`, 7.19), pull-model attribute evaluation (`eval_*`, 16.5), unordered access
-//! views, tiled-resource feedback; each is refused by name.
+//! Not implemented: interfaces (`fcall`, 7.19), unordered access views, tiled-resource feedback; each is refused by
+//! name.
 //!
 //! # Speed
 //!
@@ -172,7 +176,8 @@ pub mod texture;
 mod trace;
 
 pub use binding::{
-    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, RESOURCE_SLOTS, SAMPLER_SLOTS, ShaderResource, Unbound,
+    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, PullLocation, PullModel, RESOURCE_SLOTS, SAMPLER_SLOTS,
+    ShaderResource, Unbound,
 };
 pub use executable::{
     ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,

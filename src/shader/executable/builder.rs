@@ -504,6 +504,12 @@ impl<'p> Builder<'p> {
                 for ((operand, ty), used) in src_ops.iter().zip(sources).zip(used) {
                     op.sources.push(self.source(index, instruction, operand, *ty, used)?);
                 }
+                if matches!(
+                    opcode,
+                    Opcode::EvalSnapped | Opcode::EvalSampleIndex | Opcode::EvalCentroid
+                ) {
+                    self.pull_operands(index, instruction, &mut op)?;
+                }
             }
             Shape::Flow { sources } => {
                 self.flow_operands(index, instruction, sources, &mut op)?;
@@ -517,6 +523,30 @@ impl<'p> Builder<'p> {
             )));
         }
         Ok(op)
+    }
+
+    /// Checks an `eval_*` instruction's operands (22.4.23-25): the attribute is an input register `v#` (indexed
+    /// only as `dcl_indexRange` allows, which the `v#` read already checks); `eval_snapped` reads the offset's U and
+    /// V, `eval_sample_index` the index's first component, whatever the destination mask.
+    fn pull_operands(&self, index: usize, instruction: &Instruction, op: &mut Op) -> Result<()> {
+        if !matches!(op.sources.first().map(|s| s.file), Some(SourceFile::Input(_))) {
+            return Err(self.error(
+                index,
+                instruction,
+                format!(
+                    "{} evaluates an input register v# (16.5), not another operand",
+                    instruction.opcode.name()
+                ),
+            ));
+        }
+        if let Some(second) = op.sources.get_mut(1) {
+            second.used = if instruction.opcode == Opcode::EvalSnapped {
+                0b0011
+            } else {
+                0b0001
+            };
+        }
+        Ok(())
     }
 
     /// Checks the destination masks of an ALU instruction against its result mapping and says which post-swizzle

@@ -19,4 +19,5 @@ pub use declarations::{
 pub use ir::Executable;
 pub(crate) use ir::{
     Destination, DestinationFile, Flow, Index, Layout, Op, Scalar, ScalarFile, Source, SourceFile, SourceModifier,
+    apply_modifier,
 };

@@ -114,6 +114,9 @@ pub(super) fn shape(opcode: Opcode) -> Shape {
         | O::RoundZ
         | O::Mov => alu(1, F1, C, true),
         o if o.is_derivative() => alu(1, F1, C, true),
+        // pull-model evaluation (16.5): the attribute, then the pixel offset (`eval_snapped`) or the sample index
+        O::EvalCentroid => alu(1, F1, C, true),
+        O::EvalSnapped | O::EvalSampleIndex => alu(1, &[F, I], C, true),
         O::Movc => alu(1, IFF, C, true),
         O::Swapc => alu(2, IFF, C, false),
         O::Sincos => alu(2, F1, C, true),
@@ -191,9 +194,6 @@ pub(super) fn shape(opcode: Opcode) -> Shape {
         o if o.is_uav_operation() => Shape::Unsupported(
             "is an unordered access view operation (22.17), not supported in a vertex or pixel program",
         ),
-        O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid => {
-            Shape::Unsupported("(pull-model attribute evaluation, 16.5) is not implemented")
-        }
         O::InterfaceCall => Shape::Unsupported("(interfaces, 7.19) is not implemented"),
         O::Abort | O::DebugBreak => Shape::Unsupported("is a debug instruction, not supported"),
         o if o.is_feedback() || o == O::CheckAccessFullyMapped => {
@@ -203,12 +203,20 @@ pub(super) fn shape(opcode: Opcode) -> Shape {
     }
 }
 
-/// Whether `opcode` runs only in pixel programs (22.1.7: derivatives, implicit-LOD sampling, `discard`, `lod`).
+/// Whether `opcode` runs only in pixel programs (22.1.7: derivatives, implicit-LOD sampling, `discard`, `lod`,
+/// pull-model evaluation).
 pub(super) fn pixel_only(opcode: Opcode) -> bool {
     opcode.is_derivative()
         || matches!(
             opcode,
-            Opcode::Sample | Opcode::SampleB | Opcode::SampleC | Opcode::Lod | Opcode::Discard
+            Opcode::Sample
+                | Opcode::SampleB
+                | Opcode::SampleC
+                | Opcode::Lod
+                | Opcode::Discard
+                | Opcode::EvalSnapped
+                | Opcode::EvalSampleIndex
+                | Opcode::EvalCentroid
         )
 }
 

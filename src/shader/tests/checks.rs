@@ -84,11 +84,6 @@ fn instructions_of_other_stages_are_refused() {
         "not supported in a vertex or pixel program",
     );
     refused("ps_5_0\n sync\n ret", "sync", "not supported");
-    refused(
-        "ps_5_0\n dcl_input_ps linear v0.xy\n dcl_temps 1\n eval_centroid r0.xy, v0.xyxx\n ret",
-        "eval_centroid",
-        "not implemented",
-    );
 }
 
 #[test]

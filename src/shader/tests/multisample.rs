@@ -354,3 +354,89 @@ fn the_listing_keeps_the_sample_count_and_the_multisample_opcodes() {
         assert!(text.contains(line), "{line}\n{text}");
     }
 }
+
+/// A pull model that answers with the question: `register * 1000 + component * 100` plus the location's code
+/// (snapped: `(x + 8) * 16 + (y + 8)` + 10,000; sample: `n` + 20,000; centroid: 30,000) plus the lane times 100,000,
+/// as a float; `v3` is not an attribute (no answer).
+struct Echo;
+
+impl crate::shader::PullModel for Echo {
+    fn evaluate(&self, lane: usize, register: u32, component: u8, at: crate::shader::PullLocation) -> Option<u32> {
+        use crate::shader::PullLocation;
+        if register == 3 {
+            return None;
+        }
+        let code = match at {
+            PullLocation::Snapped([x, y]) => 10_000 + (x + 8) * 16 + (y + 8),
+            PullLocation::Sample(n) => 20_000 + n as i32,
+            PullLocation::Centroid => 30_000,
+        };
+        let value = lane as i32 * 100_000 + register as i32 * 1000 + i32::from(component) * 100 + code;
+        Some((value as f32).to_bits())
+    }
+}
+
+#[test]
+fn eval_instructions_ask_the_pull_model_for_the_swizzled_attribute_at_their_location() {
+    // 16.5, 22.4.23-25: the swizzle picks the attribute's component; eval_snapped keeps the low 4 bits of U and V
+    // sign-extended (16.5.3): 0x17 is 7, 0xfffffff9 is -7, 8 is -8; the index comes from a register per lane;
+    // `v[r1.y + 2]` is v2 through dcl_indexRange; the negate modifier applies to the evaluated value; a register
+    // the model has no answer for (v3) reads as it stands
+    let (_, exe) = build(
+        "ps_5_0\n\
+         dcl_input_ps linear v1.xyzw\n\
+         dcl_input_ps linear v2.xyzw\n\
+         dcl_input_ps linear v3.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_output o1.xyzw\n\
+         dcl_output o2.xyzw\n\
+         dcl_output o3.xyzw\n\
+         dcl_temps 2\n\
+         dcl_indexrange v1.xyzw 2\n\
+         mov r1.xyzw, l(3, 0, 0, 0)\n\
+         eval_snapped o0.xyzw, v1.wzyx, l(23, -7, 0, 8)\n\
+         eval_sample_index o1.xy, -v[r1.y + 2].yxxx, r1.x\n\
+         eval_centroid o2.xyzw, v2.zzzz\n\
+         eval_centroid o3.xyzw, v3.xyzw\n\
+         ret",
+    );
+    let inputs = vec![vec![(3, [f(1.), f(2.), f(3.), f(4.)])]; 4];
+    let bindings = Bindings {
+        pull_model: Some(&Echo),
+        ..Bindings::default()
+    };
+    let m = run_quads(&exe, &[0b1111], &inputs, &bindings);
+    // snapped at (7, -7): code 10,000 + 15 * 16 + 1 = 10,241; components w z y x of v1
+    let snapped = |lane: i32, c: i32| f((lane * 100_000 + 1000 + c * 100 + 10_241) as f32);
+    assert_eq!(
+        m.output(0, 0),
+        [snapped(0, 3), snapped(0, 2), snapped(0, 1), snapped(0, 0)]
+    );
+    assert_eq!(m.output(2, 0)[0], snapped(2, 3));
+    // sample 3 of v2 (v[0 + 2]), components y then x, negated; z and w not written
+    let sample = |c: i32| f(-((200_000 + 2000 + c * 100 + 20_003) as f32));
+    assert_eq!(m.output(2, 1), [sample(1), sample(0), 0, 0]);
+    // centroid of v2.z in every component
+    assert_eq!(m.output(1, 2), [f((100_000 + 2000 + 200 + 30_000) as f32); 4]);
+    assert_eq!(m.output(1, 3), [f(1.), f(2.), f(3.), f(4.)]);
+    // without a model every instruction reads the register as it stands (v1 and v2 are 0 here)
+    let m = run_quads(&exe, &[0b1111], &inputs, &Bindings::default());
+    assert_eq!(m.output(0, 0), [0; 4]);
+    assert_eq!(m.output(0, 1), [f(-0.), f(-0.), 0, 0]);
+    assert_eq!(m.output(0, 3), [f(1.), f(2.), f(3.), f(4.)]);
+}
+
+#[test]
+fn eval_instructions_run_only_in_pixel_programs_on_input_registers() {
+    let program =
+        asm::assemble_program("vs_5_0\n dcl_input v0.xyzw\n dcl_output o0.xyzw\n eval_centroid o0.xyzw, v0.xyzw\n ret")
+            .unwrap();
+    let e = Executable::new(&program).unwrap_err().to_string();
+    assert!(e.contains("eval_centroid runs only in pixel programs"), "{e}");
+    let program = asm::assemble_program(
+        "ps_5_0\n dcl_output o0.xyzw\n dcl_temps 1\n eval_snapped o0.xyzw, r0.xyzw, l(0, 0, 0, 0)\n ret",
+    )
+    .unwrap();
+    let e = Executable::new(&program).unwrap_err().to_string();
+    assert!(e.contains("evaluates an input register v#"), "{e}");
+}
