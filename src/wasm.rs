@@ -141,8 +141,8 @@ impl Capture {
     }
 
     /// `PixelHistory`.
-    pub fn inspect_pixel(&mut self, draw: u32, target: &str, x: u32, y: u32) -> Result<JsValue, JsValue> {
-        answer(TargetId::parse(target).and_then(|target| self.inner.inspect_pixel(index(draw), target, x, y)))
+    pub fn inspect_pixel(&mut self, draw: u32, target: &str, x: u32, y: u32, sample: u32) -> Result<JsValue, JsValue> {
+        answer(TargetId::parse(target).and_then(|target| self.inner.inspect_pixel(index(draw), target, x, y, sample)))
     }
 
     /// `ProgramTrace` of the pixel program for one fragment of a pixel.

@@ -1,8 +1,8 @@
-//! `iridia inspect CAPTURE --draw N --pixel X,Y [--target rt0|depth] [--exact | --tolerance SPEC] [--trace-vertex F,C]
-//! [--json]`: one
-//! pixel's recorded and replayed values, its history (fragments, tests, the triangle's vertices, interpolated inputs,
-//! the pixel program's trace with its listing) and the verdict; readable text, or the whole structure as JSON. Exit
-//! code 0 when the pixel matches (or nothing was recorded), 1 when it differs, 2 on an error.
+//! `iridia inspect CAPTURE --draw N --pixel X,Y [--target rt0|depth] [--sample S] [--exact | --tolerance SPEC]
+//! [--trace-vertex F,C] [--json]`: one pixel's recorded and replayed values (of sample S of a multisampled target),
+//! its history (fragments, tests, the triangle's vertices, interpolated inputs, the pixel program's trace with its
+//! listing; per sample, what the output merger did) and the verdict; readable text, or the whole structure as JSON.
+//! Exit code 0 when the pixel matches (or nothing was recorded), 1 when it differs, 2 on an error.
 
 use super::common::{open, print_out, tolerance_of};
 use iridia::capture::TargetSlot;
@@ -27,6 +27,8 @@ pub struct InspectArgs {
     pub tolerance: Option<String>,
     /// `--trace-vertex F,C`.
     pub trace_vertex: Option<String>,
+    /// `--sample S`.
+    pub sample: u32,
     /// `--json`.
     pub json: bool,
 }
@@ -82,6 +84,7 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
             ..ReplayOptions::default()
         },
         trace_vertex,
+        sample: args.sample,
         ..InspectOptions::default()
     };
     let inspection = inspect_pixel(&mut capture, args.draw, x, y, target, &mut ShaderCache::new(), &options)

@@ -129,6 +129,9 @@ enum Command {
         /// Also trace the vertex program for one vertex: F,C is corner C (0 to 2) of fragment F's triangle.
         #[arg(long, value_name = "F,C")]
         trace_vertex: Option<String>,
+        /// Which sample of a multisampled target (from 0; the pixel's row is in the sample's plane).
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        sample: u32,
         /// Print the whole inspection as JSON.
         #[arg(long)]
         json: bool,
@@ -153,6 +156,7 @@ pub fn run() -> ExitCode {
             exact,
             tolerance,
             trace_vertex,
+            sample,
             json,
         } => {
             let args = inspect::InspectArgs {
@@ -163,6 +167,7 @@ pub fn run() -> ExitCode {
                 exact,
                 tolerance,
                 trace_vertex,
+                sample,
                 json,
             };
             return match inspect::inspect(&args) {

@@ -274,6 +274,47 @@ pub struct PixelValues {
     pub stencil: Option<u8>,
 }
 
+impl Fragment {
+    /// The fragment as sample `sample` saw it (3.5.1: depth, stencil and the write are per sample), or `None` when
+    /// its primitive does not cover the sample: the depth-stencil record, write and outcome are the sample's own
+    /// ([`SampleRecord`]); a covered sample without a record was removed before the output merger: by the program's
+    /// discard, by a clip distance when the whole fragment was, else by its coverage (the SampleMask, `oMask`,
+    /// alpha-to-coverage or a clip distance at that sample).
+    pub fn for_sample(&self, sample: u32) -> Option<Fragment> {
+        let bit = 1u32.checked_shl(sample).unwrap_or(0);
+        if self.covered_samples & bit == 0 {
+            return None;
+        }
+        let mut seen = self.clone();
+        seen.covered_samples = bit;
+        seen.written_samples &= bit;
+        seen.samples.retain(|r| r.sample == sample);
+        match seen.samples.first() {
+            Some(record) => {
+                if seen.early_depth_stencil.is_some() {
+                    seen.early_depth_stencil = record.depth_stencil;
+                } else {
+                    seen.depth_stencil = record.depth_stencil;
+                }
+                seen.write = record.write;
+                seen.outcome = record.outcome;
+            }
+            None => {
+                seen.depth_stencil = None;
+                seen.write = None;
+                seen.outcome = if seen.program.as_ref().is_some_and(|p| p.discarded) {
+                    FragmentOutcome::Discarded
+                } else if self.outcome == FragmentOutcome::ClipDistance {
+                    FragmentOutcome::ClipDistance
+                } else {
+                    FragmentOutcome::CoverageFailed
+                };
+            }
+        }
+        Some(seen)
+    }
+}
+
 /// What a draw did at one pixel.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PixelHistory {
@@ -289,8 +330,45 @@ pub struct PixelHistory {
     pub fragments: Vec<Fragment>,
     /// The targets after the draw.
     pub after: PixelValues,
+    /// Samples per pixel of the targets (1 without multisampling); `before` and `after` are sample 0's.
+    pub samples: u32,
+    /// With more than one sample, each sample's values before the draw, sample 0's first (else empty).
+    pub before_samples: Vec<PixelValues>,
+    /// With more than one sample, each sample's values after the draw (else empty).
+    pub after_samples: Vec<PixelValues>,
     /// Triangles whose bounding box missed the pixel, rejected before rasterizing.
     pub rejected_by_bounds: u64,
     /// Triangles set up and asked about the pixel.
     pub rasterized: u64,
+}
+
+impl PixelHistory {
+    /// The history as sample `sample` saw it: the fragments whose primitive covers it, each as
+    /// [`Fragment::for_sample`] gives it, and the sample's values before and after. With one sample a pixel, the
+    /// history itself.
+    pub fn for_sample(&self, sample: u32) -> PixelHistory {
+        if self.samples <= 1 {
+            return self.clone();
+        }
+        let at = |values: &[PixelValues], default: &PixelValues| {
+            usize::try_from(sample)
+                .ok()
+                .and_then(|s| values.get(s))
+                .cloned()
+                .unwrap_or_else(|| default.clone())
+        };
+        PixelHistory {
+            label: self.label.clone(),
+            x: self.x,
+            y: self.y,
+            before: at(&self.before_samples, &self.before),
+            fragments: self.fragments.iter().filter_map(|f| f.for_sample(sample)).collect(),
+            after: at(&self.after_samples, &self.after),
+            rejected_by_bounds: self.rejected_by_bounds,
+            rasterized: self.rasterized,
+            samples: self.samples,
+            before_samples: self.before_samples.clone(),
+            after_samples: self.after_samples.clone(),
+        }
+    }
 }

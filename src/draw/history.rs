@@ -30,13 +30,17 @@ pub struct HistoryOptions {
     pub trace_vertex: Option<(usize, usize)>,
 }
 
-/// The targets' values at (0, 0) of a one-pixel output merger.
-fn values(om: &OutputMerger) -> Result<PixelValues> {
+/// The targets' values at sample `sample` of (0, 0) of a one-pixel output merger.
+fn values(om: &OutputMerger, sample: u32) -> Result<PixelValues> {
     let targets = om.targets();
     let mut render_targets = Vec::new();
     for target in &targets.render_targets {
         render_targets.push(match target {
-            Some(t) => Some(StoredTexel::new(t.texel_bytes(0, 0)?, t.read(0, 0)?, t.shader_type())),
+            Some(t) => Some(StoredTexel::new(
+                t.sample_bytes(0, 0, sample)?,
+                t.read_sample(0, 0, sample)?,
+                t.shader_type(),
+            )),
             None => None,
         });
     }
@@ -45,7 +49,7 @@ fn values(om: &OutputMerger) -> Result<PixelValues> {
     }
     let (depth, stencil) = match &targets.depth_stencil {
         Some(d) => {
-            let (depth, stencil) = d.read(0, 0)?;
+            let (depth, stencil) = d.read_sample(0, 0, sample)?;
             (Some(depth), d.has_stencil().then_some(stencil))
         }
         None => (None, None),
@@ -55,6 +59,15 @@ fn values(om: &OutputMerger) -> Result<PixelValues> {
         depth,
         stencil,
     })
+}
+
+/// Each sample's values of a one-pixel output merger of more than one sample; empty for one.
+fn sample_values(om: &OutputMerger) -> Result<Vec<PixelValues>> {
+    let samples = om.sample_count();
+    if samples <= 1 {
+        return Ok(Vec::new());
+    }
+    (0..samples).map(|s| values(om, s)).collect()
 }
 
 impl PreparedDraw<'_> {
@@ -170,7 +183,9 @@ impl PreparedDraw<'_> {
             label: label.clone(),
             x,
             y,
-            before: values(&om)?,
+            before: values(&om, 0)?,
+            samples: om.sample_count().max(1),
+            before_samples: sample_values(&om)?,
             ..PixelHistory::default()
         };
         let mut stats = DrawStats::default();
@@ -243,7 +258,8 @@ impl PreparedDraw<'_> {
                 }
             }
         }
-        history.after = values(&om)?;
+        history.after = values(&om, 0)?;
+        history.after_samples = sample_values(&om)?;
         Ok(history)
     }
 }

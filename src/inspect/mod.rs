@@ -81,6 +81,9 @@ pub struct InspectOptions {
     /// Which channels of the target decide the pixel's class (a depth-stencil target's depth or stencil alone, as
     /// the viewer shows them; the replay must have compared planes, [`ReplayOptions::planes`]).
     pub plane: Plane,
+    /// Which sample of a multisampled target (0 for one sample a pixel): its texels, class and verdict, from the
+    /// history as the sample saw it ([`PixelHistory::for_sample`]).
+    pub sample: u32,
 }
 
 impl Default for InspectOptions {
@@ -91,6 +94,7 @@ impl Default for InspectOptions {
             trace_pixel: true,
             trace_vertex: None,
             plane: Plane::All,
+            sample: 0,
         }
     }
 }
@@ -178,10 +182,11 @@ struct Judged {
     pub verdict: Verdict,
 }
 
-/// The verdict on one pixel of `prepared` (the draw replayed), whose history there is `history`: the channel
-/// differences ([`values`]), the nearest edges ([`edge`]) and the decision procedure of the module documentation.
+/// The verdict on sample `sample` of one pixel of `prepared` (the draw replayed), whose history there is `history`:
+/// the channel differences ([`values`]), the nearest edges ([`edge`]) of every fragment's triangle, and the decision
+/// procedure of the module documentation over the history as the sample saw it ([`PixelHistory::for_sample`]).
 /// [`inspect_replayed`] (the command line's and the viewer's inspection) decides through it.
-fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &PixelEvidence<'_>) -> Result<Judged> {
+fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, sample: u32, e: &PixelEvidence<'_>) -> Result<Judged> {
     let (x, y) = (e.x, e.y);
     let fragment_edges: Vec<Option<EdgeProximity>> = history
         .fragments
@@ -202,6 +207,14 @@ fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &PixelEvidence<
         Some(recorded) => values::channel_differences(e.format, e.tolerance, recorded, e.replayed)?,
         None => Vec::new(),
     };
+    let seen = history.for_sample(sample);
+    let seen_edges: Vec<Option<EdgeProximity>> = history
+        .fragments
+        .iter()
+        .zip(&fragment_edges)
+        .filter(|(f, _)| history.samples <= 1 || f.for_sample(sample).is_some())
+        .map(|(_, edge)| *edge)
+        .collect();
     let verdict = verdict::decide(&verdict::Evidence {
         target: e.target,
         before: e.before,
@@ -209,8 +222,8 @@ fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, e: &PixelEvidence<
         replayed: e.replayed,
         class: e.class,
         channels: &difference,
-        fragments: &history.fragments,
-        fragment_edges: &fragment_edges,
+        fragments: &seen.fragments,
+        fragment_edges: &seen_edges,
         neighbours: &neighbour_edges,
         recorded_depth: e.recorded_depth,
     });
@@ -251,12 +264,28 @@ pub fn inspect_replayed(
         .at(format!("draw {index}"))
     })?;
     let format = target_replay.format;
-    let before = texel_at(target_replay, &target_replay.before, x, y)
+    // a multisampled target's sample planes are stacked: sample s of pixel (x, y) is row y + s * plane height
+    let samples = target_replay.samples.max(1);
+    let sample = options.sample;
+    let plane_height = target_replay.height.checked_div(samples).unwrap_or(0);
+    if sample >= samples || y >= plane_height {
+        return Err(Error::of_kind(
+            ErrorKind::Request,
+            "inspect",
+            format!(
+                "{target} is {}x{plane_height} with {samples} sample(s) a pixel: no sample {sample} of pixel ({x}, {y})",
+                target_replay.width
+            ),
+        )
+        .at(format!("draw {index}")));
+    }
+    let row = sample.saturating_mul(plane_height).saturating_add(y);
+    let before = texel_at(target_replay, &target_replay.before, x, row)
         .map_err(|e| e.at(at.clone()))?
         .to_vec();
-    let replayed = texel_at(target_replay, &target_replay.replayed, x, y)?.to_vec();
+    let replayed = texel_at(target_replay, &target_replay.replayed, x, row)?.to_vec();
     let recorded = match &target_replay.recorded {
-        Some(bytes) => Some(texel_at(target_replay, bytes, x, y)?.to_vec()),
+        Some(bytes) => Some(texel_at(target_replay, bytes, x, row)?.to_vec()),
         None => None,
     };
     let whole = target_replay
@@ -264,9 +293,9 @@ pub fn inspect_replayed(
         .as_ref()
         .map_or_else(|| session.options().tolerance.resolve(format), |r| r.tolerance);
     let tolerance = plane_tolerance(whole, options.plane);
-    let class = target_replay.plane(options.plane).and_then(|c| c.class_at(x, y));
+    let class = target_replay.plane(options.plane).and_then(|c| c.class_at(x, row));
     let in_mask = replay.is_ambiguous(x, y);
-    let depth = recorded_depth(replay, x, y);
+    let depth = recorded_depth(replay, x, row);
     let label = replay.label.clone();
     let prepared = session.prepared_mut();
     let history = prepared
@@ -282,6 +311,7 @@ pub fn inspect_replayed(
     let judged = judge(
         prepared,
         &history,
+        sample,
         &PixelEvidence {
             x,
             y,
@@ -330,7 +360,9 @@ pub fn inspect_replayed(
         verdict,
         fragment_edges,
         neighbour_edges,
-        history_agrees: history_agrees(&history, target, format, &replayed),
+        history_agrees: history_agrees(&history.for_sample(sample), target, format, &replayed),
+        sample,
+        samples,
         history,
         pixel_program,
         vertex_program,

@@ -77,6 +77,10 @@ pub struct PixelInspection {
     pub x: u32,
     /// The pixel's row (0 at the top).
     pub y: u32,
+    /// The sample inspected (0 with one sample a pixel).
+    pub sample: u32,
+    /// Samples a pixel of the target.
+    pub samples: u32,
     /// The target (`"rt0"`, `"depth"`).
     #[serde(serialize_with = "serialize_slot")]
     pub target: TargetSlot,
@@ -106,7 +110,8 @@ pub struct PixelInspection {
     /// Triangles without a fragment at the pixel whose coverage of it depends on rounding (looked for when the
     /// pixel is in the ambiguity mask and differs).
     pub neighbour_edges: Vec<EdgeProximity>,
-    /// What the draw did at the pixel.
+    /// What the draw did at the pixel, every sample (each fragment's per-sample records, each sample's values); the
+    /// verdict and `history_agrees` read it as the inspected sample saw it ([`PixelHistory::for_sample`]).
     pub history: PixelHistory,
     /// Whether the history's value after the draw is the full replay's texel (it always should be).
     pub history_agrees: bool,

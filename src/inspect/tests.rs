@@ -652,3 +652,102 @@ fn a_pixel_on_the_diagonal_of_a_clipped_full_screen_triangle_has_no_ambiguous_ed
     assert_eq!(i.fragment_edges, vec![None]);
     assert!(!i.to_text().contains("ambiguous coverage"), "{}", i.to_text());
 }
+
+/// The corner triangle at 4x: sample `s` of pixel (x, y) is covered when its position, 19.2.4's offset from the
+/// centre ((-2, -6), (6, -2), (-6, 2), (2, 6) sixteenths), has x + y < 8 (the hypotenuse is neither top nor left).
+fn corner_4x_image(sample_value: impl Fn(u32, u32, u32) -> [u8; 4]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for s in 0..4 {
+        for y in 0..8 {
+            for x in 0..8 {
+                bytes.extend_from_slice(&sample_value(s, x, y));
+            }
+        }
+    }
+    bytes
+}
+
+/// Whether the corner triangle covers sample `s` of pixel (`x`, `y`) at 4x, in sixteenths of a pixel.
+fn corner_4x_covers(s: u32, x: u32, y: u32) -> bool {
+    let [dx, dy] = [[-2, -6], [6, -2], [-6, 2], [2, 6]][s as usize];
+    (x as i32 * 16 + 8 + dx) + (y as i32 * 16 + 8 + dy) < 8 * 16
+}
+
+#[test]
+fn a_multisampled_pixel_is_inspected_one_sample_at_a_time() {
+    // pixel (3, 4): centre (3.5, 4.5) on the hypotenuse; sample 0 at (3.375, 4.125) and sample 2 at (3.125, 4.625)
+    // are inside (sums 7.5 and 7.75), samples 1 and 3 (8.25, 8.5) outside. The GPU is made to leave sample 2 clear.
+    assert_eq!(
+        (0..4).filter(|&s| corner_4x_covers(s, 3, 4)).collect::<Vec<_>>(),
+        [0, 2]
+    );
+    let after = corner_4x_image(|s, x, y| {
+        if corner_4x_covers(s, x, y) && !(s == 2 && (x, y) == (3, 4)) {
+            WRITTEN
+        } else {
+            CLEAR
+        }
+    });
+    let json = corner_triangle(0.5, r#", "sample_count": 4"#);
+    let at = |sample: u32| {
+        inspect(
+            &json,
+            &corner_files(COLOR),
+            Some(after.clone()),
+            None,
+            (3, 4, RT0),
+            &InspectOptions {
+                sample,
+                ..InspectOptions::default()
+            },
+        )
+    };
+    let zero = at(0);
+    assert_eq!((zero.sample, zero.samples), (0, 4));
+    assert_eq!(zero.verdict, Verdict::Matches);
+    assert_eq!(zero.replayed.bytes, "ff0033ff");
+    assert!(zero.history_agrees);
+    // the history holds every sample: one fragment covering samples 0 and 2, one shading written to both
+    let fragment = &zero.history.fragments[0];
+    assert_eq!((fragment.covered_samples, fragment.written_samples), (0b0101, 0b0101));
+    assert_eq!(fragment.samples.iter().map(|r| r.sample).collect::<Vec<_>>(), [0, 2]);
+    assert_eq!(zero.history.after_samples.len(), 4);
+    let text = zero.to_text();
+    assert!(text.contains("pixel (3, 4) sample 0 of 4"), "{text}");
+    assert!(text.contains("samples: covered 0 2; written 0 2"), "{text}");
+    // sample 2: the replay wrote it, the GPU did not
+    let two = at(2);
+    assert_eq!(two.replayed.bytes, "ff0033ff");
+    assert_eq!(two.recorded.as_ref().unwrap().bytes, "00000000");
+    assert_ne!(two.verdict, Verdict::Matches);
+    assert!(two.history_agrees);
+    // sample 1: the primitive does not cover it; nothing was written by either
+    let one = at(1);
+    assert_eq!(one.verdict, Verdict::Matches);
+    assert_eq!(one.replayed.bytes, "00000000");
+    assert!(one.history_agrees);
+    assert_eq!(one.history.for_sample(1).fragments.len(), 0);
+    // a sample past the count, or a row past the plane, is a request error
+    let description = describe(&json, &corner_files(COLOR));
+    let mut capture = capture(&[record(&description, Some(after), None)]);
+    let options = InspectOptions {
+        sample: 4,
+        ..InspectOptions::default()
+    };
+    let e = inspect_pixel(&mut capture, 0, 3, 4, RT0, &mut ShaderCache::new(), &options).unwrap_err();
+    assert!(
+        e.to_string().contains("8x8 with 4 sample(s) a pixel: no sample 4"),
+        "{e}"
+    );
+    let e = inspect_pixel(
+        &mut capture,
+        0,
+        3,
+        9,
+        RT0,
+        &mut ShaderCache::new(),
+        &InspectOptions::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("no sample 0 of pixel (3, 9)"), "{e}");
+}

@@ -241,6 +241,9 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
             );
         }
     }
+    if inspection.samples > 1 {
+        sample_lines(out, f, inspection.samples);
+    }
     if let Some(write) = &f.write {
         for t in write.targets.iter().flatten() {
             let operation = match t.operation {
@@ -273,6 +276,61 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
     }
 }
 
+/// A mask of `samples` sample bits as sample numbers, `-` for none.
+fn sample_list(mask: u32, samples: u32) -> String {
+    let list: Vec<String> = (0..samples.min(32))
+        .filter(|s| mask >> s & 1 == 1)
+        .map(|s| s.to_string())
+        .collect();
+    if list.is_empty() {
+        "-".to_owned()
+    } else {
+        list.join(" ")
+    }
+}
+
+/// A multisampled fragment's samples: which the primitive covered and which were written (one shading fed every
+/// written sample at pixel frequency), then what the output merger did at each (3.5.1). The depth-stencil and
+/// write lines above are its first sample's.
+fn sample_lines(out: &mut String, f: &Fragment, samples: u32) {
+    let _ = writeln!(
+        out,
+        "  samples: covered {}; written {}",
+        sample_list(f.covered_samples, samples),
+        sample_list(f.written_samples, samples)
+    );
+    for record in &f.samples {
+        let mut line = format!("    sample {}: depth {}", record.sample, record.depth);
+        if let Some(ds) = record.depth_stencil {
+            if let Some(d) = ds.depth {
+                let result = match d.passed {
+                    Some(true) => "passed",
+                    Some(false) => "failed",
+                    None => "not tested",
+                };
+                let _ = write!(line, ", depth {} stored {} {result}", d.func, d.stored);
+            }
+            if let Some(st) = ds.stencil {
+                let _ = write!(
+                    line,
+                    ", stencil {} stored {} {} -> {}",
+                    st.func,
+                    st.before,
+                    if st.passed { "passed" } else { "failed" },
+                    st.after
+                );
+            }
+        }
+        if let Some(write) = &record.write {
+            for t in write.targets.iter().flatten() {
+                let _ = write!(line, ", rt{} {}", t.slot, stored(&t.after));
+            }
+        }
+        let _ = write!(line, " -> {:?}", record.outcome);
+        let _ = writeln!(out, "{line}");
+    }
+}
+
 /// Four floats joined.
 fn join(values: &[f32; 4]) -> String {
     values.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(", ")
@@ -281,9 +339,14 @@ fn join(values: &[f32; 4]) -> String {
 /// The whole inspection.
 pub(super) fn render(i: &PixelInspection) -> String {
     let mut out = String::new();
+    let sample = if i.samples > 1 {
+        format!(" sample {} of {}", i.sample, i.samples)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "draw {} ({}), pixel ({}, {}), {} {}",
+        "draw {} ({}), pixel ({}, {}){sample}, {} {}",
         i.draw, i.label, i.x, i.y, i.target, i.format
     );
     let _ = writeln!(out, "verdict: {}", i.verdict_text);

@@ -26,7 +26,7 @@ use crate::{Error, Result};
 use super::texels::{stored_texel, verdict_kind};
 use super::types::{
     BlendResult, DepthResult, Disassembly, DisassemblyLine, FragmentOutcome, FragmentRecord, PixelHistory,
-    ProgramTrace, RegisterValue, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
+    ProgramTrace, RegisterValue, SampleResult, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
 };
 use super::{ViewerCapture, plane_of, program_info_of, slot_of};
 
@@ -328,8 +328,17 @@ fn depth_stencil_of(fragment: &Fragment) -> Option<&DepthStencilRecord> {
         .or(fragment.early_depth_stencil.as_ref())
 }
 
-/// A fragment for the protocol.
-fn fragment_record(order: usize, fragment: &Fragment, prepared: &PreparedDraw<'_>) -> Result<FragmentRecord> {
+/// A fragment for the protocol, inspected at sample `sample` of `samples`: with more than one, its tests, writes
+/// and outcome are the inspected sample's ([`Fragment::for_sample`], or the fragment's own when its primitive does
+/// not cover that sample) and its sample list says what happened at every sample.
+fn fragment_record(
+    order: usize,
+    full: &Fragment,
+    (sample, samples): (u32, u32),
+    prepared: &PreparedDraw<'_>,
+) -> Result<FragmentRecord> {
+    let seen = (samples > 1).then(|| full.for_sample(sample)).flatten();
+    let fragment = seen.as_ref().unwrap_or(full);
     let pixel = prepared.pixel_program();
     let tests = depth_stencil_of(fragment);
     let mut blend = Vec::new();
@@ -355,14 +364,55 @@ fn fragment_record(order: usize, fragment: &Fragment, prepared: &PreparedDraw<'_
         depth: tests.and_then(|t| t.depth.as_ref()).map(depth_result),
         stencil: tests.and_then(|t| t.stencil.as_ref()).map(stencil_result),
         blend,
-        outcome: match fragment.outcome {
-            crate::draw::FragmentOutcome::ClipDistance => FragmentOutcome::Clipped,
-            crate::draw::FragmentOutcome::CoverageFailed => FragmentOutcome::SampleMasked,
-            crate::draw::FragmentOutcome::StencilFailed => FragmentOutcome::StencilFailed,
-            crate::draw::FragmentOutcome::DepthFailed => FragmentOutcome::DepthFailed,
-            crate::draw::FragmentOutcome::Discarded => FragmentOutcome::Discarded,
-            crate::draw::FragmentOutcome::Written => FragmentOutcome::Written,
+        outcome: outcome_of(fragment.outcome),
+        covered_samples: full.covered_samples,
+        written_samples: full.written_samples,
+        samples: if samples > 1 {
+            full.samples.iter().map(sample_result).collect::<Result<Vec<_>>>()?
+        } else {
+            Vec::new()
         },
+    })
+}
+
+/// A fragment's outcome for the protocol.
+fn outcome_of(outcome: crate::draw::FragmentOutcome) -> FragmentOutcome {
+    match outcome {
+        crate::draw::FragmentOutcome::ClipDistance => FragmentOutcome::Clipped,
+        crate::draw::FragmentOutcome::CoverageFailed => FragmentOutcome::SampleMasked,
+        crate::draw::FragmentOutcome::StencilFailed => FragmentOutcome::StencilFailed,
+        crate::draw::FragmentOutcome::DepthFailed => FragmentOutcome::DepthFailed,
+        crate::draw::FragmentOutcome::Discarded => FragmentOutcome::Discarded,
+        crate::draw::FragmentOutcome::Written => FragmentOutcome::Written,
+    }
+}
+
+/// One sample of a fragment for the protocol.
+fn sample_result(record: &crate::draw::fragment::SampleRecord) -> Result<SampleResult> {
+    let mut stored = Vec::new();
+    if let Some(write) = &record.write {
+        for target in write.targets.iter().flatten() {
+            let len = usize::from(target.after.len);
+            stored.push(stored_texel(
+                target.format,
+                target.after.bytes.get(..len).unwrap_or(&[]),
+            )?);
+        }
+    }
+    Ok(SampleResult {
+        sample: record.sample,
+        depth: record
+            .depth_stencil
+            .as_ref()
+            .and_then(|t| t.depth.as_ref())
+            .map(depth_result),
+        stencil: record
+            .depth_stencil
+            .as_ref()
+            .and_then(|t| t.stencil.as_ref())
+            .map(stencil_result),
+        stored,
+        outcome: outcome_of(record.outcome),
     })
 }
 
@@ -458,7 +508,7 @@ impl ViewerCapture {
     /// Every fragment of draw `index` at pixel (`x`, `y`), in order, with the verdict of target `id` there: the
     /// library's inspection ([`crate::inspect::inspect_replayed`]) of the draw's replay session, in the protocol's
     /// shapes.
-    pub fn inspect_pixel(&mut self, index: usize, id: TargetId, x: u32, y: u32) -> Result<PixelHistory> {
+    pub fn inspect_pixel(&mut self, index: usize, id: TargetId, x: u32, y: u32, sample: u32) -> Result<PixelHistory> {
         let replayed = self.replayed_mut(index)?;
         if replayed.target(id).is_none() {
             return Err(super::no_target(index, id));
@@ -467,22 +517,26 @@ impl ViewerCapture {
             trace_pixel: false,
             trace_vertex: None,
             plane: plane_of(id),
+            sample,
             ..InspectOptions::default()
         };
         let inspection = inspect_replayed(&mut replayed.session, x, y, slot_of(id), &options)?;
         let prepared = replayed.session.prepared();
+        let samples = inspection.samples;
         let fragments = inspection
             .history
             .fragments
             .iter()
             .enumerate()
-            .map(|(order, fragment)| fragment_record(order, fragment, prepared))
+            .map(|(order, fragment)| fragment_record(order, fragment, (sample, samples), prepared))
             .collect::<Result<Vec<_>>>()?;
         let verdict = verdict_kind(inspection.class, Some(!fragments.is_empty()));
         Ok(PixelHistory {
             target: id,
             x,
             y,
+            sample,
+            samples,
             verdict,
             verdict_text: inspection.verdict_text,
             fragments,

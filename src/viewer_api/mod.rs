@@ -70,8 +70,10 @@ struct ViewTarget {
     format: Format,
     /// Width in texels.
     width: u32,
-    /// Height in texels.
+    /// Height in texels: a multisampled target's sample planes stacked, sample 0's on top.
     height: u32,
+    /// Samples a pixel (1 without multisampling).
+    samples: u32,
     /// The target before the draw.
     before: Arc<[u8]>,
     /// What the GPU left, if recorded.
@@ -102,6 +104,7 @@ fn view_targets(draw: &CapturedDraw) -> Vec<ViewTarget> {
                 width: recorded.width,
                 // a multisampled target shows its sample planes stacked, sample 0's on top
                 height: recorded.height.saturating_mul(recorded.resource.sample_count.max(1)),
+                samples: recorded.resource.sample_count.max(1),
                 before: recorded.before.clone(),
                 recorded: recorded.after.clone(),
             });
@@ -288,8 +291,8 @@ impl ViewerCapture {
             .iter()
             .flat_map(|target| {
                 target_ids(target.target, target.format).into_iter().map(|id| {
-                    let height = target.height.saturating_mul(target.resource.sample_count.max(1));
-                    target_info(id, target.format, target.width, height)
+                    let samples = target.resource.sample_count.max(1);
+                    target_info(id, target.format, target.width, (target.height, samples))
                 })
             })
             .collect();
@@ -599,7 +602,9 @@ fn program_info_of(program: &crate::draw::Program, stage: Stage) -> ProgramInfo 
 }
 
 /// What the list says of one target.
-fn target_info(id: TargetId, format: Format, width: u32, height: u32) -> TargetInfo {
+/// The protocol's description of target `id` of a `width` x `height` surface of `samples` samples a pixel (its
+/// planes stacked).
+fn target_info(id: TargetId, format: Format, width: u32, (height, samples): (u32, u32)) -> TargetInfo {
     let info = format.info();
     let (kind, channels) = match id {
         TargetId::Depth => (ComponentKind::Depth, 1),
@@ -621,7 +626,8 @@ fn target_info(id: TargetId, format: Format, width: u32, height: u32) -> TargetI
         kind,
         channels,
         width,
-        height,
+        height: height.saturating_mul(samples),
+        samples,
     }
 }
 
@@ -685,6 +691,7 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
             ambiguous_pixels: 0,
             channels: Vec::new(),
             first_difference: None,
+            sample_differing_pixels: Vec::new(),
         };
     };
     let report = &comparison.report;
@@ -704,7 +711,27 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
             })
             .collect(),
         first_difference: report.first_differences.first().map(|d| PixelCoord { x: d.x, y: d.y }),
+        sample_differing_pixels: sample_differing(comparison, target.samples),
     }
+}
+
+/// The differing pixels of each of the `samples` planes stacked in `comparison` (empty for one sample).
+fn sample_differing(comparison: &Comparison, samples: u32) -> Vec<u64> {
+    if samples <= 1 {
+        return Vec::new();
+    }
+    let width = usize::try_from(comparison.report.width).unwrap_or(usize::MAX);
+    let plane_rows = usize::try_from(comparison.report.height.checked_div(samples).unwrap_or(0)).unwrap_or(0);
+    let plane = width.saturating_mul(plane_rows).max(1);
+    let mut counts = vec![0u64; usize::try_from(samples).unwrap_or(0)];
+    for (i, class) in comparison.classes().iter().enumerate() {
+        if *class == PixelClass::Differs
+            && let Some(count) = counts.get_mut(i.checked_div(plane).unwrap_or(0))
+        {
+            *count = count.saturating_add(1);
+        }
+    }
+    counts
 }
 
 /// A draw's status from its targets' comparisons: the sums over the targets.

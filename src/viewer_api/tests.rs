@@ -359,7 +359,7 @@ fn a_pixel_history_names_its_fragments_and_traces_agree_with_it() {
     let mut capture = open("01-lit-mesh.iridia");
     replay(&mut capture, 0, 1 << 20);
     // the torus covers the centre of the 256x256 target
-    let history = capture.inspect_pixel(0, TargetId::Rt0, 128, 100).unwrap();
+    let history = capture.inspect_pixel(0, TargetId::Rt0, 128, 100, 0).unwrap();
     assert!(!history.fragments.is_empty());
     let written: Vec<&FragmentRecord> = history
         .fragments
@@ -509,9 +509,9 @@ fn bad_input_and_bad_requests_are_errors_not_panics() {
             .is_err()
     );
     assert!(capture.read_texels(0, TargetId::Rt0, u32::MAX, u32::MAX).is_err());
-    assert!(capture.inspect_pixel(0, TargetId::Rt0, 0, 0).is_err());
+    assert!(capture.inspect_pixel(0, TargetId::Rt0, 0, 0, 0).is_err());
     replay(&mut capture, 0, 1 << 20);
-    assert!(capture.inspect_pixel(0, TargetId::Rt0, 128, 0).is_err());
+    assert!(capture.inspect_pixel(0, TargetId::Rt0, 128, 0, 0).is_err());
     assert!(capture.find_difference(0, TargetId::Depth, 0, 0, false).is_err());
     assert!(capture.disassemble(1, Stage::Vs).is_err());
     assert!(TargetId::parse("rt8").is_err() && ImageKind::parse("x").is_err() && Stage::parse("gs").is_err());
@@ -661,7 +661,7 @@ fn both_inspections(
     let bytes = capture_bytes(&[record(&description, Some(rt0_after), depth_after)]);
     let mut viewer = ViewerCapture::open(bytes.clone()).unwrap();
     replay(&mut viewer, 0, 1 << 20);
-    let history = viewer.inspect_pixel(0, TargetId::Rt0, x, y).unwrap();
+    let history = viewer.inspect_pixel(0, TargetId::Rt0, x, y, 0).unwrap();
     let mut capture = Capture::open(bytes).unwrap();
     let inspection = crate::inspect::inspect_pixel(
         &mut capture,

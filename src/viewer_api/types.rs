@@ -233,8 +233,11 @@ pub struct TargetInfo {
     pub channels: u32,
     /// Width in texels.
     pub width: u32,
-    /// Height in texels.
+    /// Height in texels: of a multisampled target, its sample planes stacked, sample 0's on top (each `height /
+    /// samples` rows).
     pub height: u32,
+    /// Samples a pixel (1 without multisampling).
+    pub samples: u32,
 }
 
 /// `DrawStatus`: how a draw stands.
@@ -355,6 +358,9 @@ pub struct TargetComparison {
     pub channels: Vec<ChannelStats>,
     /// The first differing pixel in row order.
     pub first_difference: Option<PixelCoord>,
+    /// For a multisampled target, the differing (not ambiguous) pixels of each sample plane, sample 0's first;
+    /// empty for one sample a pixel.
+    pub sample_differing_pixels: Vec<u64>,
 }
 
 /// `CompareResult`: a replayed draw's comparison, target by target.
@@ -667,6 +673,22 @@ pub enum FragmentOutcome {
     Clipped,
 }
 
+/// `SampleResult`: what the output merger did with one sample of a fragment (3.5.1).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SampleResult {
+    /// The sample's index.
+    pub sample: u32,
+    /// The depth test at the sample.
+    pub depth: Option<DepthResult>,
+    /// The stencil test at the sample.
+    pub stencil: Option<StencilResult>,
+    /// What was stored at the sample, per render target written.
+    pub stored: Vec<TexelValue>,
+    /// What became of the sample.
+    pub outcome: FragmentOutcome,
+}
+
 /// `FragmentRecord`: one fragment that reached the pixel.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -695,8 +717,15 @@ pub struct FragmentRecord {
     pub stencil: Option<StencilResult>,
     /// The output merger per render target written.
     pub blend: Vec<BlendResult>,
-    /// What became of it.
+    /// What became of it (of the inspected sample, for a multisampled target).
     pub outcome: FragmentOutcome,
+    /// The samples its primitive covers at the pixel (bit `s` is sample `s`).
+    pub covered_samples: u32,
+    /// The samples written: with one invocation a pixel, every one its one shading fed.
+    pub written_samples: u32,
+    /// Per sample that reached the depth-stencil tests or the targets, what the output merger did; empty with one
+    /// sample a pixel (the fields above say it).
+    pub samples: Vec<SampleResult>,
 }
 
 /// `PixelHistory`: why a pixel has its value.
@@ -707,8 +736,12 @@ pub struct PixelHistory {
     pub target: TargetId,
     /// Column.
     pub x: u32,
-    /// Row.
+    /// Row (in the sample's plane).
     pub y: u32,
+    /// The sample the verdict is about (0 with one sample a pixel).
+    pub sample: u32,
+    /// Samples a pixel of the target.
+    pub samples: u32,
     /// The verdict.
     pub verdict: PixelVerdictKind,
     /// The verdict's reason, one line: [`crate::inspect::Verdict::text`] of the library's decision procedure.

@@ -58,6 +58,7 @@ fn generated() -> String {
         declaration::<VertexRecord>(&cfg),
         declaration::<DepthResult>(&cfg),
         declaration::<StencilResult>(&cfg),
+        declaration::<SampleResult>(&cfg),
         declaration::<BlendResult>(&cfg),
         declaration::<FragmentOutcome>(&cfg),
         declaration::<FragmentRecord>(&cfg),

@@ -107,7 +107,7 @@ test("the fragments of a pixel end in the value the texel readout shows", async 
   const { handlers } = backend;
   await handlers.replay({ kind: "replay", capture, draw: 1 }, job);
   // (30, 30) is covered by both triangles of the Terrain draw
-  const history = await handlers.inspect_pixel({ kind: "inspect_pixel", capture, draw: 1, target: "rt0", x: 30, y: 30 }, job);
+  const history = await handlers.inspect_pixel({ kind: "inspect_pixel", capture, draw: 1, target: "rt0", x: 30, y: 30, sample: 0 }, job);
   assert.equal(history.fragments.length, 2);
   const written = history.fragments.filter((fragment) => fragment.outcome === "written");
   const last = written[written.length - 1];

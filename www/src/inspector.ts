@@ -193,7 +193,56 @@ const OUTCOME_LABELS: Record<FragmentOutcome, string> = {
 };
 
 /** One fragment as a collapsible card. */
-function fragmentCard(fragment: FragmentRecord, open: boolean, actions: FragmentActions): HTMLElement {
+/** The samples a mask of `samples` bits names, e.g. "0, 2", or "none". */
+function sampleList(mask: number, samples: number): string {
+  const list = Array.from({ length: samples }, (_, s) => s).filter((s) => ((mask >>> s) & 1) === 1);
+  return list.length === 0 ? "none" : list.join(", ");
+}
+
+/** A multisampled fragment's samples: which its primitive covered, which its one shading wrote, and per sample the
+ * depth and stencil tests, the value stored and what became of it. */
+function sampleTable(fragment: FragmentRecord, samples: number, inspected: number): HTMLElement {
+  const rows = fragment.samples.map((record) =>
+    h(
+      "tr",
+      { class: record.sample === inspected ? "inspected" : "", attrs: { "data-sample": String(record.sample) } },
+      h("th", null, `#${record.sample}`),
+      h(
+        "td",
+        null,
+        record.depth === null
+          ? "—"
+          : `${record.depth.func} ${num(record.depth.fragment_depth)} vs ${num(record.depth.stored_depth)} ${record.depth.passed ? "passed" : "failed"}`,
+      ),
+      h(
+        "td",
+        null,
+        record.stencil === null ? "—" : `${record.stencil.func} ${record.stencil.stored} → ${record.stencil.passed ? "passed" : "failed"}, ${record.stencil.result}`,
+      ),
+      h("td", null, record.stored.length === 0 ? "—" : record.stored.map((texel) => texel.hex).join(" ")),
+      h("td", null, OUTCOME_LABELS[record.outcome] ?? record.outcome),
+    ),
+  );
+  return h(
+    "div",
+    { class: "samples", attrs: { "data-testid": "fragment-samples" } },
+    h(
+      "div",
+      { class: "line" },
+      `Samples covered: ${sampleList(fragment.covered_samples, samples)} · written: ${sampleList(fragment.written_samples, samples)}`,
+    ),
+    rows.length === 0
+      ? null
+      : h(
+          "table",
+          { class: "registers" },
+          h("thead", null, h("tr", null, h("th", null, "sample"), h("th", null, "depth"), h("th", null, "stencil"), h("th", null, "stored"), h("th", null, "outcome"))),
+          h("tbody", null, rows),
+        ),
+  );
+}
+
+function fragmentCard(fragment: FragmentRecord, open: boolean, actions: FragmentActions, history: PixelHistory): HTMLElement {
   const details = h("details", { class: `fragment outcome-${fragment.outcome}`, attrs: { "data-fragment": String(fragment.order) } });
   details.open = open;
   const summary = h(
@@ -215,6 +264,7 @@ function fragmentCard(fragment: FragmentRecord, open: boolean, actions: Fragment
     fragment.depth === null ? null : depthLine(fragment.depth),
     fragment.stencil === null ? null : stencilLine(fragment.stencil),
     ...fragment.blend.map(blendBlock),
+    history.samples > 1 ? sampleTable(fragment, history.samples, history.sample) : null,
     fragment.pixel_inputs.length > 0
       ? h(
           "button",
@@ -239,11 +289,17 @@ export function historyView(history: PixelHistory, actions: FragmentActions): HT
   return h(
     "div",
     { class: "history" },
-    h("div", { class: `verdict verdict-${history.verdict}`, attrs: { "data-testid": "verdict" } }, verdictTag(history.verdict), " ", history.verdict_text),
+    h(
+      "div",
+      { class: `verdict verdict-${history.verdict}`, attrs: { "data-testid": "verdict" } },
+      verdictTag(history.verdict),
+      history.samples > 1 ? ` sample ${history.sample} of ${history.samples}: ` : " ",
+      history.verdict_text,
+    ),
     h("h3", null, `Fragments (${history.fragments.length})`),
     history.fragments.length === 0
       ? h("p", { class: "muted" }, "No fragment of this draw reached the pixel.")
-      : h("div", { class: "fragments", attrs: { "data-testid": "fragments" } }, history.fragments.map((fragment) => fragmentCard(fragment, fragment === deciding, actions))),
+      : h("div", { class: "fragments", attrs: { "data-testid": "fragments" } }, history.fragments.map((fragment) => fragmentCard(fragment, fragment === deciding, actions, history))),
   );
 }
 

@@ -24,6 +24,7 @@ const SHORTCUTS: [string, string][] = [
   ["R G B A", "Toggle a channel"],
   ["N / Shift+N", "Next / previous differing pixel"],
   ["T / Shift+T", "Next / previous target"],
+  ["M / Shift+M", "Next / previous sample of a multisampled target (all stacked, 0, 1, …)"],
   ["S", "Side by side on / off"],
   ["+ / − / 0", "Zoom in / out / fit"],
   ["Ctrl+G", "Go to a pixel (x, y)"],
@@ -459,6 +460,12 @@ class App {
           return true;
         case "s":
           this.views.toggleSplit();
+          return true;
+        case "m":
+          this.views.cycleSample(1);
+          return true;
+        case "M":
+          this.views.cycleSample(-1);
           return true;
         case "+":
         case "=":

@@ -667,6 +667,7 @@ function targetInfo(target: TargetId, format: string, spec: DrawSpec): TargetInf
     channels: info.channels.length,
     width: spec.width,
     height: spec.height,
+    samples: 1,
   };
 }
 
@@ -1188,6 +1189,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
           ambiguous_pixels: ambiguous,
           channels,
           first_difference: first,
+          sample_differing_pixels: [],
         };
       });
       const result: CompareResult = { draw: draw.index, targets, status: status(draw) };
@@ -1315,6 +1317,9 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
           stencil,
           blend: blends,
           outcome: fragment.outcome,
+          covered_samples: 1,
+          written_samples: fragment.outcome === "written" ? 1 : 0,
+          samples: [],
         };
       });
       const verdict = verdictOf(images, info, request.x, request.y, true);
@@ -1344,6 +1349,8 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         target: request.target,
         x: request.x,
         y: request.y,
+        sample: 0,
+        samples: 1,
         verdict,
         verdict_text: text,
         fragments: records,

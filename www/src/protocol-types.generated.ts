@@ -135,9 +135,14 @@ channels: number,
  */
 width: number,
 /**
- * Height in texels.
+ * Height in texels: of a multisampled target, its sample planes stacked, sample 0's on top (each `height /
+ * samples` rows).
  */
-height: number, };
+height: number,
+/**
+ * Samples a pixel (1 without multisampling).
+ */
+samples: number, };
 
 /**
  * `DrawStatus`: how a draw stands.
@@ -304,7 +309,12 @@ channels: Array<ChannelStats>,
 /**
  * The first differing pixel in row order.
  */
-first_difference: PixelCoord | null, };
+first_difference: PixelCoord | null,
+/**
+ * For a multisampled target, the differing (not ambiguous) pixels of each sample plane, sample 0's first;
+ * empty for one sample a pixel.
+ */
+sample_differing_pixels: Array<number>, };
 
 /**
  * `CompareResult`: a replayed draw's comparison, target by target.
@@ -610,6 +620,31 @@ passed: boolean,
 result: number, };
 
 /**
+ * `SampleResult`: what the output merger did with one sample of a fragment (3.5.1).
+ */
+export type SampleResult = {
+/**
+ * The sample's index.
+ */
+sample: number,
+/**
+ * The depth test at the sample.
+ */
+depth: DepthResult | null,
+/**
+ * The stencil test at the sample.
+ */
+stencil: StencilResult | null,
+/**
+ * What was stored at the sample, per render target written.
+ */
+stored: Array<TexelValue>,
+/**
+ * What became of the sample.
+ */
+outcome: FragmentOutcome, };
+
+/**
  * `BlendResult`: the output merger at one render target.
  */
 export type BlendResult = {
@@ -700,9 +735,22 @@ stencil: StencilResult | null,
  */
 blend: Array<BlendResult>,
 /**
- * What became of it.
+ * What became of it (of the inspected sample, for a multisampled target).
  */
-outcome: FragmentOutcome, };
+outcome: FragmentOutcome,
+/**
+ * The samples its primitive covers at the pixel (bit `s` is sample `s`).
+ */
+covered_samples: number,
+/**
+ * The samples written: with one invocation a pixel, every one its one shading fed.
+ */
+written_samples: number,
+/**
+ * Per sample that reached the depth-stencil tests or the targets, what the output merger did; empty with one
+ * sample a pixel (the fields above say it).
+ */
+samples: Array<SampleResult>, };
 
 /**
  * `PixelHistory`: why a pixel has its value.
@@ -717,9 +765,17 @@ target: TargetId,
  */
 x: number,
 /**
- * Row.
+ * Row (in the sample's plane).
  */
 y: number,
+/**
+ * The sample the verdict is about (0 with one sample a pixel).
+ */
+sample: number,
+/**
+ * Samples a pixel of the target.
+ */
+samples: number,
 /**
  * The verdict.
  */

@@ -48,6 +48,7 @@ import type {
   ReplaySummary,
   ShownChannels,
   Stage,
+  SampleResult,
   StencilResult,
   StepProgress,
   TargetComparison,
@@ -90,6 +91,7 @@ export type {
   ReplaySummary,
   ShownChannels,
   Stage,
+  SampleResult,
   StencilResult,
   StepProgress,
   TargetComparison,
@@ -206,7 +208,7 @@ export type Request =
       backwards: boolean;
     }
   /** Every fragment that reached the pixel, in order, with a verdict. */
-  | { kind: "inspect_pixel"; capture: CaptureId; draw: DrawIndex; target: TargetId; x: number; y: number }
+  | { kind: "inspect_pixel"; capture: CaptureId; draw: DrawIndex; target: TargetId; x: number; y: number; sample: number }
   /** The pixel program's trace for one fragment of a pixel (`fragment` is `FragmentRecord.order`). */
   | { kind: "trace_pixel"; capture: CaptureId; draw: DrawIndex; x: number; y: number; fragment: number }
   /** The vertex program's trace for one vertex. */

@@ -25,7 +25,7 @@
 //     render_target(draw: number, target: TargetId, image: ImageKind, display: DisplayOptions): RenderedImage
 //     read_texels(draw: number, target: TargetId, x: number, y: number): TexelReadout
 //     find_difference(draw: number, target: TargetId, x: number, y: number, backwards: boolean): PixelCoord | null
-//     inspect_pixel(draw: number, target: TargetId, x: number, y: number): PixelHistory
+//     inspect_pixel(draw: number, target: TargetId, x: number, y: number, sample: number): PixelHistory
 //     trace_pixel(draw: number, x: number, y: number, fragment: number): ProgramTrace
 //     trace_vertex(draw: number, vertex_id: number, instance_id: number): ProgramTrace
 //     disassemble(draw: number, stage: Stage): Disassembly
@@ -197,7 +197,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         request.backwards,
       )) as PixelCoord | null,
     inspect_pixel: async (request) =>
-      call(capture(request.capture), "inspect_pixel", request.draw, request.target, request.x, request.y) as PixelHistory,
+      call(capture(request.capture), "inspect_pixel", request.draw, request.target, request.x, request.y, request.sample) as PixelHistory,
     trace_pixel: async (request) =>
       call(capture(request.capture), "trace_pixel", request.draw, request.x, request.y, request.fragment) as ProgramTrace,
     trace_vertex: async (request) =>

@@ -8,7 +8,7 @@ import { decidingFragment, historyView, listingView, texelTable, traceView, verd
 import { type FragmentRecord, type PixelCoord, type VertexRecord, formatError, toErrorInfo } from "../protocol";
 import type { Generation, GenerationToken } from "./generation";
 import { inlineError, showMessage, targetLabel } from "./page";
-import type { ViewerState } from "./state";
+import { type ViewerState, planePixel } from "./state";
 import type { Views } from "./views";
 
 /** The inspector panel. */
@@ -41,7 +41,10 @@ export class InspectorPanel {
     this.views.setSelected(pixel);
     if (centre) this.views.centreOn(pixel);
     this.updateHash();
-    byId("inspector-title", HTMLSpanElement).textContent = `(${pixel.x}, ${pixel.y}) · ${targetLabel(info.target)} ${info.format}`;
+    // a multisampled target's pixel is a sample of a pixel of one of its stacked planes
+    const at = planePixel(info, pixel);
+    const place = info.samples > 1 ? `(${at.x}, ${at.y}) sample ${at.sample}` : `(${pixel.x}, ${pixel.y})`;
+    byId("inspector-title", HTMLSpanElement).textContent = `${place} · ${targetLabel(info.target)} ${info.format}`;
     const values = h("div", { class: "section", attrs: { "data-testid": "texel-values" } }, h("p", { class: "muted" }, "Reading…"));
     const historySection = h("div", { class: "section", attrs: { "data-testid": "history" } });
     const traceSection = h("div", { class: "section", attrs: { "data-testid": "pixel-trace" } });
@@ -61,7 +64,7 @@ export class InspectorPanel {
       return;
     }
     try {
-      const history = await this.client.request({ kind: "inspect_pixel", ...base });
+      const history = await this.client.request({ kind: "inspect_pixel", ...base, y: at.y, sample: at.sample });
       if (!request.current) return;
       const actions = {
         traceFragment: (fragment: FragmentRecord) => void this.traceFragment(request, traceSection, fragment),
@@ -80,15 +83,17 @@ export class InspectorPanel {
     const capture = this.state.capture;
     const pixel = this.state.pixel;
     const draw = this.state.drawIndex;
-    if (capture === null || draw === null || pixel === null) return;
+    const info = this.state.currentTarget();
+    if (capture === null || draw === null || pixel === null || info === null) return;
+    const at = planePixel(info, pixel);
     replace(section, h("p", { class: "muted" }, "Tracing…"));
     try {
       const trace = await this.client.request({
         kind: "trace_pixel",
         capture: capture.summary.capture,
         draw,
-        x: pixel.x,
-        y: pixel.y,
+        x: at.x,
+        y: at.y,
         fragment: fragment.order,
       });
       if (!request.current) return;

@@ -40,7 +40,10 @@ export class ViewerState {
   /** The display range the user set; null takes the image's own. */
   range: ValueRange | null = null;
   highlightNonFinite = true;
+  /** The picked pixel, in the target's coordinates (a multisampled target's sample planes stacked). */
   pixel: PixelCoord | null = null;
+  /** The sample plane the panes show of a multisampled target; null shows every plane, stacked. */
+  sample: number | null = null;
   comparison: CompareResult | null = null;
   /** Why the picked draw has no replay (failed or cancelled), or null. */
   replayError: ErrorInfo | null = null;
@@ -57,6 +60,13 @@ export class ViewerState {
     return this.currentDraw()?.targets.find((target) => target.target === this.target) ?? null;
   }
 
+  /** The sample plane shown of the current target, when it is multisampled and one is picked. */
+  shownSample(): number | null {
+    const info = this.currentTarget();
+    if (info === null || info.samples <= 1 || this.sample === null || this.sample >= info.samples) return null;
+    return this.sample;
+  }
+
   /** The view as the hash names it. */
   hashState(): ViewState {
     return {
@@ -67,4 +77,22 @@ export class ViewerState {
       pixel: this.pixel,
     };
   }
+}
+
+/** Where a pixel of a target's stacked sample planes is: its column, its row in its plane, and its sample. */
+export interface PlanePixel {
+  x: number;
+  y: number;
+  sample: number;
+}
+
+/** The rows of one sample plane of `info` (its whole height with one sample a pixel). */
+export function planeHeight(info: TargetInfo): number {
+  return info.samples > 1 ? Math.floor(info.height / info.samples) : info.height;
+}
+
+/** The plane pixel of `pixel`, a pixel of `info`'s stacked planes (sample 0's on top). */
+export function planePixel(info: TargetInfo, pixel: PixelCoord): PlanePixel {
+  const rows = Math.max(1, planeHeight(info));
+  return { x: pixel.x, y: pixel.y % rows, sample: Math.floor(pixel.y / rows) };
 }

@@ -21,7 +21,7 @@ import type { BackendClient } from "../client";
 import { ImagePane, ViewTransform } from "../view";
 import type { Generation } from "./generation";
 import { targetLabel } from "./page";
-import type { ViewerState } from "./state";
+import { type ViewerState, planeHeight } from "./state";
 
 const VIEW_LABELS: Record<ImageKind, string> = {
   replayed: "Replayed",
@@ -62,6 +62,7 @@ export class Views {
   /** A new render makes the answers of the one before stale, and so does a new capture or draw. */
   private readonly renders: Generation;
   private readonly targetSelect = byId("target-select", HTMLSelectElement);
+  private readonly sampleSelect = byId("sample-select", HTMLSelectElement);
 
   constructor(
     private readonly client: BackendClient,
@@ -70,9 +71,9 @@ export class Views {
   ) {
     this.renders = state.navigation.child();
     const events = {
-      onPick: (pixel: PixelCoord) => hooks.pick(pixel),
+      onPick: (pixel: PixelCoord) => hooks.pick(this.toTarget(pixel)),
       onHover: (pixel: PixelCoord | null) => {
-        byId("status-hover", HTMLSpanElement).textContent = pixel === null ? "" : `x ${pixel.x}, y ${pixel.y}`;
+        byId("status-hover", HTMLSpanElement).textContent = pixel === null ? "" : this.hoverText(pixel);
       },
     };
     this.mainPane = new ImagePane(this.transform, events, "main");
@@ -102,22 +103,76 @@ export class Views {
     this.sidePane.setImage(null, "", "", "");
   }
 
-  /** Marks the picked pixel in both panes. */
+  /** A pixel of the panes as a pixel of the target (its stacked sample planes, when one plane is shown). */
+  private toTarget(pixel: PixelCoord): PixelCoord {
+    const info = this.state.currentTarget();
+    const sample = this.state.shownSample();
+    if (info === null || sample === null) return pixel;
+    return { x: pixel.x, y: pixel.y + sample * planeHeight(info) };
+  }
+
+  /** A pixel of the target as a pixel of the panes, or null when it lies in a sample plane not shown. */
+  private toPane(pixel: PixelCoord | null): PixelCoord | null {
+    const info = this.state.currentTarget();
+    const sample = this.state.shownSample();
+    if (pixel === null || info === null || sample === null) return pixel;
+    const rows = planeHeight(info);
+    return Math.floor(pixel.y / rows) === sample ? { x: pixel.x, y: pixel.y % rows } : null;
+  }
+
+  /** The status line's text for a pane pixel: with several samples a pixel, its row in its plane and its sample. */
+  private hoverText(pixel: PixelCoord): string {
+    const info = this.state.currentTarget();
+    if (info === null || info.samples <= 1) return `x ${pixel.x}, y ${pixel.y}`;
+    const rows = planeHeight(info);
+    const at = this.toTarget(pixel);
+    return `x ${at.x}, y ${at.y % rows}, sample ${Math.floor(at.y / rows)}`;
+  }
+
+  /** The size of the image the panes show: one sample plane, or the whole target. */
+  private shownSize(info: TargetInfo): { width: number; height: number } {
+    return { width: info.width, height: this.state.shownSample() === null ? info.height : planeHeight(info) };
+  }
+
+  /** Marks the picked pixel (of the target) in both panes. */
   setSelected(pixel: PixelCoord | null): void {
-    this.mainPane.setSelected(pixel);
-    this.sidePane.setSelected(pixel);
+    const shown = this.toPane(pixel);
+    this.mainPane.setSelected(shown);
+    this.sidePane.setSelected(shown);
   }
 
   centreOn(pixel: PixelCoord): void {
+    const shown = this.toPane(pixel);
+    if (shown === null) return;
     const size = this.mainPane.size();
-    this.transform.centreOn(pixel, size.width, size.height, 8);
+    this.transform.centreOn(shown, size.width, size.height, 8);
   }
 
   fit(): void {
     const info = this.state.currentTarget();
     if (info === null) return;
     const size = this.mainPane.size();
-    this.transform.fit(info.width, info.height, size.width, size.height);
+    const shown = this.shownSize(info);
+    this.transform.fit(shown.width, shown.height, size.width, size.height);
+  }
+
+  /** Shows sample plane `sample` of a multisampled target, or (null) every plane stacked. */
+  setSample(sample: number | null): void {
+    this.state.sample = sample;
+    this.transform.placed = false;
+    this.renderToolbar();
+    this.hooks.updateHash();
+    void this.render();
+  }
+
+  /** Steps through the planes of a multisampled target: all stacked, sample 0, 1, ... and back. */
+  cycleSample(step: number): void {
+    const info = this.state.currentTarget();
+    if (info === null || info.samples <= 1) return;
+    const choices = info.samples + 1;
+    const at = this.state.shownSample() === null ? 0 : (this.state.shownSample() ?? 0) + 1;
+    const next = (at + step + choices) % choices;
+    this.setSample(next === 0 ? null : next - 1);
   }
 
   zoom(factor: number): void {
@@ -177,6 +232,10 @@ export class Views {
         this.setTarget(target.target);
         void this.refreshAfterTargetChange();
       }
+    });
+    this.sampleSelect.addEventListener("change", () => {
+      const value = this.sampleSelect.value;
+      this.setSample(value === "all" ? null : Number(value));
     });
     byId("split-button", HTMLButtonElement).addEventListener("click", () => this.toggleSplit());
     byId("fit-button", HTMLButtonElement).addEventListener("click", () => this.fit());
@@ -240,6 +299,21 @@ export class Views {
       }),
     );
     this.targetSelect.disabled = draw === null || draw.targets.length === 0;
+    const samples = info?.samples ?? 1;
+    this.sampleSelect.hidden = samples <= 1;
+    if (samples > 1) {
+      const shown = this.state.shownSample();
+      const option = (value: string, label: string, selected: boolean): HTMLOptionElement => {
+        const element = h("option", { attrs: { value } }, label);
+        element.selected = selected;
+        return element;
+      };
+      replace(
+        this.sampleSelect,
+        option("all", `All ${samples} samples`, shown === null),
+        ...Array.from({ length: samples }, (_, s) => option(String(s), `Sample ${s}`, shown === s)),
+      );
+    }
     for (const button of document.querySelectorAll<HTMLButtonElement>("#view-buttons button")) {
       button.classList.toggle("active", button.dataset["view"] === this.state.view);
       button.setAttribute("aria-pressed", String(button.dataset["view"] === this.state.view));
@@ -297,9 +371,13 @@ export class Views {
       .filter((channel) => channel.max_abs_difference > 0)
       .map((channel) => `${channel.channel} ≤ ${num(channel.max_abs_difference)}${channel.max_ulps !== null ? ` (${channel.max_ulps} ULP)` : ""}`);
     element.classList.add(comparison.differing_pixels > 0 ? "differs" : comparison.ambiguous_pixels > 0 ? "ambiguous" : "matches");
+    const perSample = comparison.sample_differing_pixels;
     replace(
       element,
       h("b", { attrs: { "data-testid": "differing-count" } }, `${comparison.differing_pixels} of ${comparison.compared_pixels} pixels differ`),
+      perSample.length > 0
+        ? h("span", { attrs: { "data-testid": "sample-differing" } }, ` (per sample: ${perSample.map((n, s) => `#${s} ${n}`).join(", ")})`)
+        : "",
       comparison.ambiguous_pixels > 0 ? ` · ${comparison.ambiguous_pixels} ambiguous` : "",
       stats.length > 0 ? ` · max |Δ| ${stats.join(", ")}` : "",
       ` · draw ${draw.index} ${targetLabel(info.target)}`,
@@ -318,15 +396,18 @@ export class Views {
       throw new BackendError({ kind: "request", what: "view", detail: "nothing to show" });
     const display = this.display();
     const key = JSON.stringify([capture.summary.capture, draw, target, kind, display]);
-    const cached = this.images.get(key);
-    if (cached !== undefined) return cached;
-    const image = await this.client.request({ kind: "render_target", capture: capture.summary.capture, draw, target, image: kind, display });
-    this.images.set(key, image);
-    if (this.images.size > IMAGE_CACHE_SIZE) {
-      const oldest = this.images.keys().next();
-      if (oldest.done !== true) this.images.delete(oldest.value);
+    let image = this.images.get(key);
+    if (image === undefined) {
+      image = await this.client.request({ kind: "render_target", capture: capture.summary.capture, draw, target, image: kind, display });
+      this.images.set(key, image);
+      if (this.images.size > IMAGE_CACHE_SIZE) {
+        const oldest = this.images.keys().next();
+        if (oldest.done !== true) this.images.delete(oldest.value);
+      }
     }
-    return image;
+    const info = this.state.currentTarget();
+    const sample = this.state.shownSample();
+    return info === null || sample === null ? image : samplePlane(image, sample, planeHeight(info));
   }
 
   /** The image kind of the side pane: the recorded image, or the replayed one when the main pane shows recorded. */
@@ -335,7 +416,12 @@ export class Views {
   }
 
   private paneBadge(info: TargetInfo, image: RenderedImage): string {
-    const parts = [`${info.format} ${info.width}×${info.height}`];
+    const sample = this.state.shownSample();
+    const size =
+      info.samples <= 1
+        ? `${info.width}×${info.height}`
+        : `${info.width}×${planeHeight(info)} ×${info.samples} ${sample === null ? "(samples stacked)" : `sample ${sample}`}`;
+    const parts = [`${info.format} ${size}`];
     if (image.non_finite_texels > 0) parts.push(`${image.non_finite_texels} NaN/Inf`);
     return parts.join(" · ");
   }
@@ -377,12 +463,20 @@ export class Views {
       } else {
         pane.setImage(null, PANE_CAPTIONS[kind], "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
       }
-      pane.setSelected(this.state.pixel);
+      pane.setSelected(this.toPane(this.state.pixel));
     }
     if (!this.transform.placed) {
       const size = this.mainPane.size();
-      this.transform.fit(info.width, info.height, size.width, size.height);
+      const shown = this.shownSize(info);
+      this.transform.fit(shown.width, shown.height, size.width, size.height);
     }
     this.renderRange();
   }
+}
+
+/** Sample plane `sample` of an image of stacked planes of `rows` rows each (the texel statistics stay the whole
+ * image's). */
+function samplePlane(image: RenderedImage, sample: number, rows: number): RenderedImage {
+  const bytes = image.width * rows * 4;
+  return { ...image, height: rows, rgba: image.rgba.subarray(sample * bytes, (sample + 1) * bytes) };
 }
