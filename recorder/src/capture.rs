@@ -1280,7 +1280,16 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
             let mut desc = D3D11_RASTERIZER_DESC::default();
             // SAFETY: a live state; `desc` is writable.
             unsafe { state.GetDesc(&mut desc) };
-            crate::convert::rasterizer(&desc)?
+            let mut converted = crate::convert::rasterizer(&desc)?;
+            // D3D11.1's ForcedSampleCount (3.5.6) is on the state's ID3D11RasterizerState1 interface, when the
+            // runtime has one
+            if let Ok(state1) = state.cast::<ID3D11RasterizerState1>() {
+                let mut desc1 = D3D11_RASTERIZER_DESC1::default();
+                // SAFETY: a live state; `desc1` is writable.
+                unsafe { state1.GetDesc1(&mut desc1) };
+                converted.forced_sample_count = desc1.ForcedSampleCount;
+            }
+            converted
         }
         Err(_) => iridia::api::fixed_function::RasterizerDesc::default(),
     };

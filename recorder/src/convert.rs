@@ -53,6 +53,8 @@ pub fn rasterizer(desc: &D3D11_RASTERIZER_DESC) -> Result<RasterizerDesc> {
         scissor_enable: desc.ScissorEnable.as_bool(),
         multisample_enable: desc.MultisampleEnable.as_bool(),
         antialiased_line_enable: desc.AntialiasedLineEnable.as_bool(),
+        // D3D11_RASTERIZER_DESC1 only; the caller reads it from ID3D11RasterizerState1
+        forced_sample_count: 0,
     })
 }
 

@@ -35,6 +35,9 @@ pub struct RasterizerDesc {
     pub multisample_enable: bool,
     /// Alpha antialiasing of lines.
     pub antialiased_line_enable: bool,
+    /// `D3D11_RASTERIZER_DESC1::ForcedSampleCount` (3.5.6, target-independent rasterization): 0 off, else the
+    /// standard pattern of 1, 4, 8 or 16 samples the rasterizer covers whatever the targets' sample count.
+    pub forced_sample_count: u32,
 }
 
 impl Default for RasterizerDesc {
@@ -50,6 +53,7 @@ impl Default for RasterizerDesc {
             scissor_enable: false,
             multisample_enable: false,
             antialiased_line_enable: false,
+            forced_sample_count: 0,
         }
     }
 }

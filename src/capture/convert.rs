@@ -191,6 +191,7 @@ same_fields!(
         scissor_enable,
         multisample_enable,
         antialiased_line_enable,
+        forced_sample_count,
     }
 );
 same_fields!(

@@ -532,6 +532,9 @@ pub struct RasterizerEntry {
     pub scissor_enable: bool,
     pub multisample_enable: bool,
     pub antialiased_line_enable: bool,
+    /// Version 1.2 (`D3D11_RASTERIZER_DESC1`); absent before: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forced_sample_count: u32,
 }
 
 /// `D3D11_DEPTH_STENCILOP_DESC`.
@@ -742,4 +745,9 @@ pub(crate) fn locate_draw_error(draw: &serde_json::Value) -> Option<(String, Str
         }
     }
     check::<DrawEntry>(draw).map(|message| (String::new(), message))
+}
+
+/// Whether a count is 0 (left out of the manifest).
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }

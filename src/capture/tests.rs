@@ -203,6 +203,7 @@ fn every_field_draw() -> DrawRecord {
         scissor_enable: true,
         multisample_enable: true,
         antialiased_line_enable: true,
+        forced_sample_count: 4,
     };
     state.depth_stencil = DepthStencilDesc {
         depth_enable: true,

@@ -869,6 +869,7 @@ fn rasterizer(node: &Node<'_>) -> Result<RasterizerDesc> {
         "depth_clip",
         "multisample",
         "antialiased_line",
+        "forced_sample_count",
     ])?;
     let mut desc = RasterizerDesc::default();
     if let Some(v) = optional(node, "fill", |n| n.api_enum())? {
@@ -897,6 +898,9 @@ fn rasterizer(node: &Node<'_>) -> Result<RasterizerDesc> {
     }
     if let Some(v) = optional(node, "antialiased_line", Node::bool)? {
         desc.antialiased_line_enable = v;
+    }
+    if let Some(v) = optional(node, "forced_sample_count", Node::u32)? {
+        desc.forced_sample_count = v;
     }
     Ok(desc)
 }

@@ -62,8 +62,12 @@
 //!   samples. The pull-model instructions (`eval_snapped`, `eval_sample_index`, `eval_centroid`; 16.5) evaluate an
 //!   attribute from the lane's triangle plane at their location under its declared interpolation, its `centroid`
 //!   or `sample` modifier ignored; an index past the pattern (undefined, 16.5.2) evaluates at the centre; a system
-//!   value reads as it stands. Not done: ForcedSampleCount (3.5.6) and the ambiguity mask per sample (it marks pixels
-//!   by their centre).
+//!   value reads as it stands. A ForcedSampleCount (3.5.6) rasterizes at its standard pattern (1: the centre)
+//!   whatever the targets' count: a pixel it covers anywhere is shaded, `vCoverage` and the centroid see its
+//!   coverage without the SampleMask, and every output sample is covered (then the SampleMask, `oMask` and
+//!   alpha-to-coverage apply); what 3.5.6 leaves undefined (another count, multisampled targets with a count above
+//!   1, a depth-stencil view, depth output, sample frequency) is refused. Not done: the ambiguity mask per sample (it
+//!   marks pixels by their centre).
 //!
 //! # Ambiguity
 //!

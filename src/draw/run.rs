@@ -124,6 +124,52 @@ pub struct PreparedDraw<'s> {
     pub(super) pattern: SamplePattern,
     /// Whether the pixel program runs once per covered sample (3.5.4): it asks to and the targets have more than one.
     pub(super) sample_frequency: bool,
+    /// With a ForcedSampleCount (3.5.6), every sample of the targets (the coverage a pixel the rasterizer's pattern
+    /// covers anywhere gives the output merger); `None` when the targets' own pattern rasterizes.
+    pub(super) forced_output: Option<u32>,
+}
+
+/// The rasterizer's sample pattern under ForcedSampleCount `forced` (3.5.6, target-independent rasterization), or
+/// `None` when it is 0 (the targets' pattern rasterizes). The spec leaves undefined what the runtime does not refuse
+/// at state creation; Iridia refuses each such draw with an error naming the rule: a count other than 1, 4, 8 or
+/// 16, more than one sample with multisampled render targets, a bound depth-stencil view, a program that writes
+/// depth or runs per sample.
+fn forced_pattern(
+    state: &DrawState,
+    targets: u32,
+    depth_bound: bool,
+    per_sample: bool,
+    depth_written: bool,
+) -> Result<Option<SamplePattern>> {
+    let forced = state.rasterizer.forced_sample_count;
+    if forced == 0 {
+        return Ok(None);
+    }
+    let refuse = |why: &str| {
+        Err(state.error(
+            "rasterizer",
+            format!("ForcedSampleCount {forced} {why} (3.5.6: undefined rendering)"),
+        ))
+    };
+    if !matches!(forced, 1 | 4 | 8 | 16) {
+        return refuse("is not 0, 1, 4, 8 or 16");
+    }
+    if forced > 1 && targets > 1 {
+        return refuse("needs single-sampled render targets");
+    }
+    if depth_bound {
+        return refuse("with a depth-stencil view bound");
+    }
+    if per_sample {
+        return refuse("with a pixel program that runs per sample");
+    }
+    if depth_written {
+        return refuse("with a pixel program that writes depth");
+    }
+    if forced == 1 {
+        return Ok(Some(SamplePattern::default()));
+    }
+    SamplePattern::new(forced, crate::api::multisample::STANDARD_MULTISAMPLE_PATTERN).map(Some)
 }
 
 /// The rasterizer state of `state`'s rasterizer description, or an error for a fill mode not drawn.
@@ -577,11 +623,21 @@ impl<'s> PreparedDraw<'s> {
         // sampleinfo and samplepos of the rasterizer (22.4.x) see the targets' count and pattern
         vs.set_rasterizer(samples, state.sample_quality);
         ps.set_rasterizer(samples, state.sample_quality);
-        // 19.2.4: the targets' quality level picks their sample positions
-        let pattern = if samples > 1 {
-            SamplePattern::new(samples, state.sample_quality).map_err(|e| e.within(format!("{label} output merger")))?
-        } else {
-            SamplePattern::default()
+        // 19.2.4: the targets' quality level picks their sample positions, unless a ForcedSampleCount picks the
+        // rasterizer's (3.5.6)
+        let forced = forced_pattern(
+            state,
+            samples,
+            targets.depth_stencil.is_some(),
+            linkage.sample_frequency,
+            pixel.as_ref().and_then(|p| p.executable.depth_output()).is_some(),
+        )?;
+        let forced_output = forced.map(|_| crate::raster::full_mask(samples));
+        let pattern = match forced {
+            Some(pattern) => pattern,
+            None if samples > 1 => SamplePattern::new(samples, state.sample_quality)
+                .map_err(|e| e.within(format!("{label} output merger")))?,
+            None => SamplePattern::default(),
         };
         let formats = (
             targets.render_targets.clone().map(|t| t.map(|t| t.format())),
@@ -650,6 +706,7 @@ impl<'s> PreparedDraw<'s> {
             primitives_per_instance: per_instance,
             pattern,
             sample_frequency: linkage_samples && samples > 1,
+            forced_output,
         })
     }
 
@@ -1199,7 +1256,7 @@ impl<'s> PreparedDraw<'s> {
         }
         // 16.12.1: the tests (and writes) before the program, per sample; a lane none of whose samples passes is not
         // invoked but as a helper
-        if self.early && self.pixel.is_some() {
+        if self.early && self.pixel.is_some() && self.forced_output.is_none() {
             for (q, job) in batch.iter_mut().enumerate() {
                 for lane in 0..4 {
                     let rasterized = job.samples_of(lane);
@@ -1289,6 +1346,13 @@ impl<'s> PreparedDraw<'s> {
             vec![None]
         };
         let centroid = self.linkage.inputs.iter().any(|i| i.location == Location::Centroid);
+        // the SampleMask is of the output samples: under a ForcedSampleCount neither the centroid nor the input
+        // coverage sees it (3.5.6)
+        let centroid_mask = if self.forced_output.is_some() {
+            u32::MAX
+        } else {
+            sample_mask
+        };
         for pass in passes {
             // the lanes' samples this pass runs for: every surviving sample, or sample s if it survives and is in
             // the SampleMask (3.5.4)
@@ -1320,7 +1384,7 @@ impl<'s> PreparedDraw<'s> {
                 for (i, centre) in job.quad.lanes.iter().enumerate() {
                     let lane = slot.saturating_mul(4).saturating_add(i);
                     let coverage = job.coverage_of(i);
-                    let at_centroid = centroid.then(|| match self.centroid_sample(coverage, sample_mask) {
+                    let at_centroid = centroid.then(|| match self.centroid_sample(coverage, centroid_mask) {
                         Some(s) => self.sample_lane(triangle, &job.quad, i, s),
                         None => *centre,
                     });
@@ -1341,8 +1405,9 @@ impl<'s> PreparedDraw<'s> {
                         }
                     }
                     if self.linkage.coverage_input {
-                        // 16.3.2: the primitive's coverage ANDed with the SampleMask, not the depth/stencil tests
-                        machine.set_input_coverage(lane, coverage & sample_mask);
+                        // 16.3.2: the primitive's coverage ANDed with the SampleMask, not the depth/stencil tests;
+                        // under a ForcedSampleCount the coverage of the rasterizer's pattern alone (3.5.6)
+                        machine.set_input_coverage(lane, coverage & centroid_mask);
                     }
                     if self.linkage.primitive_id_input {
                         machine.set_primitive_id(lane, context.id);
@@ -1384,7 +1449,7 @@ impl<'s> PreparedDraw<'s> {
                 triangle,
                 quads: jobs.iter().map(|(_, job, _)| &job.quad).collect(),
                 coverage: jobs.iter().map(|(_, job, _)| job.coverage).collect(),
-                sample_mask,
+                sample_mask: centroid_mask,
                 context,
             };
             let mut bindings = self.ps.bindings();
@@ -1474,6 +1539,12 @@ impl<'s> PreparedDraw<'s> {
             mask,
         } = *invocation;
         let at = sink.at(quad.pixel(i));
+        // 3.5.6: under a ForcedSampleCount a pixel the rasterizer covers anywhere covers every output sample
+        let rasterized = match self.forced_output {
+            Some(all) if rasterized != 0 => all,
+            Some(_) => 0,
+            None => rasterized,
+        };
         let recording = sink.record(q, i).is_some();
         let mut coverage_record = crate::output_merger::CoverageRecord::default();
         let [o0, ..] = outputs;

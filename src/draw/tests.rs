@@ -1632,3 +1632,99 @@ fn a_pulled_perspective_attribute_is_perspective_correct_at_its_offset() {
         assert!(near(*a, b), "centroid {c:?} against {expected:?}");
     }
 }
+
+/// `vCoverage` as a float to `o0.x`, the `linear centroid` attribute's x and y to `o0.yz`.
+fn ps_coverage_centroid() -> Vec<u8> {
+    program(
+        &[
+            ("SV_Position", 0, "xyzw", "0", "POS", "float"),
+            ("ATTR", 0, "xyzw", "1", "NONE", "float"),
+        ],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_5_0\n\
+         dcl_input vCoverage\n\
+         dcl_input_ps linear centroid v1.xy\n\
+         dcl_output o0.xyzw\n\
+         utof o0.x, vCoverage.x\n\
+         mov o0.yz, v1.xxyx\n\
+         mov o0.w, l(0)\n\
+         ret\n",
+    )
+}
+
+#[test]
+fn a_forced_sample_count_rasterizes_at_its_pattern_into_a_single_sampled_target() {
+    // 3.5.6: ForcedSampleCount 4 on a one-sample target: a pixel is shaded when the triangle covers any of the 4x
+    // standard positions; vCoverage is that coverage (not masked by the SampleMask, which is of the output samples),
+    // the centroid is taken over it, and the one output sample is written. The partial 4x triangle: pixel (2, 2)
+    // covers sample 3 alone (its centre is outside: x 2.5 < 2.5625), (3, 2) samples 2 and 3, (3, 3) all four.
+    let extra = r#", "rasterizer": {"cull": "NONE", "forced_sample_count": 4}"#;
+    let out = last(
+        &attr_scene(16, 1, &partial_4x(), extra),
+        &[("vs", vs_attr()), ("ps", ps_coverage_centroid())],
+    );
+    let image = out.render_targets[0].as_ref().unwrap();
+    assert_eq!(image.bytes.len(), 16 * 16 * 16);
+    assert_eq!(rgba(image, 2, 2), [8., 2.625, 2.875, 0.]);
+    assert_eq!(rgba(image, 3, 2), [12., 3.125, 2.625, 0.]);
+    assert_eq!(rgba(image, 3, 3), [15., 3.5, 3.5, 0.]);
+    assert_eq!(rgba(image, 1, 1), [-1.; 4]);
+    // the same draw without the forced count: pixel (2, 2)'s centre is outside, so it keeps the clear
+    let plain = last(
+        &attr_scene(16, 1, &partial_4x(), ""),
+        &[("vs", vs_attr()), ("ps", ps_coverage_centroid())],
+    );
+    assert_eq!(rgba(plain.render_targets[0].as_ref().unwrap(), 2, 2), [-1.; 4]);
+    // a SampleMask without the output's sample 0 writes nothing, though every pixel is shaded
+    let masked = last(
+        &attr_scene(
+            16,
+            1,
+            &partial_4x(),
+            r#", "rasterizer": {"cull": "NONE", "forced_sample_count": 4}, "blend": {"sample_mask": 14}"#,
+        ),
+        &[("vs", vs_attr()), ("ps", ps_coverage_centroid())],
+    );
+    assert_eq!(masked.stats.written, 0);
+    assert_eq!(masked.stats.shaded, out.stats.shaded);
+}
+
+#[test]
+fn a_forced_sample_count_of_one_writes_every_sample_of_a_multisampled_pixel_its_centre_covers() {
+    // ForcedSampleCount 1 (D3D10.0's centre-sampled mode): on a 4x target, pixel (3, 2)'s centre (3.5, 2.5) is
+    // covered, so all four of its samples are written, though the triangle covers only samples 2 and 3 of them;
+    // pixel (2, 2)'s centre is outside, so none of its samples is written
+    let extra = r#", "sample_count": 4, "rasterizer": {"cull": "NONE", "forced_sample_count": 1}"#;
+    let out = last(
+        &attr_scene(16, 1, &partial_4x(), extra),
+        &[("vs", vs_attr()), ("ps", ps_coverage_centroid())],
+    );
+    let image = out.render_targets[0].as_ref().unwrap();
+    for s in 0..4 {
+        // one sample a pixel at the centre: vCoverage 1, the centroid the centre
+        assert_eq!(sample_floats(image, 4, 3, 2, s), [1., 3.5, 2.5, 0.], "sample {s}");
+        assert_eq!(sample_floats(image, 4, 2, 2, s), [-1.; 4], "sample {s}");
+    }
+}
+
+#[test]
+fn forced_sample_counts_the_spec_leaves_undefined_are_refused_by_name() {
+    let files = [("vs", vs_attr()), ("ps", ps_coverage_centroid())];
+    let error = |extra: &str| {
+        let description = describe(&attr_scene(16, 1, &partial_4x(), extra), &files);
+        run_sequence(
+            &description.draws,
+            &mut ShaderCache::new(),
+            DrawOptions::default(),
+            None,
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let e = error(r#", "rasterizer": {"cull": "NONE", "forced_sample_count": 2}"#);
+    assert!(e.contains("ForcedSampleCount 2 is not 0, 1, 4, 8 or 16"), "{e}");
+    let e = error(r#", "sample_count": 4, "rasterizer": {"cull": "NONE", "forced_sample_count": 4}"#);
+    assert!(e.contains("needs single-sampled render targets"), "{e}");
+    let e = error(r#", "depth": {"format": "D32_FLOAT"}, "rasterizer": {"cull": "NONE", "forced_sample_count": 4}"#);
+    assert!(e.contains("with a depth-stencil view bound"), "{e}");
+}
