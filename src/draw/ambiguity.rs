@@ -18,11 +18,13 @@
 //! is rasterized from the same snapped positions by both, so the top-left rule gives a centre on it to exactly one of
 //! them, whatever the rounding, and both interpolate the same triangle (a full-screen triangle, clipped to a quad,
 //! would otherwise mark the quad's diagonal). A pixel can be ambiguous without being covered (it lies just outside).
+//! With multisampled targets the test is made at each sample's position instead of the centre (3.5.3: coverage is
+//! per sample), and the mask holds one plane of flags per sample, stacked as the targets' sample planes are.
 //! Not marked: triangles
 //! whose snapped area is zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near
 //! where a clip distance (15.4.1) crosses zero.
 
-use crate::raster::{PixelRect, Rasterizer, Triangle, snap};
+use crate::raster::{PixelRect, Rasterizer, SamplePattern, Triangle, snap};
 
 /// Twice the signed area of `a`, `b`, `p` (positive when `p` is right of `a -> b`, y down), exact for 16.8
 /// positions and pixel centres in i64 (differences below 2^25, products below 2^50).
@@ -70,11 +72,12 @@ impl Fan {
         self.exact.get(i).copied().unwrap_or_default()
     }
 
-    /// Whether pixel (`px`, `py`)'s coverage by the fan triangle depends on rounding (the module's rule).
-    fn ambiguous(&self, px: i64, py: i64) -> bool {
+    /// Whether the coverage of the point `offset` (1/256 pixel) from pixel (`px`, `py`)'s centre by the fan
+    /// triangle depends on rounding (the module's rule; `[0, 0]` is the centre).
+    fn ambiguous(&self, px: i64, py: i64, offset: [i64; 2]) -> bool {
         let centre = [
-            px.saturating_mul(256).saturating_add(128),
-            py.saturating_mul(256).saturating_add(128),
+            px.saturating_mul(256).saturating_add(128).saturating_add(offset[0]),
+            py.saturating_mul(256).saturating_add(128).saturating_add(offset[1]),
         ];
         let centre_f = centre.map(|c| c as f64);
         let values = self.edges.map(|(a, b)| edge(self.at(a), self.at(b), centre));
@@ -155,31 +158,61 @@ fn fans(triangle: &Triangle, raster: &Rasterizer) -> Vec<Fan> {
     fans
 }
 
-/// Marks in `mask` (`width` pixels a row) the pixels whose coverage by `triangle` is ambiguous.
-pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, mask: &mut [bool], width: u32) {
+/// Where a draw's ambiguity mask is tested and kept: the rasterizer's sample pattern and the targets' planes.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MaskShape<'p> {
+    /// The rasterizer's sample positions.
+    pub pattern: &'p SamplePattern,
+    /// The targets' width and height in pixels.
+    pub size: [u32; 2],
+    /// How many sample planes the mask holds (the targets' samples).
+    pub planes: u32,
+    /// Whether the rasterizer's sample `s` is the targets' sample `s` (else, under a ForcedSampleCount, a pixel
+    /// ambiguous at any rasterizer sample is ambiguous in every plane: 3.5.6 covers every output sample).
+    pub per_sample: bool,
+}
+
+/// Marks in `mask` (`shape.planes` planes of `shape.size` pixels, stacked) the samples whose coverage by `triangle`
+/// is ambiguous; with one sample a pixel, the pixels whose centre's is.
+pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, shape: MaskShape<'_>, mask: &mut [bool]) {
+    let [width, height] = shape.size;
+    let plane = u64::from(width).saturating_mul(u64::from(height));
+    let mut set = |plane_index: u32, px: i64, py: i64| {
+        let first = plane.saturating_mul(u64::from(plane_index));
+        let index = u64::try_from(py)
+            .ok()
+            .zip(u64::try_from(px).ok())
+            .map(|(y, x)| first.saturating_add(y.saturating_mul(u64::from(width)).saturating_add(x)))
+            .and_then(|i| usize::try_from(i).ok());
+        if let Some(slot) = index.and_then(|i| mask.get_mut(i)) {
+            *slot = true;
+        }
+    };
     for fan in fans(triangle, raster) {
         for py in fan.bounds.top..fan.bounds.bottom {
             for px in fan.bounds.left..fan.bounds.right {
-                if !fan.ambiguous(px, py) {
-                    continue;
-                }
-                let index = u64::try_from(py)
-                    .ok()
-                    .zip(u64::try_from(px).ok())
-                    .map(|(y, x)| y.saturating_mul(u64::from(width)).saturating_add(x))
-                    .and_then(|i| usize::try_from(i).ok());
-                if let Some(slot) = index.and_then(|i| mask.get_mut(i)) {
-                    *slot = true;
+                for sample in 0..shape.pattern.count() {
+                    if !fan.ambiguous(px, py, shape.pattern.offset_256(sample)) {
+                        continue;
+                    }
+                    if shape.per_sample {
+                        set(sample, px, py);
+                    } else {
+                        (0..shape.planes).for_each(|p| set(p, px, py));
+                        break;
+                    }
                 }
             }
         }
     }
 }
 
-/// Whether pixel (`x`, `y`)'s coverage by `triangle` is ambiguous.
-pub(super) fn at(triangle: &Triangle, raster: &Rasterizer, x: u32, y: u32) -> bool {
+/// Whether pixel (`x`, `y`)'s coverage by `triangle` is ambiguous at its centre or any sample of `pattern`.
+pub(super) fn at(triangle: &Triangle, raster: &Rasterizer, pattern: &SamplePattern, x: u32, y: u32) -> bool {
     let (px, py) = (i64::from(x), i64::from(y));
-    fans(triangle, raster)
-        .iter()
-        .any(|fan| fan.bounds.contains(px, py) && fan.ambiguous(px, py))
+    fans(triangle, raster).iter().any(|fan| {
+        fan.bounds.contains(px, py)
+            && (fan.ambiguous(px, py, [0, 0])
+                || (0..pattern.count()).any(|s| fan.ambiguous(px, py, pattern.offset_256(s))))
+    })
 }

@@ -210,7 +210,7 @@ impl PreparedDraw<'_> {
                 let Some(triangle) = this.setup(&context, &mut stats) else {
                     continue;
                 };
-                let ambiguous = ambiguity::at(&triangle, &this.rasterizer, x, y);
+                let ambiguous = ambiguity::at(&triangle, &this.rasterizer, &this.pattern, x, y);
                 for hit in triangle.pixel(x, y) {
                     let values = *hit.values();
                     let fragment_index = history.fragments.len();

@@ -110,8 +110,9 @@ pub struct DrawOutput {
     pub depth_stencil: Option<TargetImage>,
     /// What the draw did.
     pub stats: DrawStats,
-    /// Per pixel (`width * height`, row by row): whether its coverage depends on rounding at a triangle edge (see the
-    /// module documentation of [`crate::draw`]); empty when not asked for.
+    /// Per pixel (`width * height`, row by row; with multisampled targets per sample, one such plane per sample,
+    /// sample 0's first): whether its coverage depends on rounding at a triangle edge (see the module documentation
+    /// of [`crate::draw`]); empty when not asked for.
     pub ambiguous: Vec<bool>,
 }
 

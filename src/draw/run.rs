@@ -715,6 +715,20 @@ impl<'s> PreparedDraw<'s> {
         &self.rasterizer
     }
 
+    /// Where the ambiguity mask is tested (the rasterizer's pattern) and kept (the targets' sample planes).
+    pub(super) fn mask_shape(&self) -> ambiguity::MaskShape<'_> {
+        let planes = match self.forced_output {
+            Some(all) => all.count_ones().max(1),
+            None => self.pattern.count(),
+        };
+        ambiguity::MaskShape {
+            pattern: &self.pattern,
+            size: self.size,
+            planes,
+            per_sample: self.forced_output.is_none(),
+        }
+    }
+
     /// The linkage of the vertex program's outputs to the pixel program's inputs.
     pub fn linkage(&self) -> &Linkage {
         &self.linkage
@@ -819,7 +833,9 @@ impl<'s> PreparedDraw<'s> {
         let [width, height] = self.size;
         let with_targets = self.formats.0.iter().any(Option::is_some) || self.formats.1.is_some();
         let ambiguous = if self.options.ambiguity && with_targets {
-            vec![false; (width as usize).saturating_mul(height as usize)]
+            // one plane of flags per sample, as the targets stack their sample planes
+            let samples = usize::try_from(self.mask_shape().planes).unwrap_or(1);
+            vec![false; (width as usize).saturating_mul(height as usize).saturating_mul(samples)]
         } else {
             Vec::new()
         };
@@ -952,7 +968,6 @@ impl<'s> PreparedDraw<'s> {
         if current.is_none() && *next == 0 {
             stats.vertices_shaded = stats.vertices_shaded.saturating_add(shaded.len() as u64);
         }
-        let width = self.size[0];
         // one walk of the primitives per call (the iterator borrows the draw, so it cannot be kept between calls)
         let mut primitives = self.ia.primitives().skip(*next);
         let mut first = true;
@@ -973,7 +988,7 @@ impl<'s> PreparedDraw<'s> {
                 match triangle {
                     Some(triangle) => {
                         if !ambiguous.is_empty() {
-                            ambiguity::mark(&triangle, &self.rasterizer, ambiguous, width);
+                            ambiguity::mark(&triangle, &self.rasterizer, self.mask_shape(), ambiguous);
                         }
                         *current = Some(UnderWay {
                             primitive,

@@ -1728,3 +1728,27 @@ fn forced_sample_counts_the_spec_leaves_undefined_are_refused_by_name() {
     let e = error(r#", "depth": {"format": "D32_FLOAT"}, "rasterizer": {"cull": "NONE", "forced_sample_count": 4}"#);
     assert!(e.contains("with a depth-stencil view bound"), "{e}");
 }
+
+#[test]
+fn the_ambiguity_mask_of_a_multisampled_draw_marks_each_sample_on_an_edge() {
+    // a left edge at x = 2.375 runs through sample 0 of the pixels in column 2 (19.2.4's 4x offset (-2, -6)
+    // sixteenths from the centre 2.5), 32/256 px from their centres and further from their other samples: only
+    // sample 0's plane marks column 2 (row 1 here, far from the triangle's other edges)
+    let positions = [
+        clip(2.375, 0., 0.5, 1., 8.),
+        clip(8., 0., 0.5, 1., 8.),
+        clip(2.375, 8., 0.5, 1., 8.),
+    ];
+    let out = last(&counting(8, &positions, r#", "sample_count": 4"#), &count_files());
+    assert_eq!(out.ambiguous.len(), 4 * 64);
+    let marked = |s: usize, x: usize, y: usize| out.ambiguous[s * 64 + y * 8 + x];
+    assert!(marked(0, 2, 1));
+    for s in 1..4 {
+        assert!(!marked(s, 2, 1), "sample {s}");
+    }
+    assert!(!marked(0, 3, 1));
+    // one sample a pixel: the centres are 32/256 px from the edge, nothing in column 2 is marked
+    let single = last(&counting(8, &positions, ""), &count_files());
+    assert_eq!(single.ambiguous.len(), 64);
+    assert!(!single.ambiguous[8 + 2]);
+}

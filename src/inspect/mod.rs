@@ -294,7 +294,7 @@ pub fn inspect_replayed(
         .map_or_else(|| session.options().tolerance.resolve(format), |r| r.tolerance);
     let tolerance = plane_tolerance(whole, options.plane);
     let class = target_replay.plane(options.plane).and_then(|c| c.class_at(x, row));
-    let in_mask = replay.is_ambiguous(x, y);
+    let in_mask = replay.is_ambiguous(x, row);
     let depth = recorded_depth(replay, x, row);
     let label = replay.label.clone();
     let prepared = session.prepared_mut();

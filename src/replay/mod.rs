@@ -226,8 +226,9 @@ pub struct DrawReplay {
     pub stats: DrawStats,
     /// Pixels whose coverage depends on rounding at a triangle edge (the ambiguity mask's count).
     pub ambiguous_mask_pixels: u64,
-    /// Per pixel (`width * height`, row by row): whether its coverage depends on rounding (see [`crate::draw`]);
-    /// empty when the draw options turn the mask off.
+    /// Per pixel (`width * height`, row by row; with multisampled targets one such plane per sample, stacked as their
+    /// sample planes are): whether its coverage depends on rounding (see [`crate::draw`]); empty when the draw
+    /// options turn the mask off.
     #[serde(skip)]
     pub ambiguous: Vec<bool>,
     /// The render targets by slot, then the depth-stencil target.
@@ -250,9 +251,14 @@ impl DrawReplay {
         self.targets.iter().find(|t| t.slot == slot)
     }
 
-    /// Whether pixel (`x`, `y`) is in the ambiguity mask.
+    /// Whether pixel (`x`, `y`) is in the ambiguity mask; with multisampled targets `y` is a row of the stacked
+    /// sample planes (sample `s` of pixel row `r` is row `r + s * height`).
     pub fn is_ambiguous(&self, x: u32, y: u32) -> bool {
-        pixel_index(self.width, self.height, x, y)
+        let pixels = (self.width as usize).saturating_mul(self.height as usize);
+        let planes = u32::try_from(self.ambiguous.len().checked_div(pixels).unwrap_or(1))
+            .unwrap_or(1)
+            .max(1);
+        pixel_index(self.width, self.height.saturating_mul(planes), x, y)
             .and_then(|i| self.ambiguous.get(i))
             .copied()
             .unwrap_or(false)

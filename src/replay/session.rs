@@ -197,8 +197,11 @@ pub fn plane_tolerance(tolerance: Tolerance, plane: Plane) -> Tolerance {
 
 /// A finished draw's result: each recorded target compared with the replayed one (see [`super`]).
 fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) -> Result<DrawReplay> {
-    // the draw's ambiguity mask, one flag a pixel
+    // the draw's ambiguity mask, one flag a pixel (a plane of them per sample with multisampled targets)
     let pixel_mask = (!output.ambiguous.is_empty()).then_some(output.ambiguous.as_slice());
+    let pixels = usize::try_from(output.width)
+        .unwrap_or(0)
+        .saturating_mul(usize::try_from(output.height).unwrap_or(0));
     let mut targets = Vec::with_capacity(draw.targets.len());
     for recorded in &draw.targets {
         let at = format!("draw {} {}", draw.index, recorded.target);
@@ -216,15 +219,16 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         }
         let replayed: Arc<[u8]> = Arc::from(image.bytes.as_slice());
         let tolerance = options.tolerance.resolve(recorded.format);
-        // a multisampled surface is compared as its sample planes stacked (sample 0's on top), each plane with the
-        // draw's ambiguity mask, which is per pixel
+        // a multisampled surface is compared as its sample planes stacked (sample 0's on top), as the draw's
+        // ambiguity mask holds them
         let samples = recorded.resource.sample_count.max(1);
         let stacked_height = recorded.height.saturating_mul(samples);
-        let stacked_mask: Option<Vec<bool>> = match pixel_mask {
-            Some(mask) if samples > 1 => Some(mask.repeat(usize::try_from(samples).unwrap_or(1))),
-            _ => None,
+        let ambiguity = pixel_mask;
+        let sample_mask = |sample: usize| {
+            pixel_mask.and_then(|mask| {
+                mask.get(pixels.saturating_mul(sample)..pixels.saturating_mul(sample.saturating_add(1)))
+            })
         };
-        let ambiguity = stacked_mask.as_deref().or(pixel_mask);
         let mut sample_reports = Vec::new();
         let planes = if options.planes && recorded.target == TargetSlot::DepthStencil {
             vec![Plane::Depth, Plane::Stencil]
@@ -257,8 +261,8 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
                     .len()
                     .checked_div(usize::try_from(samples).unwrap_or(1))
                     .unwrap_or(0);
-                let plane_mask = pixel_mask;
                 for sample in 0..samples as usize {
+                    let plane_mask = sample_mask(sample);
                     let range =
                         plane_bytes.saturating_mul(sample)..plane_bytes.saturating_mul(sample.saturating_add(1));
                     let (Some(theirs), Some(ours)) = (after.get(range.clone()), replayed.get(range)) else {
