@@ -37,15 +37,16 @@ mod writer;
 mod tests;
 
 pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
-pub use convert::api_call_text;
+pub use convert::{ResolveLayout, api_call_text};
 pub use manifest::{
-    BlobId, BlobRef, FORMAT_NAME, Manifest, UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
+    BlobId, BlobRef, FORMAT_NAME, Manifest, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
+    UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
 };
 pub use reader::{
-    Capture, CapturedDraw, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot, TargetSummary,
-    TargetViewDesc,
+    Capture, CapturedDraw, CapturedResolve, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot,
+    TargetSummary, TargetViewDesc,
 };
-pub use writer::{CaptureWriter, DrawRecord, write_capture};
+pub use writer::{CaptureWriter, DrawRecord, ResolveRecord, write_capture};
 
 use crate::Error;
 

@@ -18,8 +18,10 @@
 //! size and report; the raw bytes, the ambiguity mask and the per-pixel comparison are left out of the JSON (they are
 //! megabytes) and reached through the fields and [`TargetReplay::png`].
 
+pub mod resolve;
 pub mod session;
 
+pub use resolve::{ResolveReplay, replay_resolve, resolve_samples};
 pub use session::{ReplaySession, plane_tolerance};
 
 use crate::api::limits::RENDER_TARGET_SLOTS;
