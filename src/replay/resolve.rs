@@ -156,3 +156,122 @@ pub fn replay_resolve(resolve: &CapturedResolve, tolerance: &ToleranceSpec) -> R
         comparison,
     })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)] // tests index their own small buffers
+mod tests {
+    use super::*;
+    use crate::api::enums::ResourceDimension;
+    use crate::api::resource::TextureShape;
+    use crate::capture::{Capture, CaptureWriter, ResolveRecord};
+
+    /// `planes[sample][texel]` as the capture lays samples out: sample 0's plane first.
+    fn planes<const N: usize>(planes: &[[[u8; N]; 2]]) -> Vec<u8> {
+        planes.iter().flatten().flatten().copied().collect()
+    }
+
+    /// Two RGBA8 texels, 4 samples each: sample s of texel t is `SAMPLES[s][t]`.
+    const SAMPLES: [[[u8; 4]; 2]; 4] = [
+        [[0, 10, 1, 255], [1, 100, 0, 3]],
+        [[255, 20, 2, 255], [2, 101, 0, 3]],
+        [[255, 30, 2, 255], [1, 100, 0, 4]],
+        [[255, 41, 2, 255], [2, 100, 1, 4]],
+    ];
+
+    /// The box average of `SAMPLES` by hand, channel by channel (mean code, then the nearest code):
+    /// texel 0: R (0 + 3 x 255) / 4 = 191.25 -> 191; G (10 + 20 + 30 + 41) / 4 = 25.25 -> 25; B 7 / 4 = 1.75 -> 2;
+    /// A 255. Texel 1: R (1 + 2 + 1 + 2) / 4 = 1.5 -> 2 and A (3 + 3 + 4 + 4) / 4 = 3.5 -> 4 (halfway: the float32
+    /// mean of the codes / 255 lies a hair above the midpoint, so FLOAT -> UNORM's +0.5 truncation goes up);
+    /// G 401 / 4 = 100.25 -> 100; B 1 / 4 = 0.25 -> 0.
+    const RESOLVED: [u8; 8] = [191, 25, 2, 255, 2, 100, 0, 4];
+
+    #[test]
+    fn four_unorm_samples_resolve_to_their_mean_code() {
+        let out = resolve_samples(Format::R8G8B8A8Unorm, 2, 1, 4, &planes(&SAMPLES)).unwrap();
+        assert_eq!(out, RESOLVED);
+    }
+
+    #[test]
+    fn a_mean_halfway_between_two_codes_rounds_as_the_floats_do() {
+        // codes 1 and 2 of 255: the mean 1.5 / 255 is 0.0058823530 in float32, above 1.5 / 255 = 0.00588235294...
+        let out = resolve_samples(Format::R8Unorm, 1, 1, 2, &[1, 2]).unwrap();
+        assert_eq!(out, [2]);
+    }
+
+    #[test]
+    fn srgb_samples_are_averaged_in_linear_space() {
+        // codes 0 and 255 are linear 0.0 and 1.0, mean 0.5; 3.2.3.8: 1.055 x 0.5^(1/2.4) - 0.055 = 0.735357,
+        // x 255 = 187.516 -> 188 (averaging the codes would give 127.5). Alpha is UNORM: 255.
+        let samples = [0, 0, 0, 255, 255, 255, 255, 255];
+        let out = resolve_samples(Format::R8G8B8A8UnormSrgb, 1, 1, 2, &samples).unwrap();
+        assert_eq!(out, [188, 188, 188, 255]);
+    }
+
+    #[test]
+    fn float_and_snorm_samples_resolve_to_their_mean() {
+        // (1 + 2 + 3 + 4.5) / 4 = 2.625, exact in float32
+        let samples: Vec<u8> = [1.0f32, 2.0, 3.0, 4.5].iter().flat_map(|f| f.to_le_bytes()).collect();
+        let out = resolve_samples(Format::R32Float, 1, 1, 4, &samples).unwrap();
+        assert_eq!(out, 2.625f32.to_le_bytes());
+        // R8_SNORM -127 (-1.0), 127 (1.0), 64 (64/127), 0: mean 0.125984, x 127 = 16.0 -> 16
+        let out = resolve_samples(Format::R8Snorm, 1, 1, 4, &[0x81, 127, 64, 0]).unwrap();
+        assert_eq!(out, [16]);
+    }
+
+    #[test]
+    fn unresolvable_formats_and_wrong_sizes_are_errors() {
+        let error = resolve_samples(Format::R8G8B8A8Uint, 2, 1, 4, &planes(&SAMPLES)).unwrap_err();
+        assert!(error.detail.contains("integer format"), "{error}");
+        let error = resolve_samples(Format::R8G8B8A8Unorm, 2, 1, 4, &[0; 31]).unwrap_err();
+        assert!(error.detail.contains("31 bytes of samples where 4 planes"), "{error}");
+        assert!(resolve_samples(Format::R8G8B8A8Unorm, u32::MAX, u32::MAX, 32, &[]).is_err());
+        assert!(resolve_samples(Format::R8G8B8A8Unorm, 2, 1, 0, &[]).is_err());
+    }
+
+    /// A capture of the resolve of `SAMPLES` whose recorded destination is `after`.
+    fn replayed(after: [u8; 8]) -> ResolveReplay {
+        let shape = |sample_count| TextureShape {
+            dimension: ResourceDimension::Texture2D,
+            format: Format::R8G8B8A8Unorm,
+            width: 2,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+            sample_count,
+        };
+        let mut writer = CaptureWriter::in_memory();
+        writer
+            .add_resolve(&ResolveRecord {
+                api_call: None,
+                format: Format::R8G8B8A8Unorm,
+                source: shape(4),
+                source_subresource: 0,
+                source_data: planes(&SAMPLES).into(),
+                destination: shape(1),
+                destination_subresource: 0,
+                destination_before: vec![0; 8].into(),
+                destination_after: Some(after.to_vec().into()),
+            })
+            .unwrap();
+        let mut capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
+        replay_resolve(&capture.resolve(0).unwrap(), &ToleranceSpec::default()).unwrap()
+    }
+
+    #[test]
+    fn a_replayed_resolve_is_compared_with_the_recorded_destination() {
+        let same = replayed(RESOLVED);
+        assert_eq!(same.matches(), Some(true));
+        assert_eq!(&same.replayed[..], &RESOLVED);
+        assert_eq!((same.width, same.height, same.samples), (2, 1, 4));
+        // one code off is within the default tolerance; three codes are a difference
+        let mut near = RESOLVED;
+        near[0] = 190;
+        assert_eq!(replayed(near).matches(), Some(true));
+        let mut far = RESOLVED;
+        far[5] = 103;
+        let report = replayed(far).report.unwrap();
+        assert!(!report.matches);
+        assert_eq!((report.compared_pixels, report.differing_pixels), (2, 1));
+    }
+}
