@@ -1510,7 +1510,10 @@ impl ActiveCapture {
         let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
         self.probe_layouts(&device);
         let format = crate::convert::format("resolve format", call.format)?;
-        let Described::Texture { shape: source_shape, .. } = describe(source)? else {
+        let Described::Texture {
+            shape: source_shape, ..
+        } = describe(source)?
+        else {
             return Err("the source is a buffer".to_owned());
         };
         let Described::Texture {
@@ -1535,7 +1538,14 @@ impl ActiveCapture {
         }
         resolve();
         let suspended = Predication::suspend(context);
-        let after = self.read_subresource(context, &device, destination, call.destination_subresource, level, convert);
+        let after = self.read_subresource(
+            context,
+            &device,
+            destination,
+            call.destination_subresource,
+            level,
+            convert,
+        );
         suspended.restore(context);
         match after {
             Ok(read) => reads.push(read),
@@ -1606,12 +1616,20 @@ impl ActiveCapture {
             convert: Conversion::None,
         });
         // SAFETY: the program's live destination; borrowing adds no reference.
-        let destination = unsafe { ID3D11Resource::from_raw_borrowed(&call.destination) }.ok_or("a null destination")?;
+        let destination =
+            unsafe { ID3D11Resource::from_raw_borrowed(&call.destination) }.ok_or("a null destination")?;
         let Described::Texture { format, .. } = describe(destination)? else {
             return Err("the destination is a buffer".to_owned());
         };
         let convert = self.conversion(device, format)?;
-        let read = self.read_subresource(context, device, destination, call.destination_subresource, level, convert)?;
+        let read = self.read_subresource(
+            context,
+            device,
+            destination,
+            call.destination_subresource,
+            level,
+            convert,
+        )?;
         reads.push(read);
         Ok(())
     }

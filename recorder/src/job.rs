@@ -12,11 +12,11 @@ use iridia::api::resource::{
 };
 use iridia::api::viewport::{Scissor, Viewport};
 use iridia::capture::CaptureWriter;
-use iridia::capture::{ResolveRecord, UnrecordedDrawEntry};
 use iridia::capture::manifest::{
     BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, IndexBufferEntry, RenderTargetEntry,
     ResourceEntry, SamplerEntry, ShaderResourceEntry, StageEntry, VertexBufferEntry,
 };
+use iridia::capture::{ResolveRecord, UnrecordedDrawEntry};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;

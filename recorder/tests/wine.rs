@@ -16,8 +16,8 @@
 
 use iridia::capture::{Capture, TargetSlot};
 use iridia::compare::{CompareOptions, Tolerance, ToleranceSpec, compare};
-use iridia::replay::replay_resolve;
 use iridia::draw::{ShaderCache, run_draw};
+use iridia::replay::replay_resolve;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -566,7 +566,12 @@ fn the_resolve_is_recorded_with_every_sample_and_replays() {
         Some("ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM)")
     );
     assert_eq!(
-        (resolve.layout.format, resolve.layout.width, resolve.layout.height, resolve.layout.samples),
+        (
+            resolve.layout.format,
+            resolve.layout.width,
+            resolve.layout.height,
+            resolve.layout.samples
+        ),
         (iridia::format::Format::R8G8B8A8Unorm, 64, 64, 4)
     );
     // every sample is what the program read back after draw 11, the destination after what it read back after
