@@ -375,7 +375,6 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         bar.inc(1);
     }
     run_resolves(&mut capture, u64::MAX, &mut rows)?;
-    drop(run_resolves);
     bar.finish_and_clear();
     if args.json {
         let unrecorded_json: Vec<Value> = unrecorded
