@@ -19,7 +19,6 @@ use crate::format::Format;
 use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
 
-#[path = "resolve_tests.rs"]
 mod resolves;
 
 /// Bytes 0, 1, 2 ... scrambled by `seed`, so that different buffers differ.
