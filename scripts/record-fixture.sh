@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Re-records fixtures/captures/20-recorded.iridia: the recorder's test program (recorder/tests/wine/testapp.c) run
-# under Wine with the recorder (recorder/, d3d11.dll), its second frame recorded (the 8 draws of both devices:
-# immediate, GetImmediateContext, ID3D11DeviceContext1, GetDevice, two deferred contexts, both swap chains), then
-# opened with `iridia info --check` and re-run with `iridia replay --all`. Needs what `scripts/setup.sh --wine`
-# installs. The capture differs from run to run only in its recorded times and file order.
-# Since the recorder's multisampled readback the test program draws 14 draws a frame (testapp.c's header: two
-# render targets with a D24S8 target, sampled arrays and cube maps, a 4x multisampled pass); the committed fixture
-# holds the earlier 8, and recorder/tests/recorded_fixture.rs checks those: re-recording needs that test updated
-# (and a library that replays multisampled draws).
+# under Wine with the recorder (recorder/, d3d11.dll), its second frame recorded (the draws of both devices:
+# immediate, GetImmediateContext, ID3D11DeviceContext1, GetDevice, two deferred contexts, both swap chains, two
+# render targets with a D24S8 target, sampled arrays and cube maps, a 4x multisampled pass: 14 draws, testapp.c's
+# header) and its ResolveSubresource (format 1.2), then opened with `iridia info --check` and re-run with `iridia
+# replay --all`; recorder/tests/recorded_fixture.rs checks it. Needs what `scripts/setup.sh --wine` installs. The
+# capture differs from run to run only in its recorded times and file order.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/wine-env.sh

@@ -21,8 +21,10 @@ use common::largest_allocation_in;
 use iridia::api::draw::{ConstantBufferBinding, DrawCall, DrawState, RenderTargetView};
 use iridia::api::enums::ResourceDimension;
 use iridia::api::resource::{RenderTargetViewDesc, Resource, ShaderResourceView, Texture, TextureShape};
-use iridia::capture::{Capture, DrawRecord, write_capture};
+use iridia::capture::{Capture, CaptureWriter, DrawRecord, ResolveRecord};
+use iridia::compare::ToleranceSpec;
 use iridia::format::Format;
+use iridia::replay::replay_resolve;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -77,7 +79,28 @@ fn capture() -> Vec<u8> {
         record.render_targets_after = vec![Some(vec![index + 1; 256].into())];
         records.push(record);
     }
-    write_capture(&records, None).unwrap()
+    // and a resolve between the two draws (format 1.2): a 4x4 texture of 4 samples into a 4x4 one
+    let mut writer = CaptureWriter::in_memory();
+    writer.add_draw(&records[0]).unwrap();
+    let samples = |count| TextureShape {
+        sample_count: count,
+        ..shape(Format::R8G8B8A8Unorm, 4, 1)
+    };
+    writer
+        .add_resolve(&ResolveRecord {
+            api_call: None,
+            format: Format::R8G8B8A8Unorm,
+            source: samples(4),
+            source_subresource: 0,
+            source_data: (0..=255u8).collect::<Vec<u8>>().into(),
+            destination: samples(1),
+            destination_subresource: 0,
+            destination_before: vec![7; 64].into(),
+            destination_after: Some(vec![9; 64].into()),
+        })
+        .unwrap();
+    writer.add_draw(&records[1]).unwrap();
+    writer.finish_to_vec().unwrap()
 }
 
 /// Opens `bytes` and reads every draw and listed blob, with the largest allocation made meanwhile.
@@ -89,6 +112,11 @@ fn read_everything(bytes: &[u8]) -> usize {
         let _ = capture.draws();
         for index in 0..capture.draw_count() {
             let _ = capture.draw(index);
+        }
+        for index in 0..capture.resolves().len() {
+            if let Ok(resolve) = capture.resolve(index) {
+                let _ = replay_resolve(&resolve, &ToleranceSpec::default());
+            }
         }
         for (id, _) in capture.blobs() {
             let _ = capture.blob(&id);
@@ -120,6 +148,7 @@ fn the_valid_capture_reads_within_the_limit() {
     let mut capture = Capture::open(bytes.clone()).unwrap();
     capture.check().unwrap();
     assert!(capture.draw(1).is_ok());
+    assert!(capture.resolve(0).is_ok());
     check("valid", &bytes);
 }
 
@@ -212,6 +241,58 @@ fn absurd_manifest_sizes_are_errors_without_allocating_them() {
         let problem = capture.check().unwrap_err();
         assert!(capture.draw(0).is_err() || capture.draw(1).is_err(), "{name}");
         assert!(!problem.detail.is_empty(), "{name}");
+        check(name, &bad);
+    }
+}
+
+#[test]
+fn absurd_resolve_sizes_are_errors_without_allocating_them() {
+    let bytes = capture();
+    let edits: Vec<(&str, ManifestEdit)> = vec![
+        (
+            "a source of 16384x16384 texels of 32 samples",
+            Box::new(|m| {
+                let shape = &mut m["resolves"][0]["source"]["resource"];
+                shape["width"] = 16384.into();
+                shape["height"] = 16384.into();
+                shape["sample_count"] = 32.into();
+                shape["format"] = "R32G32B32A32_FLOAT".into();
+            }),
+        ),
+        (
+            "source data of 2^62 bytes",
+            Box::new(|m| m["resolves"][0]["source"]["data"]["size"] = (1u64 << 62).into()),
+        ),
+        (
+            "a destination after of 2^31 bytes",
+            Box::new(|m| m["resolves"][0]["destination"]["after"]["size"] = (1u64 << 31).into()),
+        ),
+        (
+            "a subresource of 4 billion",
+            Box::new(|m| m["resolves"][0]["destination"]["subresource"] = 4_000_000_000u32.into()),
+        ),
+        (
+            "a destination of 2048 slices of 16384x16384",
+            Box::new(|m| {
+                let shape = &mut m["resolves"][0]["destination"]["resource"];
+                shape["width"] = 16384.into();
+                shape["height"] = 16384.into();
+                shape["array_size"] = 2048.into();
+            }),
+        ),
+        (
+            "a resolve after 2^63 draws",
+            Box::new(|m| m["resolves"][0]["before_draw"] = (1u64 << 63).into()),
+        ),
+    ];
+    for (name, edit) in edits {
+        let bad = with_manifest(&bytes, edit);
+        let mut capture = Capture::open(bad.clone()).unwrap();
+        let problem = capture.check().unwrap_err();
+        assert!(problem.at.starts_with("resolve 0"), "{name}: {problem}");
+        assert!(capture.resolve(0).is_err(), "{name}");
+        // the draws still read
+        assert!(capture.draw(0).is_ok() && capture.draw(1).is_ok(), "{name}");
         check(name, &bad);
     }
 }

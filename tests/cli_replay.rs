@@ -725,3 +725,131 @@ fn replay_exits_3_when_draws_were_not_recorded_or_nothing_was_compared() {
         stdout(&out)
     );
 }
+
+/// 02-alpha-blend's six draws written again with two resolves of a 2x1, 4-sample `R8G8B8A8_UNORM` texture (format
+/// 1.2): one before draw 2 whose recorded destination is the box average, and one after the last draw recorded
+/// `last_after`.
+fn with_resolves(name: &str, last_after: [u8; 8]) -> PathBuf {
+    use iridia::api::enums::ResourceDimension;
+    use iridia::api::resource::TextureShape;
+    use iridia::capture::{Capture, CaptureWriter, DrawRecord, ResolveRecord};
+    use iridia::format::Format;
+    let mut capture = Capture::open(std::fs::read(sample("02-alpha-blend")).unwrap()).unwrap();
+    let shape = |sample_count| TextureShape {
+        dimension: ResourceDimension::Texture2D,
+        format: Format::R8G8B8A8Unorm,
+        width: 2,
+        height: 1,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        sample_count,
+    };
+    // sample s of texel t: texel 0's red codes 0, 255, 255, 255 (mean 191.25 -> 191), green 10, 20, 30, 41 (25.25
+    // -> 25), blue 1, 2, 2, 2 (1.75 -> 2), alpha 255; texel 1 the same codes every sample
+    let samples: Vec<u8> = [[0, 10, 1, 255], [255, 20, 2, 255], [255, 30, 2, 255], [255, 41, 2, 255]]
+        .iter()
+        .flat_map(|texel0| texel0.iter().chain(&[7, 8, 9, 10]).copied().collect::<Vec<u8>>())
+        .collect();
+    let resolve = |after: [u8; 8]| ResolveRecord {
+        api_call: Some("ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM)".into()),
+        format: Format::R8G8B8A8Unorm,
+        source: shape(4),
+        source_subresource: 0,
+        source_data: samples.clone().into(),
+        destination: shape(1),
+        destination_subresource: 0,
+        destination_before: vec![0; 8].into(),
+        destination_after: Some(after.to_vec().into()),
+    };
+    let mut writer = CaptureWriter::in_memory();
+    for index in 0..capture.draw_count() {
+        if index == 2 {
+            writer.add_resolve(&resolve([191, 25, 2, 255, 7, 8, 9, 10])).unwrap();
+        }
+        writer
+            .add_draw(&DrawRecord::from(capture.draw(index).unwrap()))
+            .unwrap();
+    }
+    writer.add_resolve(&resolve(last_after)).unwrap();
+    let path = scratch(name).join("resolves.iridia");
+    std::fs::write(&path, writer.finish_to_vec().unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn replay_lists_resolves_in_the_frames_order_and_counts_a_differing_one() {
+    // both resolves match: exit 0, each row where it came in the frame
+    let path = with_resolves("resolves-match", [191, 25, 2, 255, 7, 8, 9, 10]);
+    let path = path.to_str().unwrap();
+    let out = run(&["replay", path]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let row = |start: &str| lines.iter().position(|l| l.trim_start().starts_with(start)).unwrap();
+    assert!(
+        row("1 ") < row("r0 ") && row("r0 ") < row("2 ") && row("5 ") < row("r1 "),
+        "{text}"
+    );
+    assert!(lines[row("r0 ")].contains("resolve before draw 2"), "{text}");
+    assert!(lines[row("r1 ")].contains("resolve before draw 6"), "{text}");
+    assert!(lines[row("r0 ")].ends_with("matches"), "{text}");
+    assert!(text.contains("; 2 resolves, 2 compared: 2 match, 0 differ\n"), "{text}");
+
+    // the last one three codes off in texel 1's green: exit 1, the row says so, the JSON counts it
+    let path = with_resolves("resolves-differ", [191, 25, 2, 255, 7, 11, 9, 10]);
+    let path = path.to_str().unwrap();
+    let out = run(&["replay", path]);
+    assert_eq!(out.status.code(), Some(1), "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    let differing = text.lines().find(|l| l.trim_start().starts_with("r1 ")).unwrap();
+    assert!(differing.contains("resolve before draw 6"), "{text}");
+    assert!(differing.contains("dst.G 3 ULP"), "{text}");
+    assert!(differing.ends_with("DIFFERS"), "{text}");
+    let out = run(&["replay", path, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = json(&out);
+    let resolves = report["resolves"].as_array().unwrap();
+    assert_eq!(resolves.len(), 2);
+    assert_eq!(
+        (resolves[0]["index"].as_u64(), resolves[0]["before_draw"].as_u64()),
+        (Some(0), Some(2))
+    );
+    assert_eq!(resolves[0]["matches"], true);
+    assert_eq!(resolves[1]["before_draw"], 6);
+    assert_eq!(resolves[1]["matches"], false);
+    assert_eq!(
+        (
+            resolves[1]["compared_pixels"].as_u64(),
+            resolves[1]["differing_pixels"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    assert_eq!(resolves[1]["format"], "R8G8B8A8_UNORM");
+    assert_eq!(resolves[1]["samples"], 4);
+    assert_eq!(report["summary"]["resolves"], 2);
+    assert_eq!(report["summary"]["resolves_differing"], 1);
+    assert_eq!(report["summary"]["differing"], 0);
+    // one draw alone: no resolve is replayed
+    let out = run(&["replay", path, "--draw", "3", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json(&out)["resolves"].as_array().unwrap().len(), 0);
+
+    // info lists them in their place
+    let out = run(&["info", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("iridia-capture 1.2, 6 draws, 2 resolves"), "{text}");
+    let resolve_line = "resolve 0 before draw 2  ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM) [R8G8B8A8_UNORM \
+                        2x1 4x]  subresource 0 -> subresource 0  after recorded";
+    assert!(text.contains(resolve_line), "{text}");
+    assert!(
+        text.find(resolve_line).unwrap() < text.find("\ndraw 2").unwrap(),
+        "{text}"
+    );
+    let out = run(&["info", path, "--json", "--check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let info = json(&out);
+    assert_eq!(info["resolves"][1]["before_draw"], 6);
+    assert_eq!(info["resolves"][1]["problem"], Value::Null);
+}

@@ -95,9 +95,9 @@ fn a_draw_run_part_by_part_draws_what_it_draws_at_once() {
             draws += 1;
         }
     }
-    // 1 + 6 + 1 + 26 + 1 draws in 01..05, the 8 of 20-recorded.iridia and the 5 of 21-imgui.iridia
+    // 1 + 6 + 1 + 26 + 1 draws in 01..05, the 14 of 20-recorded.iridia and the 5 of 21-imgui.iridia
     // (fixtures/captures/README.md)
-    assert_eq!(draws, 48);
+    assert_eq!(draws, 54);
 }
 
 #[test]

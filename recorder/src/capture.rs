@@ -89,6 +89,20 @@ struct Read {
     convert: Conversion,
 }
 
+/// A `ResolveSubresource` call's arguments.
+pub struct ResolveCall {
+    /// The destination resource (a raw `ID3D11Resource`).
+    pub destination: *mut c_void,
+    /// The destination subresource.
+    pub destination_subresource: u32,
+    /// The source resource (a raw `ID3D11Resource`).
+    pub source: *mut c_void,
+    /// The source subresource.
+    pub source_subresource: u32,
+    /// The resolve format.
+    pub format: DXGI_FORMAT,
+}
+
 /// A draw recorded on a deferred context, waiting for its command list to run.
 struct PendingDraw {
     job: DrawJob<DataRef>,
@@ -127,6 +141,8 @@ pub struct ActiveCapture {
     writer: WriterThread,
     draws: u64,
     skipped: u64,
+    /// Resolves recorded.
+    resolves: u64,
     generations: HashMap<usize, u64>,
     next_generation: u64,
     epoch: u64,
@@ -165,6 +181,7 @@ impl ActiveCapture {
             writer,
             draws: 0,
             skipped: 0,
+            resolves: 0,
             generations: HashMap::new(),
             next_generation: 1,
             epoch: 0,
@@ -205,9 +222,10 @@ impl ActiveCapture {
             "recording time on the immediate context: draws with a multisampled target {multisampled}, others {single}"
         );
         log!(
-            "capture ended: {} draws recorded, {} skipped, {} staging resources made",
+            "capture ended: {} draws recorded, {} skipped, {} resolves recorded, {} staging resources made",
             self.draws,
             self.skipped,
+            self.resolves,
             self.pool.created
         );
         self.writer.finish();
@@ -356,7 +374,7 @@ impl ActiveCapture {
         let mut failure = None;
         for read in pending.reads {
             let result = if failure.is_none() {
-                resolve(context, &read, &results)
+                resolve_read(context, &read, &results)
             } else {
                 Err(String::new())
             };
@@ -896,7 +914,7 @@ impl ActiveCapture {
 }
 
 /// Maps one read's staging resource and gives its subresources' bytes.
-fn resolve(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes>]) -> Result<Vec<Bytes>> {
+fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes>]) -> Result<Vec<Bytes>> {
     let layout = |shape: &TextureShape, level: u32| {
         shape
             .mip_layout(level)
@@ -1453,6 +1471,209 @@ impl ActiveCapture {
             let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
             self.list_unrecorded(context, deferred, entry);
         }
+    }
+
+    /// Records a `ResolveSubresource` made on the context `this` (format 1.2's `resolves`): on the immediate
+    /// context, the source's every sample (`crate::msaa`, read through the resolve format) and the destination
+    /// subresource before, the real resolve (`resolve`, which the caller makes in any case; called here at most
+    /// once), the destination subresource after, all mapped at once and sent to the writer. On a deferred context,
+    /// or when a read fails, the resolve is only logged. Either way its destination is marked written.
+    pub fn record_resolve(&mut self, this: *mut c_void, call: ResolveCall, resolve: &mut dyn FnMut()) {
+        // SAFETY: `this` is the live context the hooked call was made on; borrowing adds no reference.
+        if let Some(context) = unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) } {
+            match self.read_resolve(context, &call, resolve) {
+                Ok(record) => {
+                    self.resolves += 1;
+                    self.writer.send_resolve(record);
+                }
+                Err(reason) => {
+                    *self.unrecorded.entry("ResolveSubresource").or_default() += 1;
+                    log!("resolve not recorded: {reason}");
+                }
+            }
+        }
+        self.bump(call.destination as usize);
+    }
+
+    /// The reads of a resolve around the real one (see [`ActiveCapture::record_resolve`]).
+    fn read_resolve(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        call: &ResolveCall,
+        resolve: &mut dyn FnMut(),
+    ) -> Result<iridia::capture::ResolveRecord> {
+        // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            return Err("made on a deferred context: the recorder records resolves on the immediate one".to_owned());
+        }
+        // SAFETY: both are the live resources the program passed; borrowing adds no reference.
+        let (Some(source), Some(destination)) = (unsafe {
+            (
+                ID3D11Resource::from_raw_borrowed(&call.source),
+                ID3D11Resource::from_raw_borrowed(&call.destination),
+            )
+        }) else {
+            return Err("a null resource".to_owned());
+        };
+        // SAFETY: a live context; the device is AddRef'd and released on drop.
+        let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
+        self.probe_layouts(&device);
+        let format = crate::convert::format("resolve format", call.format)?;
+        let Described::Texture {
+            shape: source_shape, ..
+        } = describe(source)?
+        else {
+            return Err("the source is a buffer".to_owned());
+        };
+        let Described::Texture {
+            shape: destination_shape,
+            format: destination_format,
+        } = describe(destination)?
+        else {
+            return Err("the destination is a buffer".to_owned());
+        };
+        let level = call
+            .destination_subresource
+            .checked_rem(destination_shape.mip_levels)
+            .unwrap_or(0);
+        let convert = self.conversion(&device, destination_format)?;
+        let mut reads = Vec::new();
+        let suspended = Predication::suspend(context);
+        let befores = self.read_resolve_befores(context, &device, call, source, &source_shape, level, &mut reads);
+        suspended.restore(context);
+        if let Err(e) = befores {
+            self.discard(reads, false);
+            return Err(e);
+        }
+        resolve();
+        let suspended = Predication::suspend(context);
+        let after = self.read_subresource(
+            context,
+            &device,
+            destination,
+            call.destination_subresource,
+            level,
+            convert,
+        );
+        suspended.restore(context);
+        match after {
+            Ok(read) => reads.push(read),
+            Err(e) => {
+                self.discard(reads, false);
+                return Err(e);
+            }
+        }
+        let mut mapped = Vec::with_capacity(reads.len());
+        let mut failure = None;
+        for read in reads {
+            match resolve_read(context, &read, &[]) {
+                Ok(mut data) if failure.is_none() => mapped.push(data.pop()),
+                Ok(_) => {}
+                Err(e) => failure = failure.or(Some(e)),
+            }
+            self.pool.release(read.staging);
+        }
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let mut take = || mapped.remove(0).ok_or("a read gave no data".to_owned());
+        let (source_data, before, after) = (take()?, take()?, take()?);
+        Ok(iridia::capture::ResolveRecord {
+            api_call: Some(format!(
+                "ResolveSubresource(dst, {}, src, {}, {format})",
+                call.destination_subresource, call.source_subresource
+            )),
+            format,
+            source: source_shape,
+            source_subresource: call.source_subresource,
+            source_data,
+            destination: destination_shape,
+            destination_subresource: call.destination_subresource,
+            destination_before: before,
+            destination_after: Some(after),
+        })
+    }
+
+    /// Issues the reads before a resolve: the source's every sample through the resolve format (`crate::msaa`),
+    /// then the destination subresource at mip `level`.
+    #[allow(clippy::too_many_arguments)] // one resolve's every input
+    fn read_resolve_befores(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        call: &ResolveCall,
+        source: &ID3D11Resource,
+        source_shape: &TextureShape,
+        level: u32,
+        reads: &mut Vec<Read>,
+    ) -> Result<()> {
+        if source_shape.sample_count < 2 {
+            return Err("the source has one sample per texel".to_owned());
+        }
+        let planes = self
+            .samples
+            .read(context, device, source, source_shape, call.format, false)?;
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::surface(&planes.shape, planes.format, 0))?;
+        // SAFETY: both resources are live single-sampled textures of one size and format.
+        unsafe { context.CopyResource(&staging.resource, &planes.texture) };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Surface { shape: planes.shape },
+            cache: None,
+            convert: Conversion::None,
+        });
+        // SAFETY: the program's live destination; borrowing adds no reference.
+        let destination =
+            unsafe { ID3D11Resource::from_raw_borrowed(&call.destination) }.ok_or("a null destination")?;
+        let Described::Texture { format, .. } = describe(destination)? else {
+            return Err("the destination is a buffer".to_owned());
+        };
+        let convert = self.conversion(device, format)?;
+        let read = self.read_subresource(
+            context,
+            device,
+            destination,
+            call.destination_subresource,
+            level,
+            convert,
+        )?;
+        reads.push(read);
+        Ok(())
+    }
+
+    /// Issues a staging copy of subresource `subresource` (at mip `level`) of the 2D texture `resource`.
+    fn read_subresource(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        resource: &ID3D11Resource,
+        subresource: u32,
+        level: u32,
+        convert: Conversion,
+    ) -> Result<Read> {
+        let Described::Texture { shape, format } = describe(resource)? else {
+            return Err("a buffer".to_owned());
+        };
+        if shape.dimension != iridia::api::enums::ResourceDimension::Texture2D || shape.sample_count != 1 {
+            return Err(format!(
+                "the destination is a {} of {} samples, not a single-sampled 2D texture",
+                shape.dimension, shape.sample_count
+            ));
+        }
+        let desc = StagingDesc::surface(&shape, format, level);
+        let staging = self.staging_for(device, resource.as_raw() as usize, desc)?;
+        // SAFETY: both resources are live; the staging texture has the subresource's size and the resource's
+        // format.
+        unsafe { context.CopySubresourceRegion(&staging.resource, 0, 0, 0, 0, resource, subresource, None) };
+        let shape = staging.desc().shape(shape.format);
+        Ok(Read {
+            staging,
+            kind: ReadKind::Surface { shape },
+            cache: None,
+            convert,
+        })
     }
 
     /// Notes a draw call the format cannot hold (`DrawAuto`, the indirect draws: `name`) on the context `this`,

@@ -4,7 +4,7 @@
 //! `UpdateSubresource*`, `Copy*`, `Clear*`, `Discard*`, `GenerateMips`, `ResolveSubresource`) marks it written, so
 //! that the recorder reads a resource again only when its contents may have changed; `Dispatch*` and the draws the
 //! format cannot hold (`DrawAuto`, `Draw*Indirect`) mark everything written. Outside a capture every hook is one
-//! check and the real call.
+//! check and the real call. `ResolveSubresource` is recorded too (format 1.2's `resolves`), on the immediate context.
 
 use crate::recorder::{self, observing};
 use crate::vtable::{hooked_slot, original, slot};
@@ -415,11 +415,8 @@ unsafe extern "system" fn resolve_subresource(
     format: DXGI_FORMAT,
 ) {
     let original = original!(RESOLVE_SUBRESOURCE, this, ResolveSubresourceFn);
-    if observing() {
-        recorder::wrote(destination);
-    }
-    // SAFETY: the program's arguments, passed through unchanged.
-    unsafe {
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe {
         original(
             this,
             destination,
@@ -428,6 +425,21 @@ unsafe extern "system" fn resolve_subresource(
             source_subresource,
             format,
         )
+    };
+    if observing() && !destination.is_null() && !source.is_null() {
+        let call = crate::capture::ResolveCall {
+            destination,
+            destination_subresource,
+            source,
+            source_subresource,
+            format,
+        };
+        recorder::record_resolve(this, call, run);
+    } else {
+        if observing() {
+            recorder::wrote(destination);
+        }
+        run();
     }
 }
 

@@ -12,11 +12,11 @@ use iridia::api::resource::{
 };
 use iridia::api::viewport::{Scissor, Viewport};
 use iridia::capture::CaptureWriter;
-use iridia::capture::UnrecordedDrawEntry;
 use iridia::capture::manifest::{
     BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, IndexBufferEntry, RenderTargetEntry,
     ResourceEntry, SamplerEntry, ShaderResourceEntry, StageEntry, VertexBufferEntry,
 };
+use iridia::capture::{ResolveRecord, UnrecordedDrawEntry};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::Path;
@@ -310,6 +310,8 @@ enum Message {
     Draw(Box<DrawJob<Bytes>>),
     /// A draw that was not recorded, listed after the draws sent before it (format 1.1's `unrecorded_draws`).
     Unrecorded(Box<UnrecordedDrawEntry>),
+    /// A resolve, listed after the draws sent before it (format 1.2's `resolves`).
+    Resolve(Box<ResolveRecord>),
 }
 
 /// The thread that hashes, compresses and writes a capture's draws as they come, snapshotting the manifest and
@@ -358,6 +360,15 @@ impl WriterThread {
         }
     }
 
+    /// Queues a resolve, to be listed after the draws queued before it.
+    pub fn send_resolve(&self, record: ResolveRecord) {
+        if let Some(sender) = &self.sender
+            && sender.send(Message::Resolve(Box::new(record))).is_err()
+        {
+            log!("the writer thread has stopped; a resolve is lost");
+        }
+    }
+
     /// Lets the thread write what is queued and the manifest, and waits for it.
     pub fn finish(mut self) {
         self.sender = None;
@@ -389,6 +400,11 @@ fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, pat
                 }
             }
             Message::Unrecorded(entry) => writer.add_unrecorded(*entry),
+            Message::Resolve(record) => {
+                if let Err(e) = writer.add_resolve(&record) {
+                    log!("a resolve is not written: {e}");
+                }
+            }
         }
     }
     let draws = writer.draw_count();

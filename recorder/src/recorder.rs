@@ -256,6 +256,19 @@ pub fn record_draw(this: *mut c_void, call: DrawCall, run: impl FnOnce()) {
     draw();
 }
 
+/// Records a `ResolveSubresource` on the context `this` while a capture runs; `run` makes the real resolve, exactly
+/// once.
+pub fn record_resolve(this: *mut c_void, call: crate::capture::ResolveCall, run: impl FnOnce()) {
+    let mut run = Some(run);
+    let mut resolve = || {
+        if let Some(run) = run.take() {
+            run();
+        }
+    };
+    with_capture(|active| active.record_resolve(this, call, &mut resolve));
+    resolve();
+}
+
 /// Notes a draw call the format cannot hold, made on the context `this`; it may write anything.
 pub fn unrecorded_draw(this: *mut c_void, name: &'static str) {
     with_capture(|active| active.unrecorded_draw(this, name));

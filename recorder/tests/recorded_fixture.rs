@@ -1,7 +1,8 @@
 //! `fixtures/captures/20-recorded.iridia`, recorded by the recorder from its Wine test program
-//! (`scripts/record-fixture.sh`): it opens, holds the program's eight draws in order, and every draw re-runs on the
-//! CPU; the colour targets match what the GPU (Wine's d3d11 on Mesa llvmpipe) wrote, within each format's
-//! tolerance. Runs on any host: it reads the committed file, no Wine.
+//! (`scripts/record-fixture.sh`): it opens, holds the program's fourteen draws in order and its resolve, and every
+//! draw re-runs on the CPU; the single-sampled colour targets match what the GPU (Wine's d3d11 on Mesa llvmpipe)
+//! wrote, within each format's tolerance, and so does the resolve resolved again. Runs on any host: it reads the
+//! committed file, no Wine.
 
 // Test code: a failed step is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
@@ -22,9 +23,10 @@ fn the_recorded_fixture_opens_whole_with_the_programs_draws_in_order() {
     assert_eq!(capture.ignored_tail(), 0);
     assert_eq!(capture.manifest().application.as_deref(), Some("testapp.exe"));
     let calls: Vec<String> = capture.draws().iter().map(|d| d.api_call.clone().unwrap()).collect();
-    // testapp.c's draws 0 to 7 (its header lists them): four on the immediate context through the out-parameter,
+    // testapp.c's draws 0 to 13 (its header lists them): four on the immediate context through the out-parameter,
     // GetImmediateContext, ID3D11DeviceContext1 and a texture's GetDevice; two from deferred contexts, recorded
-    // where ExecuteCommandList ran them; swap chain A's back buffer; device B's.
+    // where ExecuteCommandList ran them; swap chain A's back buffer; two render targets with a D24S8 target (twice);
+    // four kinds of sampled texture; the 4x multisampled pass (twice); the resolved target sampled; device B's.
     assert_eq!(
         calls,
         [
@@ -35,9 +37,31 @@ fn the_recorded_fixture_opens_whole_with_the_programs_draws_in_order() {
             "Draw(3, 0)",
             "DrawIndexed(3, 0, 0)",
             "DrawIndexed(6, 0, 0)",
+            "DrawIndexed(3, 0, 0)",
+            "Draw(3, 0)",
+            "DrawIndexed(6, 0, 0)",
+            "DrawIndexed(3, 0, 0)",
+            "Draw(3, 0)",
+            "DrawIndexed(6, 0, 0)",
             "Draw(3, 0)",
         ]
     );
+    // the ResolveSubresource after draw 11 (format 1.2)
+    let resolves = capture.resolves();
+    assert_eq!(resolves.len(), 1);
+    assert_eq!(resolves[0].before_draw, 12);
+    assert_eq!(resolves[0].source.resource.sample_count, 4);
+}
+
+#[test]
+fn the_recorded_resolve_resolves_again_to_what_the_gpu_wrote() {
+    // fixtures/captures/README.md: on this reference every texel's four samples are equal, and the box average
+    // gives Wine's bytes exactly
+    let mut capture = fixture();
+    let resolve = capture.resolve(0).unwrap();
+    let replay = iridia::replay::replay_resolve(&resolve, &iridia::compare::ToleranceSpec::exact()).unwrap();
+    let report = replay.report.unwrap();
+    assert_eq!((report.compared_pixels, report.differing_pixels), (64 * 64, 0));
 }
 
 #[test]
@@ -48,6 +72,11 @@ fn every_recorded_draw_replays_and_its_colour_targets_match_the_gpu() {
         let draw = capture.draw(index).unwrap();
         let output = run_draw(&draw.state, &mut cache, None).unwrap_or_else(|e| panic!("draw {index}: {e}"));
         for target in &draw.targets {
+            if target.resource.sample_count > 1 {
+                // Draws 10 and 11's 4x targets differ at the triangles' edges (fixtures/captures/README.md):
+                // `iridia replay` reports them per sample.
+                continue;
+            }
             let TargetSlot::RenderTarget(slot) = target.target else {
                 // Depth is reported by the Wine test, not asserted: llvmpipe interpolates depth from unsnapped
                 // positions (d3d11-ref's README), so draws 0 to 2 differ by a few hundred ULP on their edges.

@@ -10,6 +10,8 @@
 //! (`D3D11_CENTER_MULTISAMPLE_PATTERN`), "the same number of samples, except with all samples located overlapping the
 //! center of the pixel". A resource or target names its pattern by its quality level ([`pattern`]).
 
+use crate::format::{Format, Layout, NumericKind};
+
 /// Subdivisions of a pixel side on 19.2.4's sample grid: positions are in 1/16 pixel.
 pub const SAMPLE_GRID: i8 = 16;
 
@@ -109,6 +111,30 @@ pub fn standard_sample_offset(sample_count: u32, index: u32) -> Option<[i8; 2]> 
 /// has no standard pattern or the index is not below the count.
 pub fn standard_sample_position(sample_count: u32, index: u32) -> Option<[f32; 2]> {
     standard_sample_offset(sample_count, index).map(|offset| offset.map(|o| f32::from(o) / f32::from(SAMPLE_GRID)))
+}
+
+/// Whether `ResolveSubresource` may resolve data of `format` (its `Format` argument), and why not. 19.2.3 (2):
+/// "any format that supports multisampling and which has type _UNORM, _UNORM_SRGB, _SNORM or _FLOAT must support
+/// Resolve"; 19.2.2: "integer formats do not have a fixed-function resolve permitted" and depth formats are
+/// "restricted to be RenderTargets only", so neither a depth format nor a view of a depth family's bits
+/// (`R24_UNORM_X8_TYPELESS`, `R32_FLOAT_X8X24_TYPELESS`) resolves. 5.6.6: the resolve format is typed ("format
+/// conversion is not desired"; a typeless resource takes its interpretation from it). A format must also be one a
+/// render target holds: one element a texel (no block-compressed, sub-sampled or shared-exponent data, 19.1).
+pub fn resolvable(format: Format) -> Result<(), String> {
+    let info = format.info();
+    let depth_family = matches!(info.family, Some(Format::R24G8Typeless | Format::R32G8X24Typeless));
+    let why = match info.kind {
+        _ if format.is_depth() || depth_family => "is depth data, which is not resolvable (19.2.2)",
+        NumericKind::Uint | NumericKind::Sint => "is an integer format, which has no fixed-function resolve (19.2.2)",
+        NumericKind::Typeless => "is typeless: the resolve format must give the bits a type (5.6.6)",
+        NumericKind::Unorm | NumericKind::Snorm | NumericKind::Srgb | NumericKind::Float
+            if matches!(info.layout, Layout::Texel { .. }) =>
+        {
+            return Ok(());
+        }
+        _ => "is not a render target format (19.2.3 (2) resolves UNORM, UNORM_SRGB, SNORM and FLOAT ones)",
+    };
+    Err(format!("{format} {why}"))
 }
 
 #[cfg(test)]

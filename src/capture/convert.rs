@@ -5,8 +5,9 @@
 
 use super::manifest::{
     BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DrawEntry, F32,
-    InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResourceEntry, SamplerEntry,
-    ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry, ViewportEntry,
+    InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResolveEntry, ResourceEntry,
+    SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry,
+    ViewportEntry,
 };
 use super::{MAX_BLOB_BYTES, capture_error};
 use crate::api::draw::DrawCall;
@@ -587,7 +588,9 @@ pub fn surface_texture(shape: &TextureShape, layout: &SurfaceLayout) -> TextureS
 /// The checks of one draw entry against the blobs an archive (or a writer) holds. `blob_size` gives a blob's size
 /// in the archive, or why it cannot be read (missing, encrypted, an impossible compression ratio).
 pub(crate) struct DrawCheck<'a> {
-    /// The draw's position in the manifest, for messages.
+    /// What is checked, for messages: `"draw"` or `"resolve"`.
+    pub item: &'static str,
+    /// The item's position in its list of the manifest, for messages.
     pub index: usize,
     /// The sizes of the blobs available.
     pub blob_size: &'a dyn Fn(&BlobId) -> std::result::Result<u64, String>,
@@ -597,9 +600,9 @@ impl DrawCheck<'_> {
     /// An error at `path` of this draw.
     fn error(&self, path: &str, detail: impl Into<String>) -> Error {
         let at = if path.is_empty() {
-            format!("draw {}", self.index)
+            format!("{} {}", self.item, self.index)
         } else {
-            format!("draw {} {path}", self.index)
+            format!("{} {} {path}", self.item, self.index)
         };
         capture_error(detail).at(at)
     }
@@ -797,5 +800,150 @@ impl DrawCheck<'_> {
             self.sized_blob(&format!("{path} after"), after, layout.bytes, &what)?;
         }
         Ok(())
+    }
+}
+
+/// What a resolve reads and writes, once its entry checks out: the resolve format, the subresources' size, the
+/// source's samples and each side's mip and array slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolveLayout {
+    /// The resolve format: the format of the source's samples and of the destination's texels.
+    pub format: Format,
+    /// Width of both subresources, in texels.
+    pub width: u32,
+    /// Height of both subresources, in texels.
+    pub height: u32,
+    /// Samples per texel of the source.
+    pub samples: u32,
+    /// Bytes of the source subresource: `samples` planes of `width * height` texels.
+    pub source_bytes: u64,
+    /// Bytes of the destination subresource: one plane.
+    pub destination_bytes: u64,
+}
+
+impl DrawCheck<'_> {
+    /// A resolve entry (version 1.2) of a capture of `draw_count` draws whose previous resolve came before draw
+    /// `earliest`: its place in the frame, both resources (5.6.6: a multisampled source, a single-sampled
+    /// destination, both 2D), the subresources (present, of one size: "no stretching"), the format (resolvable,
+    /// [`crate::api::multisample::resolvable`], and one each resource may be read as: typed resources must be of
+    /// the resolve format, typeless ones of its family), and the blobs (present, each the subresource's size).
+    pub fn resolve(&self, entry: &ResolveEntry, draw_count: usize, earliest: u64) -> Result<ResolveLayout> {
+        let draws = u64::try_from(draw_count).unwrap_or(u64::MAX);
+        if entry.before_draw > draws {
+            return Err(self.error(
+                "before_draw",
+                format!("{} is past the capture's {draws} draws", entry.before_draw),
+            ));
+        }
+        if entry.before_draw < earliest {
+            return Err(self.error(
+                "before_draw",
+                format!(
+                    "{} is before the previous resolve's {earliest}: resolves are listed in the frame's order",
+                    entry.before_draw
+                ),
+            ));
+        }
+        crate::api::multisample::resolvable(entry.format).map_err(|why| self.error("format", why))?;
+        let source = TextureShape::from(&entry.source.resource);
+        let destination = TextureShape::from(&entry.destination.resource);
+        let (source_level, source_bytes) =
+            self.resolve_side("source", &source, entry.source.subresource, entry.format)?;
+        let (destination_level, destination_bytes) =
+            self.resolve_side("destination", &destination, entry.destination.subresource, entry.format)?;
+        if source.sample_count < 2 {
+            return Err(self.error(
+                "source resource",
+                "the source has 1 sample per texel: only a multisampled resource is resolved (5.6.6)",
+            ));
+        }
+        if destination.sample_count != 1 {
+            return Err(self.error(
+                "destination resource",
+                format!(
+                    "the destination has {} samples per texel: a resolve writes a single-sampled resource (5.6.6)",
+                    destination.sample_count
+                ),
+            ));
+        }
+        if destination.dimension != ResourceDimension::Texture2D {
+            return Err(self.error(
+                "destination resource",
+                format!(
+                    "the destination is a {}: both resources of a resolve are of one type, a 2D texture (5.6.6)",
+                    destination.dimension
+                ),
+            ));
+        }
+        let [width, height, _] = source.mip_size(source_level);
+        let [dest_width, dest_height, _] = destination.mip_size(destination_level);
+        if [width, height] != [dest_width, dest_height] {
+            return Err(self.error(
+                "destination subresource",
+                format!(
+                    "the destination subresource is {dest_width}x{dest_height} and the source's {width}x{height}: a \
+                     resolve does not stretch (5.6.6)"
+                ),
+            ));
+        }
+        let what = format!("a {width}x{height} surface of {}", entry.format);
+        self.sized_blob(
+            "source data",
+            &entry.source.data,
+            source_bytes,
+            &format!("{what} with {} samples", source.sample_count),
+        )?;
+        self.sized_blob(
+            "destination before",
+            &entry.destination.before,
+            destination_bytes,
+            &what,
+        )?;
+        if let Some(after) = &entry.destination.after {
+            self.sized_blob("destination after", after, destination_bytes, &what)?;
+        }
+        Ok(ResolveLayout {
+            format: entry.format,
+            width,
+            height,
+            samples: source.sample_count,
+            source_bytes,
+            destination_bytes,
+        })
+    }
+
+    /// One side of a resolve: a valid shape that may be read as `format`, and a subresource it has. Gives the
+    /// subresource's mip level and its size in bytes (every sample).
+    fn resolve_side(&self, side: &str, shape: &TextureShape, subresource: u32, format: Format) -> Result<(u32, u64)> {
+        shape
+            .validate()
+            .map_err(|e| self.error(&format!("{side} resource"), e.detail))?;
+        if !shape.format.can_view_as(format) {
+            return Err(self.error(
+                &format!("{side} resource"),
+                format!(
+                    "a resource of {} cannot be resolved as {format} (5.6.6: a typed resource must be of the \
+                     resolve format, a typeless one of its family)",
+                    shape.format
+                ),
+            ));
+        }
+        if u64::from(subresource) >= shape.subresource_count() {
+            return Err(self.error(
+                &format!("{side} subresource"),
+                format!(
+                    "subresource {subresource} is past the {} of the resource ({} mip levels x {} slices)",
+                    shape.subresource_count(),
+                    shape.mip_levels,
+                    shape.array_size
+                ),
+            ));
+        }
+        let level = subresource.checked_rem(shape.mip_levels).unwrap_or(0);
+        let view = TextureShape { format, ..*shape };
+        let layout = view
+            .mip_layout(level)
+            .map_err(|e| self.error(&format!("{side} resource"), e.detail))?;
+        Ok((level, layout.bytes))
     }
 }

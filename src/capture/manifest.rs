@@ -27,7 +27,7 @@ pub const FORMAT_NAME: &str = "iridia-capture";
 pub const VERSION_MAJOR: u32 = 1;
 
 /// The format's minor version: minor versions add optional fields, which older readers ignore.
-pub const VERSION_MINOR: u32 = 1;
+pub const VERSION_MINOR: u32 = 2;
 
 /// The whole manifest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -47,6 +47,65 @@ pub struct Manifest {
     /// Draws of the frame that were not recorded, with the reason (version 1.1; absent or empty: none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unrecorded_draws: Vec<UnrecordedDrawEntry>,
+    /// The frame's `ResolveSubresource` calls in the frame's order (version 1.2; absent or empty: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resolves: Vec<ResolveEntry>,
+}
+
+/// A `ResolveSubresource` of the frame (version 1.2): where it came, the resolve format, the multisampled source
+/// subresource with every sample, and the destination subresource before and after.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolveEntry {
+    /// How many recorded draws (entries of `draws`) came before it in submission order.
+    pub before_draw: u64,
+    /// The API call, as text, e.g. `"ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM)"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_call: Option<String>,
+    /// The `Format` argument: how both subresources' bits are read (5.6.6).
+    pub format: Format,
+    /// The multisampled subresource read.
+    pub source: ResolveSourceEntry,
+    /// The single-sampled subresource written.
+    pub destination: ResolveDestinationEntry,
+}
+
+impl ResolveEntry {
+    /// Its call and what it resolves: `ResolveSubresource [R8G8B8A8_UNORM 64x64 4x]` (the call as recorded, else
+    /// `ResolveSubresource`); what `iridia info`, `iridia replay` and the viewer list.
+    pub fn label(&self) -> String {
+        let what = self.api_call.as_deref().unwrap_or("ResolveSubresource");
+        let source = &self.source.resource;
+        format!(
+            "{what} [{} {}x{} {}x]",
+            self.format, source.width, source.height, source.sample_count
+        )
+    }
+}
+
+/// The source of a resolve: the whole multisampled resource's shape, which subresource, and its contents (every
+/// sample: `sample_count` planes, sample 0's first; docs/capture-format.md section 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolveSourceEntry {
+    /// The shape of the whole resource.
+    pub resource: TextureShapeEntry,
+    /// The subresource resolved: `mip + slice * mip_levels`.
+    pub subresource: u32,
+    /// The subresource's contents before the resolve.
+    pub data: BlobRef,
+}
+
+/// The destination of a resolve: the whole resource's shape, which subresource, and its contents before and after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolveDestinationEntry {
+    /// The shape of the whole resource.
+    pub resource: TextureShapeEntry,
+    /// The subresource written: `mip + slice * mip_levels`.
+    pub subresource: u32,
+    /// The subresource before the resolve.
+    pub before: BlobRef,
+    /// The subresource after the resolve, as the GPU left it; `null` when not recorded.
+    #[serde(default)]
+    pub after: Option<BlobRef>,
 }
 
 /// A draw of the frame that the writer could not record (version 1.1), listed so that a reader knows the capture is
@@ -750,4 +809,74 @@ pub(crate) fn locate_draw_error(draw: &serde_json::Value) -> Option<(String, Str
 /// Whether a count is 0 (left out of the manifest).
 fn is_zero(value: &u32) -> bool {
     *value == 0
+}
+
+/// Finds where in a resolve entry a manifest that did not deserialize goes wrong, as [`locate_draw_error`] does for
+/// a draw: the path of the first field (`source data`, `destination after`) that does not deserialize.
+pub(crate) fn locate_resolve_error(resolve: &serde_json::Value) -> Option<(String, String)> {
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+
+    fn one<T: DeserializeOwned>(path: &str, value: &Value) -> Option<(String, String)> {
+        serde_json::from_value::<T>(value.clone())
+            .err()
+            .map(|e| (path.to_owned(), e.to_string()))
+    }
+    type Checker = fn(&str, &Value) -> Option<(String, String)>;
+    if let Value::Object(fields) = resolve {
+        let parts: &[(&str, Checker)] = &[
+            ("before_draw", one::<u64>),
+            ("api_call", one::<Option<String>>),
+            ("format", one::<Format>),
+        ];
+        for &(key, checker) in parts {
+            if let Some(value) = fields.get(key)
+                && let Some(found) = checker(key, value)
+            {
+                return Some(found);
+            }
+        }
+        let sides: &[(&str, &[(&str, Checker)])] = &[
+            (
+                "source",
+                &[
+                    ("resource", one::<TextureShapeEntry>),
+                    ("subresource", one::<u32>),
+                    ("data", one::<BlobRef>),
+                ],
+            ),
+            (
+                "destination",
+                &[
+                    ("resource", one::<TextureShapeEntry>),
+                    ("subresource", one::<u32>),
+                    ("before", one::<BlobRef>),
+                    ("after", one::<Option<BlobRef>>),
+                ],
+            ),
+        ];
+        for &(side, parts) in sides {
+            let Some(Value::Object(side_fields)) = fields.get(side) else {
+                continue;
+            };
+            for &(key, checker) in parts {
+                if let Some(value) = side_fields.get(key)
+                    && let Some(found) = checker(&format!("{side} {key}"), value)
+                {
+                    return Some(found);
+                }
+            }
+        }
+        for (side, found) in [
+            ("source", one::<ResolveSourceEntry> as Checker),
+            ("destination", one::<ResolveDestinationEntry>),
+        ] {
+            if let Some(value) = fields.get(side)
+                && let Some(found) = found(side, value)
+            {
+                return Some(found);
+            }
+        }
+    }
+    one::<ResolveEntry>("", resolve)
 }

@@ -8,9 +8,12 @@
 //!   anything `Read + Seek` (a file). Opening reads the ZIP directory and the manifest and checks every draw against
 //!   the directory — blob present, sizes consistent — without inflating a blob; [`Capture::draws`] lists the draws
 //!   from that alone; [`Capture::draw`] inflates what one draw needs and gives a [`CapturedDraw`]: its state, ready
-//!   for replay, and the recorded [`RecordedTarget`]s.
-//! - [`CaptureWriter`] writes one: blobs go into the archive as draws are added (deduplicated by hash), the manifest
-//!   last, so a recorder appends draw after draw and holds only the manifest's entries in memory.
+//!   for replay, and the recorded [`RecordedTarget`]s. Since version 1.2 a capture also lists the frame's
+//!   `ResolveSubresource` calls in their place among the draws: [`Capture::resolves`] from the manifest,
+//!   [`Capture::resolve`] with their blobs ([`CapturedResolve`]: every source sample, the destination before and
+//!   after), each checked at open as a draw is (5.6.6's rules: `convert::DrawCheck::resolve`).
+//! - [`CaptureWriter`] writes one: blobs go into the archive as draws (and resolves, [`CaptureWriter::add_resolve`])
+//!   are added (deduplicated by hash), the manifest last, so a recorder appends draw after draw and holds only the manifest's entries in memory.
 //! - [`manifest`] holds the manifest's types: the format's JSON, field for field.
 //!
 //! **Targets in a replayed draw.** A capture records only the surface a target view writes (one mip of one slice:
@@ -37,15 +40,16 @@ mod writer;
 mod tests;
 
 pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
-pub use convert::api_call_text;
+pub use convert::{ResolveLayout, api_call_text};
 pub use manifest::{
-    BlobId, BlobRef, FORMAT_NAME, Manifest, UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
+    BlobId, BlobRef, FORMAT_NAME, Manifest, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
+    UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
 };
 pub use reader::{
-    Capture, CapturedDraw, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot, TargetSummary,
-    TargetViewDesc,
+    Capture, CapturedDraw, CapturedResolve, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot,
+    TargetSummary, TargetViewDesc,
 };
-pub use writer::{CaptureWriter, DrawRecord, write_capture};
+pub use writer::{CaptureWriter, DrawRecord, ResolveRecord, write_capture};
 
 use crate::Error;
 

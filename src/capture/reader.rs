@@ -1,10 +1,12 @@
 //! Reading a capture: the directory and manifest at open, one draw's blobs on demand.
 
 use super::archive::{Archive, MANIFEST_NAME};
-use super::convert::{DrawCheck, SurfaceLayout, depth_stencil_layout, render_target_layout, surface_texture};
+use super::convert::{
+    DrawCheck, ResolveLayout, SurfaceLayout, depth_stencil_layout, render_target_layout, surface_texture,
+};
 use super::manifest::{
-    BlobId, BlobRef, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResourceEntry, StageEntry, VERSION_MAJOR,
-    locate_draw_error,
+    BlobId, BlobRef, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResolveEntry, ResourceEntry, StageEntry,
+    VERSION_MAJOR, locate_draw_error, locate_resolve_error,
 };
 use super::{DEFAULT_CACHE_BYTES, capture_error};
 use crate::api::draw::{
@@ -156,6 +158,35 @@ pub struct CapturedDraw {
     pub targets: Vec<RecordedTarget>,
 }
 
+/// One resolve read from a capture: what it reads and what it left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapturedResolve {
+    /// Its position in the capture's `resolves`, from 0.
+    pub index: usize,
+    /// How many of the capture's draws came before it.
+    pub before_draw: u64,
+    /// The API call, as the recorder wrote it.
+    pub api_call: Option<String>,
+    /// What to call it ([`ResolveEntry::label`]).
+    pub label: String,
+    /// The resolve format, the size and the sample count.
+    pub layout: ResolveLayout,
+    /// The shape of the whole source resource.
+    pub source: TextureShape,
+    /// The source subresource.
+    pub source_subresource: u32,
+    /// The shape of the whole destination resource.
+    pub destination: TextureShape,
+    /// The destination subresource.
+    pub destination_subresource: u32,
+    /// The source subresource's texels in the resolve format: `samples` planes, sample 0's first.
+    pub samples: Arc<[u8]>,
+    /// The destination subresource before the resolve, in the resolve format, rows packed, top row first.
+    pub before: Arc<[u8]>,
+    /// The destination subresource after it, as the GPU left it; `None` when not recorded.
+    pub after: Option<Arc<[u8]>>,
+}
+
 /// What to call a draw, in every list and report: its marker or debug name, else the API call as recorded, else
 /// the call with its arguments ([`super::api_call_text`]).
 fn draw_label(name: Option<&str>, api_call: Option<&str>, call: DrawCall) -> String {
@@ -236,6 +267,8 @@ pub struct Capture<R> {
     archive: Archive<R>,
     manifest: Manifest,
     problems: Vec<Option<Error>>,
+    /// What was found wrong with each resolve.
+    resolve_problems: Vec<Option<Error>>,
     cache: BlobCache,
 }
 
@@ -271,6 +304,7 @@ impl<R: Read + Seek> Capture<R> {
             .map(|(index, draw)| {
                 let blob_size = |id: &BlobId| archive.blob_size(id);
                 DrawCheck {
+                    item: "draw",
                     index,
                     blob_size: &blob_size,
                 }
@@ -278,10 +312,28 @@ impl<R: Read + Seek> Capture<R> {
                 .err()
             })
             .collect();
+        let mut earliest = 0;
+        let resolve_problems = manifest
+            .resolves
+            .iter()
+            .enumerate()
+            .map(|(index, resolve)| {
+                let blob_size = |id: &BlobId| archive.blob_size(id);
+                let check = DrawCheck {
+                    item: "resolve",
+                    index,
+                    blob_size: &blob_size,
+                };
+                let result = check.resolve(resolve, manifest.draws.len(), earliest);
+                earliest = earliest.max(resolve.before_draw);
+                result.err()
+            })
+            .collect();
         Ok(Self {
             archive,
             manifest,
             problems,
+            resolve_problems,
             cache: BlobCache {
                 limit: DEFAULT_CACHE_BYTES,
                 bytes: 0,
@@ -322,9 +374,66 @@ impl<R: Read + Seek> Capture<R> {
         self.problems.get(index).and_then(Option::as_ref)
     }
 
-    /// The first problem of any draw: `Ok` when every draw can be read.
+    /// The frame's resolves (version 1.2), in the frame's order, as the manifest gives them.
+    pub fn resolves(&self) -> &[ResolveEntry] {
+        &self.manifest.resolves
+    }
+
+    /// Why resolve `index` cannot be read, if it cannot (found at open).
+    pub fn resolve_problem(&self, index: usize) -> Option<&Error> {
+        self.resolve_problems.get(index).and_then(Option::as_ref)
+    }
+
+    /// Reads resolve `index`: inflates its blobs (only those).
+    pub fn resolve(&mut self, index: usize) -> Result<CapturedResolve> {
+        let count = self.manifest.resolves.len();
+        let entry = self
+            .manifest
+            .resolves
+            .get(index)
+            .cloned()
+            .ok_or_else(|| capture_error(format!("there is no resolve {index}; the capture has {count}")))?;
+        if let Some(problem) = self.resolve_problem(index) {
+            return Err(problem.clone());
+        }
+        let blob_size = |id: &BlobId| self.archive.blob_size(id);
+        let layout = DrawCheck {
+            item: "resolve",
+            index,
+            blob_size: &blob_size,
+        }
+        .resolve(&entry, self.manifest.draws.len(), 0)?;
+        let mut load = |path: &str, blob: &BlobRef| -> Result<Arc<[u8]>> {
+            self.blob(&blob.sha256).map_err(|e| {
+                capture_error(format!("blob {}…: {}", blob.sha256.short(), e.detail))
+                    .at(format!("resolve {index} {path}"))
+            })
+        };
+        let samples = load("source data", &entry.source.data)?;
+        let before = load("destination before", &entry.destination.before)?;
+        let after = match &entry.destination.after {
+            Some(blob) => Some(load("destination after", blob)?),
+            None => None,
+        };
+        Ok(CapturedResolve {
+            index,
+            before_draw: entry.before_draw,
+            api_call: entry.api_call.clone(),
+            label: entry.label(),
+            layout,
+            source: TextureShape::from(&entry.source.resource),
+            source_subresource: entry.source.subresource,
+            destination: TextureShape::from(&entry.destination.resource),
+            destination_subresource: entry.destination.subresource,
+            samples,
+            before,
+            after,
+        })
+    }
+
+    /// The first problem of any draw or resolve: `Ok` when every one can be read.
     pub fn check(&self) -> Result<()> {
-        match self.problems.iter().flatten().next() {
+        match self.problems.iter().chain(&self.resolve_problems).flatten().next() {
             Some(problem) => Err(problem.clone()),
             None => Ok(()),
         }
@@ -511,9 +620,10 @@ fn locate_manifest_error(bytes: &[u8], error: &serde_json::Error) -> Error {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         return fallback();
     };
-    let Some(draws) = value.get("draws").and_then(|d| d.as_array()) else {
-        return fallback();
-    };
+    let draws = value
+        .get("draws")
+        .and_then(|d| d.as_array())
+        .map_or(&[][..], Vec::as_slice);
     for (index, draw) in draws.iter().enumerate() {
         if let Some((path, message)) = locate_draw_error(draw) {
             let at = if path.is_empty() {
@@ -522,6 +632,15 @@ fn locate_manifest_error(bytes: &[u8], error: &serde_json::Error) -> Error {
                 format!("draw {index} {path}")
             };
             return capture_error(message).at(at);
+        }
+    }
+    let resolves = value
+        .get("resolves")
+        .and_then(|r| r.as_array())
+        .map_or(&[][..], Vec::as_slice);
+    for (index, resolve) in resolves.iter().enumerate() {
+        if let Some((path, message)) = locate_resolve_error(resolve) {
+            return capture_error(message).at(format!("resolve {index} {path}").trim_end().to_owned());
         }
     }
     fallback()

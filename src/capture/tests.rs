@@ -19,15 +19,23 @@ use crate::format::Format;
 use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
 
+mod resolves;
+
 /// Bytes 0, 1, 2 ... scrambled by `seed`, so that different buffers differ.
-fn bytes(len: usize, seed: u8) -> Arc<[u8]> {
+pub(super) fn bytes(len: usize, seed: u8) -> Arc<[u8]> {
     (0..len)
         .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
         .collect::<Vec<_>>()
         .into()
 }
 
-fn shape(dimension: ResourceDimension, format: Format, size: [u32; 3], array: u32, mips: u32) -> TextureShape {
+pub(super) fn shape(
+    dimension: ResourceDimension,
+    format: Format,
+    size: [u32; 3],
+    array: u32,
+    mips: u32,
+) -> TextureShape {
     TextureShape {
         dimension,
         format,
@@ -56,7 +64,7 @@ fn texture(shape: TextureShape, seed: u8) -> Texture {
 
 /// A draw whose every field differs from D3D11's default, with targets that are whole one-surface textures (so
 /// the state reads back equal).
-fn every_field_draw() -> DrawRecord {
+pub(super) fn every_field_draw() -> DrawRecord {
     let call = DrawCall::DrawIndexedInstanced {
         index_count_per_instance: 6,
         instance_count: 3,
@@ -529,7 +537,7 @@ fn blob_names_are_64_lowercase_hex_digits() {
 }
 
 /// A copy of `archive` with its manifest's JSON changed by `edit`.
-fn with_manifest(archive: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+pub(super) fn with_manifest(archive: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     rezip(archive, |name, data| {
         if name == MANIFEST_NAME {
             let mut value: serde_json::Value = serde_json::from_slice(data).unwrap();
@@ -542,7 +550,7 @@ fn with_manifest(archive: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u
 }
 
 /// A copy of `archive` with each entry's data replaced by `edit`'s (`None` drops the entry).
-fn rezip(archive: &[u8], mut edit: impl FnMut(&str, &[u8]) -> Option<Vec<u8>>) -> Vec<u8> {
+pub(super) fn rezip(archive: &[u8], mut edit: impl FnMut(&str, &[u8]) -> Option<Vec<u8>>) -> Vec<u8> {
     let mut zip = zip::ZipArchive::new(Cursor::new(archive)).unwrap();
     let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for index in 0..zip.len() {
@@ -558,7 +566,7 @@ fn rezip(archive: &[u8], mut edit: impl FnMut(&str, &[u8]) -> Option<Vec<u8>>) -
     out.finish().unwrap().into_inner()
 }
 
-fn simple_archive() -> Vec<u8> {
+pub(super) fn simple_archive() -> Vec<u8> {
     write_capture(&[every_field_draw()], None).unwrap()
 }
 
@@ -882,7 +890,7 @@ fn unrecorded_draws_are_listed_after_the_draws_before_them() {
     writer.add_unrecorded(unrecorded("second"));
     assert_eq!(writer.unrecorded_count(), 2);
     let capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
-    assert_eq!(capture.manifest().version, "1.1");
+    assert_eq!(capture.manifest().version, "1.2");
     let listed = capture.unrecorded_draws();
     assert_eq!(listed.len(), 2);
     assert_eq!((listed[0].before_draw, listed[0].reason.as_str()), (0, "first"));

@@ -5,14 +5,15 @@ use super::capture_error;
 use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
     BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, FORMAT_NAME, IndexBufferEntry,
-    Manifest, RenderTargetEntry, ResourceEntry, ShaderResourceEntry, StageEntry, UnrecordedDrawEntry, VERSION_MAJOR,
-    VERSION_MINOR, VertexBufferEntry,
+    Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry, ResourceEntry,
+    ShaderResourceEntry, StageEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR, VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
 use crate::Result;
 use crate::api::draw::{DrawState, StageBindings};
-use crate::api::resource::{Resource, Texture};
+use crate::api::resource::{Resource, Texture, TextureShape};
+use crate::format::Format;
 use std::collections::HashMap;
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Weak};
@@ -78,6 +79,30 @@ impl From<CapturedDraw> for DrawRecord {
     }
 }
 
+/// One `ResolveSubresource` to write (version 1.2): the resolve format, the multisampled source subresource with
+/// every sample, and the destination subresource before and after, each in the resolve format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResolveRecord {
+    /// The API call, as text.
+    pub api_call: Option<String>,
+    /// The `Format` argument.
+    pub format: Format,
+    /// The shape of the whole source resource.
+    pub source: TextureShape,
+    /// The source subresource: `mip + slice * mip_levels`.
+    pub source_subresource: u32,
+    /// Its contents: `sample_count` planes of the mip's texels, sample 0's first.
+    pub source_data: Arc<[u8]>,
+    /// The shape of the whole destination resource.
+    pub destination: TextureShape,
+    /// The destination subresource.
+    pub destination_subresource: u32,
+    /// Its contents before the resolve.
+    pub destination_before: Arc<[u8]>,
+    /// Its contents after the resolve, as the GPU left them; `None` when not recorded.
+    pub destination_after: Option<Arc<[u8]>>,
+}
+
 /// A shared buffer's address and length.
 type BufferKey = (usize, usize);
 
@@ -94,6 +119,8 @@ pub struct CaptureWriter<W: Write> {
     draws: Vec<DrawEntry>,
     /// Draws the caller could not record, in the frame's order.
     unrecorded: Vec<UnrecordedDrawEntry>,
+    /// The frame's resolves, in its order.
+    resolves: Vec<ResolveEntry>,
     /// Blobs in the archive, with their sizes.
     written: HashMap<BlobId, u64>,
     /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once;
@@ -124,6 +151,7 @@ impl<W: Write> CaptureWriter<W> {
             application: None,
             draws: Vec::new(),
             unrecorded: Vec::new(),
+            resolves: Vec::new(),
             written: HashMap::new(),
             hashed: HashMap::new(),
             level: 6,
@@ -394,6 +422,7 @@ impl<W: Write> CaptureWriter<W> {
                 .ok_or_else(|| format!("blob {}… was not added to the writer", id.short()))
         };
         DrawCheck {
+            item: "draw",
             index,
             blob_size: &blob_size,
         }
@@ -407,6 +436,71 @@ impl<W: Write> CaptureWriter<W> {
     pub fn add_unrecorded(&mut self, mut entry: UnrecordedDrawEntry) {
         entry.before_draw = u64::try_from(self.draws.len()).unwrap_or(u64::MAX);
         self.unrecorded.push(entry);
+    }
+
+    /// Adds a resolve after the draws added so far (its `before_draw` is their count; version 1.2): writes its
+    /// blobs and keeps its entry, checked as a reader checks it. Gives its index in the capture's `resolves`.
+    pub fn add_resolve(&mut self, record: &ResolveRecord) -> Result<usize> {
+        let index = self.resolves.len();
+        let at = |path: &str| format!("resolve {index} {path}");
+        let data = self
+            .add_shared(&record.source_data)
+            .map_err(|e| capture_error(e.detail).at(at("source data")))?;
+        let before = self
+            .add_shared(&record.destination_before)
+            .map_err(|e| capture_error(e.detail).at(at("destination before")))?;
+        let after = match &record.destination_after {
+            Some(bytes) => Some(
+                self.add_shared(bytes)
+                    .map_err(|e| capture_error(e.detail).at(at("destination after")))?,
+            ),
+            None => None,
+        };
+        let entry = ResolveEntry {
+            before_draw: u64::try_from(self.draws.len()).unwrap_or(u64::MAX),
+            api_call: record.api_call.clone(),
+            format: record.format,
+            source: ResolveSourceEntry {
+                resource: (&record.source).into(),
+                subresource: record.source_subresource,
+                data,
+            },
+            destination: ResolveDestinationEntry {
+                resource: (&record.destination).into(),
+                subresource: record.destination_subresource,
+                before,
+                after,
+            },
+        };
+        self.add_resolve_entry(entry)
+    }
+
+    /// Adds a resolve given as a manifest entry whose blobs were added with [`add_blob`](Self::add_blob), its
+    /// `before_draw` as given (at most the draws added so far, and not before the previous resolve's). The entry is
+    /// checked as a reader checks it.
+    pub fn add_resolve_entry(&mut self, entry: ResolveEntry) -> Result<usize> {
+        let index = self.resolves.len();
+        let written = &self.written;
+        let blob_size = |id: &BlobId| {
+            written
+                .get(id)
+                .copied()
+                .ok_or_else(|| format!("blob {}… was not added to the writer", id.short()))
+        };
+        let earliest = self.resolves.last().map_or(0, |r| r.before_draw);
+        DrawCheck {
+            item: "resolve",
+            index,
+            blob_size: &blob_size,
+        }
+        .resolve(&entry, self.draws.len(), earliest)?;
+        self.resolves.push(entry);
+        Ok(index)
+    }
+
+    /// The resolves added so far.
+    pub fn resolve_count(&self) -> usize {
+        self.resolves.len()
     }
 
     /// The unrecorded draws listed so far.
@@ -425,6 +519,7 @@ impl<W: Write> CaptureWriter<W> {
             application: self.application.clone(),
             draws: std::mem::take(&mut self.draws),
             unrecorded_draws: self.unrecorded.clone(),
+            resolves: self.resolves.clone(),
         };
         let text = serde_json::to_vec_pretty(&manifest);
         self.draws = manifest.draws;

@@ -4,7 +4,7 @@
 use super::common::unrecorded_line;
 use iridia::api::resource::{Resource, Texture};
 use iridia::capture::manifest::CallEntry;
-use iridia::capture::{BlobId, Capture, CaptureWriter, DrawRecord, DrawSummary, api_call_text};
+use iridia::capture::{BlobId, Capture, CaptureWriter, DrawRecord, DrawSummary, ResolveEntry, api_call_text};
 use iridia::description::{self, Description};
 use iridia::dxbc::program::ProgramKind;
 use iridia::dxbc::{Shader, Verify};
@@ -63,6 +63,16 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
             }
         }
     }
+    // each resolve with its problem (with `check`, reading it inflates and verifies its blobs)
+    let mut resolves: Vec<(ResolveEntry, Option<iridia::Error>)> = Vec::new();
+    for (index, entry) in capture.resolves().to_vec().into_iter().enumerate() {
+        let problem = match capture.resolve_problem(index) {
+            Some(problem) => Some(problem.clone()),
+            None if check => capture.resolve(index).err(),
+            None => None,
+        };
+        resolves.push((entry, problem));
+    }
     let model_of = |id: &BlobId| models.get(id).cloned().flatten();
     let manifest = capture.manifest();
     if as_json {
@@ -75,15 +85,27 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
             "draw_count": draws.len(),
             "draws": draws.iter().map(|d| draw_json(d, &model_of)).collect::<Vec<_>>(),
             "unrecorded_draws": serde_json::to_value(capture.unrecorded_draws()).unwrap_or(Value::Null),
+            "resolves": resolves.iter().map(|(entry, problem)| {
+                let mut value = serde_json::to_value(entry).unwrap_or(Value::Null);
+                if let Some(object) = value.as_object_mut() {
+                    object.insert("label".to_owned(), json!(entry.label()));
+                    object.insert(
+                        "problem".to_owned(),
+                        problem.as_ref().map_or(Value::Null, |e| json!({"what": e.what, "at": e.at, "detail": e.detail})),
+                    );
+                }
+                value
+            }).collect::<Vec<_>>(),
         });
         let text = serde_json::to_string_pretty(&value).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
     } else {
-        print!("{}", info_text(path, &capture, &draws, &model_of));
+        print!("{}", info_text(path, &capture, &draws, &resolves, &model_of));
     }
     let problems: Vec<String> = draws
         .iter()
         .filter_map(|d| d.problem.as_ref())
+        .chain(resolves.iter().filter_map(|(_, problem)| problem.as_ref()))
         .map(|e| format!("{}: {e}", path.display()))
         .collect();
     if problems.is_empty() {
@@ -126,6 +148,7 @@ fn info_text<R: Read + Seek>(
     path: &Path,
     capture: &Capture<R>,
     draws: &[DrawSummary],
+    resolves: &[(ResolveEntry, Option<iridia::Error>)],
     model_of: &dyn Fn(&BlobId) -> Option<String>,
 ) -> String {
     use std::fmt::Write as _;
@@ -138,9 +161,14 @@ fn info_text<R: Read + Seek>(
     } else {
         format!(" ({} more not recorded)", unrecorded.len())
     };
+    let resolved = match resolves.len() {
+        0 => String::new(),
+        1 => ", 1 resolve".to_owned(),
+        n => format!(", {n} resolves"),
+    };
     let _ = writeln!(
         out,
-        "{}: iridia-capture {}, {} draw{plural}{not_recorded}, {} bytes",
+        "{}: iridia-capture {}, {} draw{plural}{not_recorded}{resolved}, {} bytes",
         path.display(),
         manifest.version,
         draws.len(),
@@ -152,7 +180,29 @@ fn info_text<R: Read + Seek>(
     if let Some(application) = &manifest.application {
         let _ = writeln!(out, "application: {application}");
     }
+    let mut resolves = resolves.iter().enumerate().peekable();
+    let mut resolve_lines = |out: &mut String, upto: u64| {
+        while let Some((index, (entry, problem))) = resolves.next_if(|(_, (r, _))| r.before_draw <= upto) {
+            let after = if entry.destination.after.is_some() {
+                "after recorded"
+            } else {
+                "after not recorded"
+            };
+            let _ = writeln!(
+                out,
+                "resolve {index} before draw {}  {}  subresource {} -> subresource {}  {after}",
+                entry.before_draw,
+                entry.label(),
+                entry.source.subresource,
+                entry.destination.subresource
+            );
+            if let Some(problem) = problem {
+                let _ = writeln!(out, "  error: {problem}");
+            }
+        }
+    };
     for draw in draws {
+        resolve_lines(&mut out, draw.index as u64);
         let _ = write!(out, "draw {}", draw.index);
         if let Some(name) = &draw.name {
             let _ = write!(out, " {name:?}");
@@ -192,6 +242,7 @@ fn info_text<R: Read + Seek>(
             let _ = writeln!(out, "  error: {problem}");
         }
     }
+    resolve_lines(&mut out, u64::MAX);
     for draw in unrecorded {
         let _ = writeln!(out, "not recorded: {}", unrecorded_line(draw));
     }

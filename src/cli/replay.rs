@@ -1,14 +1,18 @@
 //! `iridia replay CAPTURE [--draw N | --all] [--exact | --tolerance SPEC] [--json] [--out DIR]`: re-runs recorded
 //! draws and compares each target with what the GPU wrote; a table (or a JSON report) of compared, differing and
-//! ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels. Exit
-//! code 0 when every compared draw matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
+//! ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels. Without
+//! `--draw`, the capture's resolves (`ResolveSubresource`, format 1.2) are replayed too, each listed before the draw
+//! it precedes (`r0  resolve before draw 12`; in JSON the `resolves` list, in the frame's order; with `--out` its
+//! replayed destination as `resolveN.bin`), and count like draws: a differing resolve is a difference. Exit
+//! code 0 when every compared draw and resolve matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
 //! reported and the others still run), 3 when the comparison is incomplete: the capture lists draws its writer could
 //! not record, or nothing was compared (a CI job must not read either as a pass), unless `--allow-unrecorded`.
 
 use super::common::{open, print_out, tolerance_of, unrecorded_line};
 use iridia::capture::Capture;
+use iridia::compare::TargetReport;
 use iridia::draw::ShaderCache;
-use iridia::replay::{DrawReplay, Picture, ReplayOptions, TargetReplay, replay_draw};
+use iridia::replay::{DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, replay_draw, replay_resolve};
 use serde_json::{Value, json};
 use std::io::{IsTerminal as _, Read, Seek};
 use std::ops::ControlFlow;
@@ -48,20 +52,25 @@ pub enum Verdict {
 /// The largest error of a replay, as `rt0.G 3 ULP (0.0118)`, over the channels of its compared targets; `-` when
 /// every compared channel is exact, or nothing was compared.
 fn max_error(replay: &DrawReplay) -> String {
+    largest_error(
+        replay
+            .targets
+            .iter()
+            .filter_map(|t| Some((t.slot.to_string(), t.report.as_ref()?))),
+    )
+}
+
+/// The largest error over `reports` (each with its target's name), as [`max_error`] gives it.
+fn largest_error<'a>(reports: impl Iterator<Item = (String, &'a TargetReport)>) -> String {
     let mut best: Option<(u64, f64, String)> = None;
-    for target in &replay.targets {
-        let Some(report) = &target.report else { continue };
+    for (target, report) in reports {
         for channel in &report.channels {
             let ulps = channel.max_ulp_error;
             if ulps > 0 && best.as_ref().is_none_or(|(u, _, _)| ulps > *u) {
-                best = Some((
-                    ulps,
-                    channel.max_abs_error,
-                    format!("{}.{}", target.slot, channel.channel),
-                ));
+                best = Some((ulps, channel.max_abs_error, format!("{target}.{}", channel.channel)));
             }
             if channel.non_finite_mismatches > 0 {
-                best = Some((u64::MAX, f64::INFINITY, format!("{}.{}", target.slot, channel.channel)));
+                best = Some((u64::MAX, f64::INFINITY, format!("{target}.{}", channel.channel)));
             }
         }
     }
@@ -99,6 +108,45 @@ fn draw_json(replay: &DrawReplay) -> Result<Value, String> {
         object.insert("ambiguous_pixels".to_owned(), json!(ambiguous));
     }
     Ok(value)
+}
+
+/// The JSON of one replayed resolve: the library's report with its totals and result.
+fn resolve_json(replay: &ResolveReplay) -> Result<Value, String> {
+    let mut value = serde_json::to_value(replay).map_err(|e| format!("cannot write JSON: {e}"))?;
+    if let Some(object) = value.as_object_mut() {
+        let report = replay.report.as_ref();
+        object.insert("compared".to_owned(), json!(report.is_some()));
+        object.insert("matches".to_owned(), json!(replay.matches() != Some(false)));
+        object.insert(
+            "compared_pixels".to_owned(),
+            json!(report.map_or(0, |r| r.compared_pixels)),
+        );
+        object.insert(
+            "differing_pixels".to_owned(),
+            json!(report.map_or(0, |r| r.differing_pixels)),
+        );
+    }
+    Ok(value)
+}
+
+/// One row of the table for a resolve: `r0  resolve before draw 12  dst ...`, in the draws' columns.
+fn resolve_row(replay: &ResolveReplay) -> String {
+    let report = replay.report.as_ref();
+    let result = match replay.matches() {
+        None => "not recorded",
+        Some(true) => "matches",
+        Some(false) => "DIFFERS",
+    };
+    let name = format!("resolve before draw {}", replay.before_draw);
+    format!(
+        "{:>4}  {name:<24}  {:<13} {:>9}  {:>9}  {:>9}  {:<32}  {result}",
+        format!("r{}", replay.index),
+        "dst",
+        report.map_or(0, |r| r.compared_pixels),
+        report.map_or(0, |r| r.differing_pixels),
+        0,
+        largest_error(report.map(|r| ("dst".to_owned(), r)).into_iter()),
+    )
 }
 
 /// Writes one file under `dir`.
@@ -182,6 +230,43 @@ fn replay_one<R: Read + Seek>(
     replay_draw(capture, index, cache, options, Some(&mut report)).map_err(|e| e.to_string())
 }
 
+/// How the replayed resolves came out.
+#[derive(Default)]
+struct ResolveCounts {
+    /// Compared with a recorded destination.
+    compared: usize,
+    /// Compared and matching.
+    matching: usize,
+    /// Compared and differing.
+    differing: usize,
+    /// Not recorded after: replayed only.
+    uncompared: usize,
+    /// Could not be read or resolved.
+    failed: usize,
+}
+
+impl ResolveCounts {
+    /// Counts a replayed resolve.
+    fn count(&mut self, replay: &ResolveReplay) {
+        let place = match replay.matches() {
+            None => &mut self.uncompared,
+            Some(true) => &mut self.matching,
+            Some(false) => &mut self.differing,
+        };
+        *place = place.saturating_add(1);
+        if replay.matches().is_some() {
+            self.compared = self.compared.saturating_add(1);
+        }
+    }
+
+    /// Every resolve met.
+    fn total(&self) -> usize {
+        self.compared
+            .saturating_add(self.uncompared)
+            .saturating_add(self.failed)
+    }
+}
+
 /// Runs `iridia replay`.
 pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let (tolerance, tolerance_name) = tolerance_of(args.exact, args.tolerance.as_deref())?;
@@ -210,9 +295,51 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let mut cache = ShaderCache::new();
     let bar = progress_bar(indices.len());
     let mut draws_json = Vec::new();
+    let mut resolves_json = Vec::new();
     let mut rows = Vec::new();
     let (mut compared, mut matching, mut differing, mut failed) = (0usize, 0usize, 0usize, 0usize);
+    let mut resolved = ResolveCounts::default();
+    // the resolves in the frame's order, each before the draw it precedes (only when every draw is replayed)
+    let mut resolves = if args.draw.is_none() {
+        capture.resolves().iter().map(|r| r.before_draw).enumerate().collect()
+    } else {
+        Vec::new()
+    }
+    .into_iter()
+    .peekable();
+    let mut run_resolves = |capture: &mut Capture<_>, upto: u64, rows: &mut Vec<String>| -> Result<(), String> {
+        while let Some((index, _)) = resolves.next_if(|&(_, before)| before <= upto) {
+            let outcome = capture
+                .resolve(index)
+                .and_then(|resolve| replay_resolve(&resolve, &options.tolerance))
+                .map_err(|e| format!("{}: {e}", path.display()));
+            match outcome {
+                Ok(replay) => {
+                    resolved.count(&replay);
+                    if let Some(dir) = &args.out {
+                        write_file(dir, &format!("resolve{index}.bin"), &replay.replayed)?;
+                    }
+                    if args.json {
+                        resolves_json.push(resolve_json(&replay)?);
+                    } else {
+                        rows.push(resolve_row(&replay));
+                    }
+                }
+                Err(message) => {
+                    resolved.failed = resolved.failed.saturating_add(1);
+                    bar.suspend(|| eprintln!("iridia: {message}"));
+                    if args.json {
+                        resolves_json.push(json!({"index": index, "error": message}));
+                    } else {
+                        rows.push(format!("{:>4}  error: {message}", format!("r{index}")));
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
     for &index in &indices {
+        run_resolves(&mut capture, index as u64, &mut rows)?;
         match replay_one(&mut capture, index, &mut cache, &options, &bar) {
             Ok(replay) => {
                 if replay.compared() {
@@ -247,6 +374,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         }
         bar.inc(1);
     }
+    run_resolves(&mut capture, u64::MAX, &mut rows)?;
     bar.finish_and_clear();
     if args.json {
         let unrecorded_json: Vec<Value> = unrecorded
@@ -264,14 +392,19 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
             "capture": path.display().to_string(),
             "tolerance": tolerance_name,
             "draws": draws_json,
+            "resolves": resolves_json,
             "unrecorded_draws": unrecorded_json,
             "summary": {
                 "draws": indices.len(),
                 "compared": compared,
                 "matching": matching,
                 "differing": differing,
-                "errors": failed,
+                "errors": failed.saturating_add(resolved.failed),
                 "unrecorded": unrecorded.len(),
+                "resolves": resolved.total(),
+                "resolves_compared": resolved.compared,
+                "resolves_matching": resolved.matching,
+                "resolves_differing": resolved.differing,
             },
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -290,6 +423,18 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         if failed > 0 {
             text.push_str(&format!(", {failed} failed"));
         }
+        if resolved.total() > 0 {
+            text.push_str(&format!(
+                "; {} resolves, {} compared: {} match, {} differ",
+                resolved.total(),
+                resolved.compared,
+                resolved.matching,
+                resolved.differing
+            ));
+            if resolved.failed > 0 {
+                text.push_str(&format!(", {} failed", resolved.failed));
+            }
+        }
         text.push('\n');
         for draw in &unrecorded {
             text.push_str(&format!("not recorded: {}\n", unrecorded_line(draw)));
@@ -305,17 +450,18 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
                 }
             ));
         }
-        if compared == 0 && failed == 0 && !args.allow_unrecorded {
+        if compared.saturating_add(resolved.compared) == 0 && failed == 0 && !args.allow_unrecorded {
             text.push_str("nothing was compared: exit 3 (--allow-unrecorded to accept)\n");
         }
         print_out(&text)?;
     }
-    let incomplete = !args.allow_unrecorded && (!unrecorded.is_empty() || compared == 0);
-    Ok(if failed > 0 {
+    let incomplete =
+        !args.allow_unrecorded && (!unrecorded.is_empty() || compared.saturating_add(resolved.compared) == 0);
+    Ok(if failed > 0 || resolved.failed > 0 {
         Verdict::Failed
     } else if incomplete {
         Verdict::Incomplete
-    } else if differing > 0 {
+    } else if differing > 0 || resolved.differing > 0 {
         Verdict::Differs
     } else {
         Verdict::Matches

@@ -14,12 +14,17 @@
 //! A target without a recorded after has no comparison (`report` is `None`) and does not decide whether the draw
 //! matches. [`DrawReplay::matches`] is true when every compared target matches (ambiguous differences allowed).
 //!
+//! A recorded `ResolveSubresource` (capture format 1.2) is replayed by [`resolve`]: its recorded samples resolved
+//! again ([`resolve_samples`], the box average) and compared with the recorded destination ([`replay_resolve`]).
+//!
 //! The result is serializable for the CLI's `--json` and the browser: targets by name (`"rt0"`, `"depth"`), format,
 //! size and report; the raw bytes, the ambiguity mask and the per-pixel comparison are left out of the JSON (they are
 //! megabytes) and reached through the fields and [`TargetReplay::png`].
 
+pub mod resolve;
 pub mod session;
 
+pub use resolve::{ResolveReplay, replay_resolve, resolve_samples};
 pub use session::{ReplaySession, plane_tolerance};
 
 use crate::api::limits::RENDER_TARGET_SLOTS;

@@ -39,16 +39,17 @@ use std::io::Cursor;
 use std::sync::Arc;
 
 use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
-use crate::compare::{Comparison, Image, PixelClass, Tolerance};
+use crate::compare::{Comparison, Image, PixelClass, Tolerance, ToleranceSpec};
 use crate::draw::ShaderCache;
 use crate::error::ErrorKind;
 use crate::format::{Format, NumericKind};
-use crate::replay::{Plane, ReplayOptions, ReplaySession, has_stencil, plane_tolerance};
+use crate::replay::{Plane, ReplayOptions, ReplaySession, has_stencil, plane_tolerance, replay_resolve};
 use crate::{Error, Result};
 
 use types::{
     CaptureSummary, ChannelStats, CompareResult, ComponentKind, DrawInfo, DrawStatus, ErrorInfo, PixelCoord,
-    ProgramInfo, ReplaySummary, Stage, StepProgress, TargetComparison, TargetId, TargetInfo, UnrecordedDrawInfo,
+    ProgramInfo, ReplaySummary, ResolveInfo, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
+    UnrecordedDrawInfo,
 };
 
 /// How many replayed draws keep their full results (targets, per-pixel classes, prepared draw).
@@ -217,6 +218,8 @@ pub struct ViewerCapture {
     kept: VecDeque<usize>,
     /// The replay under way.
     running: Option<Running>,
+    /// The frame's resolves, resolved again at open (each is small beside a draw: one average per texel).
+    resolves: Vec<ResolveInfo>,
 }
 
 impl std::fmt::Debug for ViewerCapture {
@@ -242,8 +245,13 @@ pub(crate) use crate::text::hex;
 impl ViewerCapture {
     /// Opens the capture whose archive is `bytes`: reads its directory and manifest, inflating no blob.
     pub fn open(bytes: impl Into<Arc<[u8]>>) -> Result<ViewerCapture> {
+        let mut capture = Capture::open(bytes)?;
+        let resolves = (0..capture.resolves().len())
+            .map(|index| resolve_info(&mut capture, index))
+            .collect();
         Ok(ViewerCapture {
-            capture: Capture::open(bytes)?,
+            resolves,
+            capture,
             shaders: ShaderCache::new(),
             programs: HashMap::new(),
             read: VecDeque::new(),
@@ -263,6 +271,7 @@ impl ViewerCapture {
             draw_count: self.capture.draw_count(),
             size_bytes: self.capture.archive_len(),
             unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
+            resolves: self.resolves.clone(),
         }
     }
 
@@ -750,6 +759,39 @@ fn status_of(comparisons: &[TargetComparison]) -> DrawStatus {
             ambiguous_pixels: ambiguous,
             compared_pixels: compared,
         }
+    }
+}
+
+/// Resolve `index` of `capture` as the draw list shows it: resolved again from its samples and compared with the
+/// recorded destination at the format's default tolerance.
+fn resolve_info(capture: &mut Capture<Cursor<Arc<[u8]>>>, index: usize) -> ResolveInfo {
+    let entry = capture.resolves().get(index);
+    let before_draw = entry.map_or(0, |r| usize::try_from(r.before_draw).unwrap_or(usize::MAX));
+    let label = entry.map(crate::capture::ResolveEntry::label).unwrap_or_default();
+    let replayed = capture
+        .resolve(index)
+        .and_then(|resolve| replay_resolve(&resolve, &ToleranceSpec::default()));
+    let status = match replayed {
+        Err(error) => DrawStatus::Error {
+            error: ErrorInfo::from(&error),
+        },
+        Ok(replay) => match &replay.report {
+            None => DrawStatus::NotReplayed,
+            Some(report) if report.matches => DrawStatus::Matches {
+                compared_pixels: report.compared_pixels,
+            },
+            Some(report) => DrawStatus::Differs {
+                differing_pixels: report.differing_pixels,
+                ambiguous_pixels: report.ambiguous_pixels,
+                compared_pixels: report.compared_pixels,
+            },
+        },
+    };
+    ResolveInfo {
+        index,
+        before_draw,
+        label,
+        status,
     }
 }
 

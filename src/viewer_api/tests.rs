@@ -802,3 +802,64 @@ fn unrecorded_draws_are_listed_with_their_targets_and_reason() {
     );
     assert!(open("02-alpha-blend.iridia").summary().unrecorded_draws.is_empty());
 }
+
+#[test]
+fn resolves_are_listed_where_they_came_with_their_result() {
+    // Two resolves of one 1x1 texel of 2 samples, codes (10, 20, 30, 40) and (11, 20, 30, 40): the average rounds
+    // red 10.5 up to 11 (the float32 mean is a hair above the midpoint), so a recorded 11 matches; a recorded 14
+    // is 3 codes off (the default tolerance is 1 code).
+    let shape = |sample_count| crate::api::resource::TextureShape {
+        dimension: crate::api::enums::ResourceDimension::Texture2D,
+        format: Format::R8G8B8A8Unorm,
+        width: 1,
+        height: 1,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        sample_count,
+    };
+    let resolve = |red: u8| crate::capture::ResolveRecord {
+        api_call: None,
+        format: Format::R8G8B8A8Unorm,
+        source: shape(2),
+        source_subresource: 0,
+        source_data: vec![10, 20, 30, 40, 11, 20, 30, 40].into(),
+        destination: shape(1),
+        destination_subresource: 0,
+        destination_before: vec![0; 4].into(),
+        destination_after: Some(vec![red, 20, 30, 40].into()),
+    };
+    let mut writer = crate::capture::CaptureWriter::in_memory();
+    let mut source = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    for index in 0..source.draw_count() {
+        if index == 1 {
+            writer.add_resolve(&resolve(11)).unwrap();
+        }
+        writer.add_draw(&source.draw(index).unwrap().into()).unwrap();
+    }
+    writer.add_resolve(&resolve(14)).unwrap();
+    let summary = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap().summary();
+    assert_eq!(summary.format_version, "1.2");
+    assert_eq!(
+        summary.resolves,
+        vec![
+            ResolveInfo {
+                index: 0,
+                before_draw: 1,
+                label: "ResolveSubresource [R8G8B8A8_UNORM 1x1 2x]".into(),
+                status: DrawStatus::Matches { compared_pixels: 1 },
+            },
+            ResolveInfo {
+                index: 1,
+                before_draw: 6,
+                label: "ResolveSubresource [R8G8B8A8_UNORM 1x1 2x]".into(),
+                status: DrawStatus::Differs {
+                    differing_pixels: 1,
+                    ambiguous_pixels: 0,
+                    compared_pixels: 1,
+                },
+            },
+        ]
+    );
+    assert!(open("02-alpha-blend.iridia").summary().resolves.is_empty());
+}

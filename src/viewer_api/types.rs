@@ -170,6 +170,23 @@ pub struct CaptureSummary {
     pub size_bytes: u64,
     /// Draws of the frame the recorder could not record (format 1.1), in the frame's order.
     pub unrecorded_draws: Vec<UnrecordedDrawInfo>,
+    /// The frame's resolves (format 1.2), in the frame's order, each resolved again when the capture was opened.
+    pub resolves: Vec<ResolveInfo>,
+}
+
+/// `ResolveInfo`: a `ResolveSubresource` of the frame, listed where it came, with its result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ResolveInfo {
+    /// Its position in the capture's resolves.
+    pub index: usize,
+    /// How many draws came before it: it is listed before draw `before_draw`.
+    pub before_draw: usize,
+    /// Its call and what it resolves (`ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM) [R8G8B8A8_UNORM 64x64 4x]`).
+    pub label: String,
+    /// The resolve again from the recorded samples against the recorded destination, at the format's default
+    /// tolerance (`not_replayed` when no destination after was recorded, `error` when it cannot be read).
+    pub status: DrawStatus,
 }
 
 /// `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.

@@ -33,6 +33,7 @@ fn generated() -> String {
         declaration::<Stage>(&cfg),
         declaration::<CaptureSummary>(&cfg),
         declaration::<UnrecordedDrawInfo>(&cfg),
+        declaration::<ResolveInfo>(&cfg),
         declaration::<ProgramInfo>(&cfg),
         declaration::<ComponentKind>(&cfg),
         declaration::<TargetInfo>(&cfg),

@@ -1111,6 +1111,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         draw_count: opened.draws.length,
         size_bytes: bytes.length,
         unrecorded_draws: [],
+        resolves: [],
       };
       return summary;
     },

@@ -65,7 +65,11 @@ size_bytes: number,
 /**
  * Draws of the frame the recorder could not record (format 1.1), in the frame's order.
  */
-unrecorded_draws: Array<UnrecordedDrawInfo>, };
+unrecorded_draws: Array<UnrecordedDrawInfo>,
+/**
+ * The frame's resolves (format 1.2), in the frame's order, each resolved again when the capture was opened.
+ */
+resolves: Array<ResolveInfo>, };
 
 /**
  * `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.
@@ -83,6 +87,28 @@ label: string,
  * Why it was not recorded.
  */
 reason: string, };
+
+/**
+ * `ResolveInfo`: a `ResolveSubresource` of the frame, listed where it came, with its result.
+ */
+export type ResolveInfo = {
+/**
+ * Its position in the capture's resolves.
+ */
+index: number,
+/**
+ * How many draws came before it: it is listed before draw `before_draw`.
+ */
+before_draw: number,
+/**
+ * Its call and what it resolves (`ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM) [R8G8B8A8_UNORM 64x64 4x]`).
+ */
+label: string,
+/**
+ * The resolve again from the recorded samples against the recorded destination, at the format's default
+ * tolerance (`not_replayed` when no destination after was recorded, `error` when it cannot be read).
+ */
+status: DrawStatus, };
 
 /**
  * `ProgramInfo`: one program a draw binds.

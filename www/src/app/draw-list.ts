@@ -1,9 +1,11 @@
 // The draw list: one row per draw (index, name, programs, status), a filter over their text, a keyboard cursor
 // apart from the picked draw, and each row's status tag updated as draws are replayed. Draws the recorder could not
-// record are rows of their own where they came in the frame, with the reason, that cannot be picked.
+// record are rows of their own where they came in the frame, with the reason, that cannot be picked; so are the
+// frame's resolves (`ResolveSubresource`), with their result (resolved again when the capture was opened).
 
 import { byId, h, replace } from "../dom";
-import { type DrawInfo, type DrawStatus, type UnrecordedDrawInfo, formatError } from "../protocol";
+import { type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
+import { frameRows } from "./frame-order";
 import type { ViewerState } from "./state";
 
 function statusText(status: DrawStatus): string {
@@ -142,24 +144,39 @@ export class DrawList {
     return item;
   }
 
+  /** A row for a resolve of the frame: its call and size, and its result. */
+  private resolveItem(resolve: ResolveInfo): HTMLLIElement {
+    const status = resolve.status;
+    const item = h(
+      "li",
+      {
+        class: "resolve",
+        title: status.state === "error" ? formatError(status.error) : `ResolveSubresource: ${statusTitle(status)}`,
+        attrs: { "data-testid": "resolve", "aria-disabled": "true" },
+      },
+      h("span", { class: "draw-index" }, `r${resolve.index}`),
+      h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, resolve.label), h("span", { class: "draw-programs" }, "resolve")),
+      h("span", { class: `tag draw-status ${statusClass(status)}` }, status.state === "not_replayed" ? "not recorded" : statusText(status)),
+    );
+    item.dataset["search"] = `${resolve.label} resolve ${statusText(status)}`.toLowerCase();
+    return item;
+  }
+
   render(): void {
-    const unrecorded = this.state.capture?.summary.unrecorded_draws ?? [];
-    const rows: HTMLLIElement[] = [];
-    const count = this.state.draws.length;
-    for (let index = 0; index <= count; index++) {
-      for (const skipped of unrecorded) {
-        if (skipped.before_draw === index || (index === count && skipped.before_draw > count)) rows.push(this.unrecordedItem(skipped));
-      }
-      const draw = this.state.draws[index];
-      if (draw !== undefined) rows.push(this.item(draw));
-    }
+    const summary = this.state.capture?.summary;
+    const rows = frameRows(this.state.draws.length, summary?.unrecorded_draws ?? [], summary?.resolves ?? []).flatMap((row) => {
+      if (row.kind === "unrecorded") return [this.unrecordedItem(row.entry)];
+      if (row.kind === "resolve") return [this.resolveItem(row.entry)];
+      const draw = this.state.draws[row.index];
+      return draw === undefined ? [] : [this.item(draw)];
+    });
     replace(this.list, rows);
     this.applyFilter();
   }
 
   private applyFilter(): void {
     const words = this.filter.value.toLowerCase().split(/\s+/).filter((word) => word !== "");
-    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw, li.unrecorded")) {
+    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw, li.unrecorded, li.resolve")) {
       const search = item.dataset["search"] ?? "";
       item.hidden = !words.every((word) => search.includes(word));
     }
