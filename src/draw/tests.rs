@@ -772,19 +772,14 @@ fn bad_draws_are_errors_naming_the_draw_and_the_binding() {
         ),
         &["ps", "ATTR0"],
     );
-    // an unsupported topology
-    check(
-        error_of(&second_draw(r#""topology": "POINTLIST""#), &files(), options),
-        &["POINTLIST"],
-    );
-    // wireframe
+    // an unsupported topology (a patch list needs tessellation)
     check(
         error_of(
-            &second_draw(r#""rasterizer": {"fill": "WIREFRAME"}"#),
+            &second_draw(r#""topology": "3_CONTROL_POINT_PATCHLIST""#),
             &files(),
             options,
         ),
-        &["wireframe"],
+        &["3_CONTROL_POINT_PATCHLIST"],
     );
     // a texture the pixel program declares and nothing binds
     let sampling = program(

@@ -68,6 +68,7 @@ pub mod line;
 mod quad;
 mod samples;
 mod setup;
+mod shapes;
 mod walk;
 
 pub use clip::{ClipVertex, MAX_POLYGON, Polygon, clip_triangle};
@@ -77,9 +78,11 @@ pub use samples::{
     standard_pattern,
 };
 pub use setup::{FIXED_MAX, FIXED_MIN, MAX_PARTS, Part, snap};
+pub use shapes::LinePiece;
 pub use walk::{PixelHit, PixelHits, Quads};
 
 use crate::api::viewport::{Scissor, Viewport};
+use crate::input_assembler::PrimitiveKind;
 use crate::{Error, Result};
 
 /// Which facing culling drops (15.11).
@@ -94,7 +97,31 @@ pub enum Cull {
     Back,
 }
 
-/// The rasterizer state a triangle's setup reads (15.1); fill mode is solid (wireframe is not drawn here).
+/// How lines are drawn (15.14.1's table: `MultisampleEnable` and `AntialiasedLineEnable`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineMode {
+    /// Aliased lines (3.4.3): both states false.
+    #[default]
+    Aliased,
+    /// Alpha-antialiased lines (3.4.4): `AntialiasedLineEnable` without `MultisampleEnable`.
+    AlphaAntialiased,
+    /// Quadrilateral lines (3.4.5): `MultisampleEnable`, whatever the sample count.
+    Quadrilateral,
+}
+
+impl LineMode {
+    /// The line mode of 15.14.1's table for the rasterizer state's `MultisampleEnable` and `AntialiasedLineEnable`.
+    pub fn of(multisample_enable: bool, antialiased_line_enable: bool) -> Self {
+        match (multisample_enable, antialiased_line_enable) {
+            (true, _) => LineMode::Quadrilateral,
+            (false, true) => LineMode::AlphaAntialiased,
+            (false, false) => LineMode::Aliased,
+        }
+    }
+}
+
+/// The rasterizer state a triangle's setup reads (15.1); the fill mode and line mode are set apart
+/// ([`Rasterizer::with_lines`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RasterizerState {
     /// Which facing is dropped.
@@ -252,6 +279,10 @@ pub struct Rasterizer {
     allowed: PixelRect,
     /// Where each pixel's samples are (3.5.3; one at the centre unless [`Rasterizer::with_pattern`] says otherwise).
     pattern: SamplePattern,
+    /// How lines are drawn.
+    line_mode: LineMode,
+    /// Whether triangles are drawn as their edges (15.13's `WIREFRAME`).
+    wireframe: bool,
 }
 
 impl Rasterizer {
@@ -295,7 +326,27 @@ impl Rasterizer {
             depth_format,
             allowed,
             pattern: SamplePattern::default(),
+            line_mode: LineMode::Aliased,
+            wireframe: false,
         })
+    }
+
+    /// The same rasterizer drawing lines by `line_mode` and, when `wireframe`, triangles as their edges (15.13).
+    #[must_use]
+    pub fn with_lines(mut self, line_mode: LineMode, wireframe: bool) -> Self {
+        self.line_mode = line_mode;
+        self.wireframe = wireframe;
+        self
+    }
+
+    /// How lines are drawn.
+    pub fn line_mode(&self) -> LineMode {
+        self.line_mode
+    }
+
+    /// Whether triangles are drawn as their edges.
+    pub fn wireframe(&self) -> bool {
+        self.wireframe
     }
 
     /// The same rasterizer testing coverage at `pattern`'s sample positions (3.5.4): a multisampled draw's.
@@ -330,16 +381,40 @@ impl Rasterizer {
     pub fn triangle(&self, positions: [[f32; 4]; 3]) -> Triangle {
         Triangle::new(self, positions)
     }
+
+    /// Set up the line from clip-space `start` to `end` (its first vertex leads).
+    pub fn line(&self, start: [f32; 4], end: [f32; 4]) -> Triangle {
+        Triangle::line(self, [start, end])
+    }
+
+    /// Set up the point at clip-space `position`.
+    pub fn point(&self, position: [f32; 4]) -> Triangle {
+        Triangle::point(self, position)
+    }
+
+    /// Set up a primitive of `kind` from its vertices' clip-space positions as the input assembler lists them: a
+    /// triangle's three, a line's start and end (the third, the end again, is not read), a point's one (the first).
+    pub fn primitive(&self, kind: PrimitiveKind, positions: [[f32; 4]; 3]) -> Triangle {
+        let [a, b, _] = positions;
+        match kind {
+            PrimitiveKind::Triangle => self.triangle(positions),
+            PrimitiveKind::Line => self.line(a, b),
+            PrimitiveKind::Point => self.point(a),
+        }
+    }
 }
 
-/// A triangle set up for rasterization: its clipped polygon and the fan triangles ([`Part`]s) of it that survived
-/// culling, ready to be walked in quads ([`Triangle::quads`]) or asked about one pixel ([`Triangle::pixel`]).
+/// A primitive set up for rasterization, ready to be walked in quads ([`Triangle::quads`]) or asked about one pixel
+/// ([`Triangle::pixel`]): a solid triangle's clipped polygon and the fan triangles ([`Part`]s) of it that survived
+/// culling; a point's or quadrilateral line's triangles; an aliased or antialiased line ([`LinePiece`]); a
+/// wireframe triangle's edges (lines or their quadrilaterals). Its pieces are the parts, then the lines (one kind or
+/// the other is empty), numbered so in [`Quad::part`].
 #[derive(Clone, Debug)]
 pub struct Triangle {
     fate: TriangleFate,
     polygon: Polygon,
-    parts: [Part; MAX_PARTS],
-    part_count: usize,
+    parts: Vec<Part>,
+    lines: Vec<LinePiece>,
 }
 
 impl Triangle {
@@ -347,8 +422,8 @@ impl Triangle {
         let mut triangle = Self {
             fate: TriangleFate::NotANumber,
             polygon: Polygon::default(),
-            parts: [Part::default(); MAX_PARTS],
-            part_count: 0,
+            parts: Vec::new(),
+            lines: Vec::new(),
         };
         if positions.iter().flatten().any(|c| c.is_nan()) {
             return triangle;
@@ -380,6 +455,10 @@ impl Triangle {
             }
         }
         let original_w = positions.map(|p| f64::from(p[3]));
+        if raster.wireframe {
+            triangle.wireframe(raster, vertices, screen.get(..vertices.len()).unwrap_or(&[]), original_w);
+            return triangle;
+        }
         let mut any_area = false;
         // the fan from the polygon's first vertex: (0, k, k + 1)
         for k in 1..vertices.len().saturating_sub(1) {
@@ -406,12 +485,9 @@ impl Triangle {
             if culled {
                 continue;
             }
-            if let Some(slot) = triangle.parts.get_mut(triangle.part_count) {
-                *slot = part;
-                triangle.part_count = triangle.part_count.saturating_add(1);
-            }
+            triangle.parts.push(part);
         }
-        triangle.fate = if triangle.part_count > 0 {
+        triangle.fate = if !triangle.parts.is_empty() {
             TriangleFate::Rasterized
         } else if any_area {
             TriangleFate::Culled
@@ -431,20 +507,39 @@ impl Triangle {
         &self.polygon
     }
 
-    /// The fan triangles of the clipped polygon that reach coverage, in drawing order.
+    /// The triangles that reach coverage, in drawing order: the fan triangles of the clipped polygon, or a point's or
+    /// quadrilateral line's.
     pub fn parts(&self) -> &[Part] {
-        self.parts.get(..self.part_count).unwrap_or(&[])
+        &self.parts
     }
 
-    /// Every quad with a covered lane, fan triangle by fan triangle, row by row.
+    /// The aliased or antialiased lines drawn, in drawing order.
+    pub fn lines(&self) -> &[LinePiece] {
+        &self.lines
+    }
+
+    /// Every quad with a covered lane, piece by piece: a triangle's row by row, a line's in the order it travels.
     pub fn quads(&self) -> Quads<'_> {
-        Quads::new(self.parts())
+        Quads::new(&self.parts, &self.lines)
     }
 
-    /// The fan triangles that cover pixel (`x`, `y`), in drawing order, each with the quad it is shaded in: one at
-    /// most, unless snapping folded the clipped polygon over itself. The quads are the ones [`Triangle::quads`] yields.
+    /// The pieces that cover pixel (`x`, `y`), in drawing order, each with the quad it is shaded in: one at most for
+    /// a solid triangle, unless snapping folded the clipped polygon over itself; one for each wireframe edge through
+    /// it. The quads are the ones [`Triangle::quads`] yields.
     pub fn pixel(&self, x: u32, y: u32) -> PixelHits<'_> {
-        PixelHits::new(self.parts(), x, y)
+        PixelHits::new(&self.parts, &self.lines, x, y)
+    }
+
+    /// The lane values of piece `piece` at the point `offset` (1/256 pixel) from pixel (`px`, `py`)'s centre (a
+    /// sample's or the centroid's), from the piece's own plane or line; `None` past the pieces.
+    pub fn lane_at(&self, piece: usize, px: i64, py: i64, offset: [i64; 2]) -> Option<Lane> {
+        match self.parts.get(piece) {
+            Some(part) => Some(part.lane_at(px, py, offset)),
+            None => self
+                .lines
+                .get(piece.checked_sub(self.parts.len())?)
+                .map(|line| line.lane_at(px, py, offset)),
+        }
     }
 }
 
