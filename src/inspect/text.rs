@@ -102,9 +102,10 @@ fn trace(out: &mut String, trace: &ProgramTrace, listing: Option<&ProgramListing
 fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInspection) {
     let _ = writeln!(
         out,
-        "fragment {index}: primitive {} (instance {}, SV_PrimitiveID {}, part {}), {}, quad ({}, {}) lane {} \
+        "fragment {index}: primitive {} ({}, instance {}, SV_PrimitiveID {}, part {}), {}, quad ({}, {}) lane {} \
          (covered {:#06b}) -> {:?}",
         f.primitive_index,
+        f.kind.name(),
         f.instance,
         f.primitive_id,
         f.part,
@@ -135,7 +136,7 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
             edge.distance, edge.edge[0], edge.edge[1], edge.unsnapped_distance
         );
     }
-    let _ = writeln!(out, "  triangle:");
+    let _ = writeln!(out, "  {}:", f.kind.name());
     for (corner, record) in f.vertices.iter().enumerate() {
         vertex(out, corner, record);
     }
