@@ -4,13 +4,15 @@
 //! - aliased lines, strips, lists, adjacency topologies, points, wireframe: the count per pixel equals the spec
 //!   model's (`model`, the diamond-exit rule of 3.4.3, written by the fixture's generator), and equals the reference's
 //!   except on the pixels the case lists in `extra` / `missing` (ties llvmpipe resolves its own way);
-//! - quadrilateral lines (`MultisampleEnable`): the spec model only (the reference draws aliased lines);
-//! - alpha antialiased lines: loosely (the lit pixels cover the aliased ones, alpha in (0, 1]);
-//! - attributes along lines and points: within 1e-5 of the values' scale, depth within 1e-6, `SV_Position.xy` the
-//!   pixel centre, on the pixels both lit.
+//! - quadrilateral lines (`MultisampleEnable`): the spec model only (the reference draws aliased lines), also with
+//!   `AntialiasedLineEnable` (15.14.1: quadrilateral all the same; alpha stays the program's 1);
+//! - alpha antialiased lines: the lit pixels cover the aliased ones, alpha in (0, 1], the alphas sum to the line's
+//!   length (the box coverage of 3.4.4's rectangle; the reference's smooth kernel within 3%);
+//! - attributes along aliased lines and points: within 4e-5 (the values are up to 4), depth within 1e-6,
+//!   `SV_Position.xy` the pixel centre, on the pixels both lit (a pixel only the reference lit must be a tie of the
+//!   rule: one, attr_000 (13, 22)); along quadrilateral lines: the spec's values (below), not the reference's.
 //!
-//! The draws need lines and points in the library (the input assembler answers "not supported yet"), so the
-//! comparison is ignored until then; the fixture check runs always.
+//! `fixtures/lines/README.md` ("How Iridia's tests hold it") says where the spec wins over the reference.
 
 #![allow(
     clippy::unwrap_used,
@@ -304,7 +306,9 @@ fn line_coverage_matches_the_spec_model_and_the_reference_outside_its_ties() {
                         let alpha = rt[(y * SIZE + x) * 4 + 3];
                         let expected = if quad.contains(&(x, y)) { 1.0 } else { 0.0 };
                         if alpha != expected {
-                            failures.push(format!("{name} ({x}, {y}): alpha {alpha}, quadrilateral line {expected}"));
+                            failures.push(format!(
+                                "{name} ({x}, {y}): alpha {alpha}, quadrilateral line {expected}"
+                            ));
                         }
                     }
                 }
@@ -321,9 +325,16 @@ fn line_coverage_matches_the_spec_model_and_the_reference_outside_its_ties() {
             }
             let length = f64::from(verts[1][0] - verts[0][0]).hypot(f64::from(verts[1][1] - verts[0][1]));
             let ours: f64 = (0..SIZE * SIZE).map(|i| f64::from(rt[i * 4 + 3])).sum();
-            let theirs: f64 = case["alpha"].as_array().unwrap().iter().map(|p| p[2].as_f64().unwrap()).sum();
+            let theirs: f64 = case["alpha"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p[2].as_f64().unwrap())
+                .sum();
             if (ours - length).abs() > 1e-4 * length || (theirs - length).abs() > 0.03 * length {
-                failures.push(format!("{name}: alphas sum to {ours} (reference {theirs}), length {length}"));
+                failures.push(format!(
+                    "{name}: alphas sum to {ours} (reference {theirs}), length {length}"
+                ));
             }
             continue;
         }
@@ -404,7 +415,12 @@ fn line_attributes_and_depth_match_the_reference() {
             let (dx, dy) = (p1[0] - p0[0], p1[1] - p0[1]);
             let length2 = dx * dx + dy * dy;
             let slack = 2. * 2f64.sqrt() / 512. / length2.sqrt();
-            let zs: Vec<f64> = case["verts"].as_array().unwrap().iter().map(|v| v[2].as_f64().unwrap()).collect();
+            let zs: Vec<f64> = case["verts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v[2].as_f64().unwrap())
+                .collect();
             let attrs = case["attrs"].as_array().unwrap();
             for y in 0..SIZE {
                 for x in 0..SIZE {
@@ -420,7 +436,10 @@ fn line_attributes_and_depth_match_the_reference() {
                         let (a, b) = (attrs[0][c].as_f64().unwrap(), attrs[1][c].as_f64().unwrap());
                         let ours = f64::from(attr[i * 4 + c]);
                         if (ours - spec(a, b)).abs() > slack * (b - a).abs() + 1e-5 {
-                            failures.push(format!("{name} ({x}, {y}) attribute .{c}: ours {ours} spec {}", spec(a, b)));
+                            failures.push(format!(
+                                "{name} ({x}, {y}) attribute .{c}: ours {ours} spec {}",
+                                spec(a, b)
+                            ));
                         }
                     }
                     let z = spec(zs[0], zs[1]);
@@ -468,5 +487,8 @@ fn line_attributes_and_depth_match_the_reference() {
         failures.join("\n")
     );
     eprintln!("{compared} pixels compared, {ties} tie pixels only the reference lit");
-    assert!(ties <= 1, "{ties} tie pixels only the reference lit (README: attr_000 (13, 22))");
+    assert!(
+        ties <= 1,
+        "{ties} tie pixels only the reference lit (README: attr_000 (13, 22))"
+    );
 }

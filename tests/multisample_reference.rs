@@ -355,10 +355,11 @@ fn lines_on_4x_targets_follow_the_spec() {
             .iter()
             .map(|v| *v as u32)
             .collect();
-        let theirs: Vec<u32> = f32s(&std::fs::read(folder().join(case["render_targets"][0]["file"].as_str().unwrap())).unwrap())
-            .iter()
-            .map(|v| *v as u32)
-            .collect();
+        let theirs: Vec<u32> =
+            f32s(&std::fs::read(folder().join(case["render_targets"][0]["file"].as_str().unwrap())).unwrap())
+                .iter()
+                .map(|v| *v as u32)
+                .collect();
         assert_eq!(ours.len(), spec.len(), "{name}: 4 planes of 32 x 32");
         compared += ours.len();
         let differing = ours.iter().zip(&spec).filter(|(a, b)| a != b).count();
@@ -369,9 +370,13 @@ fn lines_on_4x_targets_follow_the_spec() {
         let model_off = theirs.iter().zip(&wide).filter(|(a, b)| a != b).count();
         let outside = theirs.iter().zip(&ours).filter(|(t, o)| t > o).count();
         if multisample && outside > 0 {
-            failures.push(format!("{name}: {outside} samples the reference lit more often than ours"));
+            failures.push(format!(
+                "{name}: {outside} samples the reference lit more often than ours"
+            ));
         }
-        eprintln!("{name}: {differing} samples off the spec, reference {model_off} off a 1.0-wide rectangle, {outside} lit more than ours");
+        eprintln!(
+            "{name}: {differing} samples off the spec, reference {model_off} off a 1.0-wide rectangle, {outside} lit more than ours"
+        );
     }
     assert_eq!(compared, 6 * 4 * 32 * 32, "six cases, four planes of 32 x 32");
     assert!(failures.is_empty(), "{}", failures.join("\n"));

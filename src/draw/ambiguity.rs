@@ -18,9 +18,10 @@
 //! is rasterized from the same snapped positions by both, so the top-left rule gives a centre on it to exactly one of
 //! them, whatever the rounding, and both interpolate the same triangle (a full-screen triangle, clipped to a quad,
 //! would otherwise mark the quad's diagonal). A pixel can be ambiguous without being covered (it lies just outside).
-//! Not marked: triangles
-//! whose snapped area is zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near
-//! where a clip distance (15.4.1) crosses zero.
+//! Not marked: points, lines and wireframe triangles (their pieces are not a polygon's fan; a line's coverage at a
+//! diamond's edge or corner is a tie of its own rule, `fixtures/lines/README.md`), triangles whose snapped area is
+//! zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near where a clip distance
+//! (15.4.1) crosses zero.
 
 use crate::raster::{PixelRect, Rasterizer, Triangle, snap};
 

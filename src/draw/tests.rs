@@ -1568,14 +1568,23 @@ fn a_horizontal_line_lights_the_pixels_it_exits_and_interpolates_along_its_major
         let t = f64::from(x - 1) / 4.;
         let p = t / (2. - t);
         let l = rgba(linear, x, 2);
-        assert!(near(l[0], 4. * t) && near(l[3], 10. + 40. * t), "linear {l:?} at t = {t}");
+        assert!(
+            near(l[0], 4. * t) && near(l[3], 10. + 40. * t),
+            "linear {l:?} at t = {t}"
+        );
         let q = rgba(persp, x, 2);
-        assert!(near(q[0], 4. * p) && near(q[3], 10. + 40. * p), "perspective {q:?} at t = {t}");
+        assert!(
+            near(q[0], 4. * p) && near(q[3], 10. + 40. * p),
+            "perspective {q:?} at t = {t}"
+        );
         // a flat attribute is the leading (first) vertex's
         assert_eq!(rgba(flat, x, 2), [0., 0., 0., 10.]);
         let s = rgba(position, x, 2);
         assert_eq!([s[0], s[1]], [x as f32 + 0.5, 2.5]);
-        assert!(near(s[2], 0.25 + 0.5 * t) && near(s[3], 1. / (1. - t / 2.)), "SV_Position {s:?}");
+        assert!(
+            near(s[2], 0.25 + 0.5 * t) && near(s[3], 1. / (1. - t / 2.)),
+            "SV_Position {s:?}"
+        );
     }
     assert_eq!((out.stats.triangles, out.stats.rasterized, out.stats.shaded), (1, 1, 4));
 }
@@ -1601,7 +1610,13 @@ fn a_pixels_history_records_a_line_fragment_with_its_kind() {
         &out.render_targets[0].as_ref().unwrap().bytes[i..i + 16]
     );
     // the end pixel (5, 2) has no fragment
-    assert!(prepared.pixel_history(5, 2, HistoryOptions::default()).unwrap().fragments.is_empty());
+    assert!(
+        prepared
+            .pixel_history(5, 2, HistoryOptions::default())
+            .unwrap()
+            .fragments
+            .is_empty()
+    );
 }
 
 #[test]
@@ -1665,13 +1680,20 @@ fn wireframe_draws_the_edges_of_the_triangles_culling_keeps() {
     // culling is the solid triangle's: a front-facing triangle culled as front draws nothing
     let culled = last(&wireframe_scene(r#""cull": "FRONT""#), &count_files());
     assert_eq!(culled.stats.culled, 1);
-    assert!(counts(culled.render_targets[0].as_ref().unwrap()).iter().all(|r| r == "00000000"));
+    assert!(
+        counts(culled.render_targets[0].as_ref().unwrap())
+            .iter()
+            .all(|r| r == "00000000")
+    );
     // MultisampleEnable: each edge a 1.4-wide quadrilateral (3.4.5), drawn one after the other. The top edge's spans
     // y in [0.8, 2.2] from x = 1.5 (its left side: included) to 5.5 (right side: not), so it holds the centres
     // (1..=4, 1); the left edge's spans x in [0.8, 2.2] from y = 1.5 (its top side: included) down to 5.5, so it holds
     // (1, 1) too, which is counted twice, and (1, 2..=4); the diagonal's centres off the line are sqrt(2)/2 > 0.7 from
     // it (none in row 1)
-    let quad = last(&wireframe_scene(r#""cull": "NONE", "multisample": true"#), &count_files());
+    let quad = last(
+        &wireframe_scene(r#""cull": "NONE", "multisample": true"#),
+        &count_files(),
+    );
     let rows = counts(quad.render_targets[0].as_ref().unwrap());
     assert_eq!(rows[1], "02111000", "{rows:?}");
     assert!((2..=4).all(|y| &rows[y][1..2] == "1"), "{rows:?}");

@@ -1,8 +1,9 @@
-//! The rasterizer: how a triangle in clip space becomes the pixels a pixel program runs for, with the weights its
-//! attributes are blended by and the depth the output merger tests. The draw module runs the vertex program, hands each
-//! triangle's clip-space positions to a [`Rasterizer`], and runs the pixel program on the [`Quad`]s it gets back; the
-//! pixel inspector asks a [`Triangle`] about one pixel ([`Triangle::pixel`]) through the very code the full walk uses,
-//! so the two cannot disagree. No shader is run here.
+//! The rasterizer: how a triangle, line or point in clip space becomes the pixels a pixel program runs for, with the
+//! weights its attributes are blended by and the depth the output merger tests. The draw module runs the vertex
+//! program, hands each primitive's clip-space positions to a [`Rasterizer`] ([`Rasterizer::primitive`]), and runs the
+//! pixel program on the [`Quad`]s it gets back; the pixel inspector asks the set-up primitive (a [`Triangle`]) about
+//! one pixel ([`Triangle::pixel`]) through the very code the full walk uses, so the two cannot disagree. No shader is
+//! run here.
 //!
 //! Every rule is the D3D11.3 functional specification's; where it leaves a choice, the choice is said (WARP's where it
 //! is known):
@@ -62,6 +63,48 @@
 //! - **Quads (16.8, 16.13).** Pixels come in 2 x 2 quads aligned to even pixels, over the fan triangle's covered
 //!   pixels; a lane the triangle does not cover is a helper whose weights are extrapolated from the same plane, so
 //!   derivatives across the quad are the triangle's. A quad with no covered lane is not produced.
+//!
+//! Points and lines (`shapes.rs`, coverage in [`line`]):
+//!
+//! - **Clipping (15.4, 3.4.3.1).** A line is cut (in f64, on its parameter) to `0 <= z <= w` while depth clipping is
+//!   on, and along x and y only to a guard band 32000 pixels either side of the origin, which keeps its ends in the
+//!   16.8 range: 3.4.3.1 lets a line clipped to the viewport set one pixel fewer at its edge and allows either; the
+//!   real D3D11 of `fixtures/lines` draws lines leaving the viewport as if uncut. A cut end carries its weights on the
+//!   line's two vertices. A point is drawn when its vertex is inside the same planes (a point is not cut: it is in or
+//!   out), its square then covering what it covers inside the allowed pixels.
+//! - **Line mode (15.14.1).** `MultisampleEnable` picks quadrilateral lines, whatever the sample count; otherwise
+//!   `AntialiasedLineEnable` picks alpha-antialiased lines, and neither aliased ones ([`LineMode`]).
+//! - **Aliased lines (3.4.3).** The diamond-exit rule on the snapped ends ([`line::AliasedLine`]). A covered pixel
+//!   has every sample covered (15.14.1: the rule knows no samples). Attributes and depth are blended at the pixel
+//!   centre's parameter along the line's major axis (0 at the start, 1 at the end; the real D3D11 of `fixtures/lines`
+//!   measures this within 1e-4): screen-linear attributes and the depth by `(1 - t, t)`, perspective-correct ones by
+//!   those over each end's w, normalised (16.4); across the line they do not vary (15.14.1). A sample or centroid
+//!   point takes its own coordinate on the major axis.
+//! - **Alpha-antialiased lines (3.4.4).** The spec leaves the coverage to the implementation ("estimated by some
+//!   algorithm", with a 3 x 3 kernel in its reference); here it is the area of each pixel's square inside the
+//!   rectangle of width 1 whose short sides' middles are the snapped ends (a box filter, exact in f64: the alphas of
+//!   a line sum to its length, 3.4.4's "total contribution ... equal to the visible area"). A pixel of non-zero area
+//!   is covered, every sample of it, and its coverage multiplies the program's `o0.a` (`Quad::line_alpha`);
+//!   attributes are as for aliased lines.
+//! - **Quadrilateral lines (3.4.5).** The rectangle 1.4 wide around the line, no longer than it, its corners worked
+//!   out in f64 from the unsnapped ends and snapped (3.4.1: expansion comes before snapping), drawn as the two
+//!   triangles (corners 0 1 2 and 0 2 3) under the triangle rules per sample, each end's attributes and depth at its
+//!   two corners, so values are the triangles' planes'.
+//! - **Points (3.4.6).** A 1 x 1 square around the point, its corners snapped, as two triangles in a Z (top-left,
+//!   top-right, bottom-left; top-right, bottom-right, bottom-left) under the triangle rules per sample (the top-left
+//!   rule makes that `[left, right) x [top, bottom)`), the vertex's attributes and depth everywhere. Cull modes do not
+//!   apply (3.4.6).
+//! - **Facing (15.12) and depth bias (15.10).** Points and lines are front facing and get no depth bias.
+//! - **Wireframe (15.13).** A triangle in `WIREFRAME` fill is clipped as a solid one; each edge of its clipped polygon
+//!   that lies on an edge of the triangle (not one the clipper made) is drawn as a line of the line mode, in the
+//!   polygon's order (v0 -> v1, v1 -> v2, v2 -> v0 unclipped), when the fan triangle it borders survives culling
+//!   (one of no snapped area faces back, 15.11); the line faces as that fan triangle and its ends get that fan
+//!   triangle's depth bias. An edge two triangles share is drawn by both (each draws its own lines).
+//!
+//! The pieces of a primitive (a solid triangle's fan triangles, a point's or quadrilateral line's two triangles, a
+//! line, a wireframe triangle's edges) are walked one after the other, each in its own quads, so a quad along the
+//! diagonal of a point square or quadrilateral line is shaded once per triangle (each writing its own samples), and a
+//! pixel two wireframe edges cross is drawn twice.
 
 mod clip;
 pub mod line;
@@ -456,7 +499,12 @@ impl Triangle {
         }
         let original_w = positions.map(|p| f64::from(p[3]));
         if raster.wireframe {
-            triangle.wireframe(raster, vertices, screen.get(..vertices.len()).unwrap_or(&[]), original_w);
+            triangle.wireframe(
+                raster,
+                vertices,
+                screen.get(..vertices.len()).unwrap_or(&[]),
+                original_w,
+            );
             return triangle;
         }
         let mut any_area = false;

@@ -376,7 +376,11 @@ pub(super) fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, ra
     let dz_dx = ((dz1 * (y2 - y0) - dz2 * (y1 - y0)) * 256. / det) as f32;
     let dz_dy = (((x1 - x0) * dz2 - (x2 - x0) * dz1) * 256. / det) as f32;
     // a triangle of no snapped area (which only wireframe draws: 15.13) has no slope
-    let max_slope = if signed_area == 0 { 0. } else { dz_dx.abs().max(dz_dy.abs()) };
+    let max_slope = if signed_area == 0 {
+        0.
+    } else {
+        dz_dx.abs().max(dz_dy.abs())
+    };
     // only multiplied when non-zero, so that an edge-on triangle's infinite slope makes no 0 * inf NaN (15.10)
     let slope_scaled = if state.slope_scaled_depth_bias != 0. {
         state.slope_scaled_depth_bias * max_slope

@@ -23,11 +23,7 @@ struct ClipPlane {
 
 impl ClipPlane {
     fn distance(&self, p: &[f32; 4]) -> f64 {
-        self.coefficients
-            .iter()
-            .zip(p)
-            .map(|(c, v)| c * f64::from(*v))
-            .sum()
+        self.coefficients.iter().zip(p).map(|(c, v)| c * f64::from(*v)).sum()
     }
 }
 
@@ -175,7 +171,13 @@ pub struct LinePiece {
 }
 
 impl LinePiece {
-    fn new(ends: [LineEnd; 2], original_w: [f64; 3], front: bool, antialiased: bool, raster: &Rasterizer) -> Option<Self> {
+    fn new(
+        ends: [LineEnd; 2],
+        original_w: [f64; 3],
+        front: bool,
+        antialiased: bool,
+        raster: &Rasterizer,
+    ) -> Option<Self> {
         let [a, b] = ends;
         let fixed = |e: &LineEnd| [super::snap(e.screen[0]), super::snap(e.screen[1])];
         let line = AliasedLine::new(fixed(&a), fixed(&b))?;
@@ -316,7 +318,12 @@ impl LinePiece {
         let mut samples = [0u32; 4];
         let mut lanes = [Lane::default(); 4];
         let mut alpha = [0f32; 4];
-        for (index, ((lane, mask), a)) in lanes.iter_mut().zip(samples.iter_mut()).zip(alpha.iter_mut()).enumerate() {
+        for (index, ((lane, mask), a)) in lanes
+            .iter_mut()
+            .zip(samples.iter_mut())
+            .zip(alpha.iter_mut())
+            .enumerate()
+        {
             let (px, py) = (
                 x.saturating_add(i64::from(index & 1 == 1)),
                 y.saturating_add(i64::from(index >= 2)),
@@ -384,7 +391,11 @@ impl LinePiece {
         let (a0, a1) = (pick(start, across) as f64, pick(end, across) as f64);
         for step in steps {
             let centre = step as f64 * 256. + 128.;
-            let t = if extent == 0. { 0. } else { (centre - from as f64) / extent };
+            let t = if extent == 0. {
+                0.
+            } else {
+                (centre - from as f64) / extent
+            };
             let at = ((a0 + (a1 - a0) * t) / 256.).floor() as i64;
             for other in at.saturating_sub(2)..=at.saturating_add(2) {
                 let (x, y) = if x_major { (step, other) } else { (other, step) };
@@ -555,7 +566,8 @@ impl Triangle {
         let mut culled = false;
         for i in 0..n {
             let j = i.saturating_add(1) % n;
-            let (Some(a), Some(b), Some(sa), Some(sb)) = (vertices.get(i), vertices.get(j), screen.get(i), screen.get(j))
+            let (Some(a), Some(b), Some(sa), Some(sb)) =
+                (vertices.get(i), vertices.get(j), screen.get(i), screen.get(j))
             else {
                 continue;
             };

@@ -1045,7 +1045,10 @@ fn a_line_crossing_the_near_plane_is_cut_at_z_zero_with_its_weights() {
     // wholly behind the near plane, it is clipped away; a point there too
     let behind = raster(no_cull()).line(at(2.5, 4.5, -1., 1.), at(10.5, 4.5, -0.5, 1.));
     assert_eq!(behind.fate(), TriangleFate::ClippedAway);
-    assert_eq!(raster(no_cull()).point(at(2.5, 4.5, -0.5, 1.)).fate(), TriangleFate::ClippedAway);
+    assert_eq!(
+        raster(no_cull()).point(at(2.5, 4.5, -0.5, 1.)).fate(),
+        TriangleFate::ClippedAway
+    );
 }
 
 #[test]
@@ -1058,7 +1061,10 @@ fn a_line_leaving_the_viewport_is_not_cut_at_its_edge() {
     // a point half outside the target keeps its inside: at (-0.25, 2.5) its square [-0.75, 0.25) holds no centre;
     // at (0.25, 2.5) it holds (0, 2)'s
     assert!(covered_pixels(&raster(no_cull()).point(at(-0.25, 2.5, 0.5, 1.))).is_empty());
-    assert_eq!(covered_pixels(&raster(no_cull()).point(at(0.25, 2.5, 0.5, 1.))), vec![(0, 2)]);
+    assert_eq!(
+        covered_pixels(&raster(no_cull()).point(at(0.25, 2.5, 0.5, 1.))),
+        vec![(0, 2)]
+    );
 }
 
 #[test]
