@@ -492,3 +492,54 @@ fn line_attributes_and_depth_match_the_reference() {
         "{ties} tie pixels only the reference lit (README: attr_000 (13, 22))"
     );
 }
+
+// A captured line strip and a captured wireframe draw, with the reference's counts as what the GPU wrote, replayed
+// and inspected through the capture path: every lit pixel outside the ties matches and its history holds fragments
+// of the draw's primitives, of their kind (lines; the wireframe's are its triangles'), one a segment or edge through it.
+#[test]
+fn captured_lines_and_wireframe_replay_and_inspect_pixel_by_pixel() {
+    use iridia::capture::{Capture, CaptureWriter, DrawRecord, TargetSlot};
+    use iridia::input_assembler::PrimitiveKind;
+    use iridia::inspect::{InspectOptions, Verdict, inspect_pixel};
+    use std::sync::Arc;
+    let all = cases("coverage.json");
+    for (name, kind) in [
+        ("strip_000", PrimitiveKind::Line),
+        ("wire_001", PrimitiveKind::Triangle),
+    ] {
+        let case = all.iter().find(|c| c["name"] == name).unwrap();
+        let path = folder().join(case["draw"].as_str().unwrap());
+        let dir = path.parent().unwrap().to_path_buf();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut load = |p: &str| Ok(std::fs::read(dir.join(p)).unwrap());
+        let description = description::read(&text, &mut load).unwrap();
+        let counts = grid(&case["counts"]);
+        let recorded: Vec<u8> = counts.iter().flat_map(|&c| (c as f32).to_le_bytes()).collect();
+        let mut record = DrawRecord::new(description.draws[0].clone());
+        record.render_targets_after = vec![Some(Arc::from(recorded))];
+        let mut writer = CaptureWriter::in_memory();
+        writer.add_draw(&record).unwrap();
+        let mut capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
+        let ties: BTreeSet<_> = pixels(&case["extra"])
+            .union(&pixels(&case["missing"]))
+            .copied()
+            .collect();
+        let mut cache = ShaderCache::new();
+        let mut inspected = 0;
+        for (i, &count) in counts.iter().enumerate() {
+            let (x, y) = (i % SIZE, i / SIZE);
+            if count == 0 || ties.contains(&(x, y)) {
+                continue;
+            }
+            let options = InspectOptions::default();
+            let target = TargetSlot::RenderTarget(0);
+            let inspection = inspect_pixel(&mut capture, 0, x as u32, y as u32, target, &mut cache, &options).unwrap();
+            assert_eq!(inspection.verdict, Verdict::Matches, "{name} ({x}, {y})");
+            let fragments = &inspection.history.fragments;
+            assert_eq!(fragments.len(), count as usize, "{name} ({x}, {y})");
+            assert!(fragments.iter().all(|f| f.kind == kind), "{name} ({x}, {y})");
+            inspected += 1;
+        }
+        assert!(inspected > 10, "{name}: {inspected} pixels");
+    }
+}

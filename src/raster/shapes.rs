@@ -241,10 +241,7 @@ impl LinePiece {
         for (axis, sign, offset) in sides {
             let inside = |p: &[f64; 2]| sign * p.get(axis).copied().unwrap_or(0.) + offset;
             let mut next = Vec::with_capacity(polygon.len().saturating_add(1));
-            for (i, p) in polygon.iter().enumerate() {
-                let Some(q) = polygon.get(i.saturating_add(1) % polygon.len()) else {
-                    continue;
-                };
+            for (p, q) in polygon.iter().zip(polygon.iter().cycle().skip(1)) {
                 let (dp, dq) = (inside(p), inside(q));
                 if dp >= 0. {
                     next.push(*p);
@@ -565,7 +562,7 @@ impl Triangle {
         let state = raster.state();
         let mut culled = false;
         for i in 0..n {
-            let j = i.saturating_add(1) % n;
+            let j = i.saturating_add(1).checked_rem(n).unwrap_or(0);
             let (Some(a), Some(b), Some(sa), Some(sb)) =
                 (vertices.get(i), vertices.get(j), screen.get(i), screen.get(j))
             else {
