@@ -102,10 +102,9 @@ fn trace(out: &mut String, trace: &ProgramTrace, listing: Option<&ProgramListing
 fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInspection) {
     let _ = writeln!(
         out,
-        "fragment {index}: primitive {} ({}, instance {}, SV_PrimitiveID {}, part {}), {}, quad ({}, {}) lane {} \
+        "fragment {index}: primitive {} (instance {}, SV_PrimitiveID {}, part {}), {}, quad ({}, {}) lane {} \
          (covered {:#06b}) -> {:?}",
         f.primitive_index,
-        f.kind.name(),
         f.instance,
         f.primitive_id,
         f.part,
