@@ -22,6 +22,7 @@ struct ClipPlane {
 }
 
 impl ClipPlane {
+    /// How far inside the plane a clip-space position is (negative outside), in f64.
     fn distance(&self, p: &[f32; 4]) -> f64 {
         self.coefficients.iter().zip(p).map(|(c, v)| c * f64::from(*v)).sum()
     }
@@ -171,6 +172,7 @@ pub struct LinePiece {
 }
 
 impl LinePiece {
+    /// The line between `ends` (snapped here), facing `front`; `None` when the snapped ends are one point.
     fn new(
         ends: [LineEnd; 2],
         original_w: [f64; 3],
@@ -405,8 +407,9 @@ impl LinePiece {
     }
 }
 
-/// The drawn pieces of a line from `a` to `b` (clip vertices already clipped, `screen` their screen positions with
-/// depth) under `mode`: one [`LinePiece`], or the quadrilateral line's two triangles (3.4.5), facing `front`.
+/// Adds to `triangle` the pieces of the line between `ends` (already clipped, with their screen positions and depths)
+/// under the rasterizer's line mode, facing `front`: one [`LinePiece`], or the quadrilateral line's two triangles
+/// (3.4.5). `original_w` are the clip-space w of the drawn primitive's vertices (for screen-linear weights).
 fn line_pieces(triangle: &mut Triangle, ends: [LineEnd; 2], original_w: [f64; 3], front: bool, raster: &Rasterizer) {
     match raster.line_mode() {
         LineMode::Aliased | LineMode::AlphaAntialiased => {
