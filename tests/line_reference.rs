@@ -116,9 +116,9 @@ fn segments(topology: &str, count: usize) -> Vec<(usize, usize)> {
     }
 }
 
-// The library's line and point coverage (`iridia::raster::line`) on its own, before the draw pipeline draws lines:
-// against the generator's independent model of the spec's rules everywhere, and against the reference outside the
-// ties its README lists.
+// The library's line and point coverage (`iridia::raster::line`) on its own, without the draw pipeline: against the
+// generator's independent model of the spec's rules everywhere, and against the reference outside the ties its README
+// lists.
 #[test]
 fn the_line_rasterizer_matches_the_spec_model_and_the_reference_outside_its_ties() {
     use iridia::raster::line::{AliasedLine, point_square, square_covers};
