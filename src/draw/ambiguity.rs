@@ -20,9 +20,10 @@
 //! would otherwise mark the quad's diagonal). A pixel can be ambiguous without being covered (it lies just outside).
 //! With multisampled targets the test is made at each sample's position instead of the centre (3.5.3: coverage is
 //! per sample), and the mask holds one plane of flags per sample, stacked as the targets' sample planes are.
-//! Not marked: triangles
-//! whose snapped area is zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near
-//! where a clip distance (15.4.1) crosses zero.
+//! Not marked: points, lines and wireframe triangles (their pieces are not a polygon's fan; a line's coverage at a
+//! diamond's edge or corner is a tie of its own rule, `fixtures/lines/README.md`), triangles whose snapped area is
+//! zero but whose unsnapped area is not (a sliver another rounding would draw), and pixels near where a clip distance
+//! (15.4.1) crosses zero.
 
 use crate::raster::{PixelRect, Rasterizer, SamplePattern, Triangle, snap};
 

@@ -10,6 +10,7 @@ use crate::shader::{LaneStep, Trace, TraceStep};
 use serde::Serialize;
 
 use super::link::{Interpolation, Linkage, PixelSource};
+use crate::input_assembler::PrimitiveKind;
 
 /// What happened to a fragment in the end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -207,20 +208,23 @@ pub struct SampleRecord {
     pub outcome: FragmentOutcome,
 }
 
-/// One fragment of a triangle at the pixel, and everything that happened to it.
+/// One fragment of a primitive (point, line or triangle) at the pixel, and everything that happened to it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Fragment {
-    /// Its place among the draw's triangles (over all instances, in drawing order).
+    /// Its place among the draw's primitives (over all instances, in drawing order).
     pub primitive_index: u64,
+    /// What the primitive is (a wireframe triangle's fragments are a triangle's, drawn by its edges: 15.13).
+    pub kind: PrimitiveKind,
     /// The instance.
     pub instance: u32,
     /// `SV_PrimitiveID`.
     pub primitive_id: u32,
-    /// Which fan triangle of the clipped polygon (0 unless clipping cut the triangle).
+    /// Which piece of the primitive ([`crate::raster::Quad::part`]): the fan triangle of the clipped polygon (0
+    /// unless clipping cut the triangle), the triangle of a point's square or quadrilateral line, a wireframe edge.
     pub part: usize,
-    /// The triangle's vertices, provoking vertex first.
+    /// The primitive's vertices, provoking vertex first (a line's start, end, end; a point's vertex three times).
     pub vertices: [VertexRecord; 3],
-    /// Whether the triangle is front facing.
+    /// Whether the primitive is front facing (points and lines always are: 15.12).
     pub front_facing: bool,
     /// Its quad.
     pub quad: QuadRecord,

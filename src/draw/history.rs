@@ -1,12 +1,13 @@
 //! Pixel history: what a draw did at one pixel, fragment by fragment, without redoing the draw.
 //!
-//! [`PreparedDraw::pixel_history`] walks the draw's triangles in order, rejects those whose screen bounding box misses
-//! the pixel (only when every vertex is in front of the eye, so that the box is the triangle's), asks the rasterizer
-//! about the pixel alone ([`crate::raster::Triangle::pixel`], the walk's own evaluation), runs the pixel program on
-//! that pixel's quad only, and replays the output merger on a one-pixel copy of the targets, in primitive order (the
+//! [`PreparedDraw::pixel_history`] walks the draw's primitives (points, lines, triangles) in order, rejects those
+//! whose screen bounding box misses the pixel (only when every vertex is in front of the eye, so that the box is the
+//! primitive's), asks the rasterizer about the pixel alone ([`crate::raster::Triangle::pixel`], the walk's own
+//! evaluation: a wireframe triangle's edges through the pixel each make a fragment), runs the pixel program on that
+//! pixel's quad only, and replays the output merger on a one-pixel copy of the targets, in primitive order (the
 //! output merger's result at a pixel depends only on that pixel's earlier values). The vertices come from the
-//! prepared draw's cache (shaded once for the whole draw); the three of each fragment's triangle are run again, alone,
-//! to show all their inputs and outputs. Every step is the full draw's code (its `shade_quads`), so the
+//! prepared draw's cache (shaded once for the whole draw); the three of each fragment's primitive are run again,
+//! alone, to show all their inputs and outputs. Every step is the full draw's code (its `shade_quads`), so the
 //! last fragment's written value is the full draw's texel.
 
 use crate::input_assembler::VertexInputs;
@@ -113,7 +114,8 @@ impl PreparedDraw<'_> {
     }
 
     /// Whether the screen bounding box of the clip-space `positions` (all in front of the eye, finite) misses pixel
-    /// (`x`, `y`)'s centre by more than a pixel; `false` when it cannot tell.
+    /// (`x`, `y`)'s centre by more than two pixels (a point's square, a quadrilateral or antialiased line reach
+    /// under 1.3 pixels past their vertices); `false` when it cannot tell.
     fn misses(&self, positions: [[f32; 4]; 3], x: u32, y: u32) -> bool {
         if !positions.iter().all(|p| p[3] > 0. && p.iter().all(|c| c.is_finite())) {
             return false;
@@ -124,7 +126,7 @@ impl PreparedDraw<'_> {
         let high_x = screen.iter().map(|s| s[0]).fold(f32::NEG_INFINITY, f32::max);
         let low_y = screen.iter().map(|s| s[1]).fold(f32::INFINITY, f32::min);
         let high_y = screen.iter().map(|s| s[1]).fold(f32::NEG_INFINITY, f32::max);
-        cx < low_x - 1. || cx > high_x + 1. || cy < low_y - 1. || cy > high_y + 1.
+        cx < low_x - 2. || cx > high_x + 2. || cy < low_y - 2. || cy > high_y + 2.
     }
 
     /// The vertex at `slot` of `instance` run alone: its inputs, every output, and the trace if asked for.
@@ -216,6 +218,7 @@ impl PreparedDraw<'_> {
                     let fragment_index = history.fragments.len();
                     let mut fragment = Fragment {
                         primitive_index,
+                        kind: context.kind,
                         instance,
                         primitive_id: context.id,
                         part: hit.quad.part,

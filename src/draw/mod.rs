@@ -17,8 +17,7 @@
 //! [`crate::raster`], [`crate::shader`], [`crate::output_merger`]). What this module adds:
 //!
 //! - **Programs.** The vertex program and the pixel program (if bound) are parsed with their checksums checked. A
-//!   pixel program writing `SV_StencilRef` is refused (the stencil reference is the state's); wireframe fill is
-//!   refused. Every slot a program declares must be bound ([`DrawOptions::unbound`]), checked before anything runs.
+//!   pixel program writing `SV_StencilRef` is refused (the stencil reference is the state's). Every slot a program declares must be bound ([`DrawOptions::unbound`]), checked before anything runs.
 //! - **Linking** ([`link`]). A pixel input reads the vertex output of the same semantic (name without case, and
 //!   index), component by component; `SV_Position` is the pixel's position, `SV_IsFrontFace` the facing,
 //!   `SV_PrimitiveID` the primitive's ID, `SV_SampleIndex` the invocation's sample (0 at pixel frequency). An input
@@ -28,17 +27,22 @@
 //!   `centroid` and `sample` choose where it is evaluated (see Multisampling; the centre with one sample a pixel).
 //! - **Vertices** ([`vertex`]). Each vertex of the input assembly is shaded once per instance, 32 at a time
 //!   (9.2's post-transform cache; the input assembler numbers each distinct index once).
-//! - **Primitives** in order, instance by instance (8.4, 8.6). Before setup a triangle is dropped when all three
-//!   vertices are below 0 (or NaN) in one `SV_CullDistance` (15.4.2), or when a vertex has a NaN `SV_ClipDistance`
-//!   (15.4.1). The rasterizer uses viewport 0 and scissor 0 (a draw without a geometry program selects index 0,
-//!   15.8.1); a viewport never set is all zeros (15.6) and draws nothing, a scissor never set is empty (15.7). The
-//!   depth bias unit comes from the depth-stencil view's format (15.10; 24-bit UNORM without one). Without targets
-//!   the pixel grid is the viewport's extent.
-//! - **Pixels.** The quads of a triangle are shaded 8 at a time (a batch holds one triangle's quads). A covered lane
-//!   whose perspective-interpolated clip distance is below 0 is not rasterized (15.4.1: the distance is linear in
-//!   clip space, so this is the plane's value at the centre). Uncovered lanes are helpers: their inputs are
-//!   extrapolated on the triangle's plane and their results ignored (16.13). Inputs come from the rasterizer's
-//!   weights (16.4); `vCoverage` is the lane's coverage.
+//! - **Primitives** in order, instance by instance (8.4, 8.6): points, lines and triangles of every list and strip
+//!   topology, the adjacency vertices dropped (no geometry program is run), each set up by the rasterizer's rules for
+//!   its kind ([`crate::raster`]: aliased, alpha-antialiased or quadrilateral lines as 15.14.1's table picks, points,
+//!   triangles solid or in wireframe). Before setup a primitive is dropped when all its vertices are below 0 (or NaN)
+//!   in one `SV_CullDistance` (15.4.2), or when a vertex has a NaN `SV_ClipDistance` (15.4.1). The rasterizer uses
+//!   viewport 0 and scissor 0 (a draw without a geometry program selects index 0, 15.8.1); a viewport never set is
+//!   all zeros (15.6) and draws nothing, a scissor never set is empty (15.7). The depth bias unit comes from the
+//!   depth-stencil view's format (15.10; 24-bit UNORM without one). Without targets the pixel grid is the viewport's
+//!   extent. [`DrawStats`] counts primitives of every kind where it says triangles.
+//! - **Pixels.** The quads of a primitive's piece (a fan triangle, a line) are shaded 8 at a time (a batch holds one
+//!   piece's quads). A covered lane whose perspective-interpolated clip distance is below 0 is not rasterized
+//!   (15.4.1: the distance is linear in clip space, so this is the plane's value at the centre). Uncovered lanes are
+//!   helpers: their inputs are extrapolated on the triangle's plane (a line's parameter) and their results ignored
+//!   (16.13). Inputs come from the rasterizer's weights (16.4); `vCoverage` is the lane's coverage. An
+//!   alpha-antialiased line's coverage multiplies `o0.a` after the program, before the output merger (3.4.4); the
+//!   program's record keeps what it wrote.
 //! - **Output merger**, per covered lane in quad order, primitives in order. By default the tests come after the
 //!   program (16.12.2): coverage (sample mask, `oMask`, alpha-to-coverage), then depth-stencil with the program's
 //!   `oDepth`/conservative depth if it wrote one, else the interpolated depth, then the write. A program declaring

@@ -59,7 +59,8 @@ impl TargetImage {
 pub struct DrawStats {
     /// Vertex program invocations (each vertex once per instance).
     pub vertices_shaded: u64,
-    /// Triangles the input assembler made (over all instances).
+    /// Primitives (points, lines, triangles: the counts below say triangles for all) the input assembler made (over
+    /// all instances).
     pub triangles: u64,
     /// Triangles dropped because every vertex is outside one cull distance (15.4.2), or a vertex has a NaN clip
     /// distance (15.4.1).

@@ -7,13 +7,15 @@ use crate::api::enums::{CullMode, FillMode};
 use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::api::viewport::{Scissor, Viewport};
 use crate::format::{Format, Texel};
-use crate::input_assembler::{InputAssembler, Options as AssemblerOptions, OutOfBounds, Primitive, VertexInputs};
+use crate::input_assembler::{
+    InputAssembler, Options as AssemblerOptions, OutOfBounds, Primitive, PrimitiveKind, VertexInputs,
+};
 use crate::output_merger::{
     DepthOutput as MergerDepth, DepthStencilOutcome, DepthStencilTarget, OutputMerger, OutputMergerState, RenderTarget,
     Targets,
 };
 use crate::raster::{
-    Cull, DepthFormat, Lane, Quad, Rasterizer, RasterizerState, SamplePattern, Triangle, TriangleFate,
+    Cull, DepthFormat, Lane, LineMode, Quad, Rasterizer, RasterizerState, SamplePattern, Triangle, TriangleFate,
 };
 use crate::shader::{
     DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, PullLocation, PullModel, Trace, Unbound,
@@ -172,16 +174,10 @@ fn forced_pattern(
     SamplePattern::new(forced, crate::api::multisample::STANDARD_MULTISAMPLE_PATTERN).map(Some)
 }
 
-/// The rasterizer state of `state`'s rasterizer description, or an error for a fill mode not drawn.
-fn rasterizer_state(state: &DrawState) -> Result<RasterizerState> {
+/// The rasterizer state of `state`'s rasterizer description.
+fn rasterizer_state(state: &DrawState) -> RasterizerState {
     let desc = &state.rasterizer;
-    if desc.fill_mode == FillMode::Wireframe {
-        return Err(state.error(
-            "rasterizer",
-            "wireframe fill is not supported (Iridia draws solid triangles)",
-        ));
-    }
-    Ok(RasterizerState {
+    RasterizerState {
         cull: match desc.cull_mode {
             CullMode::None => Cull::None,
             CullMode::Front => Cull::Front,
@@ -193,7 +189,7 @@ fn rasterizer_state(state: &DrawState) -> Result<RasterizerState> {
         depth_bias_clamp: desc.depth_bias_clamp,
         slope_scaled_depth_bias: desc.slope_scaled_depth_bias,
         scissor_enable: desc.scissor_enable,
-    })
+    }
 }
 
 /// The unit of the constant depth bias for a depth buffer of `format` (15.10): UNORM of its bits, or float. Without
@@ -246,11 +242,13 @@ fn viewport_extent(viewport: &Viewport) -> [u32; 2] {
 /// The (mip, slice) each render target view writes, by slot, and the depth-stencil view's.
 pub(super) type ViewPlaces = ([Option<(u32, u32)>; RENDER_TARGET_SLOTS], Option<(u32, u32)>);
 
-/// A triangle of the draw as the pixel stage reads it.
+/// A primitive of the draw as the pixel stage reads it.
 pub(super) struct PrimitiveContext<'v> {
     /// `SV_PrimitiveID`.
     pub id: u32,
-    /// The vertex slots, provoking vertex first.
+    /// Point, line or triangle.
+    pub kind: PrimitiveKind,
+    /// The vertex slots, provoking vertex first (a line's start, end, end; a point's one vertex three times).
     pub slots: [usize; 3],
     /// The instance's shaded vertices.
     pub vertices: &'v ShadedVertices,
@@ -580,6 +578,7 @@ impl<'s> PreparedDraw<'s> {
             &vertex.inputs(),
             AssemblerOptions {
                 out_of_bounds: options.out_of_bounds,
+                points_and_lines: true,
                 ..AssemblerOptions::default()
             },
         )?;
@@ -662,15 +661,20 @@ impl<'s> PreparedDraw<'s> {
             .unwrap_or_else(|| viewport_extent(&viewport));
         // 15.7: the default scissor rectangle is empty
         let scissor = state.scissor_rects.first().copied().unwrap_or(Scissor::default());
+        let desc = &state.rasterizer;
         let rasterizer = Rasterizer::new(
             viewport,
-            rasterizer_state(state)?,
+            rasterizer_state(state),
             scissor,
             size,
             depth_format(formats.1),
         )
         .map_err(|e| e.within(format!("{label} rasterizer")))?
-        .with_pattern(pattern);
+        .with_pattern(pattern)
+        .with_lines(
+            LineMode::of(desc.multisample_enable, desc.antialiased_line_enable),
+            desc.fill_mode == FillMode::Wireframe,
+        );
         let early = pixel.as_ref().is_some_and(|p| p.force_early_depth_stencil);
         let linkage_samples = linkage.sample_frequency;
         let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
@@ -1100,6 +1104,7 @@ impl<'s> PreparedDraw<'s> {
         let slots = primitive.vertices.map(|s| s as usize);
         slots.iter().all(|&s| s < vertices.len()).then_some(PrimitiveContext {
             id: primitive.id,
+            kind: primitive.kind,
             slots,
             vertices,
         })
@@ -1125,7 +1130,7 @@ impl<'s> PreparedDraw<'s> {
             return None;
         }
         let positions = [a, b, c].map(|v| vertices.position(v).unwrap_or_default());
-        let triangle = self.rasterizer.triangle(positions);
+        let triangle = self.rasterizer.primitive(context.kind, positions);
         let count = match triangle.fate() {
             TriangleFate::Rasterized => &mut stats.rasterized,
             TriangleFate::ClippedAway => &mut stats.clipped_away,
@@ -1193,11 +1198,10 @@ impl<'s> PreparedDraw<'s> {
         if offset == [0, 0] {
             return centre;
         }
-        let Some(part) = triangle.parts().get(quad.part) else {
-            return centre;
-        };
         let (x, y) = quad.pixel(lane);
-        part.lane_at(i64::from(x), i64::from(y), offset)
+        triangle
+            .lane_at(quad.part, i64::from(x), i64::from(y), offset)
+            .unwrap_or(centre)
     }
 
     /// The sample whose position a centroid input is evaluated at for a lane covering `coverage` under the
@@ -1487,7 +1491,14 @@ impl<'s> PreparedDraw<'s> {
                         continue;
                     }
                     stats.shaded = stats.shaded.saturating_add(1);
-                    let outputs = outputs_of(machine, lane);
+                    let mut outputs = outputs_of(machine, lane);
+                    let written_outputs = outputs;
+                    // 3.4.4: an alpha-antialiased line's coverage multiplies o0.a before the output merger
+                    if let (Some(alpha), Some(o0)) = (job.quad.line_alpha, outputs.first_mut())
+                        && let (Some(&a), Some(w)) = (alpha.get(i), o0.get_mut(3))
+                    {
+                        *w = (f32::from_bits(*w) * a).to_bits();
+                    }
                     let discarded = machine.is_discarded(lane);
                     let depth = machine.depth(lane);
                     let mask = if exe.writes_coverage_mask() {
@@ -1503,7 +1514,7 @@ impl<'s> PreparedDraw<'s> {
                             *w = machine.written(lane, register);
                         }
                         fragment.program = Some(ProgramRecord {
-                            outputs,
+                            outputs: written_outputs,
                             written,
                             depth: depth.map(f32::from_bits),
                             coverage_mask: mask,

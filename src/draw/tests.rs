@@ -14,6 +14,7 @@
 
 use super::*;
 use crate::description::{self, Description};
+use crate::input_assembler::PrimitiveKind;
 use crate::replay::testkit::program;
 use std::ops::ControlFlow;
 
@@ -772,19 +773,14 @@ fn bad_draws_are_errors_naming_the_draw_and_the_binding() {
         ),
         &["ps", "ATTR0"],
     );
-    // an unsupported topology
-    check(
-        error_of(&second_draw(r#""topology": "POINTLIST""#), &files(), options),
-        &["POINTLIST"],
-    );
-    // wireframe
+    // an unsupported topology (a patch list needs tessellation)
     check(
         error_of(
-            &second_draw(r#""rasterizer": {"fill": "WIREFRAME"}"#),
+            &second_draw(r#""topology": "3_CONTROL_POINT_PATCHLIST""#),
             &files(),
             options,
         ),
-        &["wireframe"],
+        &["3_CONTROL_POINT_PATCHLIST"],
     );
     // a texture the pixel program declares and nothing binds
     let sampling = program(
@@ -1536,6 +1532,244 @@ fn a_linear_sample_input_runs_per_sample_at_each_samples_position() {
     assert_eq!(sample_floats(image, 4, 3, 2, 0), [-1.; 4]);
     // every invocation writes its one sample
     assert_eq!(out.stats.shaded, out.stats.written);
+}
+
+// ---- points, lines and wireframe (3.4.3–3.4.6, 15.13, 15.14)
+
+/// A line-list scene on an 8 x 8 target for `ps_interp`: a line from screen (1.5, 2.5) at depth 0.25 and clip w 1 to
+/// (5.5, 2.5) at depth 0.75 and w 2, attributes (0, 0, 0, 10) and (4, 0, 0, 50).
+fn line_scene(extra: &str) -> String {
+    attr_scene(
+        8,
+        4,
+        &[
+            (clip(1.5, 2.5, 0.25, 1., 8.), [0., 0., 0., 10.]),
+            (clip(5.5, 2.5, 0.75, 2., 8.), [4., 0., 0., 50.]),
+        ],
+        &format!(r#", "topology": "LINELIST"{extra}"#),
+    )
+}
+
+#[test]
+fn a_horizontal_line_lights_the_pixels_it_exits_and_interpolates_along_its_major_axis() {
+    let out = last(&line_scene(""), &interp_files());
+    let [persp, linear, flat, position] = [0, 1, 2, 3].map(|i| out.render_targets[i].as_ref().unwrap());
+    // 3.4.3: the line starts at pixel (1, 2)'s centre (inside its diamond) and ends at (5, 2)'s: it exits the
+    // diamonds of pixels 1 to 4 of row 2 and lights nothing else
+    for y in 0..8 {
+        for x in 0..8 {
+            let lit = y == 2 && (1..=4).contains(&x);
+            assert_eq!(rgba(flat, x, y)[3] != -1., lit, "pixel ({x}, {y})");
+        }
+    }
+    for x in 1..=4u32 {
+        // t = (x + 0.5 - 1.5) / 4 along x; screen-linear weights (1 - t, t); over w (1 and 2): (1 - t, t / 2), so the
+        // perspective weight of the end is t / (2 - t) and w = 1 / (1 - t / 2); the depth is 0.25 + 0.5 t
+        let t = f64::from(x - 1) / 4.;
+        let p = t / (2. - t);
+        let l = rgba(linear, x, 2);
+        assert!(
+            near(l[0], 4. * t) && near(l[3], 10. + 40. * t),
+            "linear {l:?} at t = {t}"
+        );
+        let q = rgba(persp, x, 2);
+        assert!(
+            near(q[0], 4. * p) && near(q[3], 10. + 40. * p),
+            "perspective {q:?} at t = {t}"
+        );
+        // a flat attribute is the leading (first) vertex's
+        assert_eq!(rgba(flat, x, 2), [0., 0., 0., 10.]);
+        let s = rgba(position, x, 2);
+        assert_eq!([s[0], s[1]], [x as f32 + 0.5, 2.5]);
+        assert!(
+            near(s[2], 0.25 + 0.5 * t) && near(s[3], 1. / (1. - t / 2.)),
+            "SV_Position {s:?}"
+        );
+    }
+    assert_eq!((out.stats.triangles, out.stats.rasterized, out.stats.shaded), (1, 1, 4));
+}
+
+#[test]
+fn a_pixels_history_records_a_line_fragment_with_its_kind() {
+    let description = describe(&line_scene(""), &interp_files());
+    let mut cache = ShaderCache::new();
+    let mut prepared = PreparedDraw::new(&description.draws[0], &mut cache, DrawOptions::default()).unwrap();
+    let out = prepared.run(None).unwrap();
+    let history = prepared.pixel_history(3, 2, HistoryOptions::default()).unwrap();
+    assert_eq!(history.fragments.len(), 1);
+    let f = &history.fragments[0];
+    assert_eq!(
+        (f.primitive_index, f.kind, f.front_facing, f.outcome),
+        (0, PrimitiveKind::Line, true, FragmentOutcome::Written)
+    );
+    // t = 1/2: screen weights (1/2, 1/2) on the start and end
+    assert_eq!(f.screen_weights, [0.5, 0.5, 0.]);
+    let i = (2 * 8 + 3) * 16;
+    assert_eq!(
+        &history.after.render_targets[0].unwrap().bytes[..16],
+        &out.render_targets[0].as_ref().unwrap().bytes[i..i + 16]
+    );
+    // the end pixel (5, 2) has no fragment
+    assert!(
+        prepared
+            .pixel_history(5, 2, HistoryOptions::default())
+            .unwrap()
+            .fragments
+            .is_empty()
+    );
+}
+
+#[test]
+fn points_light_the_pixel_centres_their_square_holds_front_facing_with_the_vertex_values() {
+    // a point at (2.5, 2.5): its square [2, 3) x [2, 3) holds pixel (2, 2)'s centre only; a point at the corner
+    // (5, 5): its square [4.5, 5.5) holds (4, 4)'s centre on its top-left corner (top-left rule), not (5, 5)'s
+    let vertices: Vec<_> = [(2.5, 2.5, 7.), (5., 5., 9.)]
+        .iter()
+        .map(|&(x, y, a)| (clip(x, y, 0.5, 1., 8.), [0., 0., 0., a]))
+        .collect();
+    let scene = attr_scene(8, 1, &vertices, r#", "topology": "POINTLIST""#).replace(
+        r#""render_targets": [{"format": "R32G32B32A32_FLOAT", "clear": [-1, -1, -1, -1]}]"#,
+        r#""render_targets": [{"format": "R32G32B32A32_FLOAT", "clear": [-1, -1, -1, -1]}, "R32G32B32A32_UINT"]"#,
+    );
+    let out = last(&scene, &[("vs", vs_attr()), ("ps", ps_ids())]);
+    let (colour, ids) = (
+        out.render_targets[0].as_ref().unwrap(),
+        out.render_targets[1].as_ref().unwrap(),
+    );
+    for y in 0..8 {
+        for x in 0..8 {
+            let expected = match (x, y) {
+                (2, 2) => Some((7., 0)),
+                (4, 4) => Some((9., 1)),
+                _ => None,
+            };
+            match expected {
+                // 15.12: points are front facing (IsFrontFace 0xFFFFFFFF)
+                Some((a, id)) => {
+                    assert_eq!(rgba(colour, x, y)[3], a);
+                    assert_eq!(uints(ids, x, y), [id, u32::MAX, 0, 0]);
+                }
+                None => assert_eq!(rgba(colour, x, y), [-1.; 4], "pixel ({x}, {y})"),
+            }
+        }
+    }
+}
+
+/// A counting scene of one triangle (1.5, 1.5), (5.5, 1.5), (1.5, 5.5) (clockwise on screen: front facing) drawn in
+/// wireframe with `rasterizer` keys.
+fn wireframe_scene(rasterizer: &str) -> String {
+    let positions = [(1.5, 1.5), (5.5, 1.5), (1.5, 5.5)].map(|(x, y)| clip(x, y, 0.5, 1., 8.));
+    counting(
+        8,
+        &positions,
+        &format!(r#", "rasterizer": {{"fill": "WIREFRAME", {rasterizer}}}"#),
+    )
+}
+
+#[test]
+fn wireframe_draws_the_edges_of_the_triangles_culling_keeps() {
+    // 15.13: the edges v0 -> v1, v1 -> v2, v2 -> v0 as aliased lines through pixel centres. v0 -> v1 exits the
+    // diamonds of (1..=4, 1) and ends in (5, 1)'s; v1 -> v2 (x + y = 7, x-major) starts in (5, 1) and exits it, then
+    // (4, 2), (3, 3), (2, 4), and ends in (1, 5); v2 -> v0 (up) exits (1, 5), (1, 4), (1, 3), (1, 2) and ends in
+    // (1, 1). Each pixel once.
+    let drawn = [
+        "00000000", "01111100", "01001000", "01010000", "01100000", "01000000", "00000000", "00000000",
+    ];
+    let out = last(&wireframe_scene(r#""cull": "BACK""#), &count_files());
+    assert_eq!(counts(out.render_targets[0].as_ref().unwrap()), drawn);
+    // culling is the solid triangle's: a front-facing triangle culled as front draws nothing
+    let culled = last(&wireframe_scene(r#""cull": "FRONT""#), &count_files());
+    assert_eq!(culled.stats.culled, 1);
+    assert!(
+        counts(culled.render_targets[0].as_ref().unwrap())
+            .iter()
+            .all(|r| r == "00000000")
+    );
+    // MultisampleEnable: each edge a 1.4-wide quadrilateral (3.4.5), drawn one after the other. The top edge's spans
+    // y in [0.8, 2.2] from x = 1.5 (its left side: included) to 5.5 (right side: not), so it holds the centres
+    // (1..=4, 1); the left edge's spans x in [0.8, 2.2] from y = 1.5 (its top side: included) down to 5.5, so it holds
+    // (1, 1) too, which is counted twice, and (1, 2..=4); the diagonal's centres off the line are sqrt(2)/2 > 0.7 from
+    // it (none in row 1)
+    let quad = last(
+        &wireframe_scene(r#""cull": "NONE", "multisample": true"#),
+        &count_files(),
+    );
+    let rows = counts(quad.render_targets[0].as_ref().unwrap());
+    assert_eq!(rows[1], "02111000", "{rows:?}");
+    assert!((2..=4).all(|y| &rows[y][1..2] == "1"), "{rows:?}");
+}
+
+#[test]
+fn a_quadrilateral_line_covers_the_centres_of_its_rectangle_and_an_aliased_one_its_exited_diamonds() {
+    // from (1.5, 2.0) to (5.5, 2.0): aliased, y = 2.0 is the bottom corner of row 1's diamonds (included): row 1,
+    // x = 1..=4 (x = 5's diamond holds the end); as a quadrilateral (MultisampleEnable, 3.4.5) the rectangle
+    // y in [1.3, 2.7], x in [1.5, 5.5] holds the centres of rows 1 and 2 from x = 1.5 (its left edge, included) to
+    // 4.5 (5.5 is on its right edge, excluded)
+    let positions = [clip(1.5, 2., 0.5, 1., 8.), clip(5.5, 2., 0.5, 1., 8.)];
+    let aliased = last(&counting(8, &positions, r#", "topology": "LINELIST""#), &count_files());
+    let rows = counts(aliased.render_targets[0].as_ref().unwrap());
+    assert_eq!((rows[1].as_str(), rows[2].as_str()), ("01111000", "00000000"));
+    let quad = last(
+        &counting(
+            8,
+            &positions,
+            r#", "topology": "LINELIST", "rasterizer": {"cull": "NONE", "multisample": true}"#,
+        ),
+        &count_files(),
+    );
+    let rows = counts(quad.render_targets[0].as_ref().unwrap());
+    assert_eq!((rows[1].as_str(), rows[2].as_str()), ("01111000", "01111000"));
+}
+
+#[test]
+fn an_antialiased_lines_coverage_multiplies_the_programs_alpha() {
+    // AntialiasedLineEnable (3.4.4): the rectangle 1 wide around the line from (1, 2.75) to (5, 2.75) spans y in
+    // [2.25, 3.25]: it covers 3/4 of pixels (1..=4, 2) and 1/4 of (1..=4, 3); ps_one writes alpha 1
+    let positions = [clip(1., 2.75, 0.5, 1., 8.), clip(5., 2.75, 0.5, 1., 8.)];
+    let scene = counting(
+        8,
+        &positions,
+        r#", "topology": "LINELIST", "rasterizer": {"cull": "NONE", "antialiased_line": true}"#,
+    )
+    .replace(r#""rt_format": "R32_FLOAT""#, r#""rt_format": "R32G32B32A32_FLOAT""#)
+    .replace(
+        r#""blend": {"targets": [{"enable": true, "src": "ONE", "dest": "ONE"}]}"#,
+        r#""blend": {"targets": [{"enable": false}]}"#,
+    );
+    let out = last(&scene, &count_files());
+    let target = out.render_targets[0].as_ref().unwrap();
+    for y in 0..8 {
+        for x in 0..8 {
+            let alpha = match (x, y) {
+                (1..=4, 2) => 0.75,
+                (1..=4, 3) => 0.25,
+                _ => 0.,
+            };
+            assert_eq!(rgba(target, x, y)[3], alpha, "pixel ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn line_strips_and_adjacency_lists_draw_their_segments() {
+    // LINESTRIP (1.5, 1.5) -> (5.5, 1.5) -> (5.5, 5.5): row 1 x = 1..=4, then column 5 y = 1..=4 (its start (5, 1)
+    // is exited, the shared vertex lit once); LINELIST_ADJ of the same three with adjacency vertices around the
+    // first segment draws it alone
+    let strip = [(1.5, 1.5), (5.5, 1.5), (5.5, 5.5)].map(|(x, y)| clip(x, y, 0.5, 1., 8.));
+    let out = last(&counting(8, &strip, r#", "topology": "LINESTRIP""#), &count_files());
+    let rows = counts(out.render_targets[0].as_ref().unwrap());
+    assert_eq!(
+        rows[..6],
+        ["00000000", "01111100", "00000100", "00000100", "00000100", "00000000"]
+    );
+    let adjacency = [(0.5, 7.5), (1.5, 1.5), (5.5, 1.5), (7.5, 7.5)].map(|(x, y)| clip(x, y, 0.5, 1., 8.));
+    let out = last(
+        &counting(8, &adjacency, r#", "topology": "LINELIST_ADJ""#),
+        &count_files(),
+    );
+    let rows = counts(out.render_targets[0].as_ref().unwrap());
+    assert_eq!(rows.iter().filter(|r| *r != "00000000").count(), 1);
+    assert_eq!(rows[1], "01111000");
 }
 
 /// `ATTR0` (`linear`), `ATTR1` (`linear noperspective`) and `ATTR2` (`constant`) evaluated by the pull-model

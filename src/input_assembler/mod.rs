@@ -31,9 +31,10 @@
 //! - **Topologies (8.10 to 8.15).** Point lists, line and triangle lists and strips, and their adjacency variants
 //!   drawn without their adjacent vertices (there is no geometry program to see them), as [`Primitives`] describes;
 //!   the index value `0xFFFF` (16-bit) or `0xFFFFFFFF` (32-bit) cuts the strip in every topology (8.12); an
-//!   incomplete primitive is dropped (8.13). Points and lines are assembled ([`Topology`]) but refused unless
-//!   [`Options::points_and_lines`] says the caller draws them; patch lists need tessellation. Each vertex is shaded once
-//!   per instance, however often the indices name it (9.2 allows the cache).
+//!   incomplete primitive is dropped (8.13). Points and lines are assembled ([`Topology`]) when
+//!   [`Options::points_and_lines`] says the caller draws them, as the draw module does (a caller that handles only
+//!   triangles gets them refused); patch lists need tessellation. Each vertex is shaded once per instance, however
+//!   often the indices name it (9.2 allows the cache).
 //! - **Bounds.** With [`OutOfBounds::Error`] (the default) every read the draw makes must be inside its buffer, as a
 //!   well-formed draw's are: an unbound slot, an index buffer too short for the indices read, a vertex or instance past
 //!   its buffer's end or before its offset, a base vertex taking an index below 0 or past 2^32, an element past its
@@ -94,8 +95,8 @@ pub struct Options {
     pub out_of_bounds: OutOfBounds,
     /// The most indices (or vertices) one instance may read.
     pub max_vertices: u32,
-    /// Whether point and line topologies are assembled; when not, they are refused as not drawn (the draw module
-    /// rasterizes triangles only so far; `raster::line` has the line and point coverage rules).
+    /// Whether point and line topologies are assembled; when not, they are refused as not drawn. The draw module,
+    /// which rasterizes every kind, sets it; a caller that handles only triangles leaves it off.
     pub points_and_lines: bool,
 }
 
@@ -165,8 +166,8 @@ impl InputAssembler {
         let topology = Topology::of(draw.topology).map_err(|d| error(d).at("topology"))?;
         if topology.kind() != PrimitiveKind::Triangle && !options.points_and_lines {
             return Err(error(format!(
-                "the topology {} is not supported yet: Iridia draws triangles only (points and lines are assembled \
-                 but not yet rasterized)",
+                "the topology {} makes points or lines, which this caller does not take (it asked for triangles \
+                 only: Options::points_and_lines)",
                 draw.topology
             ))
             .at("topology"));

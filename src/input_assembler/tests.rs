@@ -801,11 +801,11 @@ fn points_and_lines_are_assembled_as_8_10_draws_them() {
 }
 
 #[test]
-fn topologies_other_than_triangles_are_refused() {
+fn points_and_lines_are_refused_to_a_caller_taking_triangles_only_and_patches_always() {
     for (topology, expected) in [
-        (PrimitiveTopology::PointList, "not supported yet"),
-        (PrimitiveTopology::LineList, "not supported yet"),
-        (PrimitiveTopology::LineStripAdj, "not supported yet"),
+        (PrimitiveTopology::PointList, "points or lines"),
+        (PrimitiveTopology::LineList, "points or lines"),
+        (PrimitiveTopology::LineStripAdj, "points or lines"),
         (PrimitiveTopology::PatchList3, "tessellation"),
         (PrimitiveTopology::Undefined, "no primitive topology"),
     ] {

@@ -31,14 +31,26 @@ pub enum Topology {
 }
 
 /// What a topology's primitives are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum PrimitiveKind {
     /// Points: [`Primitive::vertices`] repeats the one vertex.
     Point,
     /// Lines: [`Primitive::vertices`] is the start, the end, and the end again.
     Line,
     /// Triangles.
+    #[default]
     Triangle,
+}
+
+impl PrimitiveKind {
+    /// The kind's name in lower case (`point`, `line`, `triangle`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PrimitiveKind::Point => "point",
+            PrimitiveKind::Line => "line",
+            PrimitiveKind::Triangle => "triangle",
+        }
+    }
 }
 
 impl Topology {

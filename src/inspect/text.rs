@@ -135,7 +135,7 @@ fn fragment(out: &mut String, index: usize, f: &Fragment, inspection: &PixelInsp
             edge.distance, edge.edge[0], edge.edge[1], edge.unsnapped_distance
         );
     }
-    let _ = writeln!(out, "  triangle:");
+    let _ = writeln!(out, "  {}:", f.kind.name());
     for (corner, record) in f.vertices.iter().enumerate() {
         vertex(out, corner, record);
     }

@@ -193,6 +193,12 @@ impl AliasedLine {
     /// coordinate on the major axis is from the start's, over the line's extent on that axis; unclamped (a helper
     /// pixel of a quad extrapolates).
     pub fn parameter(&self, x: i64, y: i64) -> f64 {
+        self.parameter_at(centre(x, y))
+    }
+
+    /// The parameter along the line of `point` (1/256 pixels): its coordinate on the major axis, as
+    /// [`AliasedLine::parameter`] takes a pixel centre's.
+    pub fn parameter_at(&self, point: [i64; 2]) -> f64 {
         let axis = match self.major {
             LineMajor::X => 0,
             LineMajor::Y => 1,
@@ -202,7 +208,7 @@ impl AliasedLine {
         if extent == 0. {
             return 0.;
         }
-        (pick(centre(x, y)) - pick(self.start)) / extent
+        (pick(point) - pick(self.start)) / extent
     }
 
     /// The pixels the line covers within `allowed`, in the order the line travels: along the major axis from the

@@ -1,8 +1,9 @@
-//! The rasterizer: how a triangle in clip space becomes the pixels a pixel program runs for, with the weights its
-//! attributes are blended by and the depth the output merger tests. The draw module runs the vertex program, hands each
-//! triangle's clip-space positions to a [`Rasterizer`], and runs the pixel program on the [`Quad`]s it gets back; the
-//! pixel inspector asks a [`Triangle`] about one pixel ([`Triangle::pixel`]) through the very code the full walk uses,
-//! so the two cannot disagree. No shader is run here.
+//! The rasterizer: how a triangle, line or point in clip space becomes the pixels a pixel program runs for, with the
+//! weights its attributes are blended by and the depth the output merger tests. The draw module runs the vertex
+//! program, hands each primitive's clip-space positions to a [`Rasterizer`] ([`Rasterizer::primitive`]), and runs the
+//! pixel program on the [`Quad`]s it gets back; the pixel inspector asks the set-up primitive (a [`Triangle`]) about
+//! one pixel ([`Triangle::pixel`]) through the very code the full walk uses, so the two cannot disagree. No shader is
+//! run here.
 //!
 //! Every rule is the D3D11.3 functional specification's; where it leaves a choice, the choice is said (WARP's where it
 //! is known):
@@ -62,12 +63,55 @@
 //! - **Quads (16.8, 16.13).** Pixels come in 2 x 2 quads aligned to even pixels, over the fan triangle's covered
 //!   pixels; a lane the triangle does not cover is a helper whose weights are extrapolated from the same plane, so
 //!   derivatives across the quad are the triangle's. A quad with no covered lane is not produced.
+//!
+//! Points and lines (`shapes.rs`, coverage in [`line`]):
+//!
+//! - **Clipping (15.4, 3.4.3.1).** A line is cut (in f64, on its parameter) to `0 <= z <= w` while depth clipping is
+//!   on, and along x and y only to a guard band 32000 pixels either side of the origin, which keeps its ends in the
+//!   16.8 range: 3.4.3.1 lets a line clipped to the viewport set one pixel fewer at its edge and allows either; the
+//!   real D3D11 of `fixtures/lines` draws lines leaving the viewport as if uncut. A cut end carries its weights on the
+//!   line's two vertices. A point is drawn when its vertex is inside the same planes (a point is not cut: it is in or
+//!   out), its square then covering what it covers inside the allowed pixels.
+//! - **Line mode (15.14.1).** `MultisampleEnable` picks quadrilateral lines, whatever the sample count; otherwise
+//!   `AntialiasedLineEnable` picks alpha-antialiased lines, and neither aliased ones ([`LineMode`]).
+//! - **Aliased lines (3.4.3).** The diamond-exit rule on the snapped ends ([`line::AliasedLine`]). A covered pixel
+//!   has every sample covered (15.14.1: the rule knows no samples). Attributes and depth are blended at the pixel
+//!   centre's parameter along the line's major axis (0 at the start, 1 at the end; the real D3D11 of `fixtures/lines`
+//!   measures this within 1e-4): screen-linear attributes and the depth by `(1 - t, t)`, perspective-correct ones by
+//!   those over each end's w, normalised (16.4); across the line they do not vary (15.14.1). A sample or centroid
+//!   point takes its own coordinate on the major axis.
+//! - **Alpha-antialiased lines (3.4.4).** The spec leaves the coverage to the implementation ("estimated by some
+//!   algorithm", with a 3 x 3 kernel in its reference); here it is the area of each pixel's square inside the
+//!   rectangle of width 1 whose short sides' middles are the snapped ends (a box filter, exact in f64: the alphas of
+//!   a line sum to its length, 3.4.4's "total contribution ... equal to the visible area"). A pixel of non-zero area
+//!   is covered, every sample of it, and its coverage multiplies the program's `o0.a` (`Quad::line_alpha`);
+//!   attributes are as for aliased lines.
+//! - **Quadrilateral lines (3.4.5).** The rectangle 1.4 wide around the line, no longer than it, its corners worked
+//!   out in f64 from the unsnapped ends and snapped (3.4.1: expansion comes before snapping), drawn as the two
+//!   triangles (corners 0 1 2 and 0 2 3) under the triangle rules per sample, each end's attributes and depth at its
+//!   two corners, so values are the triangles' planes'.
+//! - **Points (3.4.6).** A 1 x 1 square around the point, its corners snapped, as two triangles in a Z (top-left,
+//!   top-right, bottom-left; top-right, bottom-right, bottom-left) under the triangle rules per sample (the top-left
+//!   rule makes that `[left, right) x [top, bottom)`), the vertex's attributes and depth everywhere. Cull modes do not
+//!   apply (3.4.6).
+//! - **Facing (15.12) and depth bias (15.10).** Points and lines are front facing and get no depth bias.
+//! - **Wireframe (15.13).** A triangle in `WIREFRAME` fill is clipped as a solid one; each edge of its clipped polygon
+//!   that lies on an edge of the triangle (not one the clipper made) is drawn as a line of the line mode, in the
+//!   polygon's order (v0 -> v1, v1 -> v2, v2 -> v0 unclipped), when the fan triangle it borders survives culling
+//!   (one of no snapped area faces back, 15.11); the line faces as that fan triangle and its ends get that fan
+//!   triangle's depth bias. An edge two triangles share is drawn by both (each draws its own lines).
+//!
+//! The pieces of a primitive (a solid triangle's fan triangles, a point's or quadrilateral line's two triangles, a
+//! line, a wireframe triangle's edges) are walked one after the other, each in its own quads, so a quad along the
+//! diagonal of a point square or quadrilateral line is shaded once per triangle (each writing its own samples), and a
+//! pixel two wireframe edges cross is drawn twice.
 
 mod clip;
 pub mod line;
 mod quad;
 mod samples;
 mod setup;
+mod shapes;
 mod walk;
 
 pub use clip::{ClipVertex, MAX_POLYGON, Polygon, clip_triangle};
@@ -77,9 +121,11 @@ pub use samples::{
     standard_pattern,
 };
 pub use setup::{FIXED_MAX, FIXED_MIN, MAX_PARTS, Part, snap};
+pub use shapes::LinePiece;
 pub use walk::{PixelHit, PixelHits, Quads};
 
 use crate::api::viewport::{Scissor, Viewport};
+use crate::input_assembler::PrimitiveKind;
 use crate::{Error, Result};
 
 /// Which facing culling drops (15.11).
@@ -94,7 +140,31 @@ pub enum Cull {
     Back,
 }
 
-/// The rasterizer state a triangle's setup reads (15.1); fill mode is solid (wireframe is not drawn here).
+/// How lines are drawn (15.14.1's table: `MultisampleEnable` and `AntialiasedLineEnable`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineMode {
+    /// Aliased lines (3.4.3): both states false.
+    #[default]
+    Aliased,
+    /// Alpha-antialiased lines (3.4.4): `AntialiasedLineEnable` without `MultisampleEnable`.
+    AlphaAntialiased,
+    /// Quadrilateral lines (3.4.5): `MultisampleEnable`, whatever the sample count.
+    Quadrilateral,
+}
+
+impl LineMode {
+    /// The line mode of 15.14.1's table for the rasterizer state's `MultisampleEnable` and `AntialiasedLineEnable`.
+    pub fn of(multisample_enable: bool, antialiased_line_enable: bool) -> Self {
+        match (multisample_enable, antialiased_line_enable) {
+            (true, _) => LineMode::Quadrilateral,
+            (false, true) => LineMode::AlphaAntialiased,
+            (false, false) => LineMode::Aliased,
+        }
+    }
+}
+
+/// The rasterizer state a triangle's setup reads (15.1); the fill mode and line mode are set apart
+/// ([`Rasterizer::with_lines`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RasterizerState {
     /// Which facing is dropped.
@@ -252,6 +322,10 @@ pub struct Rasterizer {
     allowed: PixelRect,
     /// Where each pixel's samples are (3.5.3; one at the centre unless [`Rasterizer::with_pattern`] says otherwise).
     pattern: SamplePattern,
+    /// How lines are drawn.
+    line_mode: LineMode,
+    /// Whether triangles are drawn as their edges (15.13's `WIREFRAME`).
+    wireframe: bool,
 }
 
 impl Rasterizer {
@@ -295,7 +369,27 @@ impl Rasterizer {
             depth_format,
             allowed,
             pattern: SamplePattern::default(),
+            line_mode: LineMode::Aliased,
+            wireframe: false,
         })
+    }
+
+    /// The same rasterizer drawing lines by `line_mode` and, when `wireframe`, triangles as their edges (15.13).
+    #[must_use]
+    pub fn with_lines(mut self, line_mode: LineMode, wireframe: bool) -> Self {
+        self.line_mode = line_mode;
+        self.wireframe = wireframe;
+        self
+    }
+
+    /// How lines are drawn.
+    pub fn line_mode(&self) -> LineMode {
+        self.line_mode
+    }
+
+    /// Whether triangles are drawn as their edges.
+    pub fn wireframe(&self) -> bool {
+        self.wireframe
     }
 
     /// The same rasterizer testing coverage at `pattern`'s sample positions (3.5.4): a multisampled draw's.
@@ -330,16 +424,40 @@ impl Rasterizer {
     pub fn triangle(&self, positions: [[f32; 4]; 3]) -> Triangle {
         Triangle::new(self, positions)
     }
+
+    /// Set up the line from clip-space `start` to `end` (its first vertex leads).
+    pub fn line(&self, start: [f32; 4], end: [f32; 4]) -> Triangle {
+        Triangle::line(self, [start, end])
+    }
+
+    /// Set up the point at clip-space `position`.
+    pub fn point(&self, position: [f32; 4]) -> Triangle {
+        Triangle::point(self, position)
+    }
+
+    /// Set up a primitive of `kind` from its vertices' clip-space positions as the input assembler lists them: a
+    /// triangle's three, a line's start and end (the third, the end again, is not read), a point's one (the first).
+    pub fn primitive(&self, kind: PrimitiveKind, positions: [[f32; 4]; 3]) -> Triangle {
+        let [a, b, _] = positions;
+        match kind {
+            PrimitiveKind::Triangle => self.triangle(positions),
+            PrimitiveKind::Line => self.line(a, b),
+            PrimitiveKind::Point => self.point(a),
+        }
+    }
 }
 
-/// A triangle set up for rasterization: its clipped polygon and the fan triangles ([`Part`]s) of it that survived
-/// culling, ready to be walked in quads ([`Triangle::quads`]) or asked about one pixel ([`Triangle::pixel`]).
+/// A primitive set up for rasterization, ready to be walked in quads ([`Triangle::quads`]) or asked about one pixel
+/// ([`Triangle::pixel`]): a solid triangle's clipped polygon and the fan triangles ([`Part`]s) of it that survived
+/// culling; a point's or quadrilateral line's triangles; an aliased or antialiased line ([`LinePiece`]); a
+/// wireframe triangle's edges (lines or their quadrilaterals). Its pieces are the parts, then the lines (one kind or
+/// the other is empty), numbered so in [`Quad::part`].
 #[derive(Clone, Debug)]
 pub struct Triangle {
     fate: TriangleFate,
     polygon: Polygon,
-    parts: [Part; MAX_PARTS],
-    part_count: usize,
+    parts: Vec<Part>,
+    lines: Vec<LinePiece>,
 }
 
 impl Triangle {
@@ -347,8 +465,8 @@ impl Triangle {
         let mut triangle = Self {
             fate: TriangleFate::NotANumber,
             polygon: Polygon::default(),
-            parts: [Part::default(); MAX_PARTS],
-            part_count: 0,
+            parts: Vec::new(),
+            lines: Vec::new(),
         };
         if positions.iter().flatten().any(|c| c.is_nan()) {
             return triangle;
@@ -380,6 +498,15 @@ impl Triangle {
             }
         }
         let original_w = positions.map(|p| f64::from(p[3]));
+        if raster.wireframe {
+            triangle.wireframe(
+                raster,
+                vertices,
+                screen.get(..vertices.len()).unwrap_or(&[]),
+                original_w,
+            );
+            return triangle;
+        }
         let mut any_area = false;
         // the fan from the polygon's first vertex: (0, k, k + 1)
         for k in 1..vertices.len().saturating_sub(1) {
@@ -406,12 +533,9 @@ impl Triangle {
             if culled {
                 continue;
             }
-            if let Some(slot) = triangle.parts.get_mut(triangle.part_count) {
-                *slot = part;
-                triangle.part_count = triangle.part_count.saturating_add(1);
-            }
+            triangle.parts.push(part);
         }
-        triangle.fate = if triangle.part_count > 0 {
+        triangle.fate = if !triangle.parts.is_empty() {
             TriangleFate::Rasterized
         } else if any_area {
             TriangleFate::Culled
@@ -431,20 +555,39 @@ impl Triangle {
         &self.polygon
     }
 
-    /// The fan triangles of the clipped polygon that reach coverage, in drawing order.
+    /// The triangles that reach coverage, in drawing order: the fan triangles of the clipped polygon, or a point's or
+    /// quadrilateral line's.
     pub fn parts(&self) -> &[Part] {
-        self.parts.get(..self.part_count).unwrap_or(&[])
+        &self.parts
     }
 
-    /// Every quad with a covered lane, fan triangle by fan triangle, row by row.
+    /// The aliased or antialiased lines drawn, in drawing order.
+    pub fn lines(&self) -> &[LinePiece] {
+        &self.lines
+    }
+
+    /// Every quad with a covered lane, piece by piece: a triangle's row by row, a line's in the order it travels.
     pub fn quads(&self) -> Quads<'_> {
-        Quads::new(self.parts())
+        Quads::new(&self.parts, &self.lines)
     }
 
-    /// The fan triangles that cover pixel (`x`, `y`), in drawing order, each with the quad it is shaded in: one at
-    /// most, unless snapping folded the clipped polygon over itself. The quads are the ones [`Triangle::quads`] yields.
+    /// The pieces that cover pixel (`x`, `y`), in drawing order, each with the quad it is shaded in: one at most for
+    /// a solid triangle, unless snapping folded the clipped polygon over itself; one for each wireframe edge through
+    /// it. The quads are the ones [`Triangle::quads`] yields.
     pub fn pixel(&self, x: u32, y: u32) -> PixelHits<'_> {
-        PixelHits::new(self.parts(), x, y)
+        PixelHits::new(&self.parts, &self.lines, x, y)
+    }
+
+    /// The lane values of piece `piece` at the point `offset` (1/256 pixel) from pixel (`px`, `py`)'s centre (a
+    /// sample's or the centroid's), from the piece's own plane or line; `None` past the pieces.
+    pub fn lane_at(&self, piece: usize, px: i64, py: i64, offset: [i64; 2]) -> Option<Lane> {
+        match self.parts.get(piece) {
+            Some(part) => Some(part.lane_at(px, py, offset)),
+            None => self
+                .lines
+                .get(piece.checked_sub(self.parts.len())?)
+                .map(|line| line.lane_at(px, py, offset)),
+        }
     }
 }
 

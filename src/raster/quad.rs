@@ -41,10 +41,13 @@ pub struct Quad {
     pub samples: [u32; 4],
     /// Whether the triangle is front facing (`SV_IsFrontFace`).
     pub front_facing: bool,
-    /// Which triangle of the clipped polygon's fan the quad comes from.
+    /// Which piece of the primitive the quad comes from: a triangle of the clipped polygon's fan, of an expanded
+    /// point or quadrilateral line, or a line (of a wireframe triangle's edges), in drawing order.
     pub part: usize,
     /// The four lanes.
     pub lanes: [Lane; 4],
+    /// For an alpha-antialiased line (3.4.4), each lane's coverage, which multiplies the program's `o0.a`.
+    pub line_alpha: Option<[f32; 4]>,
 }
 
 impl Quad {

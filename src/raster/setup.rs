@@ -29,8 +29,23 @@ pub fn snap(coordinate: f32) -> i64 {
 /// down), i.e. inside a clockwise triangle. Every coordinate is within the 16.8 range or a pixel centre of a render
 /// target no larger than it, so a difference is under 2^25 and a product under 2^50.
 #[allow(clippy::arithmetic_side_effects)] // the range above
-fn edge_function(a: [i64; 2], b: [i64; 2], p: [i64; 2]) -> i64 {
+pub(super) fn edge_function(a: [i64; 2], b: [i64; 2], p: [i64; 2]) -> i64 {
     (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+/// The corners of a triangle to set up: snapped positions, depths, and what its attributes are blended from.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Corners {
+    /// Snapped screen positions x, y, in 1/256 pixels.
+    pub fixed: [[i64; 2]; 3],
+    /// Screen depths.
+    pub z: [f32; 3],
+    /// The reciprocal of each corner's clip-space w.
+    pub inv_w: [f64; 3],
+    /// Each corner's weights on the drawn primitive's vertices in clip space.
+    pub clip_weights: [[f64; 3]; 3],
+    /// Each corner's screen position's weights on the drawn primitive's vertices.
+    pub screen_weights: [[f64; 3]; 3],
 }
 
 /// One triangle of a clipped polygon (a fan triangle from its first vertex), set up for coverage and interpolation.
@@ -77,6 +92,45 @@ impl Part {
         let fixed = screen.map(|[x, y, _]| [snap(x), snap(y)]);
         let [f0, f1, f2] = fixed;
         let signed_area = edge_function(f0, f1, f2);
+        let depth_bias = depth_bias(fixed, screen.map(|s| s[2]), signed_area, raster);
+        let state = raster.state();
+        let applies = state.depth_bias != 0 || state.slope_scaled_depth_bias != 0.;
+        let bias = if applies { depth_bias } else { 0. };
+        let z = screen.map(|s| if applies { s[2] + depth_bias } else { s[2] });
+        Self::from_corners(
+            Corners {
+                fixed,
+                z,
+                inv_w: vertices.map(|v| 1. / f64::from(v.position[3])),
+                clip_weights: vertices.map(|v| v.weights),
+                screen_weights: vertices.map(|v| v.screen_weights(original_w)),
+            },
+            None,
+            bias,
+            raster,
+        )
+    }
+
+    /// Set up a triangle of an expanded point or line (3.4.1: expanded before snapping; 3.4.5, 3.4.6) from its
+    /// snapped `corners`: facing `front` whatever its winding (15.12: lines and points are front facing; a wireframe
+    /// triangle's lines face as the triangle), its depths taken as they are (15.10: no bias of its own). `None` when
+    /// its snapped area is zero.
+    pub(super) fn expanded(corners: Corners, front: bool, raster: &Rasterizer) -> Option<Self> {
+        Self::from_corners(corners, Some(front), 0., raster)
+    }
+
+    /// The triangle of `corners`, facing as its winding says unless `front` is given, with `depth_bias` recorded as
+    /// already added to its depths.
+    fn from_corners(corners: Corners, front: Option<bool>, depth_bias: f32, raster: &Rasterizer) -> Option<Self> {
+        let Corners {
+            fixed,
+            z,
+            inv_w,
+            clip_weights,
+            screen_weights,
+        } = corners;
+        let [f0, f1, f2] = fixed;
+        let signed_area = edge_function(f0, f1, f2);
         if signed_area == 0 {
             return None;
         }
@@ -97,22 +151,19 @@ impl Part {
             let (dx, dy) = (pb[0].saturating_sub(pa[0]), pb[1].saturating_sub(pa[1]));
             dy < 0 || (dy == 0 && dx > 0)
         });
-        let depth_bias = depth_bias(fixed, screen.map(|s| s[2]), signed_area, raster);
         let state = raster.state();
-        let applies = state.depth_bias != 0 || state.slope_scaled_depth_bias != 0.;
-        let z = screen.map(|s| if applies { s[2] + depth_bias } else { s[2] });
         let viewport = raster.viewport();
         Some(Self {
             fixed,
             z,
-            inv_w: vertices.map(|v| 1. / f64::from(v.position[3])),
-            clip_weights: vertices.map(|v| v.weights),
-            screen_weights: vertices.map(|v| v.screen_weights(original_w)),
+            inv_w,
+            clip_weights,
+            screen_weights,
             area: signed_area.saturating_abs(),
             edges,
             top_left,
-            front: clockwise != state.front_counter_clockwise,
-            depth_bias: if applies { depth_bias } else { 0. },
+            front: front.unwrap_or(clockwise != state.front_counter_clockwise),
+            depth_bias,
             depth_range: [viewport.min_depth, viewport.max_depth],
             bounds: pixel_bounds(fixed, raster.pattern().extent_256()).intersect(raster.allowed()),
             pattern: raster.pattern(),
@@ -178,6 +229,7 @@ impl Part {
             front_facing: self.front,
             part,
             lanes,
+            line_alpha: None,
         }
     }
 
@@ -314,7 +366,7 @@ fn pixel_bounds(fixed: [[i64; 2]; 3], extent: [[i64; 2]; 2]) -> PixelRect {
 /// `signed_area` (in (1/256 pixel)^2), in float32 as 15.10 asks. The slope is the plane's through the snapped
 /// positions, per pixel; it is worked out in f64 and rounded to float32.
 // float32 by definition; the area is below 2^53, so exact in f64
-fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, raster: &Rasterizer) -> f32 {
+pub(super) fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, raster: &Rasterizer) -> f32 {
     let state = raster.state();
     let [[x0, y0], [x1, y1], [x2, y2]] = fixed.map(|p| p.map(|c| c as f64));
     let [z0, z1, z2] = z.map(f64::from);
@@ -323,7 +375,12 @@ fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, raster: &Rast
     let det = signed_area as f64;
     let dz_dx = ((dz1 * (y2 - y0) - dz2 * (y1 - y0)) * 256. / det) as f32;
     let dz_dy = (((x1 - x0) * dz2 - (x2 - x0) * dz1) * 256. / det) as f32;
-    let max_slope = dz_dx.abs().max(dz_dy.abs());
+    // a triangle of no snapped area (which only wireframe draws: 15.13) has no slope
+    let max_slope = if signed_area == 0 {
+        0.
+    } else {
+        dz_dx.abs().max(dz_dy.abs())
+    };
     // only multiplied when non-zero, so that an edge-on triangle's infinite slope makes no 0 * inf NaN (15.10)
     let slope_scaled = if state.slope_scaled_depth_bias != 0. {
         state.slope_scaled_depth_bias * max_slope

@@ -1028,3 +1028,63 @@ fn depth_is_the_plane_at_each_4x_sample() {
     // the centre is the single-sample lane
     assert_eq!(part.lane_at(5, 3, [0, 0]).depth, 5.5 / 16.);
 }
+
+#[test]
+fn a_line_crossing_the_near_plane_is_cut_at_z_zero_with_its_weights() {
+    // from (2.5, 4.5) at z = -1 to (10.5, 4.5) at z = 1 (w = 1): the near plane z = 0 cuts it half way, at x = 6.5,
+    // whose diamond holds the new start; the line then exits (6, 4) to (9, 4) and ends in (10, 4)'s diamond. At pixel
+    // (8, 4), t = (8.5 - 6.5) / 4 = 1/2 along the clipped line, which is 3/4 of the way along the original: weights
+    // (1/4, 3/4) on its ends, depth 1/2.
+    let line = raster(no_cull()).line(at(2.5, 4.5, -1., 1.), at(10.5, 4.5, 1., 1.));
+    assert_eq!(line.fate(), TriangleFate::Rasterized);
+    assert_eq!(covered_pixels(&line), vec![(6, 4), (7, 4), (8, 4), (9, 4)]);
+    let lane = lane_at(&line, 8, 4);
+    assert_eq!(lane.perspective, [0.25, 0.75, 0.]);
+    assert_eq!(lane.linear, [0.25, 0.75, 0.]);
+    assert_eq!(lane.position, [8.5, 4.5, 0.5, 1.]);
+    // wholly behind the near plane, it is clipped away; a point there too
+    let behind = raster(no_cull()).line(at(2.5, 4.5, -1., 1.), at(10.5, 4.5, -0.5, 1.));
+    assert_eq!(behind.fate(), TriangleFate::ClippedAway);
+    assert_eq!(
+        raster(no_cull()).point(at(2.5, 4.5, -0.5, 1.)).fate(),
+        TriangleFate::ClippedAway
+    );
+}
+
+#[test]
+fn a_line_leaving_the_viewport_is_not_cut_at_its_edge() {
+    // 3.4.3.1 allows either; a guard band keeps the line's own pixels: from (12.5, 3.5) to (40.5, 3.5) on a 16-pixel
+    // target it exits the diamonds of (12..=15, 3), the last pixel included (a cut at x = 16 would also light it, but
+    // a cut on a y-major line's right corner would not)
+    let line = raster(no_cull()).line(at(12.5, 3.5, 0.5, 1.), at(40.5, 3.5, 0.5, 1.));
+    assert_eq!(covered_pixels(&line), vec![(12, 3), (13, 3), (14, 3), (15, 3)]);
+    // a point half outside the target keeps its inside: at (-0.25, 2.5) its square [-0.75, 0.25) holds no centre;
+    // at (0.25, 2.5) it holds (0, 2)'s
+    assert!(covered_pixels(&raster(no_cull()).point(at(-0.25, 2.5, 0.5, 1.))).is_empty());
+    assert_eq!(
+        covered_pixels(&raster(no_cull()).point(at(0.25, 2.5, 0.5, 1.))),
+        vec![(0, 2)]
+    );
+}
+
+#[test]
+fn a_wireframe_edge_takes_its_triangles_depth_bias_and_facing() {
+    // a back-facing (counter-clockwise) triangle at depth 0.5 in wireframe, culling off, with a constant bias of
+    // 2^20 units of a float buffer's r = 2^(-1 - 23) (the largest |z| is 0.5): 2^-4 added to every edge's ends
+    let state = RasterizerState {
+        depth_bias: 1 << 20,
+        ..no_cull()
+    };
+    let r = raster(state).with_lines(LineMode::Aliased, true);
+    let triangle = r.triangle([at(2.5, 2.5, 0.5, 1.), at(2.5, 10.5, 0.5, 1.), at(10.5, 2.5, 0.5, 1.)]);
+    assert_eq!(triangle.lines().len(), 3);
+    let hits: Vec<PixelHit> = triangle.pixel(2, 5).collect();
+    assert_eq!(hits.len(), 1);
+    assert!(!hits[0].quad.front_facing);
+    assert_eq!(hits[0].values().position[2], 0.5625);
+    // culled as a back face, nothing is drawn
+    let culled = raster(RasterizerState::default())
+        .with_lines(LineMode::Aliased, true)
+        .triangle([at(2.5, 2.5, 0.5, 1.), at(2.5, 10.5, 0.5, 1.), at(10.5, 2.5, 0.5, 1.)]);
+    assert_eq!(culled.fate(), TriangleFate::Culled);
+}

@@ -1,25 +1,41 @@
-//! The walks over a triangle's fan triangles ([`Part`]s): every quad with a covered lane ([`Quads`]), and the quads
-//! covering one pixel ([`PixelHits`]), both through [`Part`]'s own evaluation of a quad.
+//! The walks over a primitive's pieces (triangles, [`Part`]s, then lines, [`LinePiece`]s): every quad with a covered
+//! lane ([`Quads`]), and the quads covering one pixel ([`PixelHits`]), both through the pieces' own evaluation of a
+//! quad.
 
 use super::quad::{Lane, Quad};
 use super::setup::Part;
+use super::shapes::LinePiece;
 
-/// The quads with a covered lane of a triangle's fan triangles, one after the other, each row by row.
+/// The quads with a covered lane of a primitive's pieces, one after the other: each triangle's row by row, each
+/// line's in the order it travels.
 #[derive(Clone, Debug)]
 pub struct Quads<'a> {
     parts: &'a [Part],
-    part: usize,
+    lines: &'a [LinePiece],
+    /// The current piece (parts first, then lines).
+    piece: usize,
     /// The next quad's top-left pixel in the current part, once started.
     next: Option<(i64, i64)>,
+    /// The current line's quads (top-left pixels) and how many have been yielded, once started.
+    line_quads: Option<(Vec<(i64, i64)>, usize)>,
 }
 
 impl<'a> Quads<'a> {
-    pub(super) fn new(parts: &'a [Part]) -> Self {
+    pub(super) fn new(parts: &'a [Part], lines: &'a [LinePiece]) -> Self {
         Self {
             parts,
-            part: 0,
+            lines,
+            piece: 0,
             next: None,
+            line_quads: None,
         }
+    }
+
+    /// Moves on to the next piece.
+    fn next_piece(&mut self) {
+        self.piece = self.piece.saturating_add(1);
+        self.next = None;
+        self.line_quads = None;
     }
 }
 
@@ -28,14 +44,26 @@ impl Iterator for Quads<'_> {
 
     fn next(&mut self) -> Option<Quad> {
         loop {
-            let part = self.parts.get(self.part)?;
+            let Some(part) = self.parts.get(self.piece) else {
+                let line = self.lines.get(self.piece.checked_sub(self.parts.len())?)?;
+                let (origins, done) = self.line_quads.get_or_insert_with(|| (line.quad_origins(), 0));
+                let Some(&(x, y)) = origins.get(*done) else {
+                    self.next_piece();
+                    continue;
+                };
+                *done = done.saturating_add(1);
+                let quad = line.quad(x, y, self.piece);
+                if quad.covered != 0 {
+                    return Some(quad);
+                }
+                continue;
+            };
             let bounds = part.bounds();
             // quads aligned to even pixels: the first column and row rounded down to even
             let (first_x, first_y) = (bounds.left & !1, bounds.top & !1);
             let (x, y) = self.next.unwrap_or((first_x, first_y));
             if bounds.is_empty() || y >= bounds.bottom {
-                self.part = self.part.saturating_add(1);
-                self.next = None;
+                self.next_piece();
                 continue;
             }
             let after = x.saturating_add(2);
@@ -44,7 +72,7 @@ impl Iterator for Quads<'_> {
             } else {
                 (first_x, y.saturating_add(2))
             });
-            let quad = part.quad(x, y, self.part);
+            let quad = part.quad(x, y, self.piece);
             if quad.covered != 0 {
                 return Some(quad);
             }
@@ -52,7 +80,7 @@ impl Iterator for Quads<'_> {
     }
 }
 
-/// A fan triangle covering a pixel: the quad it shades the pixel in, and the pixel's lane in it.
+/// A piece covering a pixel: the quad it shades the pixel in, and the pixel's lane in it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PixelHit {
     /// The quad, as the full walk yields it.
@@ -69,20 +97,22 @@ impl PixelHit {
     }
 }
 
-/// The fan triangles of a triangle covering one pixel, in drawing order.
+/// The pieces of a primitive covering one pixel, in drawing order.
 #[derive(Clone, Debug)]
 pub struct PixelHits<'a> {
     parts: &'a [Part],
-    part: usize,
+    lines: &'a [LinePiece],
+    piece: usize,
     x: i64,
     y: i64,
 }
 
 impl<'a> PixelHits<'a> {
-    pub(super) fn new(parts: &'a [Part], x: u32, y: u32) -> Self {
+    pub(super) fn new(parts: &'a [Part], lines: &'a [LinePiece], x: u32, y: u32) -> Self {
         Self {
             parts,
-            part: 0,
+            lines,
+            piece: 0,
             x: i64::from(x),
             y: i64::from(y),
         }
@@ -94,14 +124,24 @@ impl Iterator for PixelHits<'_> {
 
     fn next(&mut self) -> Option<PixelHit> {
         loop {
-            let index = self.part;
-            let part = self.parts.get(index)?;
-            self.part = self.part.saturating_add(1);
-            if !part.bounds().contains(self.x, self.y) {
-                continue;
-            }
-            let quad = part.quad(self.x & !1, self.y & !1, index);
+            let index = self.piece;
+            self.piece = self.piece.saturating_add(1);
             let lane = usize::from(self.x & 1 == 1) | usize::from(self.y & 1 == 1) << 1;
+            let quad = match self.parts.get(index) {
+                Some(part) => {
+                    if !part.bounds().contains(self.x, self.y) {
+                        continue;
+                    }
+                    part.quad(self.x & !1, self.y & !1, index)
+                }
+                None => {
+                    let line = self.lines.get(index.checked_sub(self.parts.len())?)?;
+                    if line.coverage(self.x, self.y).is_none() {
+                        continue;
+                    }
+                    line.quad(self.x & !1, self.y & !1, index)
+                }
+            };
             if quad.is_covered(lane) {
                 return Some(PixelHit { quad, lane });
             }
