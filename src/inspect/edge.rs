@@ -3,6 +3,7 @@
 //! before snapping, for each fan triangle of the clipped polygon that reaches coverage.
 
 use crate::draw::PreparedDraw;
+use crate::input_assembler::PrimitiveKind;
 use crate::raster::{Rasterizer, Triangle, TriangleFate, snap};
 use crate::{Result, draw::VertexRecord};
 use serde::Serialize;
@@ -148,7 +149,8 @@ pub fn ambiguous_neighbours(draw: &PreparedDraw<'_>, x: u32, y: u32, skip: &[u64
         for primitive in ia.primitives() {
             let primitive_index = index;
             index = index.saturating_add(1);
-            if skip.contains(&primitive_index) {
+            // points and lines have no ambiguous edges (the mask's rule is a triangle's)
+            if skip.contains(&primitive_index) || primitive.kind != PrimitiveKind::Triangle {
                 continue;
             }
             let mut corners = [[0f32; 4]; 3];
