@@ -103,20 +103,21 @@ impl Capture {
         answer(self.inner.compare(index(draw)))
     }
 
-    /// `RenderedImage` of one image of a target under `display` (a `DisplayOptions`).
+    /// `RenderedImage` of one image of a target under `display` (a `DisplayOptions`), resolved when asked.
     pub fn render_target(
         &mut self,
         draw: u32,
         target: &str,
         image: &str,
         display: JsValue,
+        resolved: bool,
     ) -> Result<JsValue, JsValue> {
         let result = (|| {
             let target = TargetId::parse(target)?;
             let image = ImageKind::parse(image)?;
             let display: DisplayOptions = serde_wasm_bindgen::from_value(display)
                 .map_err(|e| Error::new("request", format!("the display options are not valid: {e}")))?;
-            self.inner.render_target(index(draw), target, image, &display)
+            self.inner.render_target(index(draw), target, image, &display, resolved)
         })();
         answer(result)
     }

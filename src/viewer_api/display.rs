@@ -145,15 +145,20 @@ fn render_difference(comparison: &Comparison, mut under: RenderedImage) -> Rende
 }
 
 impl ViewerCapture {
-    /// Image `kind` of target `id` of draw `index` as RGBA8 under `display` (rules in the module doc). The recorded
-    /// and before images need no replay; the others need the draw replayed.
+    /// Image `kind` of target `id` of draw `index` as RGBA8 under `display` (rules in the module doc), of a
+    /// multisampled colour target's samples resolved (the box average) when `resolved` is set. The recorded and
+    /// before images need no replay; the others need the draw replayed.
     pub fn render_target(
         &mut self,
         index: usize,
         id: TargetId,
         kind: ImageKind,
         display: &DisplayOptions,
+        resolved: bool,
     ) -> Result<RenderedImage> {
+        if resolved {
+            return self.render_resolved(index, id, kind, display);
+        }
         match kind {
             ImageKind::Recorded | ImageKind::Before => {
                 let target = self.recorded_target(index, id)?;
@@ -177,6 +182,70 @@ impl ViewerCapture {
                     (_, Some(comparison)) => Ok(render_difference(
                         comparison,
                         render_values(target, &target.image(bytes)?, display)?,
+                    )),
+                    (_, None) => Err(Error::new(
+                        "capture",
+                        format!(
+                            "the capture holds no image of {} after draw {index} to compare with",
+                            id.name()
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+
+    /// [`ViewerCapture::render_target`] of the resolved view.
+    fn render_resolved(
+        &mut self,
+        index: usize,
+        id: TargetId,
+        kind: ImageKind,
+        display: &DisplayOptions,
+    ) -> Result<RenderedImage> {
+        let not_resolvable = |target: &super::ViewTarget| {
+            Error::new(
+                "request",
+                format!(
+                    "{} ({}, {} sample(s)) has no resolved view: only a multisampled render target of a resolvable \
+                     format has one (19.2.2)",
+                    id.name(),
+                    target.format,
+                    target.samples
+                ),
+            )
+        };
+        match kind {
+            ImageKind::Recorded | ImageKind::Before => {
+                let target = self.recorded_target(index, id)?;
+                if !target.resolvable() {
+                    return Err(not_resolvable(&target));
+                }
+                let one = target.resolved()?;
+                let bytes = match kind {
+                    ImageKind::Before => one.before.clone(),
+                    _ => one.recorded.clone().ok_or_else(|| {
+                        Error::new(
+                            "capture",
+                            format!("the capture holds no image of {} after draw {index}", id.name()),
+                        )
+                    })?,
+                };
+                render_values(&one, &one.image(&bytes)?, display)
+            }
+            ImageKind::Replayed | ImageKind::Difference | ImageKind::Heatmap => {
+                let replayed = self.replayed(index)?;
+                let Some(one) = replayed.resolved.iter().find(|r| r.target.id == id) else {
+                    let target = replayed.target(id).ok_or_else(|| super::no_target(index, id))?.0;
+                    return Err(not_resolvable(target));
+                };
+                let image = one.target.image(&one.replayed)?;
+                match (kind, &one.comparison) {
+                    (ImageKind::Replayed, _) => render_values(&one.target, &image, display),
+                    (ImageKind::Heatmap, Some(comparison)) => Ok(render_heatmap(&one.target, comparison)),
+                    (_, Some(comparison)) => Ok(render_difference(
+                        comparison,
+                        render_values(&one.target, &image, display)?,
                     )),
                     (_, None) => Err(Error::new(
                         "capture",

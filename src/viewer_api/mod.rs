@@ -39,7 +39,7 @@ use std::io::Cursor;
 use std::sync::Arc;
 
 use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
-use crate::compare::{Comparison, Image, PixelClass, Tolerance, ToleranceSpec};
+use crate::compare::{CompareOptions, Comparison, Image, PixelClass, Tolerance, ToleranceSpec, compare};
 use crate::draw::ShaderCache;
 use crate::error::ErrorKind;
 use crate::format::{Format, NumericKind};
@@ -157,8 +157,53 @@ struct Replayed {
     session: ReplaySession,
     /// The targets as [`view_targets`] lists them.
     targets: Vec<ViewTarget>,
+    /// The multisampled colour targets resolved, for the resolved view.
+    resolved: Vec<ResolvedTarget>,
     /// The numbers kept when the rest is dropped.
     summary: Summary,
+}
+
+/// A multisampled colour target as its resolved view shows it: every image resolved by the box average of
+/// [`crate::replay::resolve_samples`] (what `ResolveSubresource` gives for the standard patterns, 19.2.4) to one
+/// single-sampled image, and the resolved replay compared with the resolved recording.
+struct ResolvedTarget {
+    /// The target resolved: one sample, the plane's height, before and recorded resolved.
+    target: ViewTarget,
+    /// The replayed image resolved.
+    replayed: Arc<[u8]>,
+    /// The comparison of the resolved images; `None` when nothing was recorded.
+    comparison: Option<Comparison>,
+}
+
+impl ViewTarget {
+    /// Whether the resolved view applies: a multisampled render target of a resolvable format (19.2.2).
+    fn resolvable(&self) -> bool {
+        self.samples > 1
+            && TargetId::slot(self.id).is_some()
+            && crate::api::multisample::resolvable(self.format).is_ok()
+    }
+
+    /// `bytes` (this target's stacked sample planes) resolved to one plane.
+    fn resolve(&self, bytes: &[u8]) -> Result<Vec<u8>> {
+        let rows = self.height.checked_div(self.samples).unwrap_or(0);
+        crate::replay::resolve_samples(self.format, self.width, rows, self.samples, bytes)
+    }
+
+    /// The target resolved: one sample a pixel, its before and recorded images resolved.
+    fn resolved(&self) -> Result<ViewTarget> {
+        Ok(ViewTarget {
+            id: self.id,
+            format: self.format,
+            width: self.width,
+            height: self.height.checked_div(self.samples).unwrap_or(0),
+            samples: 1,
+            before: Arc::from(self.resolve(&self.before)?),
+            recorded: match &self.recorded {
+                Some(bytes) => Some(Arc::from(self.resolve(bytes)?)),
+                None => None,
+            },
+        })
+    }
 }
 
 impl Replayed {
@@ -648,6 +693,7 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
     let replay = session.replay().ok_or_else(|| not_replayed(index))?;
     let targets = view_targets(&draw);
     let mut comparisons = Vec::with_capacity(targets.len());
+    let mut resolved = Vec::new();
     for target in &targets {
         let replayed = replay.target(slot_of(target.id)).ok_or_else(|| {
             Error::new(
@@ -655,7 +701,13 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
                 format!("the replay wrote no {}", target.id.name()),
             )
         })?;
-        comparisons.push(target_comparison(target, replayed.plane(plane_of(target.id))));
+        let mut comparison = target_comparison(target, replayed.plane(plane_of(target.id)));
+        if target.resolvable() {
+            let one = resolve_target(target, &replayed.replayed, &replay.ambiguous)?;
+            comparison.resolved_differing_pixels = one.comparison.as_ref().map(|c| c.report.differing_pixels);
+            resolved.push(one);
+        }
+        comparisons.push(comparison);
     }
     let status = status_of(&comparisons);
     let stats = &replay.stats;
@@ -686,7 +738,39 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
     Ok(Replayed {
         session,
         targets,
+        resolved,
         summary,
+    })
+}
+
+/// `target` (multisampled, resolvable) resolved for the resolved view: its images resolved and compared under its
+/// tolerance, a pixel in the ambiguity mask when any of its samples is (`mask`, the draw's stacked mask).
+fn resolve_target(target: &ViewTarget, replayed: &[u8], mask: &[bool]) -> Result<ResolvedTarget> {
+    let at = format!("{} resolved", target.id.name());
+    let one = target.resolved().map_err(|e| e.within(at.as_str()))?;
+    let replayed: Arc<[u8]> = Arc::from(target.resolve(replayed).map_err(|e| e.within(at.as_str()))?);
+    let pixels = usize::try_from(u64::from(one.width).saturating_mul(u64::from(one.height))).unwrap_or(0);
+    let any_sample: Vec<bool> = if mask.is_empty() {
+        Vec::new()
+    } else {
+        (0..pixels)
+            .map(|p| mask.iter().skip(p).step_by(pixels.max(1)).any(|m| *m))
+            .collect()
+    };
+    let comparison = match &one.recorded {
+        Some(recorded) => {
+            let options = CompareOptions {
+                ambiguous: (!any_sample.is_empty()).then_some(any_sample.as_slice()),
+                ..CompareOptions::new(one.tolerance())
+            };
+            Some(compare(&one.image(recorded)?, &one.image(&replayed)?, &options).map_err(|e| e.within(at.as_str()))?)
+        }
+        None => None,
+    };
+    Ok(ResolvedTarget {
+        target: one,
+        replayed,
+        comparison,
     })
 }
 
@@ -701,6 +785,7 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
             channels: Vec::new(),
             first_difference: None,
             sample_differing_pixels: Vec::new(),
+            resolved_differing_pixels: None,
         };
     };
     let report = &comparison.report;
@@ -721,6 +806,7 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
             .collect(),
         first_difference: report.first_differences.first().map(|d| PixelCoord { x: d.x, y: d.y }),
         sample_differing_pixels: sample_differing(comparison, target.samples),
+        resolved_differing_pixels: None,
     }
 }
 

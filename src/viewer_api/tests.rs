@@ -159,7 +159,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
     let recorded = draw.targets[0].after.clone().unwrap();
     // no replay needed for the recorded and before images
     let image = capture
-        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &DisplayOptions::default())
+        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &DisplayOptions::default(), false)
         .unwrap();
     assert_eq!((image.width, image.height), (128, 128));
     // a UNORM8 value v/255 maps to display byte round(v/255 * 255) = v; alpha off shows 255
@@ -168,7 +168,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
         assert_eq!(shown[3], 255);
     }
     let before = capture
-        .render_target(2, TargetId::Rt0, ImageKind::Before, &DisplayOptions::default())
+        .render_target(2, TargetId::Rt0, ImageKind::Before, &DisplayOptions::default(), false)
         .unwrap();
     assert_eq!(before.rgba[..3], draw.targets[0].before[..3]);
     // green alone is grey
@@ -182,7 +182,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
         ..DisplayOptions::default()
     };
     let grey = capture
-        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &green)
+        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &green, false)
         .unwrap();
     assert!(
         grey.rgba
@@ -201,7 +201,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
         ..DisplayOptions::default()
     };
     let shown = capture
-        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &magenta)
+        .render_target(2, TargetId::Rt0, ImageKind::Recorded, &magenta, false)
         .unwrap();
     assert!(
         shown
@@ -212,7 +212,7 @@ fn the_recorded_image_shows_unorm8_bytes_as_they_are_and_alpha_opaque() {
     );
     // the replayed image needs the replay
     let error = capture
-        .render_target(2, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+        .render_target(2, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default(), false)
         .unwrap_err();
     assert_eq!(error.kind, crate::error::ErrorKind::NotReplayed);
 }
@@ -226,7 +226,13 @@ fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels_over_th
     // the README: the float target shows real differences along the slivers
     assert!(rt.differing_pixels > 0);
     let mask = capture
-        .render_target(0, TargetId::Rt0, ImageKind::Difference, &DisplayOptions::default())
+        .render_target(
+            0,
+            TargetId::Rt0,
+            ImageKind::Difference,
+            &DisplayOptions::default(),
+            false,
+        )
         .unwrap();
     let count = |colour: [u8; 4]| mask.rgba.chunks(4).filter(|p| *p == colour).count() as u64;
     assert_eq!(count([255, 0, 0, 255]), rt.differing_pixels);
@@ -254,7 +260,7 @@ fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels_over_th
     assert_eq!((back.x as usize, back.y as usize), (last_any % 96, last_any / 96));
     // the float target's range is the data's
     let image = capture
-        .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+        .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default(), false)
         .unwrap();
     assert!(image.value_range.min <= image.value_range.max);
     // under the mask, every other pixel is the replayed image dimmed (display.rs): 9/20 of its grey (the mean of
@@ -268,7 +274,7 @@ fn the_difference_mask_paints_exactly_the_differing_and_ambiguous_pixels_over_th
         assert_eq!(shown, [dim(replayed[0]), dim(replayed[1]), dim(replayed[2]), 255]);
     }
     let heatmap = capture
-        .render_target(0, TargetId::Rt0, ImageKind::Heatmap, &DisplayOptions::default())
+        .render_target(0, TargetId::Rt0, ImageKind::Heatmap, &DisplayOptions::default(), false)
         .unwrap();
     assert_eq!(heatmap.rgba.len(), 96 * 96 * 4);
 }
@@ -340,6 +346,7 @@ fn a_depth_stencil_target_reads_depth_and_stencil_apart() {
             TargetId::Stencil,
             ImageKind::Recorded,
             &DisplayOptions::default(),
+            false,
         )
         .unwrap();
     let at = ((y * 192 + x) * 4) as usize;
@@ -458,14 +465,14 @@ fn only_the_last_replays_keep_their_images_and_an_evicted_draw_replays_again() {
     assert!(capture.compare(0).is_ok());
     assert_ne!(capture.draws()[0].status, DrawStatus::NotReplayed);
     let error = capture
-        .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+        .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default(), false)
         .unwrap_err();
     assert_eq!(error.kind, crate::error::ErrorKind::NotReplayed);
     let steps = replay(&mut capture, 0, 1 << 20);
     assert!(steps.last().unwrap().finished);
     assert!(
         capture
-            .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default())
+            .render_target(0, TargetId::Rt0, ImageKind::Replayed, &DisplayOptions::default(), false)
             .is_ok()
     );
 }
@@ -505,7 +512,7 @@ fn bad_input_and_bad_requests_are_errors_not_panics() {
     assert!(capture.compare(0).is_err());
     assert!(
         capture
-            .render_target(0, TargetId::Rt3, ImageKind::Recorded, &DisplayOptions::default())
+            .render_target(0, TargetId::Rt3, ImageKind::Recorded, &DisplayOptions::default(), false)
             .is_err()
     );
     assert!(capture.read_texels(0, TargetId::Rt0, u32::MAX, u32::MAX).is_err());
@@ -862,4 +869,59 @@ fn resolves_are_listed_where_they_came_with_their_result() {
         ]
     );
     assert!(open("02-alpha-blend.iridia").summary().resolves.is_empty());
+}
+
+#[test]
+fn a_multisampled_target_shows_each_sample_and_its_resolve() {
+    // 20-recorded's draw 11 writes a 64x64 4x R8G8B8A8_UNORM target (and a 4x D24S8 one)
+    let mut capture = open("20-recorded.iridia");
+    let draws = capture.draws();
+    let info = draws[11]
+        .targets
+        .iter()
+        .find(|t| t.target == TargetId::Rt0)
+        .unwrap()
+        .clone();
+    assert_eq!((info.width, info.height, info.samples), (64, 256, 4));
+    replay(&mut capture, 11, u64::MAX);
+    let result = capture.compare(11).unwrap();
+    let rt0 = result.targets.iter().find(|t| t.target == TargetId::Rt0).unwrap();
+    // the planes' counts add up to the stacked image's; a resolvable colour target has a resolved count
+    assert_eq!(rt0.sample_differing_pixels.len(), 4);
+    assert_eq!(rt0.sample_differing_pixels.iter().sum::<u64>(), rt0.differing_pixels);
+    assert!(rt0.resolved_differing_pixels.is_some());
+    let depth = result.targets.iter().find(|t| t.target == TargetId::Depth).unwrap();
+    assert_eq!(
+        depth.resolved_differing_pixels, None,
+        "depth is not resolvable (19.2.2)"
+    );
+    // the GPU left the four samples of every texel equal (fixtures/captures/README.md), so the box average of the
+    // recorded samples is each texel's sample 0: the resolved recorded image is the stacked image's top plane
+    let display = DisplayOptions::default();
+    let stacked = capture
+        .render_target(11, TargetId::Rt0, ImageKind::Recorded, &display, false)
+        .unwrap();
+    let resolved = capture
+        .render_target(11, TargetId::Rt0, ImageKind::Recorded, &display, true)
+        .unwrap();
+    assert_eq!((resolved.width, resolved.height), (64, 64));
+    assert_eq!(resolved.rgba[..], stacked.rgba[..64 * 64 * 4]);
+    // the resolved replay and its differences are of one plane too
+    for kind in [
+        ImageKind::Replayed,
+        ImageKind::Difference,
+        ImageKind::Heatmap,
+        ImageKind::Before,
+    ] {
+        let image = capture.render_target(11, TargetId::Rt0, kind, &display, true).unwrap();
+        assert_eq!((image.width, image.height), (64, 64), "{kind:?}");
+    }
+    // depth has no resolved view
+    let e = capture
+        .render_target(11, TargetId::Depth, ImageKind::Replayed, &display, true)
+        .unwrap_err();
+    assert!(e.to_string().contains("has no resolved view"), "{e}");
+    // inspecting sample 2 of a pixel: its fragments list every sample's tests
+    let history = capture.inspect_pixel(11, TargetId::Rt0, 32, 32, 2).unwrap();
+    assert_eq!((history.sample, history.samples), (2, 4));
 }

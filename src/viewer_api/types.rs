@@ -378,6 +378,9 @@ pub struct TargetComparison {
     /// For a multisampled target, the differing (not ambiguous) pixels of each sample plane, sample 0's first;
     /// empty for one sample a pixel.
     pub sample_differing_pixels: Vec<u64>,
+    /// For a multisampled colour target of a resolvable format, the differing pixels of the resolved images (each
+    /// resolved by the box average `ResolveSubresource` gives the standard patterns, 19.2.4); else `None`.
+    pub resolved_differing_pixels: Option<u64>,
 }
 
 /// `CompareResult`: a replayed draw's comparison, target by target.

@@ -160,6 +160,37 @@ test("clicking a differing pixel shows its fragments and the pixel program's tra
   await page.close();
 });
 
+test("a multisampled target shows each sample plane, its resolve and per-sample inspection", async () => {
+  // 20-recorded's draw 11 draws into a 64x64 4x R8G8B8A8_UNORM target: the page stacks its 4 planes (64x256)
+  const capture = "fixtures/captures/20-recorded.iridia";
+  const row = expectation(capture, 11);
+  const { page, assertClean } = await open(`#capture=/${capture}&draw=11`);
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
+  await page.waitForSelector('canvas[data-role="main"][data-image="64x256"]');
+  assert.match((await page.textContent('[data-testid="sample-differing"]')) ?? "", /per sample: #0 \d+, #1 \d+, #2 \d+, #3 \d+; resolved \d+/);
+  const options = await page.locator("#sample-select option").allTextContents();
+  assert.deepEqual(options, ["All 4 samples", "Sample 0", "Sample 1", "Sample 2", "Sample 3", "Resolved"]);
+  // one plane: sample 2, and a pixel of it inspected as sample 2
+  await page.selectOption("#sample-select", "2");
+  await page.waitForSelector('canvas[data-role="main"][data-image="64x64"]');
+  await clickPixel(page, 32, 20);
+  await waitForText(page, "#inspector-title", /\(32, 20\) sample 2 · RT0 R8G8B8A8_UNORM/);
+  await page.waitForSelector('[data-testid="verdict"]');
+  assert.match((await page.textContent('[data-testid="verdict"]')) ?? "", /sample 2 of 4/);
+  await shot(page, "real-04-multisampled-sample-2");
+  // the resolve, then M steps back to every plane stacked
+  await page.selectOption("#sample-select", "resolved");
+  await waitForText(page, ".pane-badge", /resolved/);
+  await page.waitForSelector('canvas[data-role="main"][data-image="64x64"]');
+  await shot(page, "real-05-multisampled-resolved");
+  // (the keys go to the page, not to the focused select)
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press("m");
+  await page.waitForSelector('canvas[data-role="main"][data-image="64x256"]');
+  assertClean();
+  await page.close();
+});
+
 test("the share link opens the same draw, pixel and view of the real capture", async () => {
   assert.notEqual(shareUrl, "");
   const { page, assertClean } = await watchPage(context, shareUrl);

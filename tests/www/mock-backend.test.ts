@@ -74,7 +74,7 @@ test("a rendered image has four bytes per pixel and shows NaN in magenta", async
   const { handlers } = backend;
   await handlers.replay({ kind: "replay", capture, draw: 2 }, job);
   const image = await handlers.render_target(
-    { kind: "render_target", capture, draw: 2, target: "rt0", image: "recorded", display: DISPLAY },
+    { kind: "render_target", capture, draw: 2, target: "rt0", image: "recorded", display: DISPLAY, resolved: false },
     job,
   );
   assert.equal(image.rgba.length, image.width * image.height * 4);
@@ -85,7 +85,7 @@ test("a rendered image has four bytes per pixel and shows NaN in magenta", async
   const at = (20 * image.width + 30) * 4;
   assert.deepEqual(Array.from(image.rgba.subarray(at, at + 4)), [255, 0, 255, 255]);
   const plain = await handlers.render_target(
-    { kind: "render_target", capture, draw: 2, target: "rt0", image: "recorded", display: { ...DISPLAY, highlight_non_finite: false } },
+    { kind: "render_target", capture, draw: 2, target: "rt0", image: "recorded", display: { ...DISPLAY, highlight_non_finite: false }, resolved: false },
     job,
   );
   assert.notDeepEqual(Array.from(plain.rgba.subarray(at, at + 4)), [255, 0, 255, 255]);
@@ -95,7 +95,7 @@ test("showing one channel gives grey levels of that channel", async () => {
   const { backend, capture } = await opened();
   const { handlers } = backend;
   const display = { ...DISPLAY, channels: { r: false, g: true, b: false, a: false } };
-  const image = await handlers.render_target({ kind: "render_target", capture, draw: 0, target: "rt0", image: "recorded", display }, job);
+  const image = await handlers.render_target({ kind: "render_target", capture, draw: 0, target: "rt0", image: "recorded", display, resolved: false }, job);
   for (let i = 0; i < image.rgba.length; i += 4) {
     assert.equal(image.rgba[i], image.rgba[i + 1]);
     assert.equal(image.rgba[i + 1], image.rgba[i + 2]);

@@ -159,7 +159,7 @@ test("image bytes sent as an array become a Uint8Array, and no difference is nul
   await backend.handlers.open_capture({ kind: "open_capture", bytes: PK, name: "a" }, job());
   const display = { channels: { r: true, g: true, b: true, a: true }, range: null, highlight_non_finite: true };
   const image = await backend.handlers.render_target(
-    { kind: "render_target", capture: 1, draw: 0, target: "rt0", image: "replayed", display },
+    { kind: "render_target", capture: 1, draw: 0, target: "rt0", image: "replayed", display, resolved: false },
     job(),
   );
   assert.ok(image.rgba instanceof Uint8Array);

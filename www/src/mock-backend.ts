@@ -1191,6 +1191,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
           channels,
           first_difference: first,
           sample_differing_pixels: [],
+          resolved_differing_pixels: null,
         };
       });
       const result: CompareResult = { draw: draw.index, targets, status: status(draw) };
@@ -1199,6 +1200,8 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
     render_target: async (request) => {
       const draw = capture(request.capture).draw(request.draw);
       const info = draw.target(request.target);
+      if (request.resolved)
+        throw new BackendError({ kind: "request", what: "request", detail: `${request.target} has no resolved view: the mock's targets have one sample` });
       if (request.image !== "recorded" && request.image !== "before") requireReplayed(draw);
       return render(info, draw.imagesOf(request.target), request.image, request.display);
     },

@@ -340,7 +340,12 @@ first_difference: PixelCoord | null,
  * For a multisampled target, the differing (not ambiguous) pixels of each sample plane, sample 0's first;
  * empty for one sample a pixel.
  */
-sample_differing_pixels: Array<number>, };
+sample_differing_pixels: Array<number>,
+/**
+ * For a multisampled colour target of a resolvable format, the differing pixels of the resolved images (each
+ * resolved by the box average `ResolveSubresource` gives the standard patterns, 19.2.4); else `None`.
+ */
+resolved_differing_pixels: number | null, };
 
 /**
  * `CompareResult`: a replayed draw's comparison, target by target.

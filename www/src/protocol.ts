@@ -196,6 +196,8 @@ export type Request =
       target: TargetId;
       image: ImageKind;
       display: DisplayOptions;
+      /** A multisampled colour target's samples resolved (the box average) to one image. */
+      resolved: boolean;
     }
   /** Reads a texel of a target in every image. */
   | { kind: "read_texels"; capture: CaptureId; draw: DrawIndex; target: TargetId; x: number; y: number }

@@ -22,7 +22,7 @@
 //                                          after `finished`: records the result, which the requests below then use
 //     replay_abandon(draw: number): void   drops an unfinished replay (the page cancelled it)
 //     compare(draw: number): CompareResult
-//     render_target(draw: number, target: TargetId, image: ImageKind, display: DisplayOptions): RenderedImage
+//     render_target(draw: number, target: TargetId, image: ImageKind, display: DisplayOptions, resolved: boolean): RenderedImage
 //     read_texels(draw: number, target: TargetId, x: number, y: number): TexelReadout
 //     find_difference(draw: number, target: TargetId, x: number, y: number, backwards: boolean): PixelCoord | null
 //     inspect_pixel(draw: number, target: TargetId, x: number, y: number, sample: number): PixelHistory
@@ -183,6 +183,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         request.target,
         request.image,
         request.display,
+        request.resolved,
       ) as RenderedImage,
     read_texels: async (request) =>
       call(capture(request.capture), "read_texels", request.draw, request.target, request.x, request.y) as TexelReadout,

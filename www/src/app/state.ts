@@ -42,8 +42,8 @@ export class ViewerState {
   highlightNonFinite = true;
   /** The picked pixel, in the target's coordinates (a multisampled target's sample planes stacked). */
   pixel: PixelCoord | null = null;
-  /** The sample plane the panes show of a multisampled target; null shows every plane, stacked. */
-  sample: number | null = null;
+  /** The sample plane the panes show of a multisampled target, or its resolve; null shows every plane, stacked. */
+  sample: number | "resolved" | null = null;
   comparison: CompareResult | null = null;
   /** Why the picked draw has no replay (failed or cancelled), or null. */
   replayError: ErrorInfo | null = null;
@@ -63,8 +63,16 @@ export class ViewerState {
   /** The sample plane shown of the current target, when it is multisampled and one is picked. */
   shownSample(): number | null {
     const info = this.currentTarget();
-    if (info === null || info.samples <= 1 || this.sample === null || this.sample >= info.samples) return null;
+    if (info === null || info.samples <= 1 || typeof this.sample !== "number" || this.sample >= info.samples) return null;
     return this.sample;
+  }
+
+  /** Whether the panes show the current target resolved (a multisampled colour target whose resolve was asked). */
+  showsResolved(): boolean {
+    const info = this.currentTarget();
+    const comparison = this.comparison?.targets.find((target) => target.target === info?.target);
+    const resolvable = info !== null && info.samples > 1 && (info.kind !== "depth" && info.kind !== "stencil") && info.kind !== "uint" && info.kind !== "sint";
+    return this.sample === "resolved" && resolvable && (comparison === undefined || comparison.resolved_differing_pixels !== null);
   }
 
   /** The view as the hash names it. */

@@ -103,20 +103,24 @@ export class Views {
     this.sidePane.setImage(null, "", "", "");
   }
 
-  /** A pixel of the panes as a pixel of the target (its stacked sample planes, when one plane is shown). */
+  /** A pixel of the panes as a pixel of the target (its stacked sample planes, when one plane is shown; sample 0
+   * of the pixel in the resolved view). */
   private toTarget(pixel: PixelCoord): PixelCoord {
     const info = this.state.currentTarget();
-    const sample = this.state.shownSample();
+    const sample = this.state.shownSample() ?? (this.state.showsResolved() ? 0 : null);
     if (info === null || sample === null) return pixel;
     return { x: pixel.x, y: pixel.y + sample * planeHeight(info) };
   }
 
-  /** A pixel of the target as a pixel of the panes, or null when it lies in a sample plane not shown. */
+  /** A pixel of the target as a pixel of the panes, or null when it lies in a sample plane not shown (the resolved
+   * view shows every sample's pixel). */
   private toPane(pixel: PixelCoord | null): PixelCoord | null {
     const info = this.state.currentTarget();
-    const sample = this.state.shownSample();
-    if (pixel === null || info === null || sample === null) return pixel;
+    if (pixel === null || info === null) return pixel;
     const rows = planeHeight(info);
+    if (this.state.showsResolved()) return { x: pixel.x, y: pixel.y % rows };
+    const sample = this.state.shownSample();
+    if (sample === null) return pixel;
     return Math.floor(pixel.y / rows) === sample ? { x: pixel.x, y: pixel.y % rows } : null;
   }
 
@@ -129,9 +133,10 @@ export class Views {
     return `x ${at.x}, y ${at.y % rows}, sample ${Math.floor(at.y / rows)}`;
   }
 
-  /** The size of the image the panes show: one sample plane, or the whole target. */
+  /** The size of the image the panes show: one sample plane (or the resolve), or the whole target. */
   private shownSize(info: TargetInfo): { width: number; height: number } {
-    return { width: info.width, height: this.state.shownSample() === null ? info.height : planeHeight(info) };
+    const onePlane = this.state.shownSample() !== null || this.state.showsResolved();
+    return { width: info.width, height: onePlane ? planeHeight(info) : info.height };
   }
 
   /** Marks the picked pixel (of the target) in both panes. */
@@ -156,8 +161,8 @@ export class Views {
     this.transform.fit(shown.width, shown.height, size.width, size.height);
   }
 
-  /** Shows sample plane `sample` of a multisampled target, or (null) every plane stacked. */
-  setSample(sample: number | null): void {
+  /** Shows sample plane `sample` of a multisampled target, its resolve, or (null) every plane stacked. */
+  setSample(sample: number | "resolved" | null): void {
     this.state.sample = sample;
     this.transform.placed = false;
     this.renderToolbar();
@@ -165,14 +170,22 @@ export class Views {
     void this.render();
   }
 
-  /** Steps through the planes of a multisampled target: all stacked, sample 0, 1, ... and back. */
+  /** Steps through the views of a multisampled target: all stacked, sample 0, 1, ..., resolved, and back. */
   cycleSample(step: number): void {
     const info = this.state.currentTarget();
     if (info === null || info.samples <= 1) return;
-    const choices = info.samples + 1;
-    const at = this.state.shownSample() === null ? 0 : (this.state.shownSample() ?? 0) + 1;
-    const next = (at + step + choices) % choices;
-    this.setSample(next === 0 ? null : next - 1);
+    const choices: (number | "resolved" | null)[] = [null, ...Array.from({ length: info.samples }, (_, s) => s)];
+    if (this.resolvable(info)) choices.push("resolved");
+    const current = this.state.showsResolved() ? "resolved" : this.state.shownSample();
+    const at = Math.max(0, choices.indexOf(current));
+    this.setSample(choices[(at + step + choices.length) % choices.length] ?? null);
+  }
+
+  /** Whether the target has a resolved view (a multisampled colour target of a resolvable format). */
+  private resolvable(info: TargetInfo): boolean {
+    const comparison = this.state.comparison?.targets.find((target) => target.target === info.target);
+    const colour = info.kind !== "depth" && info.kind !== "stencil" && info.kind !== "uint" && info.kind !== "sint";
+    return info.samples > 1 && colour && (comparison === undefined || comparison.resolved_differing_pixels !== null);
   }
 
   zoom(factor: number): void {
@@ -235,7 +248,7 @@ export class Views {
     });
     this.sampleSelect.addEventListener("change", () => {
       const value = this.sampleSelect.value;
-      this.setSample(value === "all" ? null : Number(value));
+      this.setSample(value === "all" ? null : value === "resolved" ? "resolved" : Number(value));
     });
     byId("split-button", HTMLButtonElement).addEventListener("click", () => this.toggleSplit());
     byId("fit-button", HTMLButtonElement).addEventListener("click", () => this.fit());
@@ -308,10 +321,12 @@ export class Views {
         element.selected = selected;
         return element;
       };
+      const resolved = this.state.showsResolved();
       replace(
         this.sampleSelect,
-        option("all", `All ${samples} samples`, shown === null),
+        option("all", `All ${samples} samples`, shown === null && !resolved),
         ...Array.from({ length: samples }, (_, s) => option(String(s), `Sample ${s}`, shown === s)),
+        info !== null && this.resolvable(info) ? option("resolved", "Resolved", resolved) : null,
       );
     }
     for (const button of document.querySelectorAll<HTMLButtonElement>("#view-buttons button")) {
@@ -376,7 +391,11 @@ export class Views {
       element,
       h("b", { attrs: { "data-testid": "differing-count" } }, `${comparison.differing_pixels} of ${comparison.compared_pixels} pixels differ`),
       perSample.length > 0
-        ? h("span", { attrs: { "data-testid": "sample-differing" } }, ` (per sample: ${perSample.map((n, s) => `#${s} ${n}`).join(", ")})`)
+        ? h(
+            "span",
+            { attrs: { "data-testid": "sample-differing" } },
+            ` (per sample: ${perSample.map((n, s) => `#${s} ${n}`).join(", ")}${comparison.resolved_differing_pixels !== null ? `; resolved ${comparison.resolved_differing_pixels}` : ""})`,
+          )
         : "",
       comparison.ambiguous_pixels > 0 ? ` · ${comparison.ambiguous_pixels} ambiguous` : "",
       stats.length > 0 ? ` · max |Δ| ${stats.join(", ")}` : "",
@@ -395,10 +414,11 @@ export class Views {
     if (capture === null || draw === null || target === null)
       throw new BackendError({ kind: "request", what: "view", detail: "nothing to show" });
     const display = this.display();
-    const key = JSON.stringify([capture.summary.capture, draw, target, kind, display]);
+    const resolved = this.state.showsResolved();
+    const key = JSON.stringify([capture.summary.capture, draw, target, kind, display, resolved]);
     let image = this.images.get(key);
     if (image === undefined) {
-      image = await this.client.request({ kind: "render_target", capture: capture.summary.capture, draw, target, image: kind, display });
+      image = await this.client.request({ kind: "render_target", capture: capture.summary.capture, draw, target, image: kind, display, resolved });
       this.images.set(key, image);
       if (this.images.size > IMAGE_CACHE_SIZE) {
         const oldest = this.images.keys().next();
@@ -420,7 +440,7 @@ export class Views {
     const size =
       info.samples <= 1
         ? `${info.width}×${info.height}`
-        : `${info.width}×${planeHeight(info)} ×${info.samples} ${sample === null ? "(samples stacked)" : `sample ${sample}`}`;
+        : `${info.width}×${planeHeight(info)} ×${info.samples} ${this.state.showsResolved() ? "resolved" : sample === null ? "(samples stacked)" : `sample ${sample}`}`;
     const parts = [`${info.format} ${size}`];
     if (image.non_finite_texels > 0) parts.push(`${image.non_finite_texels} NaN/Inf`);
     return parts.join(" · ");
