@@ -2,7 +2,8 @@
 //! what the GPU wrote: `[{capture, draw, target, compared_pixels, differing_pixels, ambiguous_pixels,
 //! first_difference}]`. The viewer's browser tests (`tests/browser/real-captures.test.ts`) run it to learn the
 //! numbers the page must show, from the library run natively and as a whole ([`iridia::draw::run_draw`], not the
-//! viewer's stepped replay in `viewer_api`), with each format's default tolerance and the draw's ambiguity mask.
+//! viewer's stepped replay in `viewer_api`), with each format's default tolerance and the draw's ambiguity mask; a
+//! multisampled target as its sample planes stacked.
 //!
 //! ```sh
 //! cargo run --example expected_differences -- fixtures/captures/*.iridia
@@ -32,9 +33,12 @@ fn capture_rows(path: &str) -> Result<Vec<Value>, String> {
             else {
                 continue;
             };
-            let image = |data| Image::new(target.format, target.width, target.height, data);
+            // a multisampled target's sample planes are stacked (sample 0's on top), as the draw's ambiguity mask
+            // holds them
+            let height = target.height.saturating_mul(target.resource.sample_count.max(1));
+            let image = |data| Image::new(target.format, target.width, height, data);
             let mut options = CompareOptions::new(Tolerance::for_format(target.format));
-            if output.ambiguous.len() == (target.width as usize).saturating_mul(target.height as usize) {
+            if output.ambiguous.len() == (target.width as usize).saturating_mul(height as usize) {
                 options.ambiguous = Some(&output.ambiguous);
             }
             let recorded = image(recorded).map_err(|e| e.to_string())?;
