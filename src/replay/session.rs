@@ -283,6 +283,8 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
                 }
             }
         }
+        let resolved = resolved_target(recorded, &replayed, pixel_mask, pixels, tolerance)
+            .map_err(|e| e.within(format!("draw {} {} resolved", draw.index, recorded.target).as_str()))?;
         targets.push(TargetReplay {
             slot: recorded.target,
             format: recorded.format,
@@ -295,6 +297,7 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
             replayed,
             recorded_after: recorded.after.is_some(),
             report: comparison.as_ref().map(|c| c.report.clone()),
+            resolved,
             comparison,
             planes: plane_comparisons,
         });
@@ -311,4 +314,55 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         ambiguous: output.ambiguous,
         targets,
     })
+}
+
+/// A multisampled render target of a resolvable format resolved and compared ([`super::ResolvedTarget`]); `None` for
+/// other targets. `mask` is the draw's ambiguity mask (a plane of `pixels` flags per sample).
+fn resolved_target(
+    recorded: &crate::capture::RecordedTarget,
+    replayed: &[u8],
+    mask: Option<&[bool]>,
+    pixels: usize,
+    tolerance: Tolerance,
+) -> Result<Option<super::ResolvedTarget>> {
+    let samples = recorded.resource.sample_count.max(1);
+    let colour = matches!(recorded.target, TargetSlot::RenderTarget(_));
+    if samples <= 1 || !colour || crate::api::multisample::resolvable(recorded.format).is_err() {
+        return Ok(None);
+    }
+    let (format, width, height) = (recorded.format, recorded.width, recorded.height);
+    let resolve = |bytes: &[u8]| -> Result<Arc<[u8]>> {
+        Ok(Arc::from(super::resolve_samples(
+            format, width, height, samples, bytes,
+        )?))
+    };
+    let before = resolve(&recorded.before)?;
+    let replayed = resolve(replayed)?;
+    let after = recorded.after.as_deref().map(resolve).transpose()?;
+    let any_sample: Option<Vec<bool>> = mask.map(|mask| {
+        (0..pixels)
+            .map(|p| mask.iter().skip(p).step_by(pixels.max(1)).any(|m| *m))
+            .collect()
+    });
+    let comparison = match &after {
+        Some(after) => {
+            let options = CompareOptions {
+                ambiguous: any_sample.as_deref(),
+                ..CompareOptions::new(tolerance)
+            };
+            Some(compare(
+                &Image::new(format, width, height, after)?,
+                &Image::new(format, width, height, &replayed)?,
+                &options,
+            )?)
+        }
+        None => None,
+    };
+    Ok(Some(super::ResolvedTarget {
+        before,
+        recorded: after,
+        replayed,
+        report: comparison.as_ref().map(|c| c.report.clone()),
+        comparison,
+    }))
 }

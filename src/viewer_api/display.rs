@@ -235,18 +235,21 @@ impl ViewerCapture {
             }
             ImageKind::Replayed | ImageKind::Difference | ImageKind::Heatmap => {
                 let replayed = self.replayed(index)?;
-                let Some(one) = replayed.resolved.iter().find(|r| r.target.id == id) else {
-                    let target = replayed.target(id).ok_or_else(|| super::no_target(index, id))?.0;
+                let target = replayed.target(id).ok_or_else(|| super::no_target(index, id))?.0;
+                let resolved = replayed
+                    .session
+                    .replay()
+                    .and_then(|r| r.target(super::slot_of(id)))
+                    .and_then(|t| t.resolved.as_ref());
+                let Some(resolved) = resolved else {
                     return Err(not_resolvable(target));
                 };
-                let image = one.target.image(&one.replayed)?;
-                match (kind, &one.comparison) {
-                    (ImageKind::Replayed, _) => render_values(&one.target, &image, display),
-                    (ImageKind::Heatmap, Some(comparison)) => Ok(render_heatmap(&one.target, comparison)),
-                    (_, Some(comparison)) => Ok(render_difference(
-                        comparison,
-                        render_values(&one.target, &image, display)?,
-                    )),
+                let one = target.one_plane(resolved.before.clone(), resolved.recorded.clone());
+                let image = one.image(&resolved.replayed)?;
+                match (kind, &resolved.comparison) {
+                    (ImageKind::Replayed, _) => render_values(&one, &image, display),
+                    (ImageKind::Heatmap, Some(comparison)) => Ok(render_heatmap(&one, comparison)),
+                    (_, Some(comparison)) => Ok(render_difference(comparison, render_values(&one, &image, display)?)),
                     (_, None) => Err(Error::new(
                         "capture",
                         format!(

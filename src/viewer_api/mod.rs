@@ -39,7 +39,7 @@ use std::io::Cursor;
 use std::sync::Arc;
 
 use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
-use crate::compare::{CompareOptions, Comparison, Image, PixelClass, Tolerance, ToleranceSpec, compare};
+use crate::compare::{Comparison, Image, PixelClass, Tolerance, ToleranceSpec};
 use crate::draw::ShaderCache;
 use crate::error::ErrorKind;
 use crate::format::{Format, NumericKind};
@@ -157,22 +157,8 @@ struct Replayed {
     session: ReplaySession,
     /// The targets as [`view_targets`] lists them.
     targets: Vec<ViewTarget>,
-    /// The multisampled colour targets resolved, for the resolved view.
-    resolved: Vec<ResolvedTarget>,
     /// The numbers kept when the rest is dropped.
     summary: Summary,
-}
-
-/// A multisampled colour target as its resolved view shows it: every image resolved by the box average of
-/// [`crate::replay::resolve_samples`] (what `ResolveSubresource` gives for the standard patterns, 19.2.4) to one
-/// single-sampled image, and the resolved replay compared with the resolved recording.
-struct ResolvedTarget {
-    /// The target resolved: one sample, the plane's height, before and recorded resolved.
-    target: ViewTarget,
-    /// The replayed image resolved.
-    replayed: Arc<[u8]>,
-    /// The comparison of the resolved images; `None` when nothing was recorded.
-    comparison: Option<Comparison>,
 }
 
 impl ViewTarget {
@@ -191,18 +177,24 @@ impl ViewTarget {
 
     /// The target resolved: one sample a pixel, its before and recorded images resolved.
     fn resolved(&self) -> Result<ViewTarget> {
-        Ok(ViewTarget {
+        let recorded = match &self.recorded {
+            Some(bytes) => Some(Arc::from(self.resolve(bytes)?)),
+            None => None,
+        };
+        Ok(self.one_plane(Arc::from(self.resolve(&self.before)?), recorded))
+    }
+
+    /// The target as one plane of one sample a pixel with these images (its resolve's).
+    fn one_plane(&self, before: Arc<[u8]>, recorded: Option<Arc<[u8]>>) -> ViewTarget {
+        ViewTarget {
             id: self.id,
             format: self.format,
             width: self.width,
             height: self.height.checked_div(self.samples).unwrap_or(0),
             samples: 1,
-            before: Arc::from(self.resolve(&self.before)?),
-            recorded: match &self.recorded {
-                Some(bytes) => Some(Arc::from(self.resolve(bytes)?)),
-                None => None,
-            },
-        })
+            before,
+            recorded,
+        }
     }
 }
 
@@ -693,7 +685,6 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
     let replay = session.replay().ok_or_else(|| not_replayed(index))?;
     let targets = view_targets(&draw);
     let mut comparisons = Vec::with_capacity(targets.len());
-    let mut resolved = Vec::new();
     for target in &targets {
         let replayed = replay.target(slot_of(target.id)).ok_or_else(|| {
             Error::new(
@@ -702,11 +693,11 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
             )
         })?;
         let mut comparison = target_comparison(target, replayed.plane(plane_of(target.id)));
-        if target.resolvable() {
-            let one = resolve_target(target, &replayed.replayed, &replay.ambiguous)?;
-            comparison.resolved_differing_pixels = one.comparison.as_ref().map(|c| c.report.differing_pixels);
-            resolved.push(one);
-        }
+        comparison.resolved_differing_pixels = replayed
+            .resolved
+            .as_ref()
+            .and_then(|r| r.report.as_ref())
+            .map(|r| r.differing_pixels);
         comparisons.push(comparison);
     }
     let status = status_of(&comparisons);
@@ -738,39 +729,7 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
     Ok(Replayed {
         session,
         targets,
-        resolved,
         summary,
-    })
-}
-
-/// `target` (multisampled, resolvable) resolved for the resolved view: its images resolved and compared under its
-/// tolerance, a pixel in the ambiguity mask when any of its samples is (`mask`, the draw's stacked mask).
-fn resolve_target(target: &ViewTarget, replayed: &[u8], mask: &[bool]) -> Result<ResolvedTarget> {
-    let at = format!("{} resolved", target.id.name());
-    let one = target.resolved().map_err(|e| e.within(at.as_str()))?;
-    let replayed: Arc<[u8]> = Arc::from(target.resolve(replayed).map_err(|e| e.within(at.as_str()))?);
-    let pixels = usize::try_from(u64::from(one.width).saturating_mul(u64::from(one.height))).unwrap_or(0);
-    let any_sample: Vec<bool> = if mask.is_empty() {
-        Vec::new()
-    } else {
-        (0..pixels)
-            .map(|p| mask.iter().skip(p).step_by(pixels.max(1)).any(|m| *m))
-            .collect()
-    };
-    let comparison = match &one.recorded {
-        Some(recorded) => {
-            let options = CompareOptions {
-                ambiguous: (!any_sample.is_empty()).then_some(any_sample.as_slice()),
-                ..CompareOptions::new(one.tolerance())
-            };
-            Some(compare(&one.image(recorded)?, &one.image(&replayed)?, &options).map_err(|e| e.within(at.as_str()))?)
-        }
-        None => None,
-    };
-    Ok(ResolvedTarget {
-        target: one,
-        replayed,
-        comparison,
     })
 }
 
