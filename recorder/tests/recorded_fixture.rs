@@ -60,7 +60,7 @@ fn the_recorded_resolve_resolves_again_to_what_the_gpu_wrote() {
     let mut capture = fixture();
     let resolve = capture.resolve(0).unwrap();
     let replay = iridia::replay::replay_resolve(&resolve, &iridia::compare::ToleranceSpec::exact()).unwrap();
-    let report = replay.report.unwrap();
+    let report = replay.surfaces.report.unwrap();
     assert_eq!((report.compared_pixels, report.differing_pixels), (64 * 64, 0));
 }
 

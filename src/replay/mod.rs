@@ -24,7 +24,7 @@
 pub mod resolve;
 pub mod session;
 
-pub use resolve::{ResolveReplay, replay_resolve, resolve_samples};
+pub use resolve::{ResolveReplay, ResolvedSurfaces, replay_resolve, resolve_samples};
 pub use session::{ReplaySession, plane_tolerance};
 
 use crate::api::limits::RENDER_TARGET_SLOTS;
@@ -149,30 +149,10 @@ pub struct TargetReplay {
     /// each compared alone; empty otherwise.
     #[serde(skip)]
     pub planes: Vec<(Plane, Comparison)>,
-    /// For a multisampled render target of a resolvable format (19.2.2), its surfaces resolved and compared; `None`
-    /// otherwise.
-    pub resolved: Option<ResolvedTarget>,
-}
-
-/// A multisampled render target's surfaces resolved by [`resolve_samples`] (the box average `ResolveSubresource`
-/// gives the standard patterns, 19.2.4), and the resolved replay compared with the resolved recording under the
-/// target's tolerance, a pixel ambiguous when any of its samples is.
-#[derive(Clone, Debug, Serialize)]
-pub struct ResolvedTarget {
-    /// The surface before the draw, resolved (one plane, rows packed, top row first).
-    #[serde(skip)]
-    pub before: Arc<[u8]>,
-    /// What the GPU left, resolved; `None` when not recorded.
-    #[serde(skip)]
-    pub recorded: Option<Arc<[u8]>>,
-    /// The replay, resolved.
-    #[serde(skip)]
-    pub replayed: Arc<[u8]>,
-    /// The comparison's report; `None` when nothing was recorded.
-    pub report: Option<TargetReport>,
-    /// The whole comparison.
-    #[serde(skip)]
-    pub comparison: Option<Comparison>,
+    /// For a multisampled render target of a resolvable format (19.2.2), its surfaces resolved by
+    /// [`resolve_samples`] (the box average `ResolveSubresource` gives the standard patterns, 19.2.4) and compared
+    /// under the target's tolerance, a pixel ambiguous when any of its samples is; `None` otherwise.
+    pub resolved: Option<ResolvedSurfaces>,
 }
 
 impl TargetReplay {

@@ -89,17 +89,35 @@ pub struct ResolveReplay {
     pub height: u32,
     /// Samples per texel of the source.
     pub samples: u32,
-    /// The destination before the resolve.
-    #[serde(skip)]
-    pub before: Arc<[u8]>,
-    /// The destination after it as the GPU left it; `None` when not recorded.
-    #[serde(skip)]
-    pub recorded: Option<Arc<[u8]>>,
-    /// The destination the replay computed.
-    #[serde(skip)]
-    pub replayed: Arc<[u8]>,
     /// Whether the capture records the destination after the resolve.
     pub recorded_after: bool,
+    /// The destination before, as the GPU left it and as the replay computed it, compared.
+    #[serde(flatten)]
+    pub surfaces: ResolvedSurfaces,
+}
+
+impl std::ops::Deref for ResolveReplay {
+    type Target = ResolvedSurfaces;
+
+    fn deref(&self) -> &ResolvedSurfaces {
+        &self.surfaces
+    }
+}
+
+/// One resolved surface before, as the GPU left it and as the replay computed it (each one plane, rows packed, top
+/// row first), and the comparison of the two: a replayed resolve's destination, or a multisampled render target's
+/// surfaces resolved ([`super::TargetReplay::resolved`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct ResolvedSurfaces {
+    /// Before.
+    #[serde(skip)]
+    pub before: Arc<[u8]>,
+    /// As the GPU left it; `None` when not recorded.
+    #[serde(skip)]
+    pub recorded: Option<Arc<[u8]>>,
+    /// As the replay computed it.
+    #[serde(skip)]
+    pub replayed: Arc<[u8]>,
     /// The comparison of replayed against recorded; `None` when nothing was recorded.
     pub report: Option<TargetReport>,
     /// The whole comparison, with each pixel's class and error.
@@ -107,8 +125,33 @@ pub struct ResolveReplay {
     pub comparison: Option<Comparison>,
 }
 
-impl ResolveReplay {
-    /// Whether the destination matches; `None` when nothing was recorded.
+impl ResolvedSurfaces {
+    /// `replayed` against `recorded` (a `width` x `height` plane of `format`) under `options`.
+    pub fn compared(
+        (format, width, height): (Format, u32, u32),
+        before: Arc<[u8]>,
+        recorded: Option<Arc<[u8]>>,
+        replayed: Arc<[u8]>,
+        options: &CompareOptions<'_>,
+    ) -> Result<ResolvedSurfaces> {
+        let comparison = match &recorded {
+            Some(after) => Some(compare(
+                &Image::new(format, width, height, after)?,
+                &Image::new(format, width, height, &replayed)?,
+                options,
+            )?),
+            None => None,
+        };
+        Ok(ResolvedSurfaces {
+            before,
+            recorded,
+            replayed,
+            report: comparison.as_ref().map(|c| c.report.clone()),
+            comparison,
+        })
+    }
+
+    /// Whether the surfaces match; `None` when nothing was recorded.
     pub fn matches(&self) -> Option<bool> {
         self.report.as_ref().map(|r| r.matches)
     }
@@ -128,17 +171,14 @@ pub fn replay_resolve(resolve: &CapturedResolve, tolerance: &ToleranceSpec) -> R
     )
     .map_err(|e| e.within(at.as_str()))?
     .into();
-    let comparison = match &resolve.after {
-        Some(after) => {
-            let reference =
-                Image::new(layout.format, layout.width, layout.height, after).map_err(|e| e.within(at.as_str()))?;
-            let result =
-                Image::new(layout.format, layout.width, layout.height, &replayed).map_err(|e| e.within(at.as_str()))?;
-            let options = CompareOptions::new(tolerance.resolve(layout.format));
-            Some(compare(&reference, &result, &options).map_err(|e| e.within(at.as_str()))?)
-        }
-        None => None,
-    };
+    let surfaces = ResolvedSurfaces::compared(
+        (layout.format, layout.width, layout.height),
+        resolve.before.clone(),
+        resolve.after.clone(),
+        replayed,
+        &CompareOptions::new(tolerance.resolve(layout.format)),
+    )
+    .map_err(|e| e.within(at.as_str()))?;
     Ok(ResolveReplay {
         index: resolve.index,
         before_draw: resolve.before_draw,
@@ -148,12 +188,8 @@ pub fn replay_resolve(resolve: &CapturedResolve, tolerance: &ToleranceSpec) -> R
         width: layout.width,
         height: layout.height,
         samples: layout.samples,
-        before: resolve.before.clone(),
-        recorded: resolve.after.clone(),
-        replayed,
         recorded_after: resolve.after.is_some(),
-        report: comparison.as_ref().map(|c| c.report.clone()),
-        comparison,
+        surfaces,
     })
 }
 
@@ -270,7 +306,7 @@ mod tests {
         assert_eq!(replayed(near).matches(), Some(true));
         let mut far = RESOLVED;
         far[5] = 103;
-        let report = replayed(far).report.unwrap();
+        let report = replayed(far).surfaces.report.unwrap();
         assert!(!report.matches);
         assert_eq!((report.compared_pixels, report.differing_pixels), (2, 1));
     }

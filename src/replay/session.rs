@@ -316,15 +316,15 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
     })
 }
 
-/// A multisampled render target of a resolvable format resolved and compared ([`super::ResolvedTarget`]); `None` for
-/// other targets. `mask` is the draw's ambiguity mask (a plane of `pixels` flags per sample).
+/// A multisampled render target of a resolvable format resolved and compared ([`super::TargetReplay::resolved`]);
+/// `None` for other targets. `mask` is the draw's ambiguity mask (a plane of `pixels` flags per sample).
 fn resolved_target(
     recorded: &crate::capture::RecordedTarget,
     replayed: &[u8],
     mask: Option<&[bool]>,
     pixels: usize,
     tolerance: Tolerance,
-) -> Result<Option<super::ResolvedTarget>> {
+) -> Result<Option<super::ResolvedSurfaces>> {
     let samples = recorded.resource.sample_count.max(1);
     let colour = matches!(recorded.target, TargetSlot::RenderTarget(_));
     if samples <= 1 || !colour || crate::api::multisample::resolvable(recorded.format).is_err() {
@@ -344,25 +344,9 @@ fn resolved_target(
             .map(|p| mask.iter().skip(p).step_by(pixels.max(1)).any(|m| *m))
             .collect()
     });
-    let comparison = match &after {
-        Some(after) => {
-            let options = CompareOptions {
-                ambiguous: any_sample.as_deref(),
-                ..CompareOptions::new(tolerance)
-            };
-            Some(compare(
-                &Image::new(format, width, height, after)?,
-                &Image::new(format, width, height, &replayed)?,
-                &options,
-            )?)
-        }
-        None => None,
+    let options = CompareOptions {
+        ambiguous: any_sample.as_deref(),
+        ..CompareOptions::new(tolerance)
     };
-    Ok(Some(super::ResolvedTarget {
-        before,
-        recorded: after,
-        replayed,
-        report: comparison.as_ref().map(|c| c.report.clone()),
-        comparison,
-    }))
+    super::ResolvedSurfaces::compared((format, width, height), before, after, replayed, &options).map(Some)
 }
