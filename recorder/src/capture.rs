@@ -665,9 +665,22 @@ impl ActiveCapture {
             ));
         }
         let view_format = DXGI_FORMAT(i32::try_from(format.value()).map_err(|e| e.to_string())?);
-        let planes = self
-            .samples
-            .read(context, device, resource, shape, view_format, false)?;
+        self.read_sample_planes(context, device, resource, shape, view_format, reads)?;
+        Ok(ResourceJob::Texture(*shape, vec![DataRef::Read(reads.len() - 1, 0)]))
+    }
+
+    /// Issues the reading of every sample of multisampled `resource` through `format` (`crate::msaa`: its sample
+    /// planes in a single-sampled array, copied to staging), as the last of `reads`.
+    fn read_sample_planes(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        resource: &ID3D11Resource,
+        shape: &TextureShape,
+        format: DXGI_FORMAT,
+        reads: &mut Vec<Read>,
+    ) -> Result<()> {
+        let planes = self.samples.read(context, device, resource, shape, format, false)?;
         let staging = self
             .pool
             .acquire(device, StagingDesc::surface(&planes.shape, planes.format, 0))?;
@@ -679,7 +692,7 @@ impl ActiveCapture {
             cache: None,
             convert: Conversion::None,
         });
-        Ok(ResourceJob::Texture(*shape, vec![DataRef::Read(reads.len() - 1, 0)]))
+        Ok(())
     }
 
     /// The reads before the draw: every bound resource and each target's surface.
@@ -1610,20 +1623,7 @@ impl ActiveCapture {
         if source_shape.sample_count < 2 {
             return Err("the source has one sample per texel".to_owned());
         }
-        let planes = self
-            .samples
-            .read(context, device, source, source_shape, call.format, false)?;
-        let staging = self
-            .pool
-            .acquire(device, StagingDesc::surface(&planes.shape, planes.format, 0))?;
-        // SAFETY: both resources are live single-sampled textures of one size and format.
-        unsafe { context.CopyResource(&staging.resource, &planes.texture) };
-        reads.push(Read {
-            staging,
-            kind: ReadKind::Surface { shape: planes.shape },
-            cache: None,
-            convert: Conversion::None,
-        });
+        self.read_sample_planes(context, device, source, source_shape, call.format, reads)?;
         // SAFETY: the program's live destination; borrowing adds no reference.
         let destination =
             unsafe { ID3D11Resource::from_raw_borrowed(&call.destination) }.ok_or("a null destination")?;

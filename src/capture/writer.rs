@@ -414,13 +414,7 @@ impl<W: Write> CaptureWriter<W> {
     /// recorder that builds entries itself). The entry is checked as a reader checks it.
     pub fn add_entry(&mut self, entry: DrawEntry) -> Result<usize> {
         let index = self.draws.len();
-        let written = &self.written;
-        let blob_size = |id: &BlobId| {
-            written
-                .get(id)
-                .copied()
-                .ok_or_else(|| format!("blob {}… was not added to the writer", id.short()))
-        };
+        let blob_size = added_size(&self.written);
         DrawCheck {
             item: "draw",
             index,
@@ -480,13 +474,7 @@ impl<W: Write> CaptureWriter<W> {
     /// checked as a reader checks it.
     pub fn add_resolve_entry(&mut self, entry: ResolveEntry) -> Result<usize> {
         let index = self.resolves.len();
-        let written = &self.written;
-        let blob_size = |id: &BlobId| {
-            written
-                .get(id)
-                .copied()
-                .ok_or_else(|| format!("blob {}… was not added to the writer", id.short()))
-        };
+        let blob_size = added_size(&self.written);
         let earliest = self.resolves.last().map_or(0, |r| r.before_draw);
         DrawCheck {
             item: "resolve",
@@ -551,4 +539,14 @@ pub fn write_capture(draws: &[DrawRecord], application: Option<String>) -> Resul
         writer.add_draw(draw)?;
     }
     writer.finish_to_vec()
+}
+
+/// The size of a blob the writer has added, for the reader's checks of an entry; an error for one it has not.
+fn added_size(written: &HashMap<BlobId, u64>) -> impl Fn(&BlobId) -> std::result::Result<u64, String> + '_ {
+    |id: &BlobId| {
+        written
+            .get(id)
+            .copied()
+            .ok_or_else(|| format!("blob {}… was not added to the writer", id.short()))
+    }
 }
