@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Writes the benchmark draw descriptions (docs/draw-description.md; d3d11-ref's refrender reads the same) into OUT:
 
-- p1_N.json: P1, N copies of one 1920x1080 full-target draw (two triangles) of the textured, lit pixel program
-  (shaders/ps_lit.hlsl: two bilinear samples of a 256x256 RGBA8 texture, normalize, dot, pow) into RGBA8;
+- p1_N.json: P1, one 1920x1080 full-target draw (two triangles) of the textured, lit pixel program
+  (shaders/ps_lit.hlsl: two bilinear samples of a 256x256 RGBA8 texture, normalize, dot, pow) into RGBA8, drawn as N
+  instances of the same quad (DrawIndexedInstanced), so that N full-target passes cost N times the shading and
+  nothing else: d3d11-ref's refrender creates the programs and resources anew for every entry of "draws", which
+  would time llvmpipe's shader compiler, not its rasterizer;
 - p1b_N.json: P1b, a 1920x1080 frame of N mesh draws (a 12x12-quad grid, 288 triangles each) with depth testing
-  (D32_FLOAT, LESS), placed by a seeded generator so that the draws cover the target about three times over.
+  (D32_FLOAT, LESS), placed by a seeded generator so that the draws cover the target about three times over. The
+  reference's figure includes refrender creating each draw's programs and resources (see P1).
 
 Every description is deterministic (SEED). Usage: generate.py OUT_DIR [P1_COUNTS] [P1B_COUNTS]."""
 import json, math, os, random, sys
@@ -78,7 +82,7 @@ def p1(count):
     d["indices"] = [0, 1, 2, 2, 1, 3]
     d["index_format"] = "R16_UINT"
     d["vs_cbuffers"] = [{"slot": 0, "f32": col_major(IDENTITY)}]
-    d["draws"] = [{} for _ in range(count)]
+    d["instance_count"] = count
     return d
 
 
