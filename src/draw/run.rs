@@ -254,20 +254,32 @@ pub(super) struct PrimitiveContext<'v> {
     pub vertices: &'v ShadedVertices,
 }
 
-/// The pull model (16.5) of one pixel-program batch: batch lane `4 * q + i` is lane `i` of `quads[q]`, a quad of
-/// `triangle`. An attribute is evaluated at the asked location from the triangle's plane, as the rasterizer
-/// evaluates it at a sample (3.5.4), under its declared interpolation with the location modifier ignored.
-struct BatchPull<'d, 's, 't, 'c> {
+/// The values of lane `lane` of `quad` (of `triangle`) at the point `offset` (1/256 pixel) from its centre: the
+/// quad's own at the centre, else the primitive's plane there (extrapolated where it does not cover the point).
+fn offset_lane(triangle: &Triangle, quad: &Quad, lane: usize, offset: [i64; 2]) -> Lane {
+    let centre = quad.lanes.get(lane).copied().unwrap_or_default();
+    if offset == [0, 0] {
+        return centre;
+    }
+    let (x, y) = quad.pixel(lane);
+    triangle
+        .lane_at(quad.part, i64::from(x), i64::from(y), offset)
+        .unwrap_or(centre)
+}
+
+/// The pull model (16.5) of one pixel-program batch: batch lane `4 * q + i` is lane `i` of the quad of `jobs[q]`, a
+/// quad of `triangle` (its coverage after clip distances is what the centroid sees, as for `centroid` inputs). An
+/// attribute is evaluated at the asked location from the triangle's plane, as the rasterizer evaluates it at a
+/// sample (3.5.4), under its declared interpolation with the location modifier ignored.
+struct BatchPull<'d, 's, 't, 'j, 'c> {
     draw: &'d PreparedDraw<'s>,
     triangle: &'t Triangle,
-    quads: Vec<&'t Quad>,
-    /// Each quad's lanes' coverage after clip distances (what the centroid sees, as for `centroid` inputs).
-    coverage: Vec<[u32; 4]>,
+    jobs: &'j [(usize, &'j QuadJob, u8)],
     sample_mask: u32,
     context: &'c PrimitiveContext<'c>,
 }
 
-impl PullModel for BatchPull<'_, '_, '_, '_> {
+impl PullModel for BatchPull<'_, '_, '_, '_, '_> {
     fn evaluate(&self, lane: usize, register: u32, component: u8, at: PullLocation) -> Option<u32> {
         let input = self
             .draw
@@ -279,29 +291,19 @@ impl PullModel for BatchPull<'_, '_, '_, '_> {
             return None;
         };
         let (q, i) = (lane / 4, lane % 4);
-        let quad = *self.quads.get(q)?;
+        let (_, job, _) = self.jobs.get(q)?;
+        let quad = &job.quad;
         let values = match at {
             // 16.5.3: the offset is in 1/16 pixel, the plane's point in 1/256
-            PullLocation::Snapped([x, y]) => match self.triangle.parts().get(quad.part) {
-                Some(part) if [x, y] != [0, 0] => {
-                    let (px, py) = quad.pixel(i);
-                    part.lane_at(
-                        i64::from(px),
-                        i64::from(py),
-                        [x, y].map(|v| i64::from(v).saturating_mul(16)),
-                    )
-                }
-                _ => quad.lanes.get(i).copied().unwrap_or_default(),
-            },
+            PullLocation::Snapped(offset) => {
+                offset_lane(self.triangle, quad, i, offset.map(|v| i64::from(v).saturating_mul(16)))
+            }
             // 16.5.2: an index past the pattern is undefined; Iridia evaluates at the centre (offset_256's rule)
             PullLocation::Sample(sample) => self.draw.sample_lane(self.triangle, quad, i, sample),
-            PullLocation::Centroid => {
-                let coverage = self.coverage.get(q).and_then(|c| c.get(i)).copied().unwrap_or(0);
-                match self.draw.centroid_sample(coverage, self.sample_mask) {
-                    Some(sample) => self.draw.sample_lane(self.triangle, quad, i, sample),
-                    None => quad.lanes.get(i).copied().unwrap_or_default(),
-                }
-            }
+            PullLocation::Centroid => match self.draw.centroid_sample(job.coverage_of(i), self.sample_mask) {
+                Some(sample) => self.draw.sample_lane(self.triangle, quad, i, sample),
+                None => quad.lanes.get(i).copied().unwrap_or_default(),
+            },
         };
         Some(
             self.draw
@@ -1193,15 +1195,7 @@ impl<'s> PreparedDraw<'s> {
     /// The values of lane `lane` of `quad` (of `triangle`) at sample `sample`'s position: the quad's own (the
     /// centre's) when the sample is at the centre, as with one sample a pixel, else the plane's there (3.5.4).
     fn sample_lane(&self, triangle: &Triangle, quad: &Quad, lane: usize, sample: u32) -> Lane {
-        let centre = quad.lanes.get(lane).copied().unwrap_or_default();
-        let offset = self.pattern.offset_256(sample);
-        if offset == [0, 0] {
-            return centre;
-        }
-        let (x, y) = quad.pixel(lane);
-        triangle
-            .lane_at(quad.part, i64::from(x), i64::from(y), offset)
-            .unwrap_or(centre)
+        offset_lane(triangle, quad, lane, self.pattern.offset_256(sample))
     }
 
     /// The sample whose position a centroid input is evaluated at for a lane covering `coverage` under the
@@ -1466,8 +1460,7 @@ impl<'s> PreparedDraw<'s> {
             let pull = BatchPull {
                 draw: self,
                 triangle,
-                quads: jobs.iter().map(|(_, job, _)| &job.quad).collect(),
-                coverage: jobs.iter().map(|(_, job, _)| job.coverage).collect(),
+                jobs: &jobs,
                 sample_mask: centroid_mask,
                 context,
             };
