@@ -279,16 +279,21 @@ pub struct PixelValues {
 }
 
 impl Fragment {
+    /// Whether its primitive covers sample `sample` of the pixel.
+    pub fn covers_sample(&self, sample: u32) -> bool {
+        self.covered_samples.checked_shr(sample).is_some_and(|m| m & 1 == 1)
+    }
+
     /// The fragment as sample `sample` saw it (3.5.1: depth, stencil and the write are per sample), or `None` when
     /// its primitive does not cover the sample: the depth-stencil record, write and outcome are the sample's own
     /// ([`SampleRecord`]); a covered sample without a record was removed before the output merger: by the program's
     /// discard, by a clip distance when the whole fragment was, else by its coverage (the SampleMask, `oMask`,
     /// alpha-to-coverage or a clip distance at that sample).
     pub fn for_sample(&self, sample: u32) -> Option<Fragment> {
-        let bit = 1u32.checked_shl(sample).unwrap_or(0);
-        if self.covered_samples & bit == 0 {
+        if !self.covers_sample(sample) {
             return None;
         }
+        let bit = 1u32.checked_shl(sample).unwrap_or(0);
         let mut seen = self.clone();
         seen.covered_samples = bit;
         seen.written_samples &= bit;

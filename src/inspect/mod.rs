@@ -212,7 +212,7 @@ fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, sample: u32, e: &P
         .fragments
         .iter()
         .zip(&fragment_edges)
-        .filter(|(f, _)| history.samples <= 1 || f.for_sample(sample).is_some())
+        .filter(|(f, _)| history.samples <= 1 || f.covers_sample(sample))
         .map(|(_, edge)| *edge)
         .collect();
     let verdict = verdict::decide(&verdict::Evidence {
