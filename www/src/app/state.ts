@@ -67,12 +67,18 @@ export class ViewerState {
     return this.sample;
   }
 
-  /** Whether the panes show the current target resolved (a multisampled colour target whose resolve was asked). */
+  /** Whether the panes show the current target resolved (a target with a resolved view whose resolve was asked). */
   showsResolved(): boolean {
     const info = this.currentTarget();
-    const comparison = this.comparison?.targets.find((target) => target.target === info?.target);
-    const resolvable = info !== null && info.samples > 1 && (info.kind !== "depth" && info.kind !== "stencil") && info.kind !== "uint" && info.kind !== "sint";
-    return this.sample === "resolved" && resolvable && (comparison === undefined || comparison.resolved_differing_pixels !== null);
+    return this.sample === "resolved" && info !== null && this.hasResolvedView(info);
+  }
+
+  /** Whether `info` has a resolved view: a multisampled colour target of a resolvable format (the comparison, once
+   * made, says whether the backend resolved it). */
+  hasResolvedView(info: TargetInfo): boolean {
+    const comparison = this.comparison?.targets.find((target) => target.target === info.target);
+    const colour = info.kind !== "depth" && info.kind !== "stencil" && info.kind !== "uint" && info.kind !== "sint";
+    return info.samples > 1 && colour && (comparison === undefined || comparison.resolved_differing_pixels !== null);
   }
 
   /** The view as the hash names it. */

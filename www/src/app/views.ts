@@ -175,18 +175,12 @@ export class Views {
     const info = this.state.currentTarget();
     if (info === null || info.samples <= 1) return;
     const choices: (number | "resolved" | null)[] = [null, ...Array.from({ length: info.samples }, (_, s) => s)];
-    if (this.resolvable(info)) choices.push("resolved");
+    if (this.state.hasResolvedView(info)) choices.push("resolved");
     const current = this.state.showsResolved() ? "resolved" : this.state.shownSample();
     const at = Math.max(0, choices.indexOf(current));
     this.setSample(choices[(at + step + choices.length) % choices.length] ?? null);
   }
 
-  /** Whether the target has a resolved view (a multisampled colour target of a resolvable format). */
-  private resolvable(info: TargetInfo): boolean {
-    const comparison = this.state.comparison?.targets.find((target) => target.target === info.target);
-    const colour = info.kind !== "depth" && info.kind !== "stencil" && info.kind !== "uint" && info.kind !== "sint";
-    return info.samples > 1 && colour && (comparison === undefined || comparison.resolved_differing_pixels !== null);
-  }
 
   zoom(factor: number): void {
     const size = this.mainPane.size();
@@ -326,7 +320,7 @@ export class Views {
         this.sampleSelect,
         option("all", `All ${samples} samples`, shown === null && !resolved),
         ...Array.from({ length: samples }, (_, s) => option(String(s), `Sample ${s}`, shown === s)),
-        info !== null && this.resolvable(info) ? option("resolved", "Resolved", resolved) : null,
+        info !== null && this.state.hasResolvedView(info) ? option("resolved", "Resolved", resolved) : null,
       );
     }
     for (const button of document.querySelectorAll<HTMLButtonElement>("#view-buttons button")) {
