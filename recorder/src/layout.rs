@@ -1,5 +1,6 @@
 //! Readback layouts of the packed depth-stencil formats and their conversion to D3D11's (what the probe of
-//! `crate::probe` decides from the bytes it reads back). Pure byte work, tested on any host.
+//! `crate::probe` decides from the bytes it reads back), and the multisample copy probe's verdict (`crate::msaa`).
+//! Pure byte work, tested on any host.
 //!
 //! D3D11 defines D24_UNORM_S8_UINT (and its family, R24G8_TYPELESS) as depth in bits 0–23 and stencil in bits
 //! 24–31 of a little-endian 32-bit texel, and D32_FLOAT_S8X24_UINT (R32G8X24_TYPELESS) as the depth's 32-bit float
@@ -96,6 +97,41 @@ pub fn classify_d32s8(texel: [u8; 8]) -> Layout {
     }
 }
 
+/// The side of the multisample copy probe's textures (`crate::msaa`).
+pub const COPY_PROBE_SIDE: u32 = 2;
+
+/// Whether a `CopyResource` of a multisampled colour texture into the reader's copy keeps every sample, as the copy
+/// probe found on a device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CopyProbe {
+    /// Each sample of the copy is the source's.
+    Keeps,
+    /// Each sample of the copy holds the source texel's resolve (Wine's d3d11 into a copy bound as a shader
+    /// resource only).
+    Resolves,
+    /// The probe failed or read something else; the text says what.
+    Unknown(String),
+}
+
+/// The copy probe's verdict from the planes' bytes (texel (0, 0) of sample 0 at byte 0, of sample 1 two rows on):
+/// colour drawn white over opaque black; depth-stencil as the D24S8 reader packs it, 0 drawn over 0xFFFFFF.
+pub fn classify_copy_probe(bytes: &[u8], depth: bool) -> CopyProbe {
+    const ROW: usize = COPY_PROBE_SIDE as usize * 4;
+    let (Some(sample0), Some(sample1)) = (bytes.get(..4), bytes.get(2 * ROW..2 * ROW + 4)) else {
+        return CopyProbe::Unknown(format!("the probe read {} bytes", bytes.len()));
+    };
+    let (drawn, cleared): ([u8; 4], [u8; 4]) = if depth {
+        ([0, 0, 0, 0], [0xff, 0xff, 0xff, 0])
+    } else {
+        ([0xff; 4], [0, 0, 0, 0xff])
+    };
+    match (sample0, sample1) {
+        (a, b) if a == drawn && b == cleared => CopyProbe::Keeps,
+        (a, b) if a == b => CopyProbe::Resolves,
+        (a, b) => CopyProbe::Unknown(format!("sample 0 read {a:02x?} and sample 1 {b:02x?}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +173,42 @@ mod tests {
         let mut bytes = [0, 0, 0x80, 0x3E, 0, 0, 0, 0x5A];
         Conversion::D32S8FromHighStencil.apply(&mut bytes);
         assert_eq!(bytes, [0, 0, 0x80, 0x3E, 0x5A, 0, 0, 0]);
+    }
+
+    #[test]
+    fn the_copy_probe_tells_kept_samples_from_a_resolve() {
+        // Two rows of two RGBA8 texels per sample: texel (0, 0) of sample 0 at byte 0, of sample 1 at byte 16.
+        let planes = |s0: [u8; 4], s1: [u8; 4]| -> Vec<u8> {
+            let mut bytes = vec![0u8; 4 * 16];
+            bytes[..4].copy_from_slice(&s0);
+            bytes[16..20].copy_from_slice(&s1);
+            bytes
+        };
+        // colour: white drawn into sample 0 over opaque black
+        assert_eq!(
+            classify_copy_probe(&planes([255; 4], [0, 0, 0, 255]), false),
+            CopyProbe::Keeps
+        );
+        // Wine's copy: each sample holds the average, (255 + 3 * 0) / 4 rounded, alpha 255
+        assert_eq!(
+            classify_copy_probe(&planes([64, 64, 64, 255], [64, 64, 64, 255]), false),
+            CopyProbe::Resolves
+        );
+        assert!(matches!(
+            classify_copy_probe(&planes([255; 4], [9, 9, 9, 9]), false),
+            CopyProbe::Unknown(_)
+        ));
+        // depth-stencil, as the D24S8 reader packs it: depth 0 drawn into sample 0 over 0xFFFFFF, stencil 0
+        assert_eq!(
+            classify_copy_probe(&planes([0; 4], [0xff, 0xff, 0xff, 0]), true),
+            CopyProbe::Keeps
+        );
+        assert_eq!(classify_copy_probe(&planes([0; 4], [0; 4]), true), CopyProbe::Resolves);
+        // colour bytes read as depth are neither
+        assert!(matches!(
+            classify_copy_probe(&planes([255; 4], [0, 0, 0, 255]), true),
+            CopyProbe::Unknown(_)
+        ));
+        assert!(matches!(classify_copy_probe(&[0; 8], false), CopyProbe::Unknown(_)));
     }
 }

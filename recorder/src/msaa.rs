@@ -1,11 +1,16 @@
 //! Reading a multisampled target's samples. D3D11 forbids a staging copy of a multisampled resource, so the
-//! recorder draws them out on the program's own context: it copies the target into a multisampled texture of its
-//! own with the shader-resource bind flag (`CopyResource` between two multisampled resources of one description
-//! is allowed; a typeless format where the views need one), then draws one triangle over a single-sampled texture
-//! of its own, `sample_count` times as tall as the target, whose pixel program (`shaders/ms_load_*.hlsl`, compiled
-//! DXBC embedded here) writes sample `s` of texel `(x, y)` to pixel `(x, s * height + y)` with `Texture2DMS.Load`.
-//! That texture's rows, top first, are then the capture format's sample planes one after another (sample 0's
-//! first), and it is read through an ordinary staging copy.
+//! recorder draws them out on the program's own context: through a `Texture2DMS` view of the target itself when the
+//! program created it with the shader-resource bind flag, else through a multisampled copy of its own with that flag
+//! (`CopyResource` between two multisampled resources of one description is allowed; a typeless format where the
+//! views need one), it draws one triangle over a single-sampled texture of its own, `sample_count` times as tall as
+//! the target, whose pixel program (`shaders/ms_load_*.hlsl`, compiled DXBC embedded here) writes sample `s` of
+//! texel `(x, y)` to pixel `(x, s * height + y)` with `Texture2DMS.Load`. That texture's rows, top first, are then
+//! the capture format's sample planes one after another (sample 0's first), and it is read through an ordinary
+//! staging copy.
+//!
+//! A copy need not keep the samples (under Wine a copy of a colour texture resolves it), so the copy probe
+//! ([`CopyProbe`]) checks on each device, at its first read, for colour and for depth-stencil; where a copy does
+//! not keep them, a target that needs one is refused (its draw listed as not recorded).
 //!
 //! Every piece of pipeline state the reader sets is read first with the context's `*Get*` calls and set back after
 //! its draw (input layout and topology, vertex and pixel programs, the pixel stage's first two shader resources,
@@ -14,6 +19,8 @@
 //! of the programs are not restored (the recorder refuses nothing for them; programs using dynamic linkage are
 //! rare). The draw happens inside the recorder's own work, so the hooks let it through unrecorded.
 
+use crate::layout::{COPY_PROBE_SIDE as PROBE_SIDE, CopyProbe, classify_copy_probe};
+use crate::log::log;
 use crate::readback::Result;
 use iridia::api::resource::TextureShape;
 use iridia::format::{Format, ShaderType};
@@ -45,6 +52,22 @@ struct Plan {
     views: [DXGI_FORMAT; 2],
     /// The stacked planes' format.
     planes: DXGI_FORMAT,
+    /// Whether the target is a depth-stencil target.
+    depth: bool,
+}
+
+impl Plan {
+    /// The recorder's multisampled copy's bind flags: a shader resource, and for colour a render target too (under
+    /// Wine a `CopyResource` into a colour copy bound as a shader resource only resolves the samples: every sample
+    /// of the copy holds the texel's average; the copy probe checks this host's).
+    fn copy_bind_flags(&self) -> u32 {
+        let render = if self.depth {
+            0
+        } else {
+            D3D11_BIND_RENDER_TARGET.0 as u32
+        };
+        D3D11_BIND_SHADER_RESOURCE.0 as u32 | render
+    }
 }
 
 /// The pixel programs.
@@ -66,18 +89,21 @@ fn plan(resource: DXGI_FORMAT, view: DXGI_FORMAT, format: Format, depth: bool) -
                 copy: DXGI_FORMAT_R24G8_TYPELESS,
                 views: [DXGI_FORMAT_R24_UNORM_X8_TYPELESS, DXGI_FORMAT_X24_TYPELESS_G8_UINT],
                 planes: DXGI_FORMAT_R32_UINT,
+                depth: true,
             }),
             DXGI_FORMAT_D32_FLOAT => Ok(Plan {
                 program: Program::Float,
                 copy: DXGI_FORMAT_R32_TYPELESS,
                 views: [DXGI_FORMAT_R32_FLOAT, DXGI_FORMAT_UNKNOWN],
                 planes: DXGI_FORMAT_R32_FLOAT,
+                depth: true,
             }),
             DXGI_FORMAT_D16_UNORM => Ok(Plan {
                 program: Program::Float,
                 copy: DXGI_FORMAT_R16_TYPELESS,
                 views: [DXGI_FORMAT_R16_UNORM, DXGI_FORMAT_UNKNOWN],
                 planes: DXGI_FORMAT_R16_UNORM,
+                depth: true,
             }),
             _ => Err(format!(
                 "a multisampled {format} depth-stencil target: the recorder reads the samples of D24_UNORM_S8_UINT, \
@@ -96,6 +122,7 @@ fn plan(resource: DXGI_FORMAT, view: DXGI_FORMAT, format: Format, depth: bool) -
         copy: resource,
         views: [view, DXGI_FORMAT_UNKNOWN],
         planes: view,
+        depth: false,
     })
 }
 
@@ -117,6 +144,8 @@ struct DeviceObjects {
     copies: HashMap<CopyKey, (ID3D11Resource, Vec<ID3D11ShaderResourceView>)>,
     /// Stacked-plane targets by (format, width, height), with their views.
     planes: HashMap<(i32, u32, u32), (ID3D11Resource, ID3D11RenderTargetView)>,
+    /// What the copy probe found, once it ran: for colour, for depth-stencil.
+    copy_probe: [Option<CopyProbe>; 2],
 }
 
 /// A failure of a creation call, as text.
@@ -163,6 +192,7 @@ impl DeviceObjects {
             rasterizer: rasterizer.ok_or("no rasterizer state")?,
             copies: HashMap::new(),
             planes: HashMap::new(),
+            copy_probe: [None, None],
         })
     }
 
@@ -191,7 +221,7 @@ impl DeviceObjects {
             Format: plan.copy,
             SampleDesc: source.SampleDesc,
             Usage: D3D11_USAGE_DEFAULT,
-            BindFlags: D3D11_BIND_SHADER_RESOURCE.0 as u32,
+            BindFlags: plan.copy_bind_flags(),
             CPUAccessFlags: 0,
             MiscFlags: 0,
         };
@@ -200,26 +230,7 @@ impl DeviceObjects {
         unsafe { device.CreateTexture2D(&desc, None, Some(&mut texture)) }
             .map_err(fail("CreateTexture2D (multisampled copy)"))?;
         let texture: ID3D11Resource = texture.ok_or("no copy")?.cast().map_err(fail("cast"))?;
-        let mut views = Vec::new();
-        for format in plan.views {
-            if format == DXGI_FORMAT_UNKNOWN {
-                continue;
-            }
-            let view_desc = D3D11_SHADER_RESOURCE_VIEW_DESC {
-                Format: format,
-                ViewDimension: windows::Win32::Graphics::Direct3D::D3D11_SRV_DIMENSION_TEXTURE2DMS,
-                Anonymous: D3D11_SHADER_RESOURCE_VIEW_DESC_0 {
-                    Texture2DMS: D3D11_TEX2DMS_SRV {
-                        UnusedField_NothingToDefine: 0,
-                    },
-                },
-            };
-            let mut view = None;
-            // SAFETY: a live device and texture; the description is complete; the out-parameter is a local.
-            unsafe { device.CreateShaderResourceView(&texture, Some(&view_desc), Some(&mut view)) }
-                .map_err(fail("CreateShaderResourceView (multisampled copy)"))?;
-            views.push(view.ok_or("no view")?);
-        }
+        let views = views_of(device, &texture, plan)?;
         self.copies.insert(key, (texture.clone(), views.clone()));
         Ok((texture, views))
     }
@@ -263,6 +274,32 @@ impl DeviceObjects {
     }
 }
 
+/// The plan's multisampled shader-resource views of `texture` (the recorder's copy, or the target itself when the
+/// program created it with the shader-resource bind flag).
+fn views_of(device: &ID3D11Device, texture: &ID3D11Resource, plan: &Plan) -> Result<Vec<ID3D11ShaderResourceView>> {
+    let mut views = Vec::new();
+    for format in plan.views {
+        if format == DXGI_FORMAT_UNKNOWN {
+            continue;
+        }
+        let view_desc = D3D11_SHADER_RESOURCE_VIEW_DESC {
+            Format: format,
+            ViewDimension: windows::Win32::Graphics::Direct3D::D3D11_SRV_DIMENSION_TEXTURE2DMS,
+            Anonymous: D3D11_SHADER_RESOURCE_VIEW_DESC_0 {
+                Texture2DMS: D3D11_TEX2DMS_SRV {
+                    UnusedField_NothingToDefine: 0,
+                },
+            },
+        };
+        let mut view = None;
+        // SAFETY: a live device and texture; the description is complete; the out-parameter is a local.
+        unsafe { device.CreateShaderResourceView(texture, Some(&view_desc), Some(&mut view)) }
+            .map_err(fail("CreateShaderResourceView (multisampled)"))?;
+        views.push(view.ok_or("no view")?);
+    }
+    Ok(views)
+}
+
 /// What a sample read leaves for the staging copy: the single-sampled texture holding the planes, its DXGI format,
 /// and its shape (the target's format, `sample_count` times the height) for reading its rows.
 pub struct Planes {
@@ -277,7 +314,9 @@ pub struct Planes {
 impl SampleReader {
     /// Draws the samples of the multisampled 2D `resource` (one slice, one mip: `shape`), seen through a view of
     /// DXGI format `view_format` (a depth-stencil view when `depth`), into the reader's stacked-plane texture on
-    /// `context`, restoring every piece of state it changes.
+    /// `context`, restoring every piece of state it changes. A target the program created with the shader-resource
+    /// bind flag is read directly; another through the reader's copy, which for colour the copy probe must have
+    /// found to keep the samples on this device.
     pub fn read(
         &mut self,
         context: &ID3D11DeviceContext,
@@ -299,6 +338,263 @@ impl SampleReader {
         }
         let view_iridia = crate::convert::format("target view format", view_format)?;
         let plan = plan(desc.Format, view_format, view_iridia, depth)?;
+        let objects = self.objects(device)?;
+        let direct = if desc.BindFlags & D3D11_BIND_SHADER_RESOURCE.0 as u32 != 0 {
+            views_of(device, resource, &plan).ok()
+        } else {
+            None
+        };
+        let views = match direct {
+            Some(views) => views,
+            None => {
+                let kind = if plan.depth { "depth-stencil" } else { "colour" };
+                match objects.copy_probe(device, plan.depth) {
+                    CopyProbe::Keeps => {}
+                    CopyProbe::Resolves => {
+                        return Err(format!(
+                            "a multisampled {view_iridia} target without the shader-resource bind flag: on this device \
+                             a copy of a multisampled {kind} texture resolves it (the copy probe), so its samples \
+                             cannot be read"
+                        ));
+                    }
+                    CopyProbe::Unknown(why) => {
+                        return Err(format!(
+                            "a multisampled {view_iridia} target without the shader-resource bind flag: the copy probe \
+                             could not tell whether a copy of a {kind} texture keeps its samples ({why})"
+                        ));
+                    }
+                }
+                let (copy, views) = objects.copy(device, &desc, &plan)?;
+                // SAFETY: both resources are live multisampled textures of one description but bind flags and a
+                // format of one family, as `CopyResource` allows.
+                unsafe { context.CopyResource(&copy, resource) };
+                views
+            }
+        };
+        let (texture, tall) = objects.draw_planes(context, device, &desc, &plan, views)?;
+        Ok(Planes {
+            texture,
+            format: plan.planes,
+            shape: TextureShape {
+                height: tall,
+                sample_count: 1,
+                ..*shape
+            },
+        })
+    }
+
+    /// The reader's objects on `device`, made at its first use, when the copy probe runs and its finding is logged.
+    fn objects(&mut self, device: &ID3D11Device) -> Result<&mut DeviceObjects> {
+        let key = device.as_raw() as usize;
+        Ok(match self.devices.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let objects = e.insert(DeviceObjects::new(device)?);
+                for (depth, kind) in [(false, "colour"), (true, "depth-stencil")] {
+                    match objects.copy_probe(device, depth) {
+                        CopyProbe::Keeps => {
+                            log!("multisample copy probe: a copy of a {kind} texture keeps its samples")
+                        }
+                        CopyProbe::Resolves => log!(
+                            "multisample copy probe: a copy of a {kind} texture resolves it; the samples of {kind} \
+                             targets without the shader-resource bind flag cannot be read"
+                        ),
+                        CopyProbe::Unknown(why) => log!("multisample copy probe ({kind}): {why}"),
+                    }
+                }
+                objects
+            }
+        })
+    }
+}
+
+/// The copy probe's colours: the probed colour texture is cleared to `BASE`, then sample 0 alone (sample mask 1) is
+/// drawn `MARK`; as RGBA8 UNORM bytes (0.0 and 1.0 are exact). A probed depth-stencil texture is cleared to depth
+/// 1.0 and stencil 0, then sample 0 alone written depth 0.0.
+const PROBE_BASE: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+const PROBE_MARK: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
+
+impl DeviceObjects {
+    /// The copy probe's finding on `device` for colour or `depth`-stencil textures, run once each: a 2x2, 4-sample
+    /// texture (RGBA8 bound as a render target only; R24G8_TYPELESS bound as a depth-stencil target only) is
+    /// cleared, sample 0 of each texel drawn apart (see [`PROBE_MARK`]; the colour through the float reader loading
+    /// a cleared texture of its own, under sample mask 1), then read through the reader's copy and planes. Sample 0
+    /// reading the drawn value and sample 1 the cleared one means the copy keeps samples; sample 1 equal to sample
+    /// 0, that it resolves. Runs on the immediate context with predication off, restoring the state it sets.
+    fn copy_probe(&mut self, device: &ID3D11Device, depth: bool) -> CopyProbe {
+        if let Some(found) = &self.copy_probe[usize::from(depth)] {
+            return found.clone();
+        }
+        let found = match self.run_copy_probe(device, depth) {
+            Ok(bytes) => classify_copy_probe(&bytes, depth),
+            Err(why) => CopyProbe::Unknown(why),
+        };
+        self.copy_probe[usize::from(depth)] = Some(found.clone());
+        found
+    }
+
+    /// The copy probe's GPU work: the planes' bytes (2x8 four-byte texels, sample 0's two rows first).
+    fn run_copy_probe(&mut self, device: &ID3D11Device, depth: bool) -> Result<Vec<u8>> {
+        let (format, bind) = if depth {
+            (DXGI_FORMAT_R24G8_TYPELESS, D3D11_BIND_DEPTH_STENCIL)
+        } else {
+            (DXGI_FORMAT_R8G8B8A8_UNORM, D3D11_BIND_RENDER_TARGET)
+        };
+        let probed = probe_texture(device, format, bind)?;
+        // SAFETY: a live device; the context is AddRef'd and released on drop.
+        let context = unsafe { device.GetImmediateContext() }.map_err(fail("GetImmediateContext"))?;
+        let predication = Predication::off(&context);
+        let plan = if depth {
+            self.mark_depth_sample(device, &context, &probed)?;
+            plan(format, DXGI_FORMAT_D24_UNORM_S8_UINT, Format::D24UnormS8Uint, true)?
+        } else {
+            self.mark_colour_sample(device, &context, &probed)?;
+            plan(format, format, Format::R8G8B8A8Unorm, false)?
+        };
+        let mut desc = D3D11_TEXTURE2D_DESC::default();
+        let texture: ID3D11Texture2D = probed.cast().map_err(fail("cast"))?;
+        // SAFETY: a live texture; `desc` is writable.
+        unsafe { texture.GetDesc(&mut desc) };
+        let (copy, views) = self.copy(device, &desc, &plan)?;
+        // SAFETY: both resources are live multisampled textures of one description but bind flags.
+        unsafe { context.CopyResource(&copy, &probed) };
+        let (planes, tall) = self.draw_planes(&context, device, &desc, &plan, views)?;
+        let staging_desc = D3D11_TEXTURE2D_DESC {
+            Width: PROBE_SIDE,
+            Height: tall,
+            MipLevels: 1,
+            ArraySize: 1,
+            Format: plan.planes,
+            SampleDesc: DXGI_SAMPLE_DESC { Count: 1, Quality: 0 },
+            Usage: D3D11_USAGE_STAGING,
+            BindFlags: 0,
+            CPUAccessFlags: D3D11_CPU_ACCESS_READ.0 as u32,
+            MiscFlags: 0,
+        };
+        let mut staging = None;
+        // SAFETY: a live device; the description is complete; the out-parameter is a local.
+        unsafe { device.CreateTexture2D(&staging_desc, None, Some(&mut staging)) }
+            .map_err(fail("CreateTexture2D (copy probe staging)"))?;
+        let staging: ID3D11Resource = staging
+            .ok_or("no probe staging texture")?
+            .cast()
+            .map_err(fail("cast"))?;
+        // SAFETY: both are live single-sampled textures of one size and format.
+        unsafe { context.CopyResource(&staging, &planes) };
+        drop(predication);
+        crate::readback::map_rows(&context, &staging, 0, PROBE_SIDE as usize * 4, tall as usize, 1)
+    }
+
+    /// Clears the probed colour texture to [`PROBE_BASE`] and draws [`PROBE_MARK`] into sample 0 of each texel.
+    fn mark_colour_sample(
+        &mut self,
+        device: &ID3D11Device,
+        context: &ID3D11DeviceContext,
+        probed: &ID3D11Resource,
+    ) -> Result<()> {
+        let format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        let marked = probe_texture(device, format, D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE)?;
+        let float_plan = plan(format, format, Format::R8G8B8A8Unorm, false)?;
+        let marked_views: Vec<Option<ID3D11ShaderResourceView>> =
+            views_of(device, &marked, &float_plan)?.into_iter().map(Some).collect();
+        let marked_view = render_target_view(device, &marked)?;
+        let probed_view = render_target_view(device, probed)?;
+        let program = self.programs.get(&Program::Float).ok_or("no pixel program")?.clone();
+        let saved = SavedState::save(context);
+        // SAFETY: (these calls) a live context and the reader's own live objects; the arrays outlive the calls.
+        unsafe {
+            context.ClearRenderTargetView(&marked_view, &PROBE_MARK);
+            context.ClearRenderTargetView(&probed_view, &PROBE_BASE);
+            context.OMSetRenderTargets(Some(&[Some(probed_view)]), None);
+            context.PSSetShader(&program, None);
+            context.PSSetShaderResources(0, Some(&marked_views));
+            context.OMSetDepthStencilState(None, 0);
+        }
+        self.draw_sample_zero(context);
+        saved.restore(context);
+        Ok(())
+    }
+
+    /// Clears the probed depth-stencil texture to depth 1.0 and stencil 0 and writes depth 0.0 into sample 0 of
+    /// each texel (no pixel program; depth test always passing).
+    fn mark_depth_sample(
+        &mut self,
+        device: &ID3D11Device,
+        context: &ID3D11DeviceContext,
+        probed: &ID3D11Resource,
+    ) -> Result<()> {
+        let view_desc = D3D11_DEPTH_STENCIL_VIEW_DESC {
+            Format: DXGI_FORMAT_D24_UNORM_S8_UINT,
+            ViewDimension: D3D11_DSV_DIMENSION_TEXTURE2DMS,
+            Flags: 0,
+            Anonymous: D3D11_DEPTH_STENCIL_VIEW_DESC_0 {
+                Texture2DMS: D3D11_TEX2DMS_DSV {
+                    UnusedField_NothingToDefine: 0,
+                },
+            },
+        };
+        let mut view = None;
+        // SAFETY: a live device and texture; the description is complete; the out-parameter is a local.
+        unsafe { device.CreateDepthStencilView(probed, Some(&view_desc), Some(&mut view)) }
+            .map_err(fail("CreateDepthStencilView (copy probe)"))?;
+        let view = view.ok_or("no probe view")?;
+        let state_desc = D3D11_DEPTH_STENCIL_DESC {
+            DepthEnable: true.into(),
+            DepthWriteMask: D3D11_DEPTH_WRITE_MASK_ALL,
+            DepthFunc: D3D11_COMPARISON_ALWAYS,
+            ..Default::default()
+        };
+        let mut state = None;
+        // SAFETY: a live device; the description is complete; the out-parameter is a local.
+        unsafe { device.CreateDepthStencilState(&state_desc, Some(&mut state)) }
+            .map_err(fail("CreateDepthStencilState (copy probe)"))?;
+        let saved = SavedState::save(context);
+        // SAFETY: (these calls) a live context and the reader's own live objects.
+        unsafe {
+            context.ClearDepthStencilView(&view, D3D11_CLEAR_DEPTH.0 | D3D11_CLEAR_STENCIL.0, 1.0, 0);
+            context.OMSetRenderTargets(None, &view);
+            context.PSSetShader(None, None);
+            context.OMSetDepthStencilState(state.as_ref(), 0);
+        }
+        self.draw_sample_zero(context);
+        saved.restore(context);
+        Ok(())
+    }
+
+    /// Draws the reader's full-viewport triangle over a probe texture with sample mask 1, the targets, pixel
+    /// program and depth-stencil state already set.
+    fn draw_sample_zero(&self, context: &ID3D11DeviceContext) {
+        let viewport = D3D11_VIEWPORT {
+            TopLeftX: 0.0,
+            TopLeftY: 0.0,
+            Width: PROBE_SIDE as f32,
+            Height: PROBE_SIDE as f32,
+            MinDepth: 0.0,
+            MaxDepth: 1.0,
+        };
+        // SAFETY: (these calls) a live context and the reader's own live objects; the array outlives the call.
+        unsafe {
+            context.IASetInputLayout(None);
+            context.IASetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+            context.VSSetShader(&self.vs, None);
+            context.RSSetState(&self.rasterizer);
+            context.RSSetViewports(Some(&[viewport]));
+            context.OMSetBlendState(None, None, 1);
+            context.Draw(3, 0);
+        }
+    }
+
+    /// Draws the samples of a multisampled texture of description `desc`, through `views` (of it or of the
+    /// reader's copy), into the reader's stacked-plane texture on `context`, restoring the state it sets: that
+    /// texture and its height.
+    fn draw_planes(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        desc: &D3D11_TEXTURE2D_DESC,
+        plan: &Plan,
+        views: Vec<ID3D11ShaderResourceView>,
+    ) -> Result<(ID3D11Resource, u32)> {
         let tall = desc
             .Height
             .checked_mul(desc.SampleDesc.Count)
@@ -309,19 +605,8 @@ impl SampleReader {
                     desc.SampleDesc.Count, desc.Height
                 )
             })?;
-        let key = device.as_raw() as usize;
-        let objects = match self.devices.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(DeviceObjects::new(device)?),
-        };
-        let (copy, views) = objects.copy(device, &desc, &plan)?;
-        let (planes, planes_view) = objects.planes(device, plan.planes, desc.Width, tall)?;
-        let program = objects.programs.get(&plan.program).ok_or("no pixel program")?.clone();
-        let vs = objects.vs.clone();
-        let rasterizer = objects.rasterizer.clone();
-        // SAFETY: both resources are live multisampled textures of one description but bind flags and a format of
-        // one family, as `CopyResource` allows.
-        unsafe { context.CopyResource(&copy, resource) };
+        let (planes, planes_view) = self.planes(device, plan.planes, desc.Width, tall)?;
+        let program = self.programs.get(&plan.program).ok_or("no pixel program")?.clone();
         let saved = SavedState::save(context);
         let viewport = D3D11_VIEWPORT {
             TopLeftX: 0.0,
@@ -337,25 +622,81 @@ impl SampleReader {
             context.OMSetRenderTargets(Some(&[Some(planes_view)]), None);
             context.IASetInputLayout(None);
             context.IASetPrimitiveTopology(D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
-            context.VSSetShader(&vs, None);
+            context.VSSetShader(&self.vs, None);
             context.PSSetShader(&program, None);
             context.PSSetShaderResources(0, Some(&views));
-            context.RSSetState(&rasterizer);
+            context.RSSetState(&self.rasterizer);
             context.RSSetViewports(Some(&[viewport]));
             context.OMSetBlendState(None, None, u32::MAX);
             context.OMSetDepthStencilState(None, 0);
             context.Draw(3, 0);
         }
         saved.restore(context);
-        Ok(Planes {
-            texture: planes,
-            format: plan.planes,
-            shape: TextureShape {
-                height: tall,
-                sample_count: 1,
-                ..*shape
-            },
-        })
+        Ok((planes, tall))
+    }
+}
+
+/// A 2x2, 4-sample texture of `format` with `bind` flags, for the copy probe.
+fn probe_texture(device: &ID3D11Device, format: DXGI_FORMAT, bind: D3D11_BIND_FLAG) -> Result<ID3D11Resource> {
+    let desc = D3D11_TEXTURE2D_DESC {
+        Width: PROBE_SIDE,
+        Height: PROBE_SIDE,
+        MipLevels: 1,
+        ArraySize: 1,
+        Format: format,
+        SampleDesc: DXGI_SAMPLE_DESC { Count: 4, Quality: 0 },
+        Usage: D3D11_USAGE_DEFAULT,
+        BindFlags: bind.0 as u32,
+        CPUAccessFlags: 0,
+        MiscFlags: 0,
+    };
+    let mut texture = None;
+    // SAFETY: a live device; the description is complete; the out-parameter is a local.
+    unsafe { device.CreateTexture2D(&desc, None, Some(&mut texture)) }.map_err(fail("CreateTexture2D (copy probe)"))?;
+    texture.ok_or("no probe texture")?.cast().map_err(fail("cast"))
+}
+
+/// The default render-target view of `texture`.
+fn render_target_view(device: &ID3D11Device, texture: &ID3D11Resource) -> Result<ID3D11RenderTargetView> {
+    let mut view = None;
+    // SAFETY: a live device and texture; the default view; the out-parameter is a local.
+    unsafe { device.CreateRenderTargetView(texture, None, Some(&mut view)) }
+        .map_err(fail("CreateRenderTargetView (copy probe)"))?;
+    Ok(view.ok_or("no probe view")?)
+}
+
+/// Predication turned off on a context until dropped (then set back as it was).
+struct Predication<'a> {
+    context: &'a ID3D11DeviceContext,
+    predicate: Option<ID3D11Predicate>,
+    value: bool,
+}
+
+impl<'a> Predication<'a> {
+    /// Reads the context's predication and turns it off.
+    fn off(context: &'a ID3D11DeviceContext) -> Self {
+        let mut predicate = None;
+        let mut value = windows::core::BOOL(0);
+        // SAFETY: a live context; the out-parameters are locals.
+        unsafe { context.GetPredication(Some(&mut predicate), Some(&mut value)) };
+        if predicate.is_some() {
+            // SAFETY: a live context.
+            unsafe { context.SetPredication(None, false) };
+        }
+        Self {
+            context,
+            predicate,
+            value: value.as_bool(),
+        }
+    }
+}
+
+impl Drop for Predication<'_> {
+    fn drop(&mut self) {
+        if let Some(predicate) = &self.predicate {
+            // SAFETY: a live context and the predicate it had.
+            unsafe { self.context.SetPredication(predicate, self.value) };
+        }
     }
 }
 
