@@ -96,6 +96,32 @@ pub struct DrawStats {
     pub written: u64,
 }
 
+impl DrawStats {
+    /// Adds what one band of a draw drawn in bands of rows did: its pixels' counts, and the per-primitive counts
+    /// (which every band makes alike) from the first band only.
+    pub(super) fn add_band(&mut self, band: &DrawStats, first: bool) {
+        let add = |total: &mut u64, part: u64| *total = total.saturating_add(part);
+        if first {
+            add(&mut self.triangles, band.triangles);
+            add(&mut self.distance_culled, band.distance_culled);
+            add(&mut self.clipped_away, band.clipped_away);
+            add(&mut self.not_a_number, band.not_a_number);
+            add(&mut self.infinite, band.infinite);
+            add(&mut self.zero_area, band.zero_area);
+            add(&mut self.culled, band.culled);
+            add(&mut self.rasterized, band.rasterized);
+        }
+        add(&mut self.shaded, band.shaded);
+        add(&mut self.helper_invocations, band.helper_invocations);
+        add(&mut self.clip_distance_removed, band.clip_distance_removed);
+        add(&mut self.discarded, band.discarded);
+        add(&mut self.coverage_failed, band.coverage_failed);
+        add(&mut self.stencil_failed, band.stencil_failed);
+        add(&mut self.depth_failed, band.depth_failed);
+        add(&mut self.written, band.written);
+    }
+}
+
 /// The result of a draw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrawOutput {

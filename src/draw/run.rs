@@ -47,6 +47,11 @@ pub struct DrawOptions {
     pub instruction_budget: u64,
     /// Whether to compute the ambiguity mask.
     pub ambiguity: bool,
+    /// At most this many threads draw an instance's pixels at once, each a band of the target's rows, when a call
+    /// runs the draw to its end (0: as many as the machine runs at once; 1: the calling thread alone; the browser
+    /// build always uses one). Every pixel's fragments still meet the output merger in the draw's order, so the
+    /// results are the same bytes whatever the count.
+    pub threads: u32,
 }
 
 impl Default for DrawOptions {
@@ -56,6 +61,7 @@ impl Default for DrawOptions {
             out_of_bounds: OutOfBounds::Error,
             instruction_budget: DEFAULT_BUDGET,
             ambiguity: true,
+            threads: 0,
         }
     }
 }
@@ -481,6 +487,44 @@ impl Place {
             Place::Vertices { .. } | Place::Done => 0,
         }
     }
+}
+
+/// Rows a band of [`PreparedDraw::draw_in_bands`] has at least.
+const MIN_BAND_ROWS: u32 = 64;
+/// The most bands (threads) one instance is drawn in.
+const MAX_BANDS: u32 = 64;
+
+/// What one band's thread works on.
+struct BandJob<'a> {
+    /// Its place among the bands, from the top.
+    band: usize,
+    /// Its rows, `top..bottom`.
+    rows: (u32, u32),
+    /// The output merger of its rows.
+    om: &'a mut OutputMerger,
+    /// The ambiguity mask, for band 0.
+    ambiguous: Option<&'a mut Vec<bool>>,
+    /// The instance's vertices.
+    shaded: &'a ShadedVertices,
+    /// Set when the draw is cancelled.
+    cancel: &'a std::sync::atomic::AtomicBool,
+    /// Where it reports.
+    sender: std::sync::mpsc::Sender<BandReport>,
+}
+
+/// A band's news for the thread that reports progress.
+enum BandReport {
+    /// So many of the instance's primitives taken and so much work done since the last report.
+    Progress {
+        /// The band.
+        band: usize,
+        /// Primitives taken so far.
+        primitives: u64,
+        /// Work since its last report.
+        work: u64,
+    },
+    /// The band's thread is done.
+    Finished,
 }
 
 /// A triangle part of whose quads have been shaded.
@@ -938,7 +982,14 @@ impl<'s> PreparedDraw<'s> {
                     }
                 }
                 Place::Primitives { .. } => {
-                    if self.draw_primitives(run, reporter, limit)? {
+                    let bands = self.band_count(run, limit);
+                    let done = if bands > 1 {
+                        self.draw_in_bands(run, reporter, bands)?;
+                        true
+                    } else {
+                        self.draw_primitives(run, reporter, limit)?
+                    };
+                    if done {
                         run.instance = run.instance.saturating_add(1);
                         run.place = if run.instance < instances {
                             self.instance_place(run.instance)?
@@ -1054,6 +1105,200 @@ impl<'s> PreparedDraw<'s> {
                 reporter.work(1)?;
             }
         }
+    }
+
+    /// How many bands of rows the current instance is drawn in at once, each by a thread of its own: 1 (this
+    /// thread, step by step) unless the call runs the instance from its first primitive to its end, the options
+    /// allow several threads and the target has rows for bands of [`MIN_BAND_ROWS`].
+    fn band_count(&self, run: &DrawRun, limit: u64) -> u32 {
+        if cfg!(target_arch = "wasm32")
+            || limit != u64::MAX
+            || !matches!(run.place, Place::Primitives { next: 0, current: None, .. })
+        {
+            return 1;
+        }
+        let threads = match self.options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1)),
+            n => n,
+        };
+        threads.min(self.size[1] / MIN_BAND_ROWS).clamp(1, MAX_BANDS)
+    }
+
+    /// Draws the current instance's primitives (from its first) in `bands` bands of the target's rows at once, a
+    /// thread each (`std::thread::scope`): each thread walks every primitive, sets it up and shades the quads whose
+    /// top row is in its band into a copy of those rows of the targets ([`OutputMerger::rows`]), written back when
+    /// all are done. A quad lies in one band (bands meet at even rows), and each band takes the primitives in the
+    /// draw's order, so every pixel sees the fragments the one-thread run gives it, in the same order. This thread
+    /// reports progress (the least primitive count of the bands) and passes a cancel on.
+    fn draw_in_bands(&self, run: &mut DrawRun, reporter: &mut Reporter<'_>, bands: u32) -> Result<()> {
+        let label = self.label().to_owned();
+        let Place::Primitives { shaded, .. } = &run.place else {
+            return Ok(());
+        };
+        let shaded = Arc::clone(shaded);
+        run.stats.vertices_shaded = run.stats.vertices_shaded.saturating_add(shaded.len() as u64);
+        let height = self.size[1];
+        let rows = height.div_ceil(bands.max(1)).next_multiple_of(2).max(2);
+        let ranges: Vec<(u32, u32)> = (0..bands)
+            .map(|b| (b.saturating_mul(rows).min(height), b.saturating_add(1).saturating_mul(rows).min(height)))
+            .filter(|(top, bottom)| top < bottom)
+            .collect();
+        let mut parts = Vec::with_capacity(ranges.len());
+        for &(top, bottom) in &ranges {
+            parts.push(run.om.rows(top, bottom).map_err(|e| e.within(label.as_str()))?);
+        }
+        let mut ambiguous = std::mem::take(&mut run.ambiguous);
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let start = reporter.progress.primitives_done;
+        let (sender, receiver) = std::sync::mpsc::channel::<BandReport>();
+        let mut cancelled = None;
+        let outcomes: Vec<Result<DrawStats>> = std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(ranges.len());
+            let mut mask = Some(&mut ambiguous);
+            for (band, (&(top, bottom), om)) in ranges.iter().zip(parts.iter_mut()).enumerate() {
+                let job = BandJob {
+                    band,
+                    rows: (top, bottom),
+                    om,
+                    ambiguous: mask.take(),
+                    shaded: &shaded,
+                    cancel: &cancel,
+                    sender: sender.clone(),
+                };
+                handles.push(scope.spawn(move || self.draw_band(job)));
+            }
+            drop(sender);
+            let mut done = vec![0u64; handles.len()];
+            let mut finished = 0;
+            while finished < handles.len() {
+                match receiver.recv_timeout(std::time::Duration::from_millis(100)) {
+                    Ok(BandReport::Progress { band, primitives, work }) => {
+                        if let Some(d) = done.get_mut(band) {
+                            *d = primitives;
+                        }
+                        reporter.progress.primitives_done =
+                            start.saturating_add(done.iter().copied().min().unwrap_or(0));
+                        if let Err(e) = reporter.work(work) {
+                            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                            cancelled.get_or_insert(e);
+                        }
+                    }
+                    Ok(BandReport::Finished) => finished = finished.saturating_add(1),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(e) = reporter.report() {
+                            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                            cancelled.get_or_insert(e);
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            handles
+                .into_iter()
+                .map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|_| Err(Error::new(label.as_str(), "a thread drawing a band of rows failed")))
+                })
+                .collect()
+        });
+        run.ambiguous = ambiguous;
+        if let Some(e) = cancelled {
+            return Err(e);
+        }
+        for (band, outcome) in outcomes.into_iter().enumerate() {
+            let stats = outcome?;
+            run.stats.add_band(&stats, band == 0);
+        }
+        for (&(top, _), part) in ranges.iter().zip(&parts) {
+            run.om.put_rows(part, top).map_err(|e| e.within(label.as_str()))?;
+        }
+        reporter.progress.primitives_done = start.saturating_add(self.primitives_per_instance);
+        reporter.work(1)?;
+        Ok(())
+    }
+
+    /// One band's share of [`PreparedDraw::draw_in_bands`]: every primitive of the instance set up (and marked in
+    /// the ambiguity mask, by band 0), its quads in the band shaded into the band's output merger. What it did.
+    fn draw_band(&self, job: BandJob<'_>) -> Result<DrawStats> {
+        let BandJob {
+            band,
+            rows: (top, bottom),
+            om,
+            mut ambiguous,
+            shaded,
+            cancel,
+            sender,
+        } = job;
+        let label = self.label().to_owned();
+        let mut stats = DrawStats::default();
+        let mut machine = self.machine();
+        let mut reporter = Reporter::new(None, &label);
+        let mut sink = Sink {
+            om,
+            origin: (0, top),
+            probe: None,
+            trace: false,
+        };
+        let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
+        let mut reported = 0u64;
+        let mut primitives = 0u64;
+        let result = (|| {
+            for primitive in self.ia.primitives() {
+                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(Error::of_kind(crate::error::ErrorKind::Cancelled, label.as_str(), "cancelled"));
+                }
+                primitives = primitives.saturating_add(1);
+                stats.triangles = stats.triangles.saturating_add(1);
+                let Some(context) = self.context(primitive, shaded) else {
+                    continue;
+                };
+                let Some(triangle) = self.setup(&context, &mut stats) else {
+                    continue;
+                };
+                if let Some(mask) = ambiguous.as_deref_mut()
+                    && !mask.is_empty()
+                {
+                    ambiguity::mark(&triangle, &self.rasterizer, self.mask_shape(), mask);
+                }
+                let mut quads = triangle.quads().within_rows(top, bottom);
+                loop {
+                    batch.clear();
+                    batch.extend(quads.by_ref().take(LANES / 4).map(QuadJob::new));
+                    if !batch.is_empty() {
+                        self.shade_quads(
+                            &mut batch,
+                            &triangle,
+                            &context,
+                            &mut sink,
+                            &mut machine,
+                            &mut stats,
+                            &mut reporter,
+                        )?;
+                    }
+                    if reporter.work_done.saturating_sub(reported) >= super::progress::WORK_PER_REPORT {
+                        let work = reporter.work_done.saturating_sub(reported);
+                        reported = reporter.work_done;
+                        let _ = sender.send(BandReport::Progress {
+                            band,
+                            primitives,
+                            work,
+                        });
+                    }
+                    if batch.len() < LANES / 4 {
+                        break;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        let _ = sender.send(BandReport::Progress {
+            band,
+            primitives,
+            work: reporter.work_done.saturating_sub(reported),
+        });
+        let _ = sender.send(BandReport::Finished);
+        result.map(|()| stats)
     }
 
     /// The output of a finished run (one [`PreparedDraw::resume`] returned `true` for): the targets after the draw,

@@ -484,14 +484,38 @@ formats! {
     191 A4B4G4R4Unorm "A4B4G4R4_UNORM";
 }
 
+/// Slots of [`FORMAT_INFOS`]: one past the largest DXGI value a [`Format`] has.
+const FORMAT_INFO_SLOTS: usize = 192;
+
+/// [`Format::compute_info`] of every format, by DXGI value (the values no format has hold `Unknown`'s).
+static FORMAT_INFOS: [FormatInfo; FORMAT_INFO_SLOTS] = {
+    let mut table = [Format::Unknown.compute_info(); FORMAT_INFO_SLOTS];
+    let mut i = 0;
+    while i < Format::ALL.len() {
+        let format = Format::ALL[i];
+        // a value past the table stops the build here
+        table[format as usize] = format.compute_info();
+        i += 1;
+    }
+    table
+};
+
 impl Format {
     /// The numeric DXGI_FORMAT value.
     pub const fn value(self) -> u32 {
         self as u32
     }
 
-    /// Layout, interpretation, shader type, family and fields (chapter 19).
+    /// Layout, interpretation, shader type, family and fields (chapter 19): a read of [`FORMAT_INFOS`], which
+    /// holds [`Format::compute_info`] for every format (texel decoding asks for it per texel).
     pub const fn info(self) -> FormatInfo {
+        // every discriminant is a DXGI value below FORMAT_INFO_SLOTS (checked where the table is built)
+        #[allow(clippy::indexing_slicing)]
+        FORMAT_INFOS[self as usize]
+    }
+
+    /// Layout, interpretation, shader type, family and fields (chapter 19), worked out.
+    const fn compute_info(self) -> FormatInfo {
         use Channel as Ch;
         use FieldKind as FK;
         use Format as F;

@@ -358,6 +358,41 @@ impl OutputMerger {
         })
     }
 
+    /// The output merger of rows `top..bottom` of the targets alone, with the same state (a band of the targets one
+    /// thread draws, its pixel (x, y) being (x, y + top) of the whole; [`OutputMerger::put_rows`] writes it back).
+    pub(crate) fn rows(&self, top: u32, bottom: u32) -> Result<OutputMerger> {
+        let mut targets = Targets::default();
+        for (band, target) in targets.render_targets.iter_mut().zip(&self.targets.render_targets) {
+            if let Some(target) = target {
+                *band = Some(target.rows(top, bottom)?);
+            }
+        }
+        if let Some(target) = &self.targets.depth_stencil {
+            targets.depth_stencil = Some(target.rows(top, bottom)?);
+        }
+        Ok(OutputMerger {
+            state: self.state,
+            targets,
+            plans: self.plans,
+            dual_source: self.dual_source,
+            depth_range: self.depth_range,
+            samples: self.samples,
+        })
+    }
+
+    /// Writes back a band [`OutputMerger::rows`] made from row `top`.
+    pub(crate) fn put_rows(&mut self, band: &OutputMerger, top: u32) -> Result<()> {
+        for (target, part) in self.targets.render_targets.iter_mut().zip(&band.targets.render_targets) {
+            if let (Some(target), Some(part)) = (target, part) {
+                target.put_rows(part, top)?;
+            }
+        }
+        if let (Some(target), Some(part)) = (&mut self.targets.depth_stencil, &band.targets.depth_stencil) {
+            target.put_rows(part, top)?;
+        }
+        Ok(())
+    }
+
     /// Sets the viewport's MinDepth and MaxDepth, the range depths are clamped to (17.10); a draw with several
     /// viewports sets it per primitive.
     pub fn set_depth_range(&mut self, min_depth: f32, max_depth: f32) {

@@ -10,6 +10,7 @@ use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
 use crate::api::resource::{DepthStencilViewDesc, RenderTargetViewDesc, Texture};
 use crate::format::{Format, NumericKind, ShaderType, Texel, TexelCodec, WriteMask};
 use crate::{Error, Result};
+use std::ops::Range;
 
 /// The bytes of one view-addressable slice of a texture: mip `level`, array slice or 3D depth slice `slice`.
 fn view_slice(texture: &Texture, level: u32, slice: u32, what: &str) -> Result<Vec<u8>> {
@@ -144,6 +145,61 @@ impl Surface {
     }
 }
 
+impl Surface {
+    /// The surface of rows `top..bottom` of this one (each sample plane's), or `None` if they do not lie inside it.
+    fn rows(&self, top: u32, bottom: u32) -> Option<Surface> {
+        if top > bottom || bottom > self.height {
+            return None;
+        }
+        let height = bottom.wrapping_sub(top);
+        Some(Surface {
+            height,
+            plane_bytes: self.row_bytes.checked_mul(height as usize)?,
+            ..*self
+        })
+    }
+
+    /// For each sample plane, the byte range of rows `top..bottom` in this surface's bytes and in the bytes of
+    /// `band` (the surface of those rows).
+    fn band_ranges(&self, band: &Surface, top: u32) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
+        let start = (top as usize).saturating_mul(self.row_bytes);
+        let length = band.plane_bytes;
+        (0..self.samples as usize).map(move |sample| {
+            let whole = sample.saturating_mul(self.plane_bytes).saturating_add(start);
+            let part = sample.saturating_mul(length);
+            (whole..whole.saturating_add(length), part..part.saturating_add(length))
+        })
+    }
+}
+
+/// Rows `top..bottom` of `bytes` (laid out as `surface`) as a surface of their own, or an error naming `what`.
+fn crop_rows(surface: &Surface, bytes: &[u8], top: u32, bottom: u32, what: &str) -> Result<(Surface, Vec<u8>)> {
+    let outside = || Error::new(what, format!("rows {top}..{bottom} are not inside the {} rows", surface.height));
+    let band = surface.rows(top, bottom).ok_or_else(outside)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(band.plane_bytes.saturating_mul(surface.samples as usize))
+        .map_err(|_| Error::of_kind(crate::error::ErrorKind::Budget, what, "no memory for a band of rows"))?;
+    for (whole, _) in surface.band_ranges(&band, top) {
+        out.extend_from_slice(bytes.get(whole).ok_or_else(outside)?);
+    }
+    Ok((band, out))
+}
+
+/// Writes `band_bytes` (laid out as `band`, rows `top..` of `surface`) back into `bytes`.
+fn put_rows(surface: &Surface, bytes: &mut [u8], band: &Surface, band_bytes: &[u8], top: u32, what: &str) -> Result<()> {
+    if band.width != surface.width || band.samples != surface.samples || band.element != surface.element {
+        return Err(Error::new(what, "a band of another surface"));
+    }
+    let outside = || Error::new(what, format!("a band of {} rows from row {top} is not inside the target", band.height));
+    for (whole, part) in surface.band_ranges(band, top) {
+        bytes
+            .get_mut(whole)
+            .ok_or_else(outside)?
+            .copy_from_slice(band_bytes.get(part).ok_or_else(outside)?);
+    }
+    Ok(())
+}
+
 /// The surface of a target of `codec`'s format, `width` x `height`, `samples` a texel, held in `len` bytes.
 fn surface(codec: &TexelCodec, width: u32, height: u32, samples: u32, len: usize, what: &str) -> Result<Surface> {
     let (row_bytes, plane_bytes) = surface_layout(codec, width, height, samples, len, what)?;
@@ -221,6 +277,22 @@ impl RenderTarget {
         let codec = TexelCodec::new(format)?;
         let surface = surface(&codec, width, height, samples, bytes.len(), "render target")?;
         Ok(RenderTarget { codec, surface, bytes })
+    }
+
+    /// Rows `top..bottom` as a target of their own (a band a thread draws; [`RenderTarget::put_rows`] writes it
+    /// back).
+    pub(crate) fn rows(&self, top: u32, bottom: u32) -> Result<RenderTarget> {
+        let (surface, bytes) = crop_rows(&self.surface, &self.bytes, top, bottom, "render target")?;
+        Ok(RenderTarget {
+            codec: self.codec,
+            surface,
+            bytes,
+        })
+    }
+
+    /// Writes `band` (made by [`RenderTarget::rows`] from row `top`) back.
+    pub(crate) fn put_rows(&mut self, band: &RenderTarget, top: u32) -> Result<()> {
+        put_rows(&self.surface, &mut self.bytes, &band.surface, &band.bytes, top, "render target")
     }
 
     /// The surface a render target view writes, with the texture's current contents (5.2, 17.14): mip `mip_slice`,
@@ -405,6 +477,25 @@ impl DepthStencilTarget {
             read_only_stencil: false,
             bytes,
         })
+    }
+
+    /// Rows `top..bottom` as a buffer of their own (a band a thread draws; [`DepthStencilTarget::put_rows`] writes
+    /// it back).
+    pub(crate) fn rows(&self, top: u32, bottom: u32) -> Result<DepthStencilTarget> {
+        let (surface, bytes) = crop_rows(&self.surface, &self.bytes, top, bottom, "depth-stencil buffer")?;
+        Ok(DepthStencilTarget {
+            codec: self.codec,
+            surface,
+            has_stencil: self.has_stencil,
+            read_only_depth: self.read_only_depth,
+            read_only_stencil: self.read_only_stencil,
+            bytes,
+        })
+    }
+
+    /// Writes `band` (made by [`DepthStencilTarget::rows`] from row `top`) back.
+    pub(crate) fn put_rows(&mut self, band: &DepthStencilTarget, top: u32) -> Result<()> {
+        put_rows(&self.surface, &mut self.bytes, &band.surface, &band.bytes, top, "depth-stencil buffer")
     }
 
     /// The same buffer with the view's read-only flags (17.13).

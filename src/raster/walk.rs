@@ -18,6 +18,8 @@ pub struct Quads<'a> {
     next: Option<(i64, i64)>,
     /// The current line's quads (top-left pixels) and how many have been yielded, once started.
     line_quads: Option<(Vec<(i64, i64)>, usize)>,
+    /// The rows whose quads are walked (`top..bottom`, `top` even), all when `None`.
+    rows: Option<(i64, i64)>,
 }
 
 impl<'a> Quads<'a> {
@@ -28,7 +30,17 @@ impl<'a> Quads<'a> {
             piece: 0,
             next: None,
             line_quads: None,
+            rows: None,
         }
+    }
+
+    /// The same walk restricted to the quads whose top row lies in `top..bottom` (`top` rounded down to even, so
+    /// that every quad of the whole walk is in exactly one of a set of bands that meet at even rows), in the same
+    /// order.
+    #[must_use]
+    pub fn within_rows(mut self, top: u32, bottom: u32) -> Self {
+        self.rows = Some((i64::from(top & !1), i64::from(bottom)));
+        self
     }
 
     /// Moves on to the next piece.
@@ -52,6 +64,9 @@ impl Iterator for Quads<'_> {
                     continue;
                 };
                 *done = done.saturating_add(1);
+                if self.rows.is_some_and(|(top, bottom)| y < top || y >= bottom) {
+                    continue;
+                }
                 let quad = line.quad(x, y, self.piece);
                 if quad.covered != 0 {
                     return Some(quad);
@@ -60,9 +75,10 @@ impl Iterator for Quads<'_> {
             };
             let bounds = part.bounds();
             // quads aligned to even pixels: the first column and row rounded down to even
-            let (first_x, first_y) = (bounds.left & !1, bounds.top & !1);
+            let (top, bottom) = self.rows.unwrap_or((i64::MIN, i64::MAX));
+            let (first_x, first_y) = (bounds.left & !1, (bounds.top & !1).max(top));
             let (x, y) = self.next.unwrap_or((first_x, first_y));
-            if bounds.is_empty() || y >= bounds.bottom {
+            if bounds.is_empty() || y >= bounds.bottom.min(bottom) {
                 self.next_piece();
                 continue;
             }

@@ -2,7 +2,8 @@
 //! worked out up front — the format's codec, the mip levels and array slices the view sees, each level's size and
 //! row pitch, the subresources' bytes — so that a texel read is a few multiplications and one decode.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use crate::api::enums::{ResourceDimension, SrvDimension};
 use crate::api::resource::{Resource, ShaderResourceView, Texture};
@@ -77,6 +78,47 @@ pub(super) struct TextureData {
     /// Samples per texel of the resource (1 but for a multisampled one): each subresource holds that many planes of
     /// [`MipLevel::plane_bytes`], sample 0's first (as [`crate::api::resource`] stores them).
     pub(super) sample_count: u32,
+    /// Subresources decoded whole once read often enough, shared by the view's clones.
+    pub(super) decoded: Arc<DecodedSubresources>,
+}
+
+/// The bytes of decoded texels one view may hold ([`DecodedSubresources`]).
+const DECODED_BUDGET_BYTES: u64 = 128 << 20;
+
+/// A view's subresources decoded whole into shader words, each the first time its reads reach its texel count:
+/// then every later read is an index, and the decoding costs at most as much again as the reads already made. The
+/// words are the very ones the per-texel decode gives (they are made by it). Single-sampled views only, within
+/// [`DECODED_BUDGET_BYTES`]; a subresource past the budget keeps being decoded per texel.
+#[derive(Debug, Default)]
+pub(super) struct DecodedSubresources {
+    /// One per subresource, in [`TextureData::subresources`]' order.
+    slots: Vec<DecodedSlot>,
+    /// Bytes of the budget not yet taken.
+    budget_left: AtomicU64,
+}
+
+/// One subresource's reads so far and, once decided, its decoded texels (`None`: declined).
+#[derive(Debug, Default)]
+struct DecodedSlot {
+    reads: AtomicU64,
+    texels: OnceLock<Option<Box<[Texel]>>>,
+}
+
+impl DecodedSubresources {
+    /// Slots for `count` subresources.
+    fn new(count: usize) -> Self {
+        Self {
+            slots: (0..count).map(|_| DecodedSlot::default()).collect(),
+            budget_left: AtomicU64::new(DECODED_BUDGET_BYTES),
+        }
+    }
+
+    /// Takes `bytes` from the budget, if that much is left.
+    fn take_budget(&self, bytes: u64) -> bool {
+        self.budget_left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes))
+            .is_ok()
+    }
 }
 
 /// One mip level as the view sees it.
@@ -375,6 +417,7 @@ fn texture_view(texture: &Texture, srv: &ShaderResourceView) -> Result<(Format, 
             channels: info.channels,
             mips,
             slices,
+            decoded: Arc::new(DecodedSubresources::new(subresources.len())),
             subresources,
             sample_count: shape.sample_count.max(1),
         },
@@ -429,10 +472,83 @@ impl TextureData {
         let index = u64::from(slice)
             .saturating_mul(u64::try_from(self.mips.len()).unwrap_or(u64::MAX))
             .saturating_add(u64::from(level));
-        let data = usize::try_from(index)
-            .ok()
-            .and_then(|i| self.subresources.get(i))
-            .ok_or_else(outside)?;
+        let index = usize::try_from(index).map_err(|_| outside())?;
+        if self.sample_count == 1
+            && let Some(texels) = self.decoded_subresource(index, level, slice, mip)
+        {
+            let at = u64::from(z)
+                .saturating_mul(u64::from(mip.size[1]))
+                .saturating_add(u64::from(y))
+                .saturating_mul(u64::from(mip.size[0]))
+                .saturating_add(u64::from(x));
+            return usize::try_from(at)
+                .ok()
+                .and_then(|at| texels.get(at))
+                .copied()
+                .ok_or_else(outside);
+        }
+        self.decode_texel(index, level, slice, mip, [x, y, z], sample, cache)
+    }
+
+    /// The decoded texels of subresource `index` (view mip `level` of view slice `slice`, laid out as `mip`), once
+    /// its reads have reached its texel count and the budget allows; counts this read.
+    fn decoded_subresource(&self, index: usize, level: u32, slice: u32, mip: &MipLevel) -> Option<&[Texel]> {
+        let slot = self.decoded.slots.get(index)?;
+        if let Some(done) = slot.texels.get() {
+            return done.as_deref();
+        }
+        let texels = u64::from(mip.size[0])
+            .saturating_mul(u64::from(mip.size[1]))
+            .saturating_mul(u64::from(mip.size[2]));
+        let reads = slot.reads.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        if reads < texels.max(64) {
+            return None;
+        }
+        slot.texels
+            .get_or_init(|| self.decode_whole(index, level, slice, mip, texels))
+            .as_deref()
+    }
+
+    /// Every texel of subresource `index`, by the per-texel decode, within the budget; `None` past it or when a
+    /// texel does not decode (the per-texel path then reports the error where it is read).
+    fn decode_whole(&self, index: usize, level: u32, slice: u32, mip: &MipLevel, texels: u64) -> Option<Box<[Texel]>> {
+        let bytes = texels.checked_mul(std::mem::size_of::<Texel>() as u64)?;
+        if !self.decoded.take_budget(bytes) {
+            return None;
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(usize::try_from(texels).ok()?).ok()?;
+        let mut cache = BlockCache::new();
+        for z in 0..mip.size[2] {
+            for y in 0..mip.size[1] {
+                for x in 0..mip.size[0] {
+                    out.push(self.decode_texel(index, level, slice, mip, [x, y, z], 0, &mut cache).ok()?);
+                }
+            }
+        }
+        Some(out.into_boxed_slice())
+    }
+
+    /// Sample `sample` of texel (`x`, `y`, `z`) of subresource `index` (view mip `level`, view slice `slice`, laid
+    /// out as `mip`), decoded from its bytes; the address is inside the level.
+    #[allow(clippy::too_many_arguments)] // the texel's whole address
+    fn decode_texel(
+        &self,
+        index: usize,
+        level: u32,
+        slice: u32,
+        mip: &MipLevel,
+        [x, y, z]: [u32; 3],
+        sample: u32,
+        cache: &mut BlockCache,
+    ) -> Result<Texel> {
+        let outside = || {
+            Error::new(
+                "texture",
+                format!("sample {sample} of texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
+            )
+        };
+        let data = self.subresources.get(index).ok_or_else(outside)?;
         let (block_width, block_height) = self.codec.block_size();
         let (column, row) = (
             x.checked_div(block_width).unwrap_or(0),
