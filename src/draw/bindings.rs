@@ -113,6 +113,13 @@ impl StageResources {
         Ok(resources)
     }
 
+    /// Sets when the stage's texture views decode a subresource whole.
+    pub fn set_texture_decoding(&mut self, decoding: crate::shader::texture::TextureDecoding) {
+        for view in self.views.iter_mut().flatten() {
+            view.set_decoding(decoding);
+        }
+    }
+
     /// Sets the rasterizer's sample count and quality level the stage's `sampleinfo`/`samplepos` of `rasterizer`
     /// see.
     pub fn set_rasterizer(&mut self, samples: u32, quality: u32) {

@@ -52,6 +52,8 @@ pub struct DrawOptions {
     /// build always uses one). Every pixel's fragments still meet the output merger in the draw's order, so the
     /// results are the same bytes whatever the count.
     pub threads: u32,
+    /// When texture views decode a subresource whole rather than texel by texel (the same words either way).
+    pub texture_decoding: crate::shader::texture::TextureDecoding,
 }
 
 impl Default for DrawOptions {
@@ -62,6 +64,7 @@ impl Default for DrawOptions {
             instruction_budget: DEFAULT_BUDGET,
             ambiguity: true,
             threads: 0,
+            texture_decoding: crate::shader::texture::TextureDecoding::Adaptive,
         }
     }
 }
@@ -633,6 +636,8 @@ impl<'s> PreparedDraw<'s> {
             Some(pixel) => StageResources::new(&pixel.executable, &state.ps, options.unbound, &format!("{label} ps"))?,
             None => StageResources::default(),
         };
+        vs.set_texture_decoding(options.texture_decoding);
+        ps.set_texture_decoding(options.texture_decoding);
         let mut declared = [0u8; RENDER_TARGET_SLOTS];
         if let Some(pixel) = &pixel {
             for output in pixel.executable.outputs() {
@@ -1108,20 +1113,34 @@ impl<'s> PreparedDraw<'s> {
     }
 
     /// How many bands of rows the current instance is drawn in at once, each by a thread of its own: 1 (this
-    /// thread, step by step) unless the call runs the instance from its first primitive to its end, the options
-    /// allow several threads and the target has rows for bands of [`MIN_BAND_ROWS`].
+    /// thread, step by step) unless the call runs the instance from its first primitive to its end and the options
+    /// allow several threads; by default as many as the machine runs at once, in bands of [`MIN_BAND_ROWS`] at
+    /// least, or as many as the options ask, in bands of 2 rows at least.
     fn band_count(&self, run: &DrawRun, limit: u64) -> u32 {
         if cfg!(target_arch = "wasm32")
             || limit != u64::MAX
-            || !matches!(run.place, Place::Primitives { next: 0, current: None, .. })
+            || !matches!(
+                run.place,
+                Place::Primitives {
+                    next: 0,
+                    current: None,
+                    ..
+                }
+            )
         {
             return 1;
         }
-        let threads = match self.options.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1)),
-            n => n,
+        // as many as the machine runs, in bands of MIN_BAND_ROWS at least; or as many as asked, of 2 rows at least
+        let (threads, least) = match self.options.threads {
+            0 => (
+                std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1)),
+                MIN_BAND_ROWS,
+            ),
+            n => (n, 2),
         };
-        threads.min(self.size[1] / MIN_BAND_ROWS).clamp(1, MAX_BANDS)
+        threads
+            .min(self.size[1].checked_div(least).unwrap_or(1))
+            .clamp(1, MAX_BANDS)
     }
 
     /// Draws the current instance's primitives (from its first) in `bands` bands of the target's rows at once, a
@@ -1140,7 +1159,12 @@ impl<'s> PreparedDraw<'s> {
         let height = self.size[1];
         let rows = height.div_ceil(bands.max(1)).next_multiple_of(2).max(2);
         let ranges: Vec<(u32, u32)> = (0..bands)
-            .map(|b| (b.saturating_mul(rows).min(height), b.saturating_add(1).saturating_mul(rows).min(height)))
+            .map(|b| {
+                (
+                    b.saturating_mul(rows).min(height),
+                    b.saturating_add(1).saturating_mul(rows).min(height),
+                )
+            })
             .filter(|(top, bottom)| top < bottom)
             .collect();
         let mut parts = Vec::with_capacity(ranges.len());
@@ -1246,7 +1270,11 @@ impl<'s> PreparedDraw<'s> {
         let result = (|| {
             for primitive in self.ia.primitives() {
                 if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Err(Error::of_kind(crate::error::ErrorKind::Cancelled, label.as_str(), "cancelled"));
+                    return Err(Error::of_kind(
+                        crate::error::ErrorKind::Cancelled,
+                        label.as_str(),
+                        "cancelled",
+                    ));
                 }
                 primitives = primitives.saturating_add(1);
                 stats.triangles = stats.triangles.saturating_add(1);
@@ -1279,11 +1307,7 @@ impl<'s> PreparedDraw<'s> {
                     if reporter.work_done.saturating_sub(reported) >= super::progress::WORK_PER_REPORT {
                         let work = reporter.work_done.saturating_sub(reported);
                         reported = reporter.work_done;
-                        let _ = sender.send(BandReport::Progress {
-                            band,
-                            primitives,
-                            work,
-                        });
+                        let _ = sender.send(BandReport::Progress { band, primitives, work });
                     }
                     if batch.len() < LANES / 4 {
                         break;

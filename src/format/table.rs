@@ -487,7 +487,9 @@ formats! {
 /// Slots of [`FORMAT_INFOS`]: one past the largest DXGI value a [`Format`] has.
 const FORMAT_INFO_SLOTS: usize = 192;
 
-/// [`Format::compute_info`] of every format, by DXGI value (the values no format has hold `Unknown`'s).
+/// [`Format::compute_info`] of every format, by DXGI value (the values no format has hold `Unknown`'s). Built at
+/// compile time, where an index out of range stops the build.
+#[allow(clippy::indexing_slicing)]
 static FORMAT_INFOS: [FormatInfo; FORMAT_INFO_SLOTS] = {
     let mut table = [Format::Unknown.compute_info(); FORMAT_INFO_SLOTS];
     let mut i = 0;

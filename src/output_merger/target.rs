@@ -174,7 +174,12 @@ impl Surface {
 
 /// Rows `top..bottom` of `bytes` (laid out as `surface`) as a surface of their own, or an error naming `what`.
 fn crop_rows(surface: &Surface, bytes: &[u8], top: u32, bottom: u32, what: &str) -> Result<(Surface, Vec<u8>)> {
-    let outside = || Error::new(what, format!("rows {top}..{bottom} are not inside the {} rows", surface.height));
+    let outside = || {
+        Error::new(
+            what,
+            format!("rows {top}..{bottom} are not inside the {} rows", surface.height),
+        )
+    };
     let band = surface.rows(top, bottom).ok_or_else(outside)?;
     let mut out = Vec::new();
     out.try_reserve_exact(band.plane_bytes.saturating_mul(surface.samples as usize))
@@ -186,11 +191,23 @@ fn crop_rows(surface: &Surface, bytes: &[u8], top: u32, bottom: u32, what: &str)
 }
 
 /// Writes `band_bytes` (laid out as `band`, rows `top..` of `surface`) back into `bytes`.
-fn put_rows(surface: &Surface, bytes: &mut [u8], band: &Surface, band_bytes: &[u8], top: u32, what: &str) -> Result<()> {
+fn put_rows(
+    surface: &Surface,
+    bytes: &mut [u8],
+    band: &Surface,
+    band_bytes: &[u8],
+    top: u32,
+    what: &str,
+) -> Result<()> {
     if band.width != surface.width || band.samples != surface.samples || band.element != surface.element {
         return Err(Error::new(what, "a band of another surface"));
     }
-    let outside = || Error::new(what, format!("a band of {} rows from row {top} is not inside the target", band.height));
+    let outside = || {
+        Error::new(
+            what,
+            format!("a band of {} rows from row {top} is not inside the target", band.height),
+        )
+    };
     for (whole, part) in surface.band_ranges(band, top) {
         bytes
             .get_mut(whole)
@@ -292,7 +309,14 @@ impl RenderTarget {
 
     /// Writes `band` (made by [`RenderTarget::rows`] from row `top`) back.
     pub(crate) fn put_rows(&mut self, band: &RenderTarget, top: u32) -> Result<()> {
-        put_rows(&self.surface, &mut self.bytes, &band.surface, &band.bytes, top, "render target")
+        put_rows(
+            &self.surface,
+            &mut self.bytes,
+            &band.surface,
+            &band.bytes,
+            top,
+            "render target",
+        )
     }
 
     /// The surface a render target view writes, with the texture's current contents (5.2, 17.14): mip `mip_slice`,
@@ -495,7 +519,14 @@ impl DepthStencilTarget {
 
     /// Writes `band` (made by [`DepthStencilTarget::rows`] from row `top`) back.
     pub(crate) fn put_rows(&mut self, band: &DepthStencilTarget, top: u32) -> Result<()> {
-        put_rows(&self.surface, &mut self.bytes, &band.surface, &band.bytes, top, "depth-stencil buffer")
+        put_rows(
+            &self.surface,
+            &mut self.bytes,
+            &band.surface,
+            &band.bytes,
+            top,
+            "depth-stencil buffer",
+        )
     }
 
     /// The same buffer with the view's read-only flags (17.13).

@@ -915,7 +915,10 @@ fn a_multisampled_target_shows_each_sample_and_its_resolve() {
             mixed += 1;
         }
     }
-    assert!(mixed > 50, "the recorded samples differ at the triangles' edges ({mixed} bytes)");
+    assert!(
+        mixed > 50,
+        "the recorded samples differ at the triangles' edges ({mixed} bytes)"
+    );
     // the resolved replay and its differences are of one plane too
     for kind in [
         ImageKind::Replayed,

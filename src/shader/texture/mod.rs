@@ -95,7 +95,7 @@ mod view;
 mod tests;
 
 pub use lod::LevelOfDetail;
-pub use view::TextureView;
+pub use view::{TextureDecoding, TextureView};
 
 use crate::api::enums::SrvDimension;
 use crate::api::multisample;

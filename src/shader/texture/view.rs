@@ -82,6 +82,19 @@ pub(super) struct TextureData {
     pub(super) decoded: Arc<DecodedSubresources>,
 }
 
+/// When a texture view decodes a subresource whole rather than texel by texel ([`DecodedSubresources`]). The words
+/// are the same either way; only the time differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextureDecoding {
+    /// Once its reads have reached its texel count (the decoding then costs at most the reads made so far).
+    #[default]
+    Adaptive,
+    /// At its first read.
+    Whole,
+    /// Never: every read decodes its texel.
+    PerTexel,
+}
+
 /// The bytes of decoded texels one view may hold ([`DecodedSubresources`]).
 const DECODED_BUDGET_BYTES: u64 = 128 << 20;
 
@@ -95,6 +108,8 @@ pub(super) struct DecodedSubresources {
     slots: Vec<DecodedSlot>,
     /// Bytes of the budget not yet taken.
     budget_left: AtomicU64,
+    /// When to decode.
+    decoding: TextureDecoding,
 }
 
 /// One subresource's reads so far and, once decided, its decoded texels (`None`: declined).
@@ -110,6 +125,7 @@ impl DecodedSubresources {
         Self {
             slots: (0..count).map(|_| DecodedSlot::default()).collect(),
             budget_left: AtomicU64::new(DECODED_BUDGET_BYTES),
+            decoding: TextureDecoding::Adaptive,
         }
     }
 
@@ -200,6 +216,16 @@ impl TextureView {
     /// The format the view reads texels as (`UNKNOWN` for raw and structured buffers).
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// Sets when the view decodes a subresource whole (before any read).
+    pub fn set_decoding(&mut self, decoding: TextureDecoding) {
+        if let Content::Texture(data) = &mut self.content {
+            let count = data.subresources.len();
+            let mut decoded = DecodedSubresources::new(count);
+            decoded.decoding = decoding;
+            data.decoded = Arc::new(decoded);
+        }
     }
 
     /// The view's texture data, or an error naming the instruction that needs one.
@@ -500,8 +526,13 @@ impl TextureData {
         let texels = u64::from(mip.size[0])
             .saturating_mul(u64::from(mip.size[1]))
             .saturating_mul(u64::from(mip.size[2]));
+        let threshold = match self.decoded.decoding {
+            TextureDecoding::Adaptive => texels.max(64),
+            TextureDecoding::Whole => 1,
+            TextureDecoding::PerTexel => return None,
+        };
         let reads = slot.reads.fetch_add(1, Ordering::Relaxed).saturating_add(1);
-        if reads < texels.max(64) {
+        if reads < threshold {
             return None;
         }
         slot.texels
@@ -522,7 +553,10 @@ impl TextureData {
         for z in 0..mip.size[2] {
             for y in 0..mip.size[1] {
                 for x in 0..mip.size[0] {
-                    out.push(self.decode_texel(index, level, slice, mip, [x, y, z], 0, &mut cache).ok()?);
+                    out.push(
+                        self.decode_texel(index, level, slice, mip, [x, y, z], 0, &mut cache)
+                            .ok()?,
+                    );
                 }
             }
         }
