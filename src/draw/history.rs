@@ -245,6 +245,7 @@ impl PreparedDraw<'_> {
                     let mut sink = Sink {
                         om: &mut om,
                         origin: (x, y),
+                        stripes: None,
                         probe: Some((hit.lane, &mut fragment)),
                         trace: options.trace_pixel,
                     };

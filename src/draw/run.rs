@@ -15,7 +15,8 @@ use crate::output_merger::{
     Targets,
 };
 use crate::raster::{
-    Cull, DepthFormat, Lane, LineMode, Quad, Rasterizer, RasterizerState, SamplePattern, Triangle, TriangleFate,
+    Cull, DepthFormat, Lane, LineMode, Quad, Rasterizer, RasterizerState, SamplePattern, Stripes, Triangle,
+    TriangleFate,
 };
 use crate::shader::{
     DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, PullLocation, PullModel, Trace, Unbound,
@@ -492,8 +493,11 @@ impl Place {
     }
 }
 
-/// Rows a band of [`PreparedDraw::draw_in_bands`] has at least.
+/// Rows of the target per thread at least, for [`PreparedDraw::draw_in_bands`] to use several by default.
 const MIN_BAND_ROWS: u32 = 64;
+/// Rows per stripe of a band (by default; bands asked for by count take stripes of 2): short enough that a draw
+/// covering part of the target still gives every band its share.
+const STRIPE_ROWS: u32 = 16;
 /// The most bands (threads) one instance is drawn in.
 const MAX_BANDS: u32 = 64;
 
@@ -501,8 +505,8 @@ const MAX_BANDS: u32 = 64;
 struct BandJob<'a> {
     /// Its place among the bands, from the top.
     band: usize,
-    /// Its rows, `top..bottom`.
-    rows: (u32, u32),
+    /// Its rows.
+    stripes: Stripes,
     /// The output merger of its rows.
     om: &'a mut OutputMerger,
     /// The ambiguity mask, for band 0.
@@ -547,6 +551,8 @@ pub(super) struct Sink<'a> {
     pub om: &'a mut OutputMerger,
     /// The pixel the output merger's (0, 0) is (history), or (0, 0) (the draw's own).
     pub origin: (u32, u32),
+    /// A band's stripes of rows, which its output merger holds stacked (`None`: every row).
+    pub stripes: Option<Stripes>,
     /// History: the only lane (quad 0, this lane) that reaches the output merger, and its record.
     pub probe: Option<(usize, &'a mut Fragment)>,
     /// History: trace the probe's lane.
@@ -572,7 +578,12 @@ impl Sink<'_> {
 
     /// The output merger's coordinates of pixel (`x`, `y`).
     fn at(&self, (x, y): (u32, u32)) -> (u32, u32) {
-        (x.saturating_sub(self.origin.0), y.saturating_sub(self.origin.1))
+        let y = y.saturating_sub(self.origin.1);
+        let y = match &self.stripes {
+            Some(stripes) => stripes.local_row(y),
+            None => y,
+        };
+        (x.saturating_sub(self.origin.0), y)
     }
 }
 
@@ -1073,6 +1084,7 @@ impl<'s> PreparedDraw<'s> {
             let mut sink = Sink {
                 om,
                 origin: (0, 0),
+                stripes: None,
                 probe: None,
                 trace: false,
             };
@@ -1114,8 +1126,8 @@ impl<'s> PreparedDraw<'s> {
 
     /// How many bands of rows the current instance is drawn in at once, each by a thread of its own: 1 (this
     /// thread, step by step) unless the call runs the instance from its first primitive to its end and the options
-    /// allow several threads; by default as many as the machine runs at once, in bands of [`MIN_BAND_ROWS`] at
-    /// least, or as many as the options ask, in bands of 2 rows at least.
+    /// allow several threads; by default as many as the machine runs at once, [`MIN_BAND_ROWS`] of the target's
+    /// rows a thread at least, or as many as the options ask, 2 rows a thread at least.
     fn band_count(&self, run: &DrawRun, limit: u64) -> u32 {
         if cfg!(target_arch = "wasm32")
             || limit != u64::MAX
@@ -1144,10 +1156,12 @@ impl<'s> PreparedDraw<'s> {
     }
 
     /// Draws the current instance's primitives (from its first) in `bands` bands of the target's rows at once, a
-    /// thread each (`std::thread::scope`): each thread walks every primitive, sets it up and shades the quads whose
-    /// top row is in its band into a copy of those rows of the targets ([`OutputMerger::rows`]), written back when
-    /// all are done. A quad lies in one band (bands meet at even rows), and each band takes the primitives in the
-    /// draw's order, so every pixel sees the fragments the one-thread run gives it, in the same order. This thread
+    /// thread each (`std::thread::scope`): band `b` holds stripes `b`, `b + bands`, ... of [`STRIPE_ROWS`] rows
+    /// ([`Stripes`]), so that a draw over part of the target shares its work out; each thread walks every
+    /// primitive, sets it up and shades the quads in its stripes into a copy of those rows of the targets
+    /// ([`OutputMerger::rows`]), written back when all are done. A quad lies in one stripe (stripes meet at even
+    /// rows), and each band takes the primitives in the draw's order, so every pixel sees the fragments the
+    /// one-thread run gives it, in the same order. This thread
     /// reports progress (the least primitive count of the bands) and passes a cancel on.
     fn draw_in_bands(&self, run: &mut DrawRun, reporter: &mut Reporter<'_>, bands: u32) -> Result<()> {
         let label = self.label().to_owned();
@@ -1157,19 +1171,12 @@ impl<'s> PreparedDraw<'s> {
         let shaded = Arc::clone(shaded);
         run.stats.vertices_shaded = run.stats.vertices_shaded.saturating_add(shaded.len() as u64);
         let height = self.size[1];
-        let rows = height.div_ceil(bands.max(1)).next_multiple_of(2).max(2);
-        let ranges: Vec<(u32, u32)> = (0..bands)
-            .map(|b| {
-                (
-                    b.saturating_mul(rows).min(height),
-                    b.saturating_add(1).saturating_mul(rows).min(height),
-                )
-            })
-            .filter(|(top, bottom)| top < bottom)
-            .collect();
+        let rows = if self.options.threads == 0 { STRIPE_ROWS } else { 2 };
+        let stripes: Vec<Stripes> = (0..bands).map(|band| Stripes { band, bands, rows }).collect();
+        let ranges: Vec<Vec<(u32, u32)>> = stripes.iter().map(|s| s.ranges(height)).collect();
         let mut parts = Vec::with_capacity(ranges.len());
-        for &(top, bottom) in &ranges {
-            parts.push(run.om.rows(top, bottom).map_err(|e| e.within(label.as_str()))?);
+        for band in &ranges {
+            parts.push(run.om.rows(band).map_err(|e| e.within(label.as_str()))?);
         }
         let mut ambiguous = std::mem::take(&mut run.ambiguous);
         let cancel = std::sync::atomic::AtomicBool::new(false);
@@ -1179,10 +1186,10 @@ impl<'s> PreparedDraw<'s> {
         let outcomes: Vec<Result<DrawStats>> = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(ranges.len());
             let mut mask = Some(&mut ambiguous);
-            for (band, (&(top, bottom), om)) in ranges.iter().zip(parts.iter_mut()).enumerate() {
+            for (band, (&stripes, om)) in stripes.iter().zip(parts.iter_mut()).enumerate() {
                 let job = BandJob {
                     band,
-                    rows: (top, bottom),
+                    stripes,
                     om,
                     ambiguous: mask.take(),
                     shaded: &shaded,
@@ -1234,8 +1241,8 @@ impl<'s> PreparedDraw<'s> {
             let stats = outcome?;
             run.stats.add_band(&stats, band == 0);
         }
-        for (&(top, _), part) in ranges.iter().zip(&parts) {
-            run.om.put_rows(part, top).map_err(|e| e.within(label.as_str()))?;
+        for (band, part) in ranges.iter().zip(&parts) {
+            run.om.put_rows(part, band).map_err(|e| e.within(label.as_str()))?;
         }
         reporter.progress.primitives_done = start.saturating_add(self.primitives_per_instance);
         reporter.work(1)?;
@@ -1247,7 +1254,7 @@ impl<'s> PreparedDraw<'s> {
     fn draw_band(&self, job: BandJob<'_>) -> Result<DrawStats> {
         let BandJob {
             band,
-            rows: (top, bottom),
+            stripes,
             om,
             mut ambiguous,
             shaded,
@@ -1260,7 +1267,8 @@ impl<'s> PreparedDraw<'s> {
         let mut reporter = Reporter::new(None, &label);
         let mut sink = Sink {
             om,
-            origin: (0, top),
+            origin: (0, 0),
+            stripes: Some(stripes),
             probe: None,
             trace: false,
         };
@@ -1289,7 +1297,7 @@ impl<'s> PreparedDraw<'s> {
                 {
                     ambiguity::mark(&triangle, &self.rasterizer, self.mask_shape(), mask);
                 }
-                let mut quads = triangle.quads().within_rows(top, bottom);
+                let mut quads = triangle.quads().within(stripes);
                 loop {
                     batch.clear();
                     batch.extend(quads.by_ref().take(LANES / 4).map(QuadJob::new));

@@ -358,17 +358,17 @@ impl OutputMerger {
         })
     }
 
-    /// The output merger of rows `top..bottom` of the targets alone, with the same state (a band of the targets one
-    /// thread draws, its pixel (x, y) being (x, y + top) of the whole; [`OutputMerger::put_rows`] writes it back).
-    pub(crate) fn rows(&self, top: u32, bottom: u32) -> Result<OutputMerger> {
+    /// The output merger of the targets' rows `ranges` (each `top..bottom`) alone, stacked in that order, with the
+    /// same state (a band of the targets one thread draws; [`OutputMerger::put_rows`] writes it back).
+    pub(crate) fn rows(&self, ranges: &[(u32, u32)]) -> Result<OutputMerger> {
         let mut targets = Targets::default();
         for (band, target) in targets.render_targets.iter_mut().zip(&self.targets.render_targets) {
             if let Some(target) = target {
-                *band = Some(target.rows(top, bottom)?);
+                *band = Some(target.rows(ranges)?);
             }
         }
         if let Some(target) = &self.targets.depth_stencil {
-            targets.depth_stencil = Some(target.rows(top, bottom)?);
+            targets.depth_stencil = Some(target.rows(ranges)?);
         }
         Ok(OutputMerger {
             state: self.state,
@@ -380,15 +380,15 @@ impl OutputMerger {
         })
     }
 
-    /// Writes back a band [`OutputMerger::rows`] made from row `top`.
-    pub(crate) fn put_rows(&mut self, band: &OutputMerger, top: u32) -> Result<()> {
+    /// Writes back a band [`OutputMerger::rows`] made of `ranges`.
+    pub(crate) fn put_rows(&mut self, band: &OutputMerger, ranges: &[(u32, u32)]) -> Result<()> {
         for (target, part) in self.targets.render_targets.iter_mut().zip(&band.targets.render_targets) {
             if let (Some(target), Some(part)) = (target, part) {
-                target.put_rows(part, top)?;
+                target.put_rows(part, ranges)?;
             }
         }
         if let (Some(target), Some(part)) = (&mut self.targets.depth_stencil, &band.targets.depth_stencil) {
-            target.put_rows(part, top)?;
+            target.put_rows(part, ranges)?;
         }
         Ok(())
     }

@@ -146,12 +146,16 @@ impl Surface {
 }
 
 impl Surface {
-    /// The surface of rows `top..bottom` of this one (each sample plane's), or `None` if they do not lie inside it.
-    fn rows(&self, top: u32, bottom: u32) -> Option<Surface> {
-        if top > bottom || bottom > self.height {
-            return None;
+    /// The surface of the rows `ranges` (each `top..bottom`, inside this one) stacked in that order, or `None` if
+    /// one does not lie inside it.
+    fn rows(&self, ranges: &[(u32, u32)]) -> Option<Surface> {
+        let mut height = 0u32;
+        for &(top, bottom) in ranges {
+            if top > bottom || bottom > self.height {
+                return None;
+            }
+            height = height.checked_add(bottom.wrapping_sub(top))?;
         }
-        let height = bottom.wrapping_sub(top);
         Some(Surface {
             height,
             plane_bytes: self.row_bytes.checked_mul(height as usize)?,
@@ -159,56 +163,60 @@ impl Surface {
         })
     }
 
-    /// For each sample plane, the byte range of rows `top..bottom` in this surface's bytes and in the bytes of
-    /// `band` (the surface of those rows).
-    fn band_ranges(&self, band: &Surface, top: u32) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
-        let start = (top as usize).saturating_mul(self.row_bytes);
-        let length = band.plane_bytes;
-        (0..self.samples as usize).map(move |sample| {
-            let whole = sample.saturating_mul(self.plane_bytes).saturating_add(start);
-            let part = sample.saturating_mul(length);
-            (whole..whole.saturating_add(length), part..part.saturating_add(length))
+    /// For each sample plane and each of `ranges` (the rows `band` stacks), the byte range of those rows in this
+    /// surface's bytes and in `band`'s.
+    fn band_ranges<'r>(
+        &'r self,
+        band: &'r Surface,
+        ranges: &'r [(u32, u32)],
+    ) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + 'r {
+        (0..self.samples as usize).flat_map(move |sample| {
+            let mut stacked = sample.saturating_mul(band.plane_bytes);
+            ranges.iter().map(move |&(top, bottom)| {
+                let length = (bottom.saturating_sub(top) as usize).saturating_mul(self.row_bytes);
+                let whole = sample
+                    .saturating_mul(self.plane_bytes)
+                    .saturating_add((top as usize).saturating_mul(self.row_bytes));
+                let part = stacked;
+                stacked = stacked.saturating_add(length);
+                (whole..whole.saturating_add(length), part..part.saturating_add(length))
+            })
         })
     }
 }
 
-/// Rows `top..bottom` of `bytes` (laid out as `surface`) as a surface of their own, or an error naming `what`.
-fn crop_rows(surface: &Surface, bytes: &[u8], top: u32, bottom: u32, what: &str) -> Result<(Surface, Vec<u8>)> {
+/// The rows `ranges` of `bytes` (laid out as `surface`) stacked as a surface of their own, or an error naming `what`.
+fn crop_rows(surface: &Surface, bytes: &[u8], ranges: &[(u32, u32)], what: &str) -> Result<(Surface, Vec<u8>)> {
     let outside = || {
         Error::new(
             what,
-            format!("rows {top}..{bottom} are not inside the {} rows", surface.height),
+            format!("rows {ranges:?} are not inside the {} rows", surface.height),
         )
     };
-    let band = surface.rows(top, bottom).ok_or_else(outside)?;
+    let band = surface.rows(ranges).ok_or_else(outside)?;
     let mut out = Vec::new();
     out.try_reserve_exact(band.plane_bytes.saturating_mul(surface.samples as usize))
         .map_err(|_| Error::of_kind(crate::error::ErrorKind::Budget, what, "no memory for a band of rows"))?;
-    for (whole, _) in surface.band_ranges(&band, top) {
+    for (whole, _) in surface.band_ranges(&band, ranges) {
         out.extend_from_slice(bytes.get(whole).ok_or_else(outside)?);
     }
     Ok((band, out))
 }
 
-/// Writes `band_bytes` (laid out as `band`, rows `top..` of `surface`) back into `bytes`.
+/// Writes `band_bytes` (laid out as `band`: the rows `ranges` of `surface` stacked) back into `bytes`.
 fn put_rows(
     surface: &Surface,
     bytes: &mut [u8],
     band: &Surface,
     band_bytes: &[u8],
-    top: u32,
+    ranges: &[(u32, u32)],
     what: &str,
 ) -> Result<()> {
-    if band.width != surface.width || band.samples != surface.samples || band.element != surface.element {
-        return Err(Error::new(what, "a band of another surface"));
+    if surface.rows(ranges).as_ref() != Some(band) {
+        return Err(Error::new(what, "a band of other rows or another surface"));
     }
-    let outside = || {
-        Error::new(
-            what,
-            format!("a band of {} rows from row {top} is not inside the target", band.height),
-        )
-    };
-    for (whole, part) in surface.band_ranges(band, top) {
+    let outside = || Error::new(what, format!("the rows {ranges:?} are not inside the target"));
+    for (whole, part) in surface.band_ranges(band, ranges) {
         bytes
             .get_mut(whole)
             .ok_or_else(outside)?
@@ -296,10 +304,10 @@ impl RenderTarget {
         Ok(RenderTarget { codec, surface, bytes })
     }
 
-    /// Rows `top..bottom` as a target of their own (a band a thread draws; [`RenderTarget::put_rows`] writes it
-    /// back).
-    pub(crate) fn rows(&self, top: u32, bottom: u32) -> Result<RenderTarget> {
-        let (surface, bytes) = crop_rows(&self.surface, &self.bytes, top, bottom, "render target")?;
+    /// The rows `ranges` (each `top..bottom`) stacked as a target of their own (a band a thread draws;
+    /// [`RenderTarget::put_rows`] writes it back).
+    pub(crate) fn rows(&self, ranges: &[(u32, u32)]) -> Result<RenderTarget> {
+        let (surface, bytes) = crop_rows(&self.surface, &self.bytes, ranges, "render target")?;
         Ok(RenderTarget {
             codec: self.codec,
             surface,
@@ -307,14 +315,14 @@ impl RenderTarget {
         })
     }
 
-    /// Writes `band` (made by [`RenderTarget::rows`] from row `top`) back.
-    pub(crate) fn put_rows(&mut self, band: &RenderTarget, top: u32) -> Result<()> {
+    /// Writes `band` (made by [`RenderTarget::rows`] of `ranges`) back.
+    pub(crate) fn put_rows(&mut self, band: &RenderTarget, ranges: &[(u32, u32)]) -> Result<()> {
         put_rows(
             &self.surface,
             &mut self.bytes,
             &band.surface,
             &band.bytes,
-            top,
+            ranges,
             "render target",
         )
     }
@@ -503,10 +511,10 @@ impl DepthStencilTarget {
         })
     }
 
-    /// Rows `top..bottom` as a buffer of their own (a band a thread draws; [`DepthStencilTarget::put_rows`] writes
-    /// it back).
-    pub(crate) fn rows(&self, top: u32, bottom: u32) -> Result<DepthStencilTarget> {
-        let (surface, bytes) = crop_rows(&self.surface, &self.bytes, top, bottom, "depth-stencil buffer")?;
+    /// The rows `ranges` (each `top..bottom`) stacked as a buffer of their own (a band a thread draws;
+    /// [`DepthStencilTarget::put_rows`] writes it back).
+    pub(crate) fn rows(&self, ranges: &[(u32, u32)]) -> Result<DepthStencilTarget> {
+        let (surface, bytes) = crop_rows(&self.surface, &self.bytes, ranges, "depth-stencil buffer")?;
         Ok(DepthStencilTarget {
             codec: self.codec,
             surface,
@@ -517,14 +525,14 @@ impl DepthStencilTarget {
         })
     }
 
-    /// Writes `band` (made by [`DepthStencilTarget::rows`] from row `top`) back.
-    pub(crate) fn put_rows(&mut self, band: &DepthStencilTarget, top: u32) -> Result<()> {
+    /// Writes `band` (made by [`DepthStencilTarget::rows`] of `ranges`) back.
+    pub(crate) fn put_rows(&mut self, band: &DepthStencilTarget, ranges: &[(u32, u32)]) -> Result<()> {
         put_rows(
             &self.surface,
             &mut self.bytes,
             &band.surface,
             &band.bytes,
-            top,
+            ranges,
             "depth-stencil buffer",
         )
     }

@@ -18,8 +18,61 @@ pub struct Quads<'a> {
     next: Option<(i64, i64)>,
     /// The current line's quads (top-left pixels) and how many have been yielded, once started.
     line_quads: Option<(Vec<(i64, i64)>, usize)>,
-    /// The rows whose quads are walked (`top..bottom`, `top` even), all when `None`.
-    rows: Option<(i64, i64)>,
+    /// The rows whose quads are walked, all when `None`.
+    rows: Option<Stripes>,
+}
+
+/// A set of rows: stripe `band`, `band + bands`, `band + 2 * bands`, ... of the stripes of `rows` rows each (an even
+/// number) the target's rows are cut into from row 0. The stripes of bands `0..bands` hold every row once, and a quad
+/// (two rows from an even one) lies in one stripe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stripes {
+    /// Which of the bands.
+    pub band: u32,
+    /// How many bands share the rows.
+    pub bands: u32,
+    /// Rows per stripe (even, at least 2).
+    pub rows: u32,
+}
+
+impl Stripes {
+    /// Whether row `y` is in the band's stripes.
+    pub fn contains(&self, y: i64) -> bool {
+        let stripe = y.div_euclid(i64::from(self.rows.max(1)));
+        stripe.rem_euclid(i64::from(self.bands.max(1))) == i64::from(self.band)
+    }
+
+    /// The first row at or after `y` in the band's stripes.
+    pub fn next_row(&self, y: i64) -> i64 {
+        if self.contains(y) {
+            return y;
+        }
+        let (rows, bands) = (i64::from(self.rows.max(1)), i64::from(self.bands.max(1)));
+        let stripe = y.div_euclid(rows);
+        let ahead = (i64::from(self.band).saturating_sub(stripe)).rem_euclid(bands);
+        stripe.saturating_add(ahead).saturating_mul(rows)
+    }
+
+    /// The band's row of target row `y` (which must be in its stripes): its stripes stacked, top first.
+    pub fn local_row(&self, y: u32) -> u32 {
+        let rows = self.rows.max(1);
+        let period = rows.saturating_mul(self.bands.max(1));
+        (y / period).saturating_mul(rows).saturating_add(y % rows)
+    }
+
+    /// The band's stripes within `height` rows, as row ranges `top..bottom`, top first.
+    pub fn ranges(&self, height: u32) -> Vec<(u32, u32)> {
+        let rows = self.rows.max(1);
+        (0..)
+            .map(|k: u32| {
+                self.band
+                    .saturating_add(k.saturating_mul(self.bands.max(1)))
+                    .saturating_mul(rows)
+            })
+            .take_while(|&top| top < height)
+            .map(|top| (top, top.saturating_add(rows).min(height)))
+            .collect()
+    }
 }
 
 impl<'a> Quads<'a> {
@@ -34,12 +87,10 @@ impl<'a> Quads<'a> {
         }
     }
 
-    /// The same walk restricted to the quads whose top row lies in `top..bottom` (`top` rounded down to even, so
-    /// that every quad of the whole walk is in exactly one of a set of bands that meet at even rows), in the same
-    /// order.
+    /// The same walk restricted to the quads whose rows lie in `stripes`, in the same order.
     #[must_use]
-    pub fn within_rows(mut self, top: u32, bottom: u32) -> Self {
-        self.rows = Some((i64::from(top & !1), i64::from(bottom)));
+    pub fn within(mut self, stripes: Stripes) -> Self {
+        self.rows = Some(stripes);
         self
     }
 
@@ -64,7 +115,7 @@ impl Iterator for Quads<'_> {
                     continue;
                 };
                 *done = done.saturating_add(1);
-                if self.rows.is_some_and(|(top, bottom)| y < top || y >= bottom) {
+                if self.rows.is_some_and(|stripes| !stripes.contains(y)) {
                     continue;
                 }
                 let quad = line.quad(x, y, self.piece);
@@ -75,10 +126,17 @@ impl Iterator for Quads<'_> {
             };
             let bounds = part.bounds();
             // quads aligned to even pixels: the first column and row rounded down to even
-            let (top, bottom) = self.rows.unwrap_or((i64::MIN, i64::MAX));
-            let (first_x, first_y) = (bounds.left & !1, (bounds.top & !1).max(top));
+            let (first_x, first_y) = (bounds.left & !1, bounds.top & !1);
             let (x, y) = self.next.unwrap_or((first_x, first_y));
-            if bounds.is_empty() || y >= bounds.bottom.min(bottom) {
+            if let Some(stripes) = &self.rows {
+                // a row of quads outside the stripes is skipped whole
+                let owned = stripes.next_row(y);
+                if owned != y {
+                    self.next = Some((first_x, owned));
+                    continue;
+                }
+            }
+            if bounds.is_empty() || y >= bounds.bottom {
                 self.next_piece();
                 continue;
             }
