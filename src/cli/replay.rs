@@ -224,7 +224,15 @@ fn replay_one<R: Read + Seek>(
     bar: &indicatif::ProgressBar,
 ) -> Result<DrawReplay, String> {
     let mut report = |p: &iridia::draw::Progress| {
-        bar.set_message(format!("triangles {}/{}", p.primitives_done, p.primitives_total));
+        let rows = if p.primitive_rows > 0 {
+            format!(
+                " (rows {}/{} of the one under way)",
+                p.primitive_rows_done, p.primitive_rows
+            )
+        } else {
+            String::new()
+        };
+        bar.set_message(format!("triangles {}/{}{rows}", p.primitives_done, p.primitives_total));
         ControlFlow::Continue(())
     };
     replay_draw(capture, index, cache, options, Some(&mut report)).map_err(|e| e.to_string())

@@ -24,6 +24,11 @@ pub struct Progress {
     pub vertices_done: u64,
     /// Vertices the draw shades (over all instances).
     pub vertices_total: u64,
+    /// Rows of the primitive whose pixels are being drawn that are done (0 between primitives): with
+    /// [`Progress::primitive_rows`], how far a large primitive has got.
+    pub primitive_rows_done: u64,
+    /// Rows the primitive whose pixels are being drawn spans (its pieces' bounds; 0 between primitives).
+    pub primitive_rows: u64,
 }
 
 /// A draw's progress callback: called with the progress, it returns whether to go on.

@@ -1063,6 +1063,9 @@ impl<'s> PreparedDraw<'s> {
                         if !ambiguous.is_empty() {
                             ambiguity::mark(&triangle, &self.rasterizer, self.mask_shape(), ambiguous);
                         }
+                        let (_, rows) = triangle.rows_through(None);
+                        reporter.progress.primitive_rows_done = 0;
+                        reporter.progress.primitive_rows = rows;
                         *current = Some(UnderWay {
                             primitive,
                             triangle,
@@ -1098,6 +1101,9 @@ impl<'s> PreparedDraw<'s> {
                 batch.extend(quads.by_ref().take(LANES / 4).map(QuadJob::new));
                 under_way.next_quad = under_way.next_quad.saturating_add(batch.len());
                 if !batch.is_empty() {
+                    let (done, rows) = under_way.triangle.rows_through(batch.last().map(|job| &job.quad));
+                    reporter.progress.primitive_rows_done = done;
+                    reporter.progress.primitive_rows = rows;
                     self.shade_quads(
                         &mut batch,
                         &under_way.triangle,
@@ -1118,6 +1124,8 @@ impl<'s> PreparedDraw<'s> {
             }
             if finished {
                 *current = None;
+                reporter.progress.primitive_rows_done = 0;
+                reporter.progress.primitive_rows = 0;
                 reporter.progress.primitives_done = reporter.progress.primitives_done.saturating_add(1);
                 reporter.work(1)?;
             }

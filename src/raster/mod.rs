@@ -566,6 +566,33 @@ impl Triangle {
         &self.lines
     }
 
+    /// How far the walk of [`Triangle::quads`] has got, in rows of the triangle pieces' bounds: the rows of the
+    /// pieces before `quad`'s and of its piece above it and its own, and the rows of every piece (lines count none).
+    /// For progress through a large primitive.
+    pub fn rows_through(&self, quad: Option<&Quad>) -> (u64, u64) {
+        let rows = |part: &Part| {
+            let bounds = part.bounds();
+            u64::try_from(bounds.bottom.saturating_sub(bounds.top & !1)).unwrap_or(0)
+        };
+        let total = self.parts.iter().map(rows).fold(0u64, u64::saturating_add);
+        let Some(quad) = quad else {
+            return (0, total);
+        };
+        let before = self
+            .parts
+            .iter()
+            .take(quad.part)
+            .map(rows)
+            .fold(0u64, u64::saturating_add);
+        let within = self.parts.get(quad.part).map_or(0, |part| {
+            let top = part.bounds().top & !1;
+            u64::try_from(i64::from(quad.y).saturating_add(2).saturating_sub(top))
+                .unwrap_or(0)
+                .min(rows(part))
+        });
+        (before.saturating_add(within).min(total), total)
+    }
+
     /// Every quad with a covered lane, piece by piece: a triangle's row by row, a line's in the order it travels.
     pub fn quads(&self) -> Quads<'_> {
         Quads::new(&self.parts, &self.lines)

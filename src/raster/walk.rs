@@ -57,7 +57,9 @@ impl Stripes {
     pub fn local_row(&self, y: u32) -> u32 {
         let rows = self.rows.max(1);
         let period = rows.saturating_mul(self.bands.max(1));
-        (y / period).saturating_mul(rows).saturating_add(y % rows)
+        (y.checked_div(period).unwrap_or(0))
+            .saturating_mul(rows)
+            .saturating_add(y.checked_rem(rows).unwrap_or(0))
     }
 
     /// The band's stripes within `height` rows, as row ranges `top..bottom`, top first.

@@ -272,6 +272,31 @@ fn a_session_resumed_one_step_at_a_time_gives_what_one_call_gives() {
 }
 
 #[test]
+fn a_large_primitives_progress_counts_its_rows() {
+    // The corner triangle's quads, row by row (pixels x + y <= 6): row 0 at x = 0, 2, 4, 6; row 2 at 0, 2, 4; row 4
+    // at 0, 2; row 6 at 0: 10 quads, two batches of LANES / 4 = 8. Its pixel bounds are rows 0..8 (the edge from
+    // (8, 0) to (0, 8) bounds them), so it spans 8 rows; after the first batch (its last quad at row 4) rows 0..6 are
+    // done, and when the triangle is done the count is back to none, the primitive counted.
+    let description = describe(&corner_triangle(0.5, ""), &corner_files(COLOR));
+    let mut capture = capture(&[record(&description, Some(corner_image(WRITTEN, CLEAR)), None)]);
+    let draw = Arc::new(capture.draw(0).unwrap());
+    let mut cache = ShaderCache::new();
+    let mut session = ReplaySession::start(draw, &mut cache, &ReplayOptions::default()).unwrap();
+    let mut seen = Vec::new();
+    while !session.resume(1, None).unwrap() {
+        let p = session.progress();
+        seen.push((p.primitives_done, p.primitive_rows_done, p.primitive_rows));
+        assert!(seen.len() < 1000, "the session never finished");
+    }
+    assert!(seen.contains(&(0, 6, 8)), "{seen:?}");
+    let end = session.progress();
+    assert_eq!(
+        (end.primitives_done, end.primitive_rows_done, end.primitive_rows),
+        (1, 0, 0)
+    );
+}
+
+#[test]
 fn a_cancelled_session_says_so_by_kind_and_cannot_go_on() {
     let description = describe(&corner_triangle(0.5, ""), &corner_files(COLOR));
     let mut capture = capture(&[record(&description, None, None)]);

@@ -279,6 +279,9 @@ fn no_draw(index: usize, count: usize) -> Error {
 
 pub(crate) use crate::text::hex;
 
+/// Primitives a draw has at most for a replay step to report the rows of the one under way rather than the count.
+const FEW_PRIMITIVES: u64 = 64;
+
 impl ViewerCapture {
     /// Opens the capture whose archive is `bytes`: reads its directory and manifest, inflating no blob.
     pub fn open(bytes: impl Into<Arc<[u8]>>) -> Result<ViewerCapture> {
@@ -443,7 +446,8 @@ impl ViewerCapture {
         result
     }
 
-    /// [`ViewerCapture::replay_step`]'s work.
+    /// [`ViewerCapture::replay_step`]'s work. A draw of at most [`FEW_PRIMITIVES`] primitives reports the rows of
+    /// the one under way.
     fn step(&mut self, index: usize, budget: u64) -> Result<StepProgress> {
         let mut running = match self.running.take() {
             Some(running) => running,
@@ -460,6 +464,18 @@ impl ViewerCapture {
                 stage: "vertices".to_owned(),
                 done: progress.vertices_done,
                 total: progress.vertices_total,
+                finished,
+            }
+        } else if progress.primitive_rows > 0 && progress.primitives_total <= FEW_PRIMITIVES {
+            // a few large primitives: the rows of the one under way, so that the bar moves within it
+            StepProgress {
+                stage: format!(
+                    "primitive {} of {}, rows",
+                    progress.primitives_done.saturating_add(1),
+                    progress.primitives_total
+                ),
+                done: progress.primitive_rows_done,
+                total: progress.primitive_rows,
                 finished,
             }
         } else {

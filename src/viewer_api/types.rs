@@ -309,7 +309,8 @@ pub struct DrawInfo {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StepProgress {
-    /// What is being counted: "vertices" or "primitives".
+    /// What is being counted: "vertices", "primitives", or "primitive N of M, rows" (the rows of the one under way,
+    /// for a draw of a few primitives).
     pub stage: String,
     /// How many are done.
     pub done: u64,

@@ -233,7 +233,8 @@ status: DrawStatus, };
  */
 export type StepProgress = {
 /**
- * What is being counted: "vertices" or "primitives".
+ * What is being counted: "vertices", "primitives", or "primitive N of M, rows" (the rows of the one under way,
+ * for a draw of a few primitives).
  */
 stage: string,
 /**

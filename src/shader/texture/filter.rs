@@ -276,8 +276,10 @@ pub(super) struct Sampling<'a> {
     pub(super) data: &'a TextureData,
     /// The sampler.
     pub(super) sampler: &'a SamplerDesc,
-    /// The border colour's words.
-    pub(super) border: Texel,
+    /// The view (for its border colour).
+    pub(super) view: &'a TextureView,
+    /// The border colour's words, once a tap has read it (7.18.9.1; worked out at most once per sample).
+    pub(super) border: Option<Texel>,
     /// How texels combine.
     pub(super) combine: Combine,
     /// The immediate texel offset (u, v, w).
@@ -287,6 +289,13 @@ pub(super) struct Sampling<'a> {
 }
 
 impl Sampling<'_> {
+    /// The border colour's words (7.18.9.1), worked out at its first use.
+    fn border(&mut self) -> Texel {
+        *self
+            .border
+            .get_or_insert_with(|| border_texel(self.view, self.data, self.sampler))
+    }
+
     /// A texel's words as the combination reads them: the texel itself, or its comparison as 1.0 / 0.0 in every
     /// component.
     fn prepare(&self, texel: Texel) -> Texel {
@@ -339,7 +348,7 @@ impl Sampling<'_> {
                         (Some(x), Some(y), Some(z)) => {
                             self.data.texel(level, location.slice, [x, y, z], &mut self.cache)?
                         }
-                        _ => self.border,
+                        _ => self.border(),
                     };
                     accumulator.add(self.prepare(texel), weight);
                 }
@@ -573,7 +582,8 @@ pub(super) fn sample(
     let mut sampling = Sampling {
         data,
         sampler,
-        border: border_texel(view, data, sampler),
+        view,
+        border: None,
         combine,
         offset: if location.cube.is_some() { [0; 3] } else { offset },
         cache: BlockCache::new(),
