@@ -479,12 +479,7 @@ impl TextureData {
         sample: u32,
         cache: &mut BlockCache,
     ) -> Result<Texel> {
-        let outside = || {
-            Error::new(
-                "texture",
-                format!("sample {sample} of texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
-            )
-        };
+        let outside = || outside_view(level, slice, [x, y, z], sample);
         if sample >= self.sample_count {
             return Err(outside());
         }
@@ -576,12 +571,7 @@ impl TextureData {
         sample: u32,
         cache: &mut BlockCache,
     ) -> Result<Texel> {
-        let outside = || {
-            Error::new(
-                "texture",
-                format!("sample {sample} of texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
-            )
-        };
+        let outside = || outside_view(level, slice, [x, y, z], sample);
         let data = self.subresources.get(index).ok_or_else(outside)?;
         let (block_width, block_height) = self.codec.block_size();
         let (column, row) = (
@@ -620,6 +610,14 @@ impl TextureData {
     pub(super) fn zero_texel(&self) -> Texel {
         zero_texel(self.channels, self.shader_type)
     }
+}
+
+/// The error of a read of sample `sample` of texel `address` of view mip `level`, view slice `slice` outside the view.
+fn outside_view(level: u32, slice: u32, [x, y, z]: [u32; 3], sample: u32) -> Error {
+    Error::new(
+        "texture",
+        format!("sample {sample} of texel ({x}, {y}, {z}) of mip {level}, slice {slice} is outside the view"),
+    )
 }
 
 /// 0 in the components in `channels`, 19.1.3.3's defaults in the others: 0, and 1 for alpha as 1.0f or, for integer
