@@ -1,7 +1,8 @@
 //! Hooks on the device: every `Create*Shader` keeps the program's DXBC, `CreateInputLayout` its elements (neither
 //! can be queried later), both as private data of the object made (`SetPrivateData`, so they live and die with it
-//! and cost nothing after); `CreateDeferredContext*` hooks the contexts they make. Hooking a device also hooks its
-//! immediate context and the DXGI factory that made its adapter.
+//! and cost nothing after); `CreateDeferredContext*` hooks the contexts they make; `CreateTexture2D` makes
+//! multisampled render targets readable by shaders, so that their samples can be read. Hooking a device also hooks
+//! its immediate context and the DXGI factory that made its adapter.
 
 use crate::log::log;
 use crate::private_data::{DXBC_KEY, LAYOUT_KEY};
@@ -28,6 +29,11 @@ hooked_slot!(
     CREATE_INPUT_LAYOUT,
     CreateInputLayoutFn,
     (*const D3D11_INPUT_ELEMENT_DESC, u32, *const c_void, usize, *mut *mut c_void) -> HRESULT
+);
+hooked_slot!(
+    CREATE_TEXTURE_2D,
+    CreateTexture2DFn,
+    (*const D3D11_TEXTURE2D_DESC, *const D3D11_SUBRESOURCE_DATA, *mut *mut c_void) -> HRESULT
 );
 hooked_slot!(CREATE_DEFERRED, CreateDeferredFn, (u32, *mut *mut c_void) -> HRESULT);
 hooked_slot!(CREATE_DEFERRED1, CreateDeferred1Fn, (u32, *mut *mut c_void) -> HRESULT);
@@ -166,6 +172,53 @@ unsafe extern "system" fn create_input_layout(
     result
 }
 
+/// Whether a texture of `desc` is a multisampled render target a shader cannot read: one the recorder asks for with
+/// the shader-resource bind flag added, so that it can load the samples through a view of the texture itself (a
+/// copy may resolve them: the copy probe of `crate::msaa`). Depth-stencil targets are left alone (their typed
+/// formats take no shader-resource view, and copies of them keep their samples where probed).
+fn widens_to_shader_resource(desc: &D3D11_TEXTURE2D_DESC) -> bool {
+    let bind = desc.BindFlags;
+    desc.SampleDesc.Count > 1
+        && desc.Usage == D3D11_USAGE_DEFAULT
+        && bind & D3D11_BIND_RENDER_TARGET.0 as u32 != 0
+        && bind & (D3D11_BIND_SHADER_RESOURCE.0 | D3D11_BIND_DEPTH_STENCIL.0) as u32 == 0
+}
+
+/// `CreateTexture2D`: a multisampled render target that no shader may read is created readable
+/// ([`widens_to_shader_resource`]) — what it renders is unchanged; the program sees the extra flag only through
+/// `GetDesc` — and as asked when the runtime refuses that (a format without multisample loads).
+unsafe extern "system" fn create_texture_2d(
+    this: *mut c_void,
+    desc: *const D3D11_TEXTURE2D_DESC,
+    initial: *const D3D11_SUBRESOURCE_DATA,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    let original = original!(CREATE_TEXTURE_2D, this, CreateTexture2DFn, E_FAIL);
+    if !desc.is_null() && !out.is_null() && !recorder::inside() {
+        // SAFETY: a non-null description the program passes, readable for the call.
+        let asked = unsafe { *desc };
+        if widens_to_shader_resource(&asked) {
+            let widened = D3D11_TEXTURE2D_DESC {
+                BindFlags: asked.BindFlags | D3D11_BIND_SHADER_RESOURCE.0 as u32,
+                ..asked
+            };
+            // SAFETY: the program's arguments, the description a local copy with one more bind flag.
+            let result = unsafe { original(this, &widened, initial, out) };
+            if result.is_ok() {
+                return result;
+            }
+            log!(
+                "a {}x{} {}-sample render target could not be made readable ({result:?}); created as asked",
+                asked.Width,
+                asked.Height,
+                asked.SampleDesc.Count
+            );
+        }
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, desc, initial, out) }
+}
+
 /// Defines the hook of a `CreateDeferredContext*` slot: the real call, then hooks on the context made.
 macro_rules! deferred_hook {
     ($name:ident, $table:ident, $fn_type:ty) => {
@@ -242,6 +295,12 @@ fn patch_device_slots(raw: *mut c_void) {
             slot!(ID3D11Device_Vtbl, CreateInputLayout),
             create_input_layout as *const () as usize,
             "CreateInputLayout",
+        );
+        CREATE_TEXTURE_2D.patch(
+            raw,
+            slot!(ID3D11Device_Vtbl, CreateTexture2D),
+            create_texture_2d as *const () as usize,
+            "CreateTexture2D",
         );
         CREATE_DEFERRED.patch(
             raw,

@@ -618,8 +618,9 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     capture.check().unwrap();
     // Every draw of the program is still recorded, and the quad sampling the multisampled texture (after draw 9,
     // testapp.c's unrecordable_draws) and the two deferred draws into the multisampled targets; the two draws
-    // between them are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample).
-    assert_eq!(capture.draw_count(), 17);
+    // between them are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample); then the
+    // triangle into a 4x target made without the shader-resource bind flag.
+    assert_eq!(capture.draw_count(), 18);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -699,6 +700,30 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
         first.targets[0].after.as_deref() != Some(&first.targets[0].before[..]),
         "the first deferred draw drew nothing"
     );
+    // The triangle into the 4x target the program made as a render target only: the recorder's CreateTexture2D
+    // hook made it readable, so it is recorded (a copy would resolve it under Wine: the copy probe), every sample
+    // its own — they differ along the triangle's edges — and each matches the replay within the format's tolerance.
+    assert!(!run.log.contains("could not be made readable"), "{}", run.log);
+    let plain = capture.draw(13).unwrap();
+    assert_eq!(plain.api_call.as_deref(), Some("Draw(3, 0)"));
+    let target = &plain.targets[0];
+    assert_eq!((target.width, target.height, target.resource.sample_count), (64, 64, 4));
+    let after = target.after.as_deref().unwrap();
+    let plane = 64 * 64 * 4;
+    let split = (0..64 * 64)
+        .filter(|p| (1..4).any(|s| after[s * plane + p * 4..s * plane + p * 4 + 4] != after[p * 4..p * 4 + 4]))
+        .count();
+    assert!(split > 20, "{split} pixels with differing samples");
+    let output = iridia::draw::run_draw(&plain.state, &mut iridia::draw::ShaderCache::new(), None).unwrap();
+    let replayed = &output.render_targets[0].as_ref().unwrap().bytes;
+    let image = |bytes| iridia::compare::Image::new(target.format, 64, 64 * 4, bytes).unwrap();
+    let comparison = iridia::compare::compare(
+        &image(after),
+        &image(replayed),
+        &iridia::compare::CompareOptions::new(iridia::compare::Tolerance::for_format(target.format)),
+    )
+    .unwrap();
+    assert_eq!(comparison.report.differing_pixels, 0, "{:?}", comparison.report);
 }
 
 /// Whether a process ended by SIGKILL.

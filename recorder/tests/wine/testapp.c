@@ -584,7 +584,8 @@ static void ms_pass(struct scene *a, ID3D11DeviceContext *ctx, struct target *ms
 /* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
    (Draw(4, 0): recorded, the texture's every sample read), then two the recorder lists as not recorded: the same
    quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
-   nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context */
+   nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context; then
+   a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)) */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
         struct target *ms_depth)
 {
@@ -646,6 +647,27 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
         ID3D11DeviceContext_ExecuteCommandList(ctx, list, FALSE);
         ID3D11CommandList_Release(list);
         ID3D11DeviceContext_Release(deferred);
+    }
+    /* a triangle into a 4x colour target made without the shader-resource bind flag, as most programs make theirs:
+       the recorder makes such targets readable when they are created, so this draw is recorded with every sample */
+    {
+        struct target plain = {0};
+        D3D11_TEXTURE2D_DESC pdesc = {0};
+        float clear[4] = {0.05f, 0.1f, 0.15f, 1.0f};
+        ID3D11Buffer *cb_plain = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        pdesc.Width = pdesc.Height = 64;
+        pdesc.MipLevels = pdesc.ArraySize = 1;
+        pdesc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        pdesc.SampleDesc.Count = 4;
+        pdesc.Usage = D3D11_USAGE_DEFAULT;
+        pdesc.BindFlags = D3D11_BIND_RENDER_TARGET;
+        CHECK(ID3D11Device_CreateTexture2D(s->device, &pdesc, NULL, &plain.texture), "CreateTexture2D (4x, render target only)");
+        CHECK(ID3D11Device_CreateRenderTargetView(s->device, (ID3D11Resource *)plain.texture, NULL, &plain.rtv), "CreateRenderTargetView");
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, plain.rtv, clear);
+        bind_color(s, ctx, plain.rtv, NULL, cb_plain, 64.0f, 64.0f);
+        ID3D11DeviceContext_OMSetDepthStencilState(ctx, NULL, 0);
+        set_draw_constants(ctx, cb_plain, 0.1f, -0.05f, 0.7f, 0.3f, 0.9f, 1.0f);
+        ID3D11DeviceContext_Draw(ctx, 3, 0);
     }
 }
 
