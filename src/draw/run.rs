@@ -129,7 +129,7 @@ pub struct PreparedDraw<'s> {
     /// The targets with their contents before the draw, built once (taken by the first run).
     targets: Option<Targets>,
     /// Shaded vertices by instance, kept when they fit [`MAX_KEPT_WORDS`] together.
-    cache: Vec<Option<Arc<ShadedVertices>>>,
+    pub(super) cache: Vec<Option<Arc<ShadedVertices>>>,
     /// Triangles per instance.
     pub(super) primitives_per_instance: u64,
     /// The targets' sample positions (3.5.3; one sample at the centre without multisampled targets).
@@ -493,6 +493,10 @@ impl Place {
     }
 }
 
+/// What one instance's place in the vertex cache costs beside its vertices, in 32-bit words: the slot, the shared
+/// allocation's counts and the vertices' own vector (about 64 bytes).
+const INSTANCE_SLOT_WORDS: u64 = 16;
+
 /// Rows of the target per thread at least, for [`PreparedDraw::draw_in_bands`] to use several by default.
 const MIN_BAND_ROWS: u32 = 64;
 /// Rows per stripe of a band (by default; bands asked for by count take stripes of 2): short enough that a draw
@@ -742,9 +746,12 @@ impl<'s> PreparedDraw<'s> {
         let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
         let instances = u64::from(ia.instance_count());
         let per_instance = ia.primitives().count() as u64;
+        // the cache's cost in words: the shaded vertices, and each instance's slot and allocation however few
+        // vertices it has (a draw of no vertex and 2^32 - 1 instances must not make 2^32 slots)
         let total_words = (ia.vertex_count() as u64)
             .saturating_mul(instances)
-            .saturating_mul(ShadedVertices::words_per_vertex(&linkage) as u64);
+            .saturating_mul(ShadedVertices::words_per_vertex(&linkage) as u64)
+            .saturating_add(instances.saturating_mul(INSTANCE_SLOT_WORDS));
         let cache_slots = if total_words <= MAX_KEPT_WORDS as u64 {
             usize::try_from(instances).unwrap_or(0)
         } else {

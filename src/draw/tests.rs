@@ -1986,3 +1986,18 @@ fn the_ambiguity_mask_of_a_multisampled_draw_marks_each_sample_on_an_edge() {
     assert_eq!(single.ambiguous.len(), 64);
     assert!(!single.ambiguous[8 + 2]);
 }
+
+#[test]
+fn a_draw_of_no_vertex_and_four_billion_instances_keeps_no_vertex_cache() {
+    // DrawInstanced(0, 2^32 - 1): the cache's slots alone (8 bytes each) would be 34 GB; the cost of a slot counts
+    // against the cache's limit (MAX_KEPT_WORDS words), so the draw keeps none.
+    let json = counting(4, &[], r#", "vertex_count": 0, "instance_count": 4294967295"#);
+    let description = describe(&json, &count_files());
+    let prepared = PreparedDraw::new(&description.draws[0], &mut ShaderCache::new(), DrawOptions::default()).unwrap();
+    assert!(prepared.cache.is_empty(), "{} cache slots", prepared.cache.len());
+    // a small instanced draw still caches each instance's vertices
+    let json = counting(4, &[[0.0, 0.0, 0.0, 1.0]; 3], r#", "instance_count": 4"#);
+    let description = describe(&json, &count_files());
+    let prepared = PreparedDraw::new(&description.draws[0], &mut ShaderCache::new(), DrawOptions::default()).unwrap();
+    assert_eq!(prepared.cache.len(), 4);
+}
