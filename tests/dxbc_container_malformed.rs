@@ -268,3 +268,27 @@ fn a_type_table_that_multiplies_itself_stops_at_the_chunk_size() {
     }
     assert_eq!(count(&r.constant_buffers[0].variables[0].ty), 511);
 }
+
+#[test]
+fn a_signature_whose_elements_all_name_one_long_string_is_an_error_not_gigabytes() {
+    // Issue 13: 16,384 ISGN elements (24 bytes each) whose names all point at one 512 KiB string would copy 8 GiB
+    // of names. The chunk is 917,513 bytes; its names may copy four times that plus 1 MiB, 4,718,628 bytes: nine
+    // copies of 524,288 fit, so the parse stops at the tenth (element 9) with an error naming it.
+    const ELEMENTS: usize = 16_384;
+    const NAME: usize = 512 * 1024;
+    let table = 8;
+    let name_at = table + ELEMENTS * 24;
+    let mut data = vec![0u8; name_at + NAME + 1];
+    data[0..4].copy_from_slice(&(ELEMENTS as u32).to_le_bytes());
+    data[4..8].copy_from_slice(&(table as u32).to_le_bytes());
+    for element in 0..ELEMENTS {
+        let at = table + element * 24;
+        data[at..at + 4].copy_from_slice(&(name_at as u32).to_le_bytes());
+    }
+    data[name_at..name_at + NAME].fill(b'A');
+    let (result, largest) = largest_allocation_in(|| Signature::parse(SignatureKind::Isgn, &data));
+    let error = result.unwrap_err().to_string();
+    assert!(error.contains("semantic name of element 9 "), "{error}");
+    assert!(error.contains("referenced over and over"), "{error}");
+    assert!(largest < 8 << 20, "the parse asked for {largest} bytes at once");
+}

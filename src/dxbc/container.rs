@@ -422,7 +422,14 @@ pub(crate) struct ChunkReader<'a> {
     pub base: usize,
     /// The chunk's code, for error messages.
     pub fourcc: FourCc,
+    /// Bytes the reader's strings have copied so far (see [`ChunkReader::string`]).
+    pub copied: &'a std::cell::Cell<usize>,
 }
+
+/// Bytes of names a chunk's strings may copy in all, beyond four times the chunk's size: real programs' names are
+/// short and each is read a few times at most, while a hostile chunk can point thousands of records at one long
+/// string.
+const STRING_BUDGET_BYTES: usize = 1 << 20;
 
 impl<'a> ChunkReader<'a> {
     /// An error at `offset` of the chunk data.
@@ -486,7 +493,8 @@ impl<'a> ChunkReader<'a> {
     }
 
     /// The NUL-terminated string at `offset` (lossily decoded as UTF-8), named `what`; `at` is where its offset was
-    /// read, for the error.
+    /// read, for the error. The reader's strings copy at most four times the chunk's size and
+    /// [`STRING_BUDGET_BYTES`] in all; past that the string is an error.
     pub fn string(&self, offset: usize, what: &str, at: usize) -> Result<String> {
         let tail = self.data.get(offset..).filter(|t| !t.is_empty()).ok_or_else(|| {
             self.error(
@@ -503,6 +511,18 @@ impl<'a> ChunkReader<'a> {
                 format!("the {what} has no terminating NUL before the end of the chunk"),
             )
         })?;
+        let copied = self.copied.get().saturating_add(len);
+        let budget = self.data.len().saturating_mul(4).saturating_add(STRING_BUDGET_BYTES);
+        if copied > budget {
+            return Err(self.error(
+                offset,
+                format!(
+                    "the {what} ({len} bytes) would take the chunk's names past {budget} bytes in all: strings \
+                     referenced over and over"
+                ),
+            ));
+        }
+        self.copied.set(copied);
         Ok(String::from_utf8_lossy(tail.get(..len).unwrap_or(&[])).into_owned())
     }
 }

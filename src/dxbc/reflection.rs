@@ -547,10 +547,12 @@ impl Reflection {
 
     /// Parses an `RDEF` chunk's data that starts at byte `base` of its container (for error offsets).
     pub(crate) fn parse_in_container(data: &[u8], base: usize) -> Result<Self> {
+        let copied = std::cell::Cell::new(0);
         let reader = ChunkReader {
             data,
             base,
             fourcc: FourCc::RDEF,
+            copied: &copied,
         };
         let cbuffer_count = reader.usize(0, "constant buffer count")?;
         let cbuffer_offset = reader.usize(4, "constant buffer table offset")?;
@@ -933,10 +935,12 @@ impl Statistics {
 
     /// Parses a `STAT` chunk's data that starts at byte `base` of its container (for error offsets).
     pub(crate) fn parse_in_container(data: &[u8], base: usize) -> Result<Self> {
+        let copied = std::cell::Cell::new(0);
         let reader = ChunkReader {
             data,
             base,
             fourcc: FourCc::STAT,
+            copied: &copied,
         };
         let words = data.len() / 4;
         if !data.len().is_multiple_of(4) || ![28, 29, 37].contains(&words) {
@@ -1027,10 +1031,12 @@ impl FeatureFlags {
 
     /// Parses an `SFI0` chunk's data that starts at byte `base` of its container (for error offsets).
     pub(crate) fn parse_in_container(data: &[u8], base: usize) -> Result<Self> {
+        let copied = std::cell::Cell::new(0);
         let reader = ChunkReader {
             data,
             base,
             fourcc: FourCc::SFI0,
+            copied: &copied,
         };
         if data.len() != 8 {
             return Err(reader.error(0, format!("an SFI0 chunk has 8 bytes, not {}", data.len())));

@@ -325,10 +325,12 @@ impl Signature {
 
     /// Parses a signature chunk's data that starts at byte `base` of its container (for error offsets).
     pub(crate) fn parse_in_container(kind: SignatureKind, data: &[u8], base: usize) -> Result<Self> {
+        let copied = std::cell::Cell::new(0);
         let reader = ChunkReader {
             data,
             base,
             fourcc: kind.fourcc(),
+            copied: &copied,
         };
         let count = reader.usize(0, "element count")?;
         let table = reader.usize(4, "element table offset")?;
