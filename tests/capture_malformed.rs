@@ -296,3 +296,19 @@ fn absurd_resolve_sizes_are_errors_without_allocating_them() {
         check(name, &bad);
     }
 }
+
+#[test]
+fn a_huge_manifest_with_a_typed_error_is_not_read_again_as_a_value_tree() {
+    // Issue 13: a typed error in a manifest made the reader parse it again as a value tree to name the draw; a
+    // manifest holding an array of 9 million zeros (18 MB of JSON) then asks for a 256 MiB vector of values at once
+    // (the 4 GiB of the issue at 256 MiB of JSON). Past 16 MiB the error keeps the parser's line and column.
+    let bytes = capture();
+    let bad = with_manifest(&bytes, |m| {
+        m["draws"][0]["call"] = json!("not a call");
+        m["x"] = Value::Array(vec![json!(0); 9_000_000]);
+    });
+    let (result, largest) = largest_allocation_in(|| Capture::open(bad.clone()).map(|_| ()));
+    let error = result.unwrap_err().to_string();
+    assert!(error.contains("the manifest does not read"), "{error}");
+    assert!(largest < 64 << 20, "the open asked for {largest} bytes at once");
+}

@@ -613,10 +613,19 @@ pub(crate) fn parse_manifest(bytes: &[u8]) -> Result<Manifest> {
     serde_json::from_slice::<Manifest>(bytes).map_err(|e| locate_manifest_error(bytes, &e))
 }
 
-/// A typed manifest error, placed at the draw and item it is in when that can be found.
+/// The largest manifest whose typed error is placed at its draw and item by reading it again as a value tree.
+const LOCATE_LIMIT_BYTES: usize = 16 << 20;
+
+/// A typed manifest error, placed at the draw and item it is in when that can be found (for manifests of at most
+/// [`LOCATE_LIMIT_BYTES`]).
 fn locate_manifest_error(bytes: &[u8], error: &serde_json::Error) -> Error {
     let (message, at) = json_error_parts(error);
     let fallback = || capture_error(format!("the manifest does not read: {message}")).at(at.clone());
+    // A value tree takes up to some 16 times its JSON's bytes (a `0,` is a 2-byte array element and a 32-byte value):
+    // a larger manifest keeps the parser's line and column rather than a draw and item.
+    if bytes.len() > LOCATE_LIMIT_BYTES {
+        return fallback();
+    }
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         return fallback();
     };
