@@ -441,6 +441,22 @@ test("a capture URL that does not exist is reported in the page", async () => {
   await page.close();
 });
 
+test("a link's capture on another origin or in a data: URL is refused in the page, unfetched", async () => {
+  const page = await openPage(context, "#capture=http://192.168.1.1/router.iridia");
+  const fetched: string[] = [];
+  page.on("request", (request) => fetched.push(request.url()));
+  const message = await waitForText(page, '[data-testid="message-error"]', /router\.iridia/);
+  assert.match(message, /fetches captures from its own origin \(http:\/\/localhost:\d+\) only, not http:\/\/192\.168\.1\.1/);
+  await page.evaluate(() => {
+    window.location.hash = "#capture=data:application/octet-stream;base64,UEsDBA==";
+  });
+  await waitForText(page, '[data-testid="message-error"]:last-of-type', /http\(s\) URLs only, not data:/);
+  await page.waitForSelector('h2:text-is("Open a capture")');
+  assert.deepEqual(fetched.filter((url) => !url.startsWith("http://localhost")), []);
+  assertNoPageErrors(page);
+  await page.close();
+});
+
 test("the server's default capture opens on its first draw when the URL names none", async () => {
   const withDefault = await startServer({ port: 0, quiet: true, capture: "fixtures/viewer/mock-capture.txt" });
   try {

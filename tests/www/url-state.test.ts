@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyState, formatHash, parseHash, parsePixelInput, sameSource } from "../../www/src/url-state";
+import { captureUrlProblem, emptyState, formatHash, parseHash, parsePixelInput, sameSource } from "../../www/src/url-state";
 
 const SHA = "ab".repeat(32);
 
@@ -67,4 +67,17 @@ test("sources are the same capture by URL or by hash, never across kinds", () =>
   assert.ok(!sameSource({ kind: "url", url: SHA }, { kind: "file", sha256: SHA, name: null }));
   assert.ok(!sameSource(null, { kind: "url", url: "a" }));
   assert.ok(sameSource(null, null));
+});
+
+test("a link's capture is fetched from the page's own origin over http(s) only", () => {
+  const base = "http://localhost:8080/index.html#capture=x";
+  assert.equal(captureUrlProblem("/fixtures/captures/01-lit-mesh.iridia", base), null);
+  assert.equal(captureUrlProblem("fixtures/a.iridia", base), null);
+  assert.equal(captureUrlProblem("http://localhost:8080/a.iridia", base), null);
+  assert.match(captureUrlProblem("http://192.168.1.1/admin", base) ?? "", /own origin \(http:\/\/localhost:8080\) only, not http:\/\/192\.168\.1\.1/);
+  assert.match(captureUrlProblem("https://localhost:8080/a.iridia", base) ?? "", /own origin/);
+  assert.match(captureUrlProblem("//evil.example/a.iridia", base) ?? "", /not http:\/\/evil\.example/);
+  assert.match(captureUrlProblem("data:application/octet-stream;base64,UEsDBA==", base) ?? "", /http\(s\) URLs only, not data:/);
+  assert.match(captureUrlProblem("file:///etc/passwd", base) ?? "", /not file:/);
+  assert.match(captureUrlProblem("http://[::1", base) ?? "", /not a URL/);
 });

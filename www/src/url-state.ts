@@ -85,3 +85,25 @@ export function parsePixelInput(text: string): PixelCoord | null {
   if (match === null) return null;
   return { x: Number(match[1]), y: Number(match[2]) };
 }
+
+/** The largest capture the viewer fetches from a link (the worker holds it whole in its 4 GiB memory). */
+export const MAX_LINKED_CAPTURE_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Why a link's capture URL may not be fetched, or null when it may: only http(s) on the page's own origin (a link
+ * can come from anyone, so it must not make the page read intranet addresses or carry the capture itself in a
+ * `data:` URL). `base` is the page's address.
+ */
+export function captureUrlProblem(url: string, base: string): string | null {
+  let resolved: URL;
+  let page: URL;
+  try {
+    page = new URL(base);
+    resolved = new URL(url, page);
+  } catch {
+    return "it is not a URL";
+  }
+  if (resolved.protocol !== "http:" && resolved.protocol !== "https:") return `the viewer fetches http(s) URLs only, not ${resolved.protocol}`;
+  if (resolved.origin !== page.origin) return `the viewer fetches captures from its own origin (${page.origin}) only, not ${resolved.origin}`;
+  return null;
+}

@@ -7,7 +7,7 @@ import { type BackendClient, isCancelled } from "../client";
 import { byId, h, replace } from "../dom";
 import { BackendError, type CaptureSummary, type DrawInfo, toErrorInfo } from "../protocol";
 import { type RecentCapture, forgetCapture, loadCapture, recentCaptures, sha256Hex, storeCapture, touchCapture } from "../store";
-import { type CaptureSource, type ViewState, parseHash } from "../url-state";
+import { type CaptureSource, MAX_LINKED_CAPTURE_BYTES, type ViewState, captureUrlProblem, parseHash } from "../url-state";
 import { type JobBar, bytesText, showMessage } from "./page";
 import type { ViewerState } from "./state";
 
@@ -140,28 +140,49 @@ export class CaptureOpener {
       touchCapture(stored.sha256).catch(() => undefined);
   }
 
+  /**
+   * Fetches a link's capture: from the page's own origin only (captureUrlProblem), at most MAX_LINKED_CAPTURE_BYTES,
+   * read into one buffer of the announced size as it arrives (no second copy), with the download's progress.
+   */
   private async fetchCapture(url: string, signal: AbortSignal): Promise<ArrayBuffer> {
+    const problem = captureUrlProblem(url, window.location.href);
+    if (problem !== null) throw new BackendError({ kind: "request", what: "capture link", at: url, detail: problem });
+    const tooLarge = (bytes: number): BackendError =>
+      new BackendError({
+        kind: "budget",
+        what: "capture",
+        at: url,
+        detail: `${bytesText(bytes)} is more than the ${bytesText(MAX_LINKED_CAPTURE_BYTES)} the viewer fetches from a link; open the file itself`,
+      });
     const response = await fetch(url, { signal });
     if (!response.ok)
       throw new BackendError({ kind: "request", what: "capture", at: url, detail: `HTTP ${response.status} ${response.statusText}`.trim() });
-    const total = Number(response.headers.get("content-length") ?? "0");
-    if (response.body === null || !(total > 0)) return response.arrayBuffer();
+    // a content-length counts encoded bytes: with a content-encoding the body's length is not known ahead
+    const encoding = response.headers.get("content-encoding");
+    const plain = encoding === null || encoding === "identity";
+    const total = plain ? Number(response.headers.get("content-length") ?? "0") : 0;
+    if (total > MAX_LINKED_CAPTURE_BYTES) throw tooLarge(total);
+    if (response.body === null || !(total > 0)) {
+      const whole = await response.arrayBuffer();
+      if (whole.byteLength > MAX_LINKED_CAPTURE_BYTES) throw tooLarge(whole.byteLength);
+      return whole;
+    }
     const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
+    const bytes = new Uint8Array(total);
     let received = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      chunks.push(value);
+      if (received + value.length > total) {
+        await reader.cancel();
+        throw new BackendError({ kind: "invalid", what: "capture", at: url, detail: `the server sent more than the ${total} bytes it announced` });
+      }
+      bytes.set(value, received);
       received += value.length;
       this.jobs.show({ stage: "downloading", done: received, total });
     }
-    const bytes = new Uint8Array(received);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.length;
-    }
+    if (received !== total)
+      throw new BackendError({ kind: "invalid", what: "capture", at: url, detail: `the server sent ${received} of the ${total} bytes it announced` });
     return bytes.buffer;
   }
 
