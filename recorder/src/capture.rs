@@ -140,6 +140,8 @@ pub struct ActiveCapture {
     pub end_present: u64,
     writer: WriterThread,
     draws: u64,
+    /// [`Settings::fault_panic_draw`].
+    fault_panic_draw: Option<u64>,
     skipped: u64,
     /// Resolves recorded.
     resolves: u64,
@@ -180,6 +182,7 @@ impl ActiveCapture {
             end_present,
             writer,
             draws: 0,
+            fault_panic_draw: settings.fault_panic_draw,
             skipped: 0,
             resolves: 0,
             generations: HashMap::new(),
@@ -1468,6 +1471,12 @@ impl ActiveCapture {
     /// Records a draw on the context `this`; `draw` makes the real draw (the caller makes it afterwards if this did
     /// not).
     pub fn record_draw(&mut self, this: *mut c_void, call: DrawCall, draw: &mut dyn FnMut()) {
+        if self.fault_panic_draw == Some(self.draws) {
+            #[allow(clippy::panic)] // the fault the setting asks for, caught by `recorder::guarded`
+            {
+                panic!("fault injected at draw {} (fault_panic_draw)", self.draws);
+            }
+        }
         // SAFETY: `this` is the live context the hooked draw was called on; borrowing adds no reference.
         let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
             return;

@@ -12,6 +12,7 @@
 //! | `deflate_level` | `IRIDIA_DEFLATE_LEVEL` | 0 (store) to 9 | 1 |
 //! | `max_draws` | `IRIDIA_MAX_DRAWS` | stop a capture after this many draws | none |
 //! | `snapshot_draws` | `IRIDIA_SNAPSHOT_DRAWS` | write the manifest and directory every N draws, so that a crash keeps them | 64 |
+//! | `fault_panic_draw` | `IRIDIA_FAULT_PANIC_DRAW` | (tests) panic while recording draw N, to check that the program survives it | none |
 //!
 //! The file is a flat subset of TOML: `key = value` lines, `#` comments, values a basic (`"..."`, with `\\`, `\"`,
 //! `\n`, `\t` escapes) or literal (`'...'`) string, an integer, or `true`/`false`. A line that is not one of these,
@@ -42,6 +43,8 @@ pub struct Settings {
     pub max_draws: Option<u64>,
     /// Draws between two snapshots of the manifest and directory.
     pub snapshot_draws: u64,
+    /// Fault injection for tests: panic while recording this draw of a capture.
+    pub fault_panic_draw: Option<u64>,
 }
 
 /// The virtual-key code of F1 (`VK_F1`); F2 to F24 follow it.
@@ -61,6 +64,7 @@ impl Settings {
             deflate_level: 1,
             max_draws: None,
             snapshot_draws: 64,
+            fault_panic_draw: None,
         }
     }
 
@@ -120,6 +124,7 @@ impl Settings {
             }
             "max_draws" => self.max_draws = Some(value.integer()?),
             "snapshot_draws" => self.snapshot_draws = value.integer()?.max(1),
+            "fault_panic_draw" => self.fault_panic_draw = Some(value.integer()?),
             other => return Err(format!("unknown setting {other:?} (known: {})", KEYS.join(", "))),
         }
         Ok(())
@@ -127,7 +132,7 @@ impl Settings {
 }
 
 /// Every setting's key.
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 11] = [
     "enabled",
     "capture_frame",
     "capture_frames",
@@ -138,6 +143,7 @@ const KEYS: [&str; 10] = [
     "deflate_level",
     "max_draws",
     "snapshot_draws",
+    "fault_panic_draw",
 ];
 
 /// A value from the file or the environment.

@@ -179,6 +179,11 @@ pub fn on_present() {
     }
     let presents = PRESENTS.fetch_add(1, Ordering::AcqRel) + 1;
     let _inside = Inside::enter();
+    guarded("Present", || present(recorder, presents));
+}
+
+/// [`on_present`]'s work, as the recorder's own.
+fn present(recorder: &Recorder, presents: u64) {
     let mut state = recorder.lock();
     if let Some(active) = &state.active
         && presents >= active.end_present
@@ -231,14 +236,39 @@ impl Drop for Inside {
 pub fn with_capture<T>(work: impl FnOnce(&mut ActiveCapture) -> T) -> Option<T> {
     let recorder = get();
     let _inside = Inside::enter();
-    let mut state = recorder.lock();
-    let active = state.active.as_mut()?;
-    let result = work(active);
-    if active.full(recorder.settings.max_draws) {
-        log!("capture reached max_draws; ending it");
-        recorder.end(&mut state);
+    guarded("recording", || {
+        let mut state = recorder.lock();
+        let active = state.active.as_mut()?;
+        let result = work(active);
+        if active.full(recorder.settings.max_draws) {
+            log!("capture reached max_draws; ending it");
+            recorder.end(&mut state);
+        }
+        Some(result)
+    })
+    .flatten()
+}
+
+/// Runs the recorder's own `work` (named `what` in the log), catching a panic so that it never unwinds into the
+/// program (through an `extern "system"` hook a panic would end the process): the panic is logged, the running
+/// capture abandoned (its file is left as the last snapshot wrote it) and the program's call goes on.
+pub fn guarded<T>(what: &str, work: impl FnOnce() -> T) -> Option<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(result) => Some(result),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            log!("the recorder failed while {what} ({message}); the capture is abandoned, the program goes on");
+            CAPTURING.store(false, Ordering::Release);
+            let abandoned = get().lock().active.take();
+            // its writer thread is stopped by the drop; a second panic there is caught too
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(abandoned)));
+            None
+        }
     }
-    Some(result)
 }
 
 // What the hooks report. Each passes the call on to the running capture, if there is one, as the recorder's own

@@ -150,6 +150,8 @@ struct Runs {
     recorded: Run,
     /// Recording frame 1 with two draws the recorder cannot record added (`TESTAPP_UNRECORDABLE`).
     unrecordable: Run,
+    /// Recording frame 1 with a panic injected while recording its draw 3 (`IRIDIA_FAULT_PANIC_DRAW`).
+    faulted: Run,
 }
 
 /// The settings that record frame 1.
@@ -169,6 +171,11 @@ fn runs() -> &'static Runs {
             "unrecordable",
             true,
             &[RECORD_FRAME_1.as_slice(), &[("TESTAPP_UNRECORDABLE", "1")]].concat(),
+        ),
+        faulted: run(
+            "faulted",
+            true,
+            &[RECORD_FRAME_1.as_slice(), &[("IRIDIA_FAULT_PANIC_DRAW", "3")]].concat(),
         ),
     })
 }
@@ -737,4 +744,34 @@ fn killed_by_sigkill(status: &std::process::ExitStatus) -> bool {
 #[cfg(not(unix))]
 fn killed_by_sigkill(_: &std::process::ExitStatus) -> bool {
     false
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn a_panic_in_the_recorder_is_caught_and_the_program_renders_on() {
+    // A panic in a hook would unwind into an `extern "system"` function and end the process: the recorder catches
+    // it (recorder::guarded), logs it and abandons the capture, and the program goes on as without the recorder.
+    let runs = runs();
+    let run = &runs.faulted;
+    assert!(
+        run.log
+            .contains("the recorder failed while recording (fault injected at draw 3 (fault_panic_draw))"),
+        "{}",
+        run.log
+    );
+    // every frame drawn (`run` requires it), and every readback what the program reads without the recorder
+    assert_eq!(run.listing, runs.plain.listing);
+    assert_eq!(run.readbacks.len(), runs.plain.readbacks.len());
+    for (name, bytes) in &runs.plain.readbacks {
+        assert!(
+            run.readbacks.get(name) == Some(bytes),
+            "{name} differs from the run without the recorder"
+        );
+    }
+    // what the abandoned capture's last snapshot (every 3 draws) wrote, if anything, holds the draws before the fault
+    if let Some(path) = run.captures.first()
+        && let Ok(capture) = Capture::open(std::fs::read(path).unwrap())
+    {
+        assert!(capture.draw_count() <= 3, "{} draws", capture.draw_count());
+    }
 }
