@@ -853,3 +853,20 @@ fn replay_lists_resolves_in_the_frames_order_and_counts_a_differing_one() {
     assert_eq!(info["resolves"][1]["before_draw"], 6);
     assert_eq!(info["resolves"][1]["problem"], Value::Null);
 }
+
+#[test]
+fn a_draw_past_the_time_limit_is_stopped_with_an_error_naming_it() {
+    // Issue 13: a draw's work had no bound on the command line. With a limit of a nanosecond the first progress
+    // report stops 01-lit-mesh's one draw: exit 2 (a draw could not be replayed), the error naming the limit.
+    let out = run(&["replay", &sample("01-lit-mesh"), "--time-limit", "0.000000001"]);
+    assert_eq!(out.status.code(), Some(2), "{}{}", stdout(&out), stderr(&out));
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(text.contains("draw 0 ran longer than the time limit"), "{text}");
+    // 0 is no limit, and the default (600 s) leaves the sample alone
+    for args in [&["--time-limit", "0"][..], &[][..]] {
+        let mut all = vec!["replay", "fixtures/captures/01-lit-mesh.iridia"];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+    }
+}

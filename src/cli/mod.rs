@@ -104,6 +104,10 @@ enum Command {
         /// rather than 3.
         #[arg(long)]
         allow_unrecorded: bool,
+        /// Stop a draw that runs longer than this many seconds (an error naming it; the other draws go on); 0: no
+        /// limit.
+        #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+        time_limit: f64,
     },
     /// Explain one pixel of a replayed draw: its recorded and replayed values, a one-line verdict, and its history
     /// (fragments, tests, the triangle's vertex inputs and outputs, interpolated inputs, the pixel program's trace).
@@ -185,6 +189,7 @@ pub fn run() -> ExitCode {
             json,
             out,
             allow_unrecorded,
+            time_limit,
         } => {
             let args = replay::ReplayArgs {
                 capture,
@@ -194,6 +199,8 @@ pub fn run() -> ExitCode {
                 json,
                 out,
                 allow_unrecorded,
+                time_limit: (time_limit > 0.0 && time_limit.is_finite())
+                    .then(|| std::time::Duration::from_secs_f64(time_limit)),
             };
             return match replay::replay(&args) {
                 Ok(replay::Verdict::Matches) => ExitCode::SUCCESS,

@@ -34,6 +34,8 @@ pub struct ReplayArgs {
     pub out: Option<PathBuf>,
     /// `--allow-unrecorded`: unrecorded draws and an empty comparison are not an incomplete result.
     pub allow_unrecorded: bool,
+    /// `--time-limit SECONDS`: how long one draw may run (`None`: no limit).
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// How a run of `iridia replay` ended, for the exit code.
@@ -222,8 +224,15 @@ fn replay_one<R: Read + Seek>(
     cache: &mut ShaderCache,
     options: &ReplayOptions,
     bar: &indicatif::ProgressBar,
+    time_limit: Option<std::time::Duration>,
 ) -> Result<DrawReplay, String> {
+    let started = std::time::Instant::now();
+    let mut timed_out = false;
     let mut report = |p: &iridia::draw::Progress| {
+        if time_limit.is_some_and(|limit| started.elapsed() > limit) {
+            timed_out = true;
+            return ControlFlow::Break(());
+        }
         let rows = if p.primitive_rows > 0 {
             format!(
                 " (rows {}/{} of the one under way)",
@@ -235,7 +244,14 @@ fn replay_one<R: Read + Seek>(
         bar.set_message(format!("triangles {}/{}{rows}", p.primitives_done, p.primitives_total));
         ControlFlow::Continue(())
     };
-    replay_draw(capture, index, cache, options, Some(&mut report)).map_err(|e| e.to_string())
+    let result = replay_draw(capture, index, cache, options, Some(&mut report));
+    result.map_err(|e| match time_limit {
+        Some(limit) if timed_out => format!(
+            "draw {index} ran longer than the time limit of {} s and was stopped (--time-limit)",
+            limit.as_secs_f64()
+        ),
+        _ => e.to_string(),
+    })
 }
 
 /// How the replayed resolves came out.
@@ -348,7 +364,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     };
     for &index in &indices {
         run_resolves(&mut capture, index as u64, &mut rows)?;
-        match replay_one(&mut capture, index, &mut cache, &options, &bar) {
+        match replay_one(&mut capture, index, &mut cache, &options, &bar, args.time_limit) {
             Ok(replay) => {
                 if replay.compared() {
                     compared = compared.saturating_add(1);
