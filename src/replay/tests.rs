@@ -297,6 +297,44 @@ fn a_large_primitives_progress_counts_its_rows() {
 }
 
 #[test]
+fn a_long_loops_trace_keeps_its_first_steps_and_counts_the_rest() {
+    // Issue 13: `inspect --json` of a pixel of a long-looping program printed 650 MB (a million steps kept). The
+    // program below runs 4 instructions in each of 70,000 iterations (about 280,000 steps); a trace keeps the first
+    // DEFAULT_TRACE_LIMIT (65,536) and counts the rest as dropped.
+    let ps = super::testkit::program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_0\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         mov r0.xy, l(0, 0, 0, 0)\n\
+         loop\n\
+         iadd r0.x, r0.x, l(1)\n\
+         ige r0.y, r0.x, l(70000)\n\
+         breakc_nz r0.y\n\
+         endloop\n\
+         mov o0.xyzw, l(1.000000, 0.000000, 0.200000, 1.000000)\n\
+         ret\n",
+    );
+    let files = [("vs", super::testkit::vs_pos()), ("ps", ps)];
+    let description = describe(&corner_triangle(0.5, ""), &files);
+    let mut capture = capture(&[record(&description, Some(corner_image(WRITTEN, CLEAR)), None)]);
+    let draw = Arc::new(capture.draw(0).unwrap());
+    let mut cache = ShaderCache::new();
+    let mut session = ReplaySession::start(draw, &mut cache, &ReplayOptions::default()).unwrap();
+    session.run_to_end(None).unwrap();
+    let options = crate::draw::HistoryOptions {
+        trace_pixel: true,
+        ..crate::draw::HistoryOptions::default()
+    };
+    let history = session.prepared_mut().pixel_history(2, 1, options).unwrap();
+    let trace = history.fragments[0].program.as_ref().unwrap().trace.as_ref().unwrap();
+    assert_eq!(crate::shader::DEFAULT_TRACE_LIMIT, 1 << 16);
+    assert_eq!(trace.steps.len(), crate::shader::DEFAULT_TRACE_LIMIT);
+    assert!(trace.dropped > 200_000, "{} steps dropped", trace.dropped);
+}
+
+#[test]
 fn a_cancelled_session_says_so_by_kind_and_cannot_go_on() {
     let description = describe(&corner_triangle(0.5, ""), &corner_files(COLOR));
     let mut capture = capture(&[record(&description, None, None)]);

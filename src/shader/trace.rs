@@ -8,8 +8,9 @@ use crate::dxbc::program::Opcode;
 use super::lanes::LaneMask;
 
 /// The most steps a trace keeps unless told otherwise; later steps are counted in [`Trace::dropped`]. A runaway loop
-/// stops at the instruction budget anyway; this bounds the memory one trace can take.
-pub const DEFAULT_TRACE_LIMIT: usize = 1 << 20;
+/// stops at the instruction budget anyway; this bounds the memory one trace can take and what `inspect --json`
+/// prints for it (65,536 steps: tens of megabytes, where a million made 650 MB).
+pub const DEFAULT_TRACE_LIMIT: usize = 1 << 16;
 
 /// The instructions a run executed for a set of lanes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
