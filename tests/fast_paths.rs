@@ -41,7 +41,10 @@ fn same_both_ways(what: &str, draws: &[DrawState]) -> bool {
             }
             true
         }
-        (Err(_), Err(_)) => false,
+        (Err(one), Err(other)) => {
+            assert_eq!(one.to_string(), other.to_string(), "{what}: the paths fail differently");
+            false
+        }
         (one, other) => panic!(
             "{what}: the plain path {} and the fast one {}",
             if one.is_ok() { "ran" } else { "failed" },

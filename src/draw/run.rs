@@ -1252,9 +1252,28 @@ impl<'s> PreparedDraw<'s> {
         if let Some(e) = cancelled {
             return Err(e);
         }
-        for (band, outcome) in outcomes.into_iter().enumerate() {
-            let stats = outcome?;
-            run.stats.add_band(&stats, band == 0);
+        // a band's own error rather than another band's stop on it
+        let mut stats = Vec::with_capacity(outcomes.len());
+        let mut failure: Option<Error> = None;
+        for outcome in outcomes {
+            match outcome {
+                Ok(band) => stats.push(band),
+                Err(e) => {
+                    let stopped = e.kind == crate::error::ErrorKind::Cancelled;
+                    if failure
+                        .as_ref()
+                        .is_none_or(|f| f.kind == crate::error::ErrorKind::Cancelled && !stopped)
+                    {
+                        failure = Some(e);
+                    }
+                }
+            }
+        }
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        for (band, done) in stats.iter().enumerate() {
+            run.stats.add_band(done, band == 0);
         }
         for (band, part) in ranges.iter().zip(&parts) {
             run.om.put_rows(part, band).map_err(|e| e.within(label.as_str()))?;
@@ -1344,6 +1363,10 @@ impl<'s> PreparedDraw<'s> {
             primitives,
             work: reporter.work_done.saturating_sub(reported),
         });
+        if result.is_err() {
+            // the other bands stop too: the draw fails
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         let _ = sender.send(BandReport::Finished);
         result.map(|()| stats)
     }

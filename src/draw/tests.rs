@@ -810,14 +810,20 @@ fn bad_draws_are_errors_naming_the_draw_and_the_binding() {
         instruction_budget: 10_000,
         ..DrawOptions::default()
     };
-    check(
-        error_of(
-            &second_draw(r#""ps": "endless""#),
-            &[("vs", vs_pos()), ("ps", ps_one()), ("endless", endless)],
-            budget,
-        ),
-        &["ps", "budget"],
+    let files = [("vs", vs_pos()), ("ps", ps_one()), ("endless", endless)];
+    let one_thread = error_of(
+        &second_draw(r#""ps": "endless""#),
+        &files,
+        DrawOptions { threads: 1, ..budget },
     );
+    check(one_thread.clone(), &["ps", "budget"]);
+    // drawn in bands on three threads, the draw fails the same way (one band's error, not another's stop on it)
+    let banded = error_of(
+        &second_draw(r#""ps": "endless""#),
+        &files,
+        DrawOptions { threads: 3, ..budget },
+    );
+    assert_eq!(banded.to_string(), one_thread.to_string());
     // a vertex program without SV_Position
     let no_position = program(
         &[("POSITION", 0, "xyzw", "0", "NONE", "float")],
