@@ -17,7 +17,9 @@ use crate::layout::{Conversion, Layout};
 use crate::log::log;
 use crate::msaa::SampleReader;
 use crate::private_data::{DXBC_KEY, LAYOUT_KEY, private_data};
-use crate::readback::{Bytes, Described, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region};
+use crate::readback::{
+    Bytes, Described, Predication, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region,
+};
 use iridia::api::draw::{DrawCall, IndexFormat};
 use iridia::api::limits::{CONSTANT_BUFFER_CONSTANTS, RENDER_TARGET_SLOTS};
 use iridia::api::resource::TextureShape;
@@ -30,7 +32,7 @@ use std::sync::Arc;
 use windows::Win32::Foundation::RECT;
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
-use windows::core::{BOOL, Interface};
+use windows::core::Interface;
 
 /// A failure, as text for the log.
 type Result<T> = std::result::Result<T, String>;
@@ -991,35 +993,6 @@ fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes
                 surface_row_bytes,
                 texel_bytes,
             ))])
-        }
-    }
-}
-
-/// The predicate a context had, switched off while the recorder copies.
-struct Predication {
-    predicate: Option<ID3D11Predicate>,
-    value: BOOL,
-}
-
-impl Predication {
-    /// Switches predication off on `context`, keeping what it was.
-    fn suspend(context: &ID3D11DeviceContext) -> Self {
-        let mut predicate = None;
-        let mut value = BOOL(0);
-        // SAFETY: a live context; both out-parameters are locals.
-        unsafe { context.GetPredication(Some(&mut predicate), Some(&mut value)) };
-        if predicate.is_some() {
-            // SAFETY: a live context; no predicate means no predication.
-            unsafe { context.SetPredication(None, false) };
-        }
-        Self { predicate, value }
-    }
-
-    /// Sets the predicate back.
-    fn restore(self, context: &ID3D11DeviceContext) {
-        if let Some(predicate) = &self.predicate {
-            // SAFETY: a live context and the predicate it had.
-            unsafe { context.SetPredication(predicate, self.value.as_bool()) };
         }
     }
 }

@@ -21,7 +21,7 @@
 
 use crate::layout::{COPY_PROBE_SIDE as PROBE_SIDE, CopyProbe, classify_copy_probe};
 use crate::log::log;
-use crate::readback::Result;
+use crate::readback::{Predication, Result, StagingDesc};
 use iridia::api::resource::TextureShape;
 use iridia::format::{Format, ShaderType};
 use std::collections::HashMap;
@@ -443,45 +443,30 @@ impl DeviceObjects {
         let probed = probe_texture(device, format, bind)?;
         // SAFETY: a live device; the context is AddRef'd and released on drop.
         let context = unsafe { device.GetImmediateContext() }.map_err(fail("GetImmediateContext"))?;
-        let predication = Predication::off(&context);
-        let plan = if depth {
-            self.mark_depth_sample(device, &context, &probed)?;
-            plan(format, DXGI_FORMAT_D24_UNORM_S8_UINT, Format::D24UnormS8Uint, true)?
-        } else {
-            self.mark_colour_sample(device, &context, &probed)?;
-            plan(format, format, Format::R8G8B8A8Unorm, false)?
-        };
-        let mut desc = D3D11_TEXTURE2D_DESC::default();
-        let texture: ID3D11Texture2D = probed.cast().map_err(fail("cast"))?;
-        // SAFETY: a live texture; `desc` is writable.
-        unsafe { texture.GetDesc(&mut desc) };
-        let (copy, views) = self.copy(device, &desc, &plan)?;
-        // SAFETY: both resources are live multisampled textures of one description but bind flags.
-        unsafe { context.CopyResource(&copy, &probed) };
-        let (planes, tall) = self.draw_planes(&context, device, &desc, &plan, views)?;
-        let staging_desc = D3D11_TEXTURE2D_DESC {
-            Width: PROBE_SIDE,
-            Height: tall,
-            MipLevels: 1,
-            ArraySize: 1,
-            Format: plan.planes,
-            SampleDesc: DXGI_SAMPLE_DESC { Count: 1, Quality: 0 },
-            Usage: D3D11_USAGE_STAGING,
-            BindFlags: 0,
-            CPUAccessFlags: D3D11_CPU_ACCESS_READ.0 as u32,
-            MiscFlags: 0,
-        };
-        let mut staging = None;
-        // SAFETY: a live device; the description is complete; the out-parameter is a local.
-        unsafe { device.CreateTexture2D(&staging_desc, None, Some(&mut staging)) }
-            .map_err(fail("CreateTexture2D (copy probe staging)"))?;
-        let staging: ID3D11Resource = staging
-            .ok_or("no probe staging texture")?
-            .cast()
-            .map_err(fail("cast"))?;
-        // SAFETY: both are live single-sampled textures of one size and format.
-        unsafe { context.CopyResource(&staging, &planes) };
-        drop(predication);
+        let predication = Predication::suspend(&context);
+        let copied = (|| -> Result<(ID3D11Resource, u32)> {
+            let plan = if depth {
+                self.mark_depth_sample(device, &context, &probed)?;
+                plan(format, DXGI_FORMAT_D24_UNORM_S8_UINT, Format::D24UnormS8Uint, true)?
+            } else {
+                self.mark_colour_sample(device, &context, &probed)?;
+                plan(format, format, Format::R8G8B8A8Unorm, false)?
+            };
+            let mut desc = D3D11_TEXTURE2D_DESC::default();
+            let texture: ID3D11Texture2D = probed.cast().map_err(fail("cast"))?;
+            // SAFETY: a live texture; `desc` is writable.
+            unsafe { texture.GetDesc(&mut desc) };
+            let (copy, views) = self.copy(device, &desc, &plan)?;
+            // SAFETY: both resources are live multisampled textures of one description but bind flags.
+            unsafe { context.CopyResource(&copy, &probed) };
+            let (planes, tall) = self.draw_planes(&context, device, &desc, &plan, views)?;
+            let staging = StagingDesc::texture_2d(PROBE_SIDE, tall, plan.planes).create(device)?;
+            // SAFETY: both are live single-sampled textures of one size and format.
+            unsafe { context.CopyResource(&staging, &planes) };
+            Ok((staging, tall))
+        })();
+        predication.restore(&context);
+        let (staging, tall) = copied?;
         crate::readback::map_rows(&context, &staging, 0, PROBE_SIDE as usize * 4, tall as usize, 1)
     }
 
@@ -663,41 +648,6 @@ fn render_target_view(device: &ID3D11Device, texture: &ID3D11Resource) -> Result
     unsafe { device.CreateRenderTargetView(texture, None, Some(&mut view)) }
         .map_err(fail("CreateRenderTargetView (copy probe)"))?;
     Ok(view.ok_or("no probe view")?)
-}
-
-/// Predication turned off on a context until dropped (then set back as it was).
-struct Predication<'a> {
-    context: &'a ID3D11DeviceContext,
-    predicate: Option<ID3D11Predicate>,
-    value: bool,
-}
-
-impl<'a> Predication<'a> {
-    /// Reads the context's predication and turns it off.
-    fn off(context: &'a ID3D11DeviceContext) -> Self {
-        let mut predicate = None;
-        let mut value = windows::core::BOOL(0);
-        // SAFETY: a live context; the out-parameters are locals.
-        unsafe { context.GetPredication(Some(&mut predicate), Some(&mut value)) };
-        if predicate.is_some() {
-            // SAFETY: a live context.
-            unsafe { context.SetPredication(None, false) };
-        }
-        Self {
-            context,
-            predicate,
-            value: value.as_bool(),
-        }
-    }
-}
-
-impl Drop for Predication<'_> {
-    fn drop(&mut self) {
-        if let Some(predicate) = &self.predicate {
-            // SAFETY: a live context and the predicate it had.
-            unsafe { self.context.SetPredication(predicate, self.value) };
-        }
-    }
 }
 
 /// The pipeline state the reader changes, as the context had it.

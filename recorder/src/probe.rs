@@ -13,10 +13,9 @@
 //! the capture lists as not recorded, with the bytes the probe read as the reason.
 
 use crate::layout::{Layout, PROBE_DEPTH, PROBE_STENCIL, classify_d24s8, classify_d32s8};
-use crate::readback::Result;
+use crate::readback::{Predication, Result, StagingDesc};
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::*;
-use windows::core::{BOOL, Interface};
 
 /// The resource formats whose readback layout is probed, each with the depth-stencil view format that clears it.
 pub const PROBED: [(DXGI_FORMAT, DXGI_FORMAT); 4] = [
@@ -69,7 +68,7 @@ fn fail(what: &'static str) -> impl Fn(windows::core::Error) -> String {
 
 /// The probe's GPU work: the cleared texture's first row, as the staging copy gives it.
 fn read_probe(device: &ID3D11Device, format: DXGI_FORMAT, view_format: DXGI_FORMAT) -> Result<Vec<u8>> {
-    let mut desc = D3D11_TEXTURE2D_DESC {
+    let desc = D3D11_TEXTURE2D_DESC {
         Width: 2,
         Height: 2,
         MipLevels: 1,
@@ -98,28 +97,12 @@ fn read_probe(device: &ID3D11Device, format: DXGI_FORMAT, view_format: DXGI_FORM
     unsafe { device.CreateDepthStencilView(&texture, Some(&view_desc), Some(&mut view)) }
         .map_err(fail("CreateDepthStencilView"))?;
     let view = view.ok_or("no probe view")?;
-    desc.Usage = D3D11_USAGE_STAGING;
-    desc.BindFlags = 0;
-    desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ.0 as u32;
-    let mut staging = None;
-    // SAFETY: as above.
-    unsafe { device.CreateTexture2D(&desc, None, Some(&mut staging)) }.map_err(fail("CreateTexture2D (staging)"))?;
-    let staging: ID3D11Resource = staging
-        .ok_or("no probe staging texture")?
-        .cast()
-        .map_err(fail("cast"))?;
+    let staging = StagingDesc::texture_2d(desc.Width, desc.Height, format).create(device)?;
     // SAFETY: a live device; the context is AddRef'd and released on drop.
     let context = unsafe { device.GetImmediateContext() }.map_err(fail("GetImmediateContext"))?;
-    let mut predicate = None;
-    let mut value = BOOL(0);
-    // SAFETY: a live context; the out-parameters are locals.
-    unsafe { context.GetPredication(Some(&mut predicate), Some(&mut value)) };
-    // SAFETY: (these four) a live context, the recorder's own view and textures; no pipeline state is touched
-    // but predication, which is set back right after.
+    let predication = Predication::suspend(&context);
+    // SAFETY: (these two) a live context, the recorder's own view and textures; no pipeline state is touched.
     unsafe {
-        if predicate.is_some() {
-            context.SetPredication(None, false);
-        }
         context.ClearDepthStencilView(
             &view,
             D3D11_CLEAR_DEPTH.0 | D3D11_CLEAR_STENCIL.0,
@@ -127,10 +110,8 @@ fn read_probe(device: &ID3D11Device, format: DXGI_FORMAT, view_format: DXGI_FORM
             PROBE_STENCIL,
         );
         context.CopyResource(&staging, &texture);
-        if let Some(predicate) = &predicate {
-            context.SetPredication(predicate, value.as_bool());
-        }
     }
+    predication.restore(&context);
     let texel_bytes = if view_format == DXGI_FORMAT_D24_UNORM_S8_UINT {
         4
     } else {

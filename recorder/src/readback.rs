@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::{DXGI_FORMAT, DXGI_SAMPLE_DESC};
-use windows::core::Interface;
+use windows::core::{BOOL, Interface};
 
 /// A failure, as text for the log.
 pub type Result<T> = std::result::Result<T, String>;
@@ -164,6 +164,19 @@ impl StagingDesc {
         }
     }
 
+    /// The staging copy of a single-sampled 2D texture of one mip and one slice, `width` x `height` of `format`.
+    pub fn texture_2d(width: u32, height: u32, format: DXGI_FORMAT) -> Self {
+        Self {
+            dimension: ResourceDimension::Texture2D,
+            format: format.0,
+            width,
+            height,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+        }
+    }
+
     /// The shape of the staging texture (for reading its rows).
     pub fn shape(&self, format: iridia::format::Format) -> TextureShape {
         TextureShape {
@@ -178,8 +191,8 @@ impl StagingDesc {
         }
     }
 
-    /// Creates one on `device`.
-    fn create(&self, device: &ID3D11Device) -> Result<ID3D11Resource> {
+    /// Creates one on `device` (outside the pool: the readback probes' one-off reads).
+    pub fn create(&self, device: &ID3D11Device) -> Result<ID3D11Resource> {
         let usage = D3D11_USAGE_STAGING;
         let cpu = D3D11_CPU_ACCESS_READ.0 as u32;
         let format = DXGI_FORMAT(self.format);
@@ -383,3 +396,32 @@ pub fn splice_region(
 
 /// A shared byte array.
 pub type Bytes = Arc<[u8]>;
+
+/// The predicate a context had, switched off while the recorder copies or probes.
+pub struct Predication {
+    predicate: Option<ID3D11Predicate>,
+    value: BOOL,
+}
+
+impl Predication {
+    /// Switches predication off on `context`, keeping what it was.
+    pub fn suspend(context: &ID3D11DeviceContext) -> Self {
+        let mut predicate = None;
+        let mut value = BOOL(0);
+        // SAFETY: a live context; both out-parameters are locals.
+        unsafe { context.GetPredication(Some(&mut predicate), Some(&mut value)) };
+        if predicate.is_some() {
+            // SAFETY: a live context; no predicate means no predication.
+            unsafe { context.SetPredication(None, false) };
+        }
+        Self { predicate, value }
+    }
+
+    /// Sets the predicate back.
+    pub fn restore(self, context: &ID3D11DeviceContext) {
+        if let Some(predicate) = &self.predicate {
+            // SAFETY: a live context and the predicate it had.
+            unsafe { context.SetPredication(predicate, self.value.as_bool()) };
+        }
+    }
+}
