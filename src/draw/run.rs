@@ -1104,24 +1104,18 @@ impl<'s> PreparedDraw<'s> {
             let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
             let mut finished = false;
             loop {
-                batch.clear();
-                batch.extend(quads.by_ref().take(LANES / 4).map(QuadJob::new));
-                under_way.next_quad = under_way.next_quad.saturating_add(batch.len());
-                if !batch.is_empty() {
-                    let (done, rows) = under_way.triangle.rows_through(batch.last().map(|job| &job.quad));
-                    reporter.progress.primitive_rows_done = done;
-                    reporter.progress.primitive_rows = rows;
-                    self.shade_quads(
-                        &mut batch,
-                        &under_way.triangle,
-                        &context,
-                        &mut sink,
-                        pixel_machine,
-                        stats,
-                        reporter,
-                    )?;
-                }
-                if batch.len() < LANES / 4 {
+                let taken = self.shade_next_batch(
+                    &mut quads,
+                    &mut batch,
+                    &under_way.triangle,
+                    &context,
+                    &mut sink,
+                    pixel_machine,
+                    stats,
+                    reporter,
+                )?;
+                under_way.next_quad = under_way.next_quad.saturating_add(taken);
+                if taken < LANES / 4 {
                     finished = true;
                     break;
                 }
@@ -1137,6 +1131,32 @@ impl<'s> PreparedDraw<'s> {
                 reporter.work(1)?;
             }
         }
+    }
+
+    /// Takes the next batch of up to `LANES / 4` of `quads` (a primitive's, in walk order) into `batch` and shades
+    /// it into `sink`, the progress's rows set to where the batch ends; how many quads it took (fewer than
+    /// `LANES / 4`: the primitive is done). The one batching of a run part by part, at once and in bands.
+    #[allow(clippy::too_many_arguments)] // the primitive, its quads and the run's scratch
+    fn shade_next_batch(
+        &self,
+        quads: &mut impl Iterator<Item = Quad>,
+        batch: &mut Vec<QuadJob>,
+        triangle: &Triangle,
+        context: &PrimitiveContext<'_>,
+        sink: &mut Sink<'_>,
+        machine: &mut Machine,
+        stats: &mut DrawStats,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<usize> {
+        batch.clear();
+        batch.extend(quads.take(LANES / 4).map(QuadJob::new));
+        if !batch.is_empty() {
+            let (done, rows) = triangle.rows_through(batch.last().map(|job| &job.quad));
+            reporter.progress.primitive_rows_done = done;
+            reporter.progress.primitive_rows = rows;
+            self.shade_quads(batch, triangle, context, sink, machine, stats, reporter)?;
+        }
+        Ok(batch.len())
     }
 
     /// How many bands of rows the current instance is drawn in at once, each by a thread of its own: 1 (this
@@ -1333,25 +1353,22 @@ impl<'s> PreparedDraw<'s> {
                 }
                 let mut quads = triangle.quads().within(stripes);
                 loop {
-                    batch.clear();
-                    batch.extend(quads.by_ref().take(LANES / 4).map(QuadJob::new));
-                    if !batch.is_empty() {
-                        self.shade_quads(
-                            &mut batch,
-                            &triangle,
-                            &context,
-                            &mut sink,
-                            &mut machine,
-                            &mut stats,
-                            &mut reporter,
-                        )?;
-                    }
+                    let taken = self.shade_next_batch(
+                        &mut quads,
+                        &mut batch,
+                        &triangle,
+                        &context,
+                        &mut sink,
+                        &mut machine,
+                        &mut stats,
+                        &mut reporter,
+                    )?;
                     if reporter.work_done.saturating_sub(reported) >= super::progress::WORK_PER_REPORT {
                         let work = reporter.work_done.saturating_sub(reported);
                         reported = reporter.work_done;
                         let _ = sender.send(BandReport::Progress { band, primitives, work });
                     }
-                    if batch.len() < LANES / 4 {
+                    if taken < LANES / 4 {
                         break;
                     }
                 }
