@@ -8,10 +8,14 @@
 #
 #   scripts/bench.sh            # P1 and P1b
 #   RUNS=5 scripts/bench.sh     # more repetitions (default 3)
-#   ONLY=p1 scripts/bench.sh    # one of them
+#   ONLY=p1 scripts/bench.sh    # one of them (p1, p1b, p2)
 #
 # P1 is one draw of N instances of a full-target quad (N full-target passes), since refrender creates every entry
 # of "draws" anew (programs included); P1b's reference figure includes that creation for each of its draws.
+#
+# P2 times `iridia inspect` of one pixel of a 1080p draw of 100,352 triangles (the reference renders the draw once,
+# for the capture's recorded after); it has no reference figure, its target is 30 ms. The whole command is timed:
+# process start, reading the draw (its blobs inflated and checked) and the pixel's history.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -21,7 +25,7 @@ P1_N=${P1_N:-5}
 # the reference is much faster: more passes, so that they stand out of Wine's start-up time
 P1_REF_N=${P1_REF_N:-100}
 P1B_N=${P1B_N:-300}
-ONLY=${ONLY:-p1,p1b}
+ONLY=${ONLY:-p1,p1b,p2}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -42,7 +46,7 @@ for p in vs_lit ps_lit; do
 done
 
 step "descriptions"
-python3 "$REPO/benches/reference/generate.py" "$WORK" "1,$P1_N,$P1_REF_N" "1,$P1B_N"
+python3 "$REPO/benches/reference/generate.py" "$WORK" "1,$P1_N,$P1_REF_N" "1,$P1B_N"  # also p2.json
 
 # seconds (wall clock, as a decimal) one run of "$@" takes
 seconds() {
@@ -88,5 +92,17 @@ case ",$ONLY," in
   *,p1b,*)
     row "P1b 1080p mesh draws, overdraw ~3 (per draw)" p1b "$P1B_N"
     echo "(P1b per frame: multiply its per-draw figures by $P1B_N)"
+    ;;
+esac
+case ",$ONLY," in
+  *,p2,*)
+    step "P2: the reference renders the draw once; iridia pack makes the capture"
+    reference "$WORK/p2.json" "$WORK/p2_ref"
+    "$IRIDIA" pack --recorded "$WORK/p2_ref" -o "$WORK/p2.iridia" "$WORK/p2.json" >/dev/null
+    for pixel in 960,540 1087,23 5,1070; do
+      step "P2 inspect pixel $pixel"
+      ms=$(python3 -c "print($(median "$IRIDIA" inspect "$WORK/p2.iridia" --draw 0 --pixel "$pixel") * 1000)")
+      printf '%-44s %14s %14.1f %10s\n' "P2 inspect $pixel, 100k triangles" "-" "$ms" "(30 ms)"
+    done
     ;;
 esac

@@ -6,6 +6,9 @@
   instances of the same quad (DrawIndexedInstanced), so that N full-target passes cost N times the shading and
   nothing else: d3d11-ref's refrender creates the programs and resources anew for every entry of "draws", which
   would time llvmpipe's shader compiler, not its rasterizer;
+- p2.json: P2, one 1920x1080 draw of a 224x224-cell grid over the whole target (100,352 triangles, 50,625 vertices)
+  of the same programs, with depth testing, whose pixels `iridia inspect` is timed on (P2 has no reference figure: its
+  target is an absolute time);
 - p1b_N.json: P1b, a 1920x1080 frame of N mesh draws (a 12x12-quad grid, 288 triangles each) with depth testing
   (D32_FLOAT, LESS), placed by a seeded generator so that the draws cover the target about three times over. The
   reference's figure includes refrender creating each draw's programs and resources (see P1).
@@ -105,6 +108,29 @@ def grid_mesh():
     return data, indices
 
 
+P2_GRID = 224
+
+
+def p2():
+    """The P2 mesh: a P2_GRID x P2_GRID grid over the whole target, bulged toward the viewer, identity transform."""
+    data, indices = [], []
+    for j in range(P2_GRID + 1):
+        for i in range(P2_GRID + 1):
+            x, y = i / P2_GRID * 2 - 1, j / P2_GRID * 2 - 1
+            z = 0.5 - 0.3 * (1 - (x * x + y * y) / 2)
+            data += [x, y, z, x * 0.6, y * 0.6, 1.0, i / P2_GRID * 8, j / P2_GRID * 8]
+    for j in range(P2_GRID):
+        for i in range(P2_GRID):
+            a = j * (P2_GRID + 1) + i
+            indices += [a, a + 1, a + P2_GRID + 1, a + P2_GRID + 1, a + 1, a + P2_GRID + 2]
+    d = common(depth=True)
+    d["vertex_buffers"] = [{"stride": 32, "f32": [round(v, 6) for v in data]}]
+    d["indices"] = indices
+    d["index_format"] = "R32_UINT"
+    d["vs_cbuffers"] = [{"slot": 0, "f32": col_major(IDENTITY)}]
+    return d
+
+
 def p1b(count):
     """`count` grids, each scaled to a square of side s pixels at a random place and depth: the squares' total area is
     three times the target's, so that the frame's overdraw is about 3 (the grids' bulge and the depth test decide
@@ -136,6 +162,8 @@ def main():
     for n in p1_counts:
         with open(os.path.join(out, f"p1_{n}.json"), "w") as f:
             json.dump(p1(n), f)
+    with open(os.path.join(out, "p2.json"), "w") as f:
+        json.dump(p2(), f)
     for n in p1b_counts:
         with open(os.path.join(out, f"p1b_{n}.json"), "w") as f:
             json.dump(p1b(n), f)

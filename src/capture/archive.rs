@@ -1,6 +1,7 @@
 //! The ZIP container of a capture, read as untrusted input: the central directory is read once, each entry's
 //! declared sizes are checked against each other and against the archive before anything is inflated, and an
-//! entry is inflated into memory that grows with what actually comes out, never to more than its declared size.
+//! entry is inflated into memory of its declared size (taken at once up to 64 MiB, else growing with what actually
+//! comes out), never to more than its declared size.
 //!
 //! Plausibility (before inflating): an entry is stored or deflated and not encrypted; a stored entry's two sizes are
 //! equal; a deflated entry's size is at most [`MAX_DEFLATE_RATIO`] times its compressed size (deflate cannot do
@@ -13,6 +14,7 @@ use super::{MAX_BLOB_BYTES, MAX_MANIFEST_BYTES, capture_error};
 use crate::{Error, Result};
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
+use std::sync::Arc;
 use zip::{CompressionMethod, ZipArchive};
 
 /// The most a deflated entry may expand: deflate's limit of 1032 to 1 (a 258-byte match in two bits), plus one
@@ -24,6 +26,9 @@ pub const MANIFEST_NAME: &str = "manifest.json";
 
 /// The memory an inflation starts with, and the least it grows by (64 KiB).
 const FIRST_CHUNK: usize = 64 << 10;
+
+/// The largest entry inflated into memory of its declared size taken at once (64 MiB; see `Archive::inflate`).
+const AT_ONCE: usize = 64 << 20;
 
 /// What the central directory says of one entry.
 #[derive(Clone, Copy, Debug)]
@@ -162,7 +167,7 @@ impl<R: Read + Seek> Archive<R> {
     }
 
     /// The manifest's bytes.
-    pub fn read_manifest(&mut self) -> Result<Vec<u8>> {
+    pub fn read_manifest(&mut self) -> Result<Arc<[u8]>> {
         let info = self
             .manifest
             .ok_or_else(|| capture_error(format!("the archive has no {MANIFEST_NAME}")))?;
@@ -181,7 +186,7 @@ impl<R: Read + Seek> Archive<R> {
     }
 
     /// The bytes of blob `id`, after checking its entry, its size and its SHA-256.
-    pub fn read_blob(&mut self, id: &BlobId) -> Result<Vec<u8>> {
+    pub fn read_blob(&mut self, id: &BlobId) -> Result<Arc<[u8]>> {
         let at = id.entry_name();
         let size = self.blob_size(id).map_err(|problem| capture_error(problem).at(&at))?;
         if size > MAX_BLOB_BYTES {
@@ -205,55 +210,72 @@ impl<R: Read + Seek> Archive<R> {
         Ok(bytes)
     }
 
-    /// Inflates an entry into exactly its declared size, growing the buffer as bytes come (so that a declared size
-    /// far above the real one costs nothing) and refusing an entry that gives fewer or more.
-    fn inflate(&mut self, info: &EntryInfo) -> Result<Vec<u8>> {
+    /// Inflates an entry into exactly its declared size, refusing an entry that gives fewer or more. An entry of at
+    /// most [`AT_ONCE`] bytes is inflated into memory of its declared size taken at once (no copy after); a larger
+    /// one into memory that grows as bytes come (so that a declared size far above the real one costs nothing).
+    fn inflate(&mut self, info: &EntryInfo) -> Result<Arc<[u8]>> {
         let expected = usize::try_from(info.size)
             .map_err(|_| capture_error(format!("{} bytes do not fit in memory here", info.size)))?;
         let mut file = self
             .zip
             .by_index(info.index)
             .map_err(|e| capture_error(format!("cannot read the entry: {e}")))?;
+        if expected <= AT_ONCE {
+            let mut out: Arc<[u8]> = std::iter::repeat_n(0u8, expected).collect();
+            let room = Arc::get_mut(&mut out).ok_or_else(|| capture_error("the inflated entry is shared"))?;
+            fill(&mut file, room, 0, expected)?;
+            expect_end(&mut file, expected)?;
+            return Ok(out);
+        }
         let mut out: Vec<u8> = Vec::new();
         let mut filled = 0usize;
-        loop {
-            if filled == out.len() {
-                if filled == expected {
-                    break;
-                }
-                let grow = filled.max(FIRST_CHUNK).min(expected.saturating_sub(filled));
-                out.try_reserve_exact(grow)
-                    .map_err(|_| capture_error(format!("cannot allocate {} bytes", filled.saturating_add(grow))))?;
-                out.resize(filled.saturating_add(grow), 0);
-            }
-            let room = out.get_mut(filled..).unwrap_or_default();
-            let read = match file.read(room) {
-                Ok(read) => read,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(inflate_error(&e, filled, expected)),
-            };
-            if read == 0 {
+        while filled < expected {
+            let grow = filled.max(FIRST_CHUNK).min(expected.saturating_sub(filled));
+            out.try_reserve_exact(grow)
+                .map_err(|_| capture_error(format!("cannot allocate {} bytes", filled.saturating_add(grow))))?;
+            out.resize(filled.saturating_add(grow), 0);
+            filled = fill(&mut file, &mut out, filled, expected)?;
+        }
+        expect_end(&mut file, expected)?;
+        Ok(Arc::from(out))
+    }
+}
+
+/// Reads `file` into `out` from `filled` until `out` is full; the count of bytes then in `out`. Running out of bytes
+/// before is an error (the entry declares `expected`).
+fn fill(file: &mut impl Read, out: &mut [u8], filled: usize, expected: usize) -> Result<usize> {
+    let mut filled = filled;
+    while let Some(room) = out.get_mut(filled..).filter(|room| !room.is_empty()) {
+        let read = match file.read(room) {
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(inflate_error(&e, filled, expected)),
+        };
+        if read == 0 {
+            return Err(capture_error(format!(
+                "the entry inflates to {filled} bytes where its directory entry declares {expected}"
+            )));
+        }
+        filled = filled.saturating_add(read);
+    }
+    Ok(filled)
+}
+
+/// Checks that `file` has given all it holds: one more read must find the end (and lets the zip crate check the
+/// CRC-32).
+fn expect_end(file: &mut impl Read, expected: usize) -> Result<()> {
+    let mut probe = [0u8; 1];
+    loop {
+        match file.read(&mut probe) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {
                 return Err(capture_error(format!(
-                    "the entry inflates to {filled} bytes where its directory entry declares {expected}"
+                    "the entry inflates to more than the {expected} bytes its directory entry declares"
                 )));
             }
-            filled = filled.saturating_add(read);
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(inflate_error(&e, expected, expected)),
         }
-        // One more read must find the end (and lets the zip crate check the CRC-32).
-        let mut probe = [0u8; 1];
-        loop {
-            match file.read(&mut probe) {
-                Ok(0) => break,
-                Ok(_) => {
-                    return Err(capture_error(format!(
-                        "the entry inflates to more than the {expected} bytes its directory entry declares"
-                    )));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(inflate_error(&e, filled, expected)),
-            }
-        }
-        Ok(out)
     }
 }
 

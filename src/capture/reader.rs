@@ -509,7 +509,7 @@ impl<R: Read + Seek> Capture<R> {
         if let Some(blob) = self.cache.get(id) {
             return Ok(blob);
         }
-        let blob: Arc<[u8]> = Arc::from(self.archive.read_blob(id)?);
+        let blob = self.archive.read_blob(id)?;
         self.cache.insert(*id, blob.clone());
         Ok(blob)
     }

@@ -178,7 +178,13 @@ pub(super) struct MaskShape<'p> {
 pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, shape: MaskShape<'_>, mask: &mut [bool]) {
     let [width, height] = shape.size;
     let plane = u64::from(width).saturating_mul(u64::from(height));
-    let mut set = |plane_index: u32, px: i64, py: i64| {
+    let everywhere = PixelRect {
+        left: 0,
+        top: 0,
+        right: i64::from(width),
+        bottom: i64::from(height),
+    };
+    mark_within(triangle, raster, shape, everywhere, |plane_index, px, py| {
         let first = plane.saturating_mul(u64::from(plane_index));
         let index = u64::try_from(py)
             .ok()
@@ -188,10 +194,43 @@ pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, shape: MaskShape<'_
         if let Some(slot) = index.and_then(|i| mask.get_mut(i)) {
             *slot = true;
         }
+    });
+}
+
+/// What [`mark`] marks at pixel (`x`, `y`) alone, into `planes` (one flag per mask plane, `shape.planes` of them):
+/// the pixel's flags of the whole draw's mask, for a pixel history that does not draw the whole draw.
+pub(super) fn mark_pixel(
+    triangle: &Triangle,
+    raster: &Rasterizer,
+    shape: MaskShape<'_>,
+    (x, y): (u32, u32),
+    planes: &mut [bool],
+) {
+    let window = PixelRect {
+        left: i64::from(x),
+        top: i64::from(y),
+        right: i64::from(x).saturating_add(1),
+        bottom: i64::from(y).saturating_add(1),
     };
+    mark_within(triangle, raster, shape, window, |plane_index, _, _| {
+        if let Some(slot) = usize::try_from(plane_index).ok().and_then(|p| planes.get_mut(p)) {
+            *slot = true;
+        }
+    });
+}
+
+/// Calls `set(plane, x, y)` for every mask flag within `window` that `triangle` makes ambiguous ([`mark`]'s rule).
+fn mark_within(
+    triangle: &Triangle,
+    raster: &Rasterizer,
+    shape: MaskShape<'_>,
+    window: PixelRect,
+    mut set: impl FnMut(u32, i64, i64),
+) {
     for fan in fans(triangle, raster) {
-        for py in fan.bounds.top..fan.bounds.bottom {
-            for px in fan.bounds.left..fan.bounds.right {
+        let bounds = fan.bounds.intersect(window);
+        for py in bounds.top..bounds.bottom {
+            for px in bounds.left..bounds.right {
                 for sample in 0..shape.pattern.count() {
                     if !fan.ambiguous(px, py, shape.pattern.offset_256(sample)) {
                         continue;

@@ -31,6 +31,17 @@ pub struct HistoryOptions {
     pub trace_vertex: Option<(usize, usize)>,
 }
 
+/// What a whole draw leaves at one pixel, found by its pixel history ([`PreparedDraw::pixel_outcome`]).
+#[derive(Debug)]
+pub struct PixelOutcome {
+    /// One-pixel targets holding the pixel's texels (every sample) after the draw, in the targets' formats and
+    /// layouts: the whole draw's texels there.
+    pub targets: Targets,
+    /// The pixel's flags in the draw's ambiguity mask, one per mask plane (a plane per sample with multisampled
+    /// targets); empty when the draw options turn the mask off.
+    pub ambiguous: Vec<bool>,
+}
+
 /// The targets' values at sample `sample` of (0, 0) of a one-pixel output merger.
 fn values(om: &OutputMerger, sample: u32) -> Result<PixelValues> {
     let targets = om.targets();
@@ -129,6 +140,35 @@ impl PreparedDraw<'_> {
         cx < low_x - 2. || cx > high_x + 2. || cy < low_y - 2. || cy > high_y + 2.
     }
 
+    /// Every triangle of the draw (by primitive index, with its corners' clip-space positions) whose screen bounds do
+    /// not miss pixel (`x`, `y`) (as [`PreparedDraw::pixel_history`] judges them), from the shaded vertices the draw
+    /// keeps; points and lines are left out.
+    pub fn triangles_near(&mut self, x: u32, y: u32) -> Result<Vec<(u64, [[f32; 4]; 3])>> {
+        let label = self.state.label.clone();
+        let mut reporter = Reporter::new(None, &label);
+        let mut machine = self.machine();
+        let mut found = Vec::new();
+        let mut index = 0u64;
+        for instance in 0..self.ia.instance_count() {
+            let shaded = self.vertices(instance, &mut machine, &mut reporter)?;
+            for primitive in self.ia.primitives() {
+                let primitive_index = index;
+                index = index.saturating_add(1);
+                if primitive.kind != crate::input_assembler::PrimitiveKind::Triangle {
+                    continue;
+                }
+                let Some(context) = self.context(primitive, &shaded) else {
+                    continue;
+                };
+                let positions = context.slots.map(|s| shaded.position(s).unwrap_or_default());
+                if !self.misses(positions, x, y) {
+                    found.push((primitive_index, positions));
+                }
+            }
+        }
+        Ok(found)
+    }
+
     /// The vertex at `slot` of `instance` run alone: its inputs, every output, and the trace if asked for.
     pub fn vertex_record(&self, instance: u32, slot: usize, trace: bool) -> Result<VertexRecord> {
         let what = format!("{} vs", self.state.label);
@@ -169,6 +209,12 @@ impl PreparedDraw<'_> {
     /// The history of pixel (`x`, `y`): every fragment that reached it, in drawing order, with what each stage did
     /// (see the module documentation for how little of the draw this runs).
     pub fn pixel_history(&mut self, x: u32, y: u32, options: HistoryOptions) -> Result<PixelHistory> {
+        self.pixel_outcome(x, y, options).map(|(history, _)| history)
+    }
+
+    /// The history of pixel (`x`, `y`) ([`PreparedDraw::pixel_history`]) and what the whole draw would leave there
+    /// ([`PixelOutcome`]), from the same walk: what an inspection needs without drawing the whole draw.
+    pub fn pixel_outcome(&mut self, x: u32, y: u32, options: HistoryOptions) -> Result<(PixelHistory, PixelOutcome)> {
         let [width, height] = self.size;
         if x >= width || y >= height {
             return Err(Error::new(
@@ -191,6 +237,12 @@ impl PreparedDraw<'_> {
             ..PixelHistory::default()
         };
         let mut stats = DrawStats::default();
+        let shape = self.mask_shape();
+        let mut ambiguous = if self.options.ambiguity {
+            vec![false; usize::try_from(shape.planes).unwrap_or(1)]
+        } else {
+            Vec::new()
+        };
         let mut vertex_machine = self.machine();
         let mut pixel_machine = self.machine();
         let mut index = 0u64;
@@ -212,7 +264,10 @@ impl PreparedDraw<'_> {
                 let Some(triangle) = this.setup(&context, &mut stats) else {
                     continue;
                 };
-                let ambiguous = ambiguity::at(&triangle, &this.rasterizer, &this.pattern, x, y);
+                if !ambiguous.is_empty() {
+                    ambiguity::mark_pixel(&triangle, &this.rasterizer, this.mask_shape(), (x, y), &mut ambiguous);
+                }
+                let ambiguous_here = ambiguity::at(&triangle, &this.rasterizer, &this.pattern, x, y);
                 for hit in triangle.pixel(x, y) {
                     let values = *hit.values();
                     let fragment_index = history.fragments.len();
@@ -233,7 +288,7 @@ impl PreparedDraw<'_> {
                         depth: values.depth,
                         perspective_weights: values.perspective,
                         screen_weights: values.linear,
-                        ambiguous,
+                        ambiguous: ambiguous_here,
                         covered_samples: hit.quad.sample_mask(hit.lane),
                         ..Fragment::default()
                     };
@@ -264,6 +319,10 @@ impl PreparedDraw<'_> {
         }
         history.after = values(&om, 0)?;
         history.after_samples = sample_values(&om)?;
-        Ok(history)
+        let outcome = PixelOutcome {
+            targets: om.into_targets(),
+            ambiguous,
+        };
+        Ok((history, outcome))
     }
 }

@@ -102,7 +102,7 @@ mod tests;
 
 pub use crate::api::draw::DrawState;
 pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, SampleRecord, VertexRecord};
-pub use history::HistoryOptions;
+pub use history::{HistoryOptions, PixelOutcome};
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
 pub use program::{Program, ShaderCache};
 pub use progress::{Progress, ProgressCallback, WORK_PER_REPORT};

@@ -3,11 +3,9 @@
 //! before snapping, for each fan triangle of the clipped polygon that reaches coverage.
 
 use crate::draw::PreparedDraw;
-use crate::input_assembler::PrimitiveKind;
 use crate::raster::{Rasterizer, Triangle, TriangleFate, snap};
 use crate::{Result, draw::VertexRecord};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// The edge of a triangle nearest a pixel centre.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -138,42 +136,24 @@ pub fn triangle_of(raster: &Rasterizer, vertices: &[VertexRecord; 3]) -> Triangl
 }
 
 /// The triangles of the draw, other than those in `skip`, whose coverage of pixel (`x`, `y`) depends on rounding at
-/// an edge, with that edge: the triangles that might have covered the pixel on another rasterizer. Each vertex is
-/// run once (and kept) to find the triangles' positions.
-pub fn ambiguous_neighbours(draw: &PreparedDraw<'_>, x: u32, y: u32, skip: &[u64]) -> Result<Vec<EdgeProximity>> {
-    let mut positions: HashMap<(u32, usize), [f32; 4]> = HashMap::new();
+/// an edge, with that edge: the triangles that might have covered the pixel on another rasterizer. The positions are
+/// the draw's shaded vertices ([`PreparedDraw::triangles_near`]).
+pub fn ambiguous_neighbours(draw: &mut PreparedDraw<'_>, x: u32, y: u32, skip: &[u64]) -> Result<Vec<EdgeProximity>> {
     let mut found = Vec::new();
-    let mut index = 0u64;
-    let ia = draw.input_assembler();
-    for instance in 0..ia.instance_count() {
-        for primitive in ia.primitives() {
-            let primitive_index = index;
-            index = index.saturating_add(1);
-            // points and lines have no ambiguous edges (the mask's rule is a triangle's)
-            if skip.contains(&primitive_index) || primitive.kind != PrimitiveKind::Triangle {
-                continue;
-            }
-            let mut corners = [[0f32; 4]; 3];
-            for (corner, slot) in corners.iter_mut().zip(primitive.vertices) {
-                let slot = slot as usize;
-                *corner = match positions.get(&(instance, slot)) {
-                    Some(position) => *position,
-                    None => {
-                        let position = draw.vertex_record(instance, slot, false)?.position;
-                        positions.insert((instance, slot), position);
-                        position
-                    }
-                };
-            }
-            let triangle = draw.rasterizer().triangle(corners);
-            if triangle.fate() != TriangleFate::Rasterized {
-                continue;
-            }
-            if let Some(edge) = nearest_edge(&triangle, draw.rasterizer(), x, y, primitive_index)
-                && edge.ambiguous
-            {
-                found.push(edge);
-            }
+    // points and lines have no ambiguous edges (the mask's rule is a triangle's); a triangle whose bounds miss the
+    // pixel by two pixels is not ambiguous there
+    for (primitive_index, corners) in draw.triangles_near(x, y)? {
+        if skip.contains(&primitive_index) {
+            continue;
+        }
+        let triangle = draw.rasterizer().triangle(corners);
+        if triangle.fate() != TriangleFate::Rasterized {
+            continue;
+        }
+        if let Some(edge) = nearest_edge(&triangle, draw.rasterizer(), x, y, primitive_index)
+            && edge.ambiguous
+        {
+            found.push(edge);
         }
     }
     Ok(found)

@@ -59,8 +59,8 @@ pub use report::{PixelInspection, ProgramListing};
 pub use values::{ChannelDifference, ChannelValue, TexelValue};
 pub use verdict::{CoverageCase, Verdict};
 
-use crate::capture::{Capture, TargetSlot};
-use crate::compare::{PixelClass, Tolerance};
+use crate::capture::{Capture, CapturedDraw, TargetSlot};
+use crate::compare::{CompareOptions, Image, PixelClass, Tolerance, compare};
 use crate::draw::{HistoryOptions, PixelHistory, PreparedDraw, ShaderCache};
 use crate::error::ErrorKind;
 use crate::format::{Format, decode_depth_stencil};
@@ -99,7 +99,13 @@ impl Default for InspectOptions {
     }
 }
 
-/// Replays draw `index` of `capture` and inspects pixel (`x`, `y`) of `target` (see the module documentation).
+/// Inspects pixel (`x`, `y`) of `target` of draw `index` of `capture` (see the module documentation).
+///
+/// Nothing but the pixel is drawn: the pixel's history ([`PreparedDraw::pixel_outcome`]: the vertex program for
+/// the draw's vertices, then only the primitives whose bounds hold the pixel, its quad and its output merger) gives
+/// the replayed texel and the pixel's ambiguity flags, and the texel is compared alone, which is what the whole
+/// replay's comparison gives at that pixel. A tolerance with a position deviation compares a pixel with its
+/// neighbours: then the draw is replayed whole first ([`inspect_replayed`]).
 pub fn inspect_pixel<R: Read + Seek>(
     capture: &mut Capture<R>,
     index: usize,
@@ -110,9 +116,176 @@ pub fn inspect_pixel<R: Read + Seek>(
     options: &InspectOptions,
 ) -> Result<PixelInspection> {
     let draw = Arc::new(capture.draw(index)?);
+    let local = draw
+        .targets
+        .iter()
+        .all(|t| options.replay.tolerance.resolve(t.format).position == 0);
+    if local {
+        return inspect_local(&draw, x, y, target, cache, options);
+    }
     let mut session = ReplaySession::start(draw, cache, &options.replay)?;
     session.run_to_end(None)?;
     inspect_replayed(&mut session, x, y, target, options)
+}
+
+/// [`inspect_pixel`] from the pixel's history alone.
+fn inspect_local(
+    draw: &CapturedDraw,
+    x: u32,
+    y: u32,
+    target: TargetSlot,
+    cache: &mut ShaderCache,
+    options: &InspectOptions,
+) -> Result<PixelInspection> {
+    let index = draw.index;
+    let at = format!("draw {index} {target} pixel ({x}, {y})");
+    let recorded_target = draw
+        .targets
+        .iter()
+        .find(|t| t.target == target)
+        .ok_or_else(|| not_written(index, target, draw.targets.iter().map(|t| t.target)))?;
+    let format = recorded_target.format;
+    let samples = recorded_target.resource.sample_count.max(1);
+    let (row, stacked_height) = sample_row(
+        index,
+        target,
+        recorded_target.width,
+        recorded_target.height,
+        samples,
+        x,
+        y,
+        options.sample,
+    )?;
+    let image = |bytes: &[u8]| -> Result<Vec<u8>> {
+        Image::new(format, recorded_target.width, stacked_height, bytes)?
+            .texel(x, row)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| values::outside(x, row, recorded_target.width, stacked_height))
+    };
+    let before = image(&recorded_target.before).map_err(|e| e.at(at.clone()))?;
+    let recorded = recorded_target.after.as_deref().map(image).transpose()?;
+    let recorded_depth = draw
+        .targets
+        .iter()
+        .find(|t| t.target == TargetSlot::DepthStencil)
+        .and_then(|t| {
+            let height = t.height.saturating_mul(t.resource.sample_count.max(1));
+            let bytes = Image::new(t.format, t.width, height, t.after.as_deref()?)
+                .ok()?
+                .texel(x, row)?
+                .to_vec();
+            decode_depth_stencil(t.format, &bytes).ok().map(|d| d.depth)
+        });
+    let state = Arc::new(draw.state.clone());
+    let mut prepared = PreparedDraw::shared(state, cache, options.replay.draw)?;
+    let (history, outcome) = prepared
+        .pixel_outcome(x, y, history_options(options))
+        .map_err(|e| e.within(at.as_str()))?;
+    let sample = options.sample;
+    let replayed = match target {
+        TargetSlot::RenderTarget(slot) => usize::try_from(slot)
+            .ok()
+            .and_then(|s| outcome.targets.render_targets.get(s))
+            .and_then(Option::as_ref)
+            .map(|t| (t.format(), t.sample_bytes(0, 0, sample).map(<[u8]>::to_vec))),
+        TargetSlot::DepthStencil => outcome
+            .targets
+            .depth_stencil
+            .as_ref()
+            .map(|t| (t.format(), t.sample_bytes(0, 0, sample).map(<[u8]>::to_vec))),
+    };
+    let replayed = match replayed {
+        Some((replayed_format, bytes)) if replayed_format == format => bytes?,
+        _ => {
+            return Err(Error::new(
+                "replay",
+                "the draw gave no contents for this target in the capture's format",
+            )
+            .at(format!("draw {index} {target}")));
+        }
+    };
+    let tolerance = plane_tolerance(options.replay.tolerance.resolve(format), options.plane);
+    let in_mask = outcome
+        .ambiguous
+        .get(usize::try_from(sample).unwrap_or(usize::MAX))
+        .copied()
+        .unwrap_or(false);
+    let compared_plane = options.plane == Plane::All || options.replay.planes;
+    let class = match &recorded {
+        Some(recorded) if compared_plane => {
+            let reference = Image::new(format, 1, 1, recorded)?;
+            let result = Image::new(format, 1, 1, &replayed)?;
+            let mask = [in_mask];
+            let compare_options = CompareOptions {
+                ambiguous: Some(&mask),
+                ..CompareOptions::new(tolerance)
+            };
+            compare(&reference, &result, &compare_options)?.class_at(0, 0)
+        }
+        _ => None,
+    };
+    let evidence = PixelEvidence {
+        x,
+        y,
+        target,
+        format,
+        tolerance: &tolerance,
+        before: &before,
+        recorded: recorded.as_deref(),
+        replayed: &replayed,
+        class,
+        in_mask,
+        recorded_depth,
+    };
+    assemble(&mut prepared, index, draw.label(), samples, &evidence, history, options)
+}
+
+/// The error for a target the draw does not write.
+fn not_written(index: usize, target: TargetSlot, written: impl Iterator<Item = TargetSlot>) -> Error {
+    let names: Vec<String> = written.map(|t| t.to_string()).collect();
+    Error::of_kind(
+        ErrorKind::Request,
+        "inspect",
+        format!("the draw does not write {target}; it writes {}", names.join(", ")),
+    )
+    .at(format!("draw {index}"))
+}
+
+/// The row of sample `sample` of pixel (`x`, `y`) in a target of `plane_height` rows a sample plane whose
+/// `samples` planes are stacked, and the stack's height; an error when there is no such sample or pixel.
+#[allow(clippy::too_many_arguments)] // the target's shape and the pixel asked for, each a plain number
+fn sample_row(
+    index: usize,
+    target: TargetSlot,
+    width: u32,
+    plane_height: u32,
+    samples: u32,
+    x: u32,
+    y: u32,
+    sample: u32,
+) -> Result<(u32, u32)> {
+    if sample >= samples || y >= plane_height {
+        return Err(Error::of_kind(
+            ErrorKind::Request,
+            "inspect",
+            format!(
+                "{target} is {width}x{plane_height} with {samples} sample(s) a pixel: no sample {sample} of pixel ({x}, {y})"
+            ),
+        )
+        .at(format!("draw {index}")));
+    }
+    Ok((
+        sample.saturating_mul(plane_height).saturating_add(y),
+        plane_height.saturating_mul(samples),
+    ))
+}
+
+/// What to trace in the history an inspection takes.
+fn history_options(options: &InspectOptions) -> HistoryOptions {
+    HistoryOptions {
+        trace_pixel: options.trace_pixel,
+        trace_vertex: options.trace_vertex,
+    }
 }
 
 /// The bytes of texel (`x`, `y`) of `bytes`, a surface of `target`.
@@ -186,7 +359,12 @@ struct Judged {
 /// the channel differences ([`values`]), the nearest edges ([`edge`]) of every fragment's triangle, and the decision
 /// procedure of the module documentation over the history as the sample saw it ([`PixelHistory::for_sample`]).
 /// [`inspect_replayed`] (the command line's and the viewer's inspection) decides through it.
-fn judge(prepared: &PreparedDraw<'_>, history: &PixelHistory, sample: u32, e: &PixelEvidence<'_>) -> Result<Judged> {
+fn judge(
+    prepared: &mut PreparedDraw<'_>,
+    history: &PixelHistory,
+    sample: u32,
+    e: &PixelEvidence<'_>,
+) -> Result<Judged> {
     let (x, y) = (e.x, e.y);
     let fragment_edges: Vec<Option<EdgeProximity>> = history
         .fragments
@@ -254,32 +432,23 @@ pub fn inspect_replayed(
             "the draw's replay has not finished",
         )
     })?;
-    let target_replay = replay.target(target).ok_or_else(|| {
-        let names: Vec<String> = replay.targets.iter().map(|t| t.slot.to_string()).collect();
-        Error::of_kind(
-            ErrorKind::Request,
-            "inspect",
-            format!("the draw does not write {target}; it writes {}", names.join(", ")),
-        )
-        .at(format!("draw {index}"))
-    })?;
+    let target_replay = replay
+        .target(target)
+        .ok_or_else(|| not_written(index, target, replay.targets.iter().map(|t| t.slot)))?;
     let format = target_replay.format;
     // a multisampled target's sample planes are stacked: sample s of pixel (x, y) is row y + s * plane height
     let samples = target_replay.samples.max(1);
-    let sample = options.sample;
     let plane_height = target_replay.height.checked_div(samples).unwrap_or(0);
-    if sample >= samples || y >= plane_height {
-        return Err(Error::of_kind(
-            ErrorKind::Request,
-            "inspect",
-            format!(
-                "{target} is {}x{plane_height} with {samples} sample(s) a pixel: no sample {sample} of pixel ({x}, {y})",
-                target_replay.width
-            ),
-        )
-        .at(format!("draw {index}")));
-    }
-    let row = sample.saturating_mul(plane_height).saturating_add(y);
+    let (row, _) = sample_row(
+        index,
+        target,
+        target_replay.width,
+        plane_height,
+        samples,
+        x,
+        y,
+        options.sample,
+    )?;
     let before = texel_at(target_replay, &target_replay.before, x, row)
         .map_err(|e| e.at(at.clone()))?
         .to_vec();
@@ -295,38 +464,55 @@ pub fn inspect_replayed(
     let tolerance = plane_tolerance(whole, options.plane);
     let class = target_replay.plane(options.plane).and_then(|c| c.class_at(x, row));
     let in_mask = replay.is_ambiguous(x, row);
-    let depth = recorded_depth(replay, x, row);
+    let recorded_depth = recorded_depth(replay, x, row);
     let label = replay.label.clone();
     let prepared = session.prepared_mut();
     let history = prepared
-        .pixel_history(
-            x,
-            y,
-            HistoryOptions {
-                trace_pixel: options.trace_pixel,
-                trace_vertex: options.trace_vertex,
-            },
-        )
+        .pixel_history(x, y, history_options(options))
         .map_err(|e| e.within(at.as_str()))?;
-    let judged = judge(
-        prepared,
-        &history,
-        sample,
-        &PixelEvidence {
-            x,
-            y,
-            target,
-            format,
-            tolerance: &tolerance,
-            before: &before,
-            recorded: recorded.as_deref(),
-            replayed: &replayed,
-            class,
-            in_mask,
-            recorded_depth: depth,
-        },
-    )
-    .map_err(|e| e.within(at.as_str()))?;
+    let evidence = PixelEvidence {
+        x,
+        y,
+        target,
+        format,
+        tolerance: &tolerance,
+        before: &before,
+        recorded: recorded.as_deref(),
+        replayed: &replayed,
+        class,
+        in_mask,
+        recorded_depth,
+    };
+    assemble(prepared, index, label, samples, &evidence, history, options)
+}
+
+/// The inspection of draw `index` (called `label`; its targets of `samples` samples) at the pixel `evidence` holds,
+/// whose history is `history`: the verdict ([`judge`]) and the report.
+fn assemble(
+    prepared: &mut PreparedDraw<'_>,
+    index: usize,
+    label: String,
+    samples: u32,
+    evidence: &PixelEvidence<'_>,
+    history: PixelHistory,
+    options: &InspectOptions,
+) -> Result<PixelInspection> {
+    let &PixelEvidence {
+        x,
+        y,
+        target,
+        format,
+        tolerance,
+        before,
+        recorded,
+        replayed,
+        class,
+        in_mask,
+        ..
+    } = evidence;
+    let at = format!("draw {index} {target} pixel ({x}, {y})");
+    let sample = options.sample;
+    let judged = judge(prepared, &history, sample, evidence).map_err(|e| e.within(at.as_str()))?;
     let Judged {
         difference,
         fragment_edges,
@@ -346,13 +532,10 @@ pub fn inspect_replayed(
         y,
         target,
         format,
-        tolerance,
-        before: values::texel_value(format, &before)?,
-        recorded: recorded
-            .as_deref()
-            .map(|r| values::texel_value(format, r))
-            .transpose()?,
-        replayed: values::texel_value(format, &replayed)?,
+        tolerance: *tolerance,
+        before: values::texel_value(format, before)?,
+        recorded: recorded.map(|r| values::texel_value(format, r)).transpose()?,
+        replayed: values::texel_value(format, replayed)?,
         difference,
         class,
         ambiguous: in_mask,
@@ -360,7 +543,7 @@ pub fn inspect_replayed(
         verdict,
         fragment_edges,
         neighbour_edges,
-        history_agrees: history_agrees(&history.for_sample(sample), target, format, &replayed),
+        history_agrees: history_agrees(&history.for_sample(sample), target, format, replayed),
         sample,
         samples,
         history,
