@@ -72,11 +72,13 @@ export function defaultCapture(wanted) {
 }
 
 /**
- * Maps a URL path to a file under www/ or fixtures/, or null when it escapes them.
+ * Maps a URL path to a file under www/ or fixtures/ (or the benchmark's directory, at /bench/), or null when it
+ * escapes them.
  * @param {string} urlPath
+ * @param {string | undefined} benchDir
  * @returns {string | null}
  */
-function fileFor(urlPath) {
+function fileFor(urlPath, benchDir) {
   let decoded;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -86,7 +88,9 @@ function fileFor(urlPath) {
   if (decoded.includes("\0")) return null;
   const [root, rest] = decoded.startsWith("/fixtures/")
     ? [join(REPO, "fixtures"), decoded.slice("/fixtures/".length)]
-    : [join(REPO, "www"), decoded.slice(1)];
+    : benchDir !== undefined && decoded.startsWith("/bench/")
+      ? [resolve(benchDir), decoded.slice("/bench/".length)]
+      : [join(REPO, "www"), decoded.slice(1)];
   const path = normalize(join(root, rest));
   if (path !== root && !path.startsWith(root + sep)) return null;
   return path;
@@ -94,8 +98,9 @@ function fileFor(urlPath) {
 
 /**
  * Starts the server.
- * @param {{ port?: number, host?: string, capture?: string | null | undefined, quiet?: boolean }} options
- *   `capture: null` starts without a default capture (the start page), whatever fixtures/captures holds
+ * @param {{ port?: number, host?: string, capture?: string | null | undefined, quiet?: boolean, benchDir?: string }} options
+ *   `capture: null` starts without a default capture (the start page), whatever fixtures/captures holds;
+ *   `benchDir` is served at /bench/ (scripts/bench-browser.mjs)
  * @returns {Promise<{ url: string, port: number, defaultCapture: string | null, close: () => Promise<void> }>}
  */
 export function startServer(options = {}) {
@@ -119,7 +124,7 @@ export function startServer(options = {}) {
       response.end(request.method === "HEAD" ? undefined : config);
       return;
     }
-    let path = fileFor(url.pathname);
+    let path = fileFor(url.pathname, options.benchDir);
     if (path !== null && existsSync(path) && statSync(path).isDirectory()) path = join(path, "index.html");
     if (path === null || !existsSync(path) || !statSync(path).isFile()) {
       response.writeHead(404, { ...headers, "Content-Type": TYPES[".txt"] });

@@ -15,8 +15,8 @@ use crate::output_merger::{
     Targets,
 };
 use crate::raster::{
-    Cull, DepthFormat, Lane, LineMode, Quad, Rasterizer, RasterizerState, SamplePattern, Stripes, Triangle,
-    TriangleFate,
+    Cull, DepthFormat, Lane, LineMode, Quad, QuadPosition, Rasterizer, RasterizerState, SamplePattern, Stripes,
+    Triangle, TriangleFate,
 };
 use crate::shader::{
     DEFAULT_BUDGET, DepthOutput, LANES, Machine, OutputRegister, PullLocation, PullModel, Trace, Unbound,
@@ -544,8 +544,8 @@ struct UnderWay {
     primitive: Primitive,
     /// Its setup.
     triangle: Triangle,
-    /// How many of its quads (in [`Triangle::quads`] order) have been shaded.
-    next_quad: usize,
+    /// Where the walk of its quads ([`Triangle::quads`]) goes on: past those shaded.
+    next_quad: QuadPosition,
 }
 
 /// Where the lanes of a batch go after the program: the draw's output merger (every covered lane), or a pixel
@@ -1076,7 +1076,7 @@ impl<'s> PreparedDraw<'s> {
                         *current = Some(UnderWay {
                             primitive,
                             triangle,
-                            next_quad: 0,
+                            next_quad: QuadPosition::default(),
                         });
                     }
                     None => {
@@ -1100,7 +1100,7 @@ impl<'s> PreparedDraw<'s> {
             };
             // the quads in batches of LANES / 4, as a draw run at once makes them, so that a run part by part
             // shades the very same batches
-            let mut quads = under_way.triangle.quads().skip(under_way.next_quad);
+            let mut quads = under_way.triangle.quads().resume(under_way.next_quad);
             let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
             let mut finished = false;
             loop {
@@ -1114,7 +1114,7 @@ impl<'s> PreparedDraw<'s> {
                     stats,
                     reporter,
                 )?;
-                under_way.next_quad = under_way.next_quad.saturating_add(taken);
+                under_way.next_quad = quads.position();
                 if taken < LANES / 4 {
                     finished = true;
                     break;

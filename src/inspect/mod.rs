@@ -60,11 +60,11 @@ pub use values::{ChannelDifference, ChannelValue, TexelValue};
 pub use verdict::{CoverageCase, Verdict};
 
 use crate::capture::{Capture, CapturedDraw, TargetSlot};
-use crate::compare::{CompareOptions, Image, PixelClass, Tolerance, compare};
+use crate::compare::{Image, PixelClass, Tolerance};
 use crate::draw::{HistoryOptions, PixelHistory, PreparedDraw, ShaderCache};
 use crate::error::ErrorKind;
 use crate::format::{Format, decode_depth_stencil};
-use crate::replay::{DrawReplay, Plane, ReplayOptions, ReplaySession, TargetReplay, plane_tolerance};
+use crate::replay::{DrawReplay, Plane, ReplayOptions, ReplaySession, TargetReplay, plane_tolerance, texel_class};
 use crate::{Error, Result};
 use std::io::{Read, Seek};
 use std::sync::Arc;
@@ -121,7 +121,7 @@ pub fn inspect_pixel<R: Read + Seek>(
         .iter()
         .all(|t| options.replay.tolerance.resolve(t.format).position == 0);
     if local {
-        return inspect_local(&draw, x, y, target, cache, options);
+        return inspect_local(draw, x, y, target, cache, options);
     }
     let mut session = ReplaySession::start(draw, cache, &options.replay)?;
     session.run_to_end(None)?;
@@ -130,7 +130,7 @@ pub fn inspect_pixel<R: Read + Seek>(
 
 /// [`inspect_pixel`] from the pixel's history alone.
 fn inspect_local(
-    draw: &CapturedDraw,
+    draw: Arc<CapturedDraw>,
     x: u32,
     y: u32,
     target: TargetSlot,
@@ -176,9 +176,9 @@ fn inspect_local(
                 .to_vec();
             decode_depth_stencil(t.format, &bytes).ok().map(|d| d.depth)
         });
-    let state = Arc::new(draw.state.clone());
-    let mut prepared = PreparedDraw::shared(state, cache, options.replay.draw)?;
-    let (history, outcome) = prepared
+    let label = draw.label();
+    let mut session = ReplaySession::prepare(Arc::clone(&draw), cache, &options.replay)?;
+    let (history, outcome) = session
         .pixel_outcome(x, y, history_options(options))
         .map_err(|e| e.within(at.as_str()))?;
     let sample = options.sample;
@@ -212,16 +212,7 @@ fn inspect_local(
         .unwrap_or(false);
     let compared_plane = options.plane == Plane::All || options.replay.planes;
     let class = match &recorded {
-        Some(recorded) if compared_plane => {
-            let reference = Image::new(format, 1, 1, recorded)?;
-            let result = Image::new(format, 1, 1, &replayed)?;
-            let mask = [in_mask];
-            let compare_options = CompareOptions {
-                ambiguous: Some(&mask),
-                ..CompareOptions::new(tolerance)
-            };
-            compare(&reference, &result, &compare_options)?.class_at(0, 0)
-        }
+        Some(recorded) if compared_plane => texel_class(format, tolerance, recorded, &replayed, in_mask)?,
         _ => None,
     };
     let evidence = PixelEvidence {
@@ -237,7 +228,15 @@ fn inspect_local(
         in_mask,
         recorded_depth,
     };
-    assemble(&mut prepared, index, draw.label(), samples, &evidence, history, options)
+    assemble(
+        session.prepared_mut(),
+        index,
+        label,
+        samples,
+        &evidence,
+        history,
+        options,
+    )
 }
 
 /// The error for a target the draw does not write.

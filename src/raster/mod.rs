@@ -122,7 +122,7 @@ pub use samples::{
 };
 pub use setup::{FIXED_MAX, FIXED_MIN, MAX_PARTS, Part, snap};
 pub use shapes::LinePiece;
-pub use walk::{PixelHit, PixelHits, Quads, Stripes};
+pub use walk::{PixelHit, PixelHits, QuadPosition, Quads, Stripes};
 
 use crate::api::viewport::{Scissor, Viewport};
 use crate::input_assembler::PrimitiveKind;

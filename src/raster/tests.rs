@@ -1088,3 +1088,42 @@ fn a_wireframe_edge_takes_its_triangles_depth_bias_and_facing() {
         .triangle([at(2.5, 2.5, 0.5, 1.), at(2.5, 10.5, 0.5, 1.), at(10.5, 2.5, 0.5, 1.)]);
     assert_eq!(culled.fate(), TriangleFate::Culled);
 }
+
+#[test]
+fn a_walk_resumed_from_its_position_yields_the_quads_left() {
+    // a solid triangle, a triangle clipped into a polygon of several parts, a wireframe triangle (lines), each walked
+    // whole and in the stripes of band 1 of 3: resuming at the position after k quads yields what skipping k does
+    let solid = raster(no_cull()).triangle([at(1.5, 0.5, 0.5, 1.), at(15., 7.25, 0.5, 1.), at(3.25, 15.5, 0.5, 1.)]);
+    let clipped = raster(no_cull()).triangle([at(-8., 2., 0.5, 1.), at(30., 5., 0.5, 1.), at(4., 40., 0.5, 1.)]);
+    let lines = raster(no_cull()).with_lines(LineMode::Aliased, true).triangle([
+        at(2.5, 2.5, 0.5, 1.),
+        at(2.5, 10.5, 0.5, 1.),
+        at(10.5, 2.5, 0.5, 1.),
+    ]);
+    assert!(clipped.parts().len() > 1, "the clipped triangle is a fan of parts");
+    assert_eq!(lines.lines().len(), 3);
+    let stripes = Stripes {
+        band: 1,
+        bands: 3,
+        rows: 2,
+    };
+    for (name, triangle) in [("solid", &solid), ("clipped", &clipped), ("wireframe", &lines)] {
+        for banded in [false, true] {
+            let walk = || {
+                if banded {
+                    triangle.quads().within(stripes)
+                } else {
+                    triangle.quads()
+                }
+            };
+            let all: Vec<Quad> = walk().collect();
+            assert!(all.len() > 4, "{name}: {} quads", all.len());
+            let mut going = walk();
+            for k in 0..=all.len() {
+                let resumed: Vec<Quad> = walk().resume(going.position()).collect();
+                assert_eq!(resumed, all[k..], "{name} banded {banded}: resumed after {k} quads");
+                going.next();
+            }
+        }
+    }
+}

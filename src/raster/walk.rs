@@ -18,8 +18,22 @@ pub struct Quads<'a> {
     next: Option<(i64, i64)>,
     /// The current line's quads (top-left pixels) and how many have been yielded, once started.
     line_quads: Option<(Vec<(i64, i64)>, usize)>,
+    /// How many of the current line's quads were yielded before the walk was resumed ([`Quads::resume`]).
+    line_start: usize,
     /// The rows whose quads are walked, all when `None`.
     rows: Option<Stripes>,
+}
+
+/// Where a walk over a primitive's quads is: what [`Quads::position`] gives and [`Quads::resume`] goes on from, so
+/// that a draw run part by part resumes a primitive in constant time rather than walking its quads again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuadPosition {
+    /// The current piece.
+    piece: usize,
+    /// The next quad's top-left pixel in the current part, once started.
+    next: Option<(i64, i64)>,
+    /// How many of the current line's quads have been yielded.
+    line_done: usize,
 }
 
 /// A set of rows: stripe `band`, `band + bands`, `band + 2 * bands`, ... of the stripes of `rows` rows each (an even
@@ -85,8 +99,28 @@ impl<'a> Quads<'a> {
             piece: 0,
             next: None,
             line_quads: None,
+            line_start: 0,
             rows: None,
         }
+    }
+
+    /// Where the walk is: the quads it yields from here on are those a walk resumed there yields.
+    pub fn position(&self) -> QuadPosition {
+        QuadPosition {
+            piece: self.piece,
+            next: self.next,
+            line_done: self.line_quads.as_ref().map_or(self.line_start, |(_, done)| *done),
+        }
+    }
+
+    /// The same walk going on from `position` (taken from a walk of the same primitive).
+    #[must_use]
+    pub fn resume(mut self, position: QuadPosition) -> Self {
+        self.piece = position.piece;
+        self.next = position.next;
+        self.line_quads = None;
+        self.line_start = position.line_done;
+        self
     }
 
     /// The same walk restricted to the quads whose rows lie in `stripes`, in the same order.
@@ -101,6 +135,7 @@ impl<'a> Quads<'a> {
         self.piece = self.piece.saturating_add(1);
         self.next = None;
         self.line_quads = None;
+        self.line_start = 0;
     }
 }
 
@@ -111,7 +146,8 @@ impl Iterator for Quads<'_> {
         loop {
             let Some(part) = self.parts.get(self.piece) else {
                 let line = self.lines.get(self.piece.checked_sub(self.parts.len())?)?;
-                let (origins, done) = self.line_quads.get_or_insert_with(|| (line.quad_origins(), 0));
+                let start = self.line_start;
+                let (origins, done) = self.line_quads.get_or_insert_with(|| (line.quad_origins(), start));
                 let Some(&(x, y)) = origins.get(*done) else {
                     self.next_piece();
                     continue;

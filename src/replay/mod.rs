@@ -30,7 +30,8 @@ pub use session::{ReplaySession, plane_tolerance};
 use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::capture::{Capture, CapturedDraw, TargetSlot};
 use crate::compare::{
-    Comparison, Image, PreviewOptions, TargetReport, ToleranceSpec, encode_png, pixel_index, preview_rgba8,
+    CompareOptions, Comparison, Image, PixelClass, PreviewOptions, TargetReport, Tolerance, ToleranceSpec, encode_png,
+    pixel_index, preview_rgba8,
 };
 use crate::draw::{DrawOptions, DrawStats, ProgressCallback, ShaderCache};
 use crate::format::Format;
@@ -296,6 +297,32 @@ pub fn replay_captured(
     progress: Option<ProgressCallback<'_>>,
 ) -> Result<DrawReplay> {
     ReplaySession::start(Arc::new(draw.clone()), cache, options)?.finish(progress)
+}
+
+/// The class the comparison of a whole target ([`crate::compare::compare`]) gives a texel whose recorded bytes are
+/// `recorded` and replayed bytes `replayed` (one texel of `format` each), under `tolerance` (without a position
+/// deviation, which looks at neighbours), the texel in the ambiguity mask when `ambiguous`.
+pub fn texel_class(
+    format: Format,
+    tolerance: Tolerance,
+    recorded: &[u8],
+    replayed: &[u8],
+    ambiguous: bool,
+) -> Result<Option<PixelClass>> {
+    if tolerance.position > 0 {
+        return Err(Error::new(
+            "compare",
+            "a texel alone cannot be compared under a position deviation (it looks at the neighbours)",
+        ));
+    }
+    let reference = Image::new(format, 1, 1, recorded)?;
+    let result = Image::new(format, 1, 1, replayed)?;
+    let mask = [ambiguous];
+    let options = CompareOptions {
+        ambiguous: Some(&mask),
+        ..CompareOptions::new(tolerance)
+    };
+    Ok(crate::compare::compare(&reference, &result, &options)?.class_at(0, 0))
 }
 
 /// Whether a depth format has a stencil plane.

@@ -12,7 +12,10 @@ use std::sync::Arc;
 
 use crate::capture::{CapturedDraw, TargetSlot};
 use crate::compare::{CompareOptions, Comparison, Image, Tolerance, compare};
-use crate::draw::{DrawOutput, DrawRun, PreparedDraw, Progress, ProgressCallback, ShaderCache, TargetImage};
+use crate::draw::{
+    DrawOutput, DrawRun, HistoryOptions, PixelHistory, PixelOutcome, PreparedDraw, Progress, ProgressCallback,
+    ShaderCache, TargetImage,
+};
 use crate::error::ErrorKind;
 use crate::{Error, Result};
 
@@ -20,6 +23,8 @@ use super::{DrawReplay, Plane, ReplayOptions, TargetReplay};
 
 /// Where a session is.
 enum Phase {
+    /// Prepared, nothing drawn yet ([`ReplaySession::prepare`]): the first resume starts the draw.
+    Prepared,
     /// Drawing.
     Running(Box<DrawRun>),
     /// Drawn and compared.
@@ -67,11 +72,38 @@ impl ReplaySession {
         })
     }
 
+    /// Prepares `draw` as [`ReplaySession::start`] does but begins nothing: no target is copied until the first
+    /// [`ReplaySession::resume`]. What a pixel's inspection without the whole replay starts from
+    /// ([`ReplaySession::pixel_outcome`]).
+    pub fn prepare(draw: Arc<CapturedDraw>, cache: &mut ShaderCache, options: &ReplayOptions) -> Result<ReplaySession> {
+        let state = Arc::new(draw.state.clone());
+        let prepared = PreparedDraw::shared(state, cache, options.draw)?;
+        Ok(ReplaySession {
+            draw,
+            options: options.clone(),
+            prepared,
+            progress: Progress::default(),
+            phase: Phase::Prepared,
+        })
+    }
+
+    /// The history of pixel (`x`, `y`) and what the whole draw leaves there ([`PreparedDraw::pixel_outcome`]: the
+    /// vertex program for the draw's vertices, then only the primitives whose bounds hold the pixel), whatever the
+    /// replay's phase: the same texels the whole replay gives there.
+    pub fn pixel_outcome(&mut self, x: u32, y: u32, options: HistoryOptions) -> Result<(PixelHistory, PixelOutcome)> {
+        self.prepared.pixel_outcome(x, y, options)
+    }
+
     /// Goes on with the replay for about `budget` units of work (at least one step; `u64::MAX` runs it to its
     /// end). When the draw is done its targets are compared and the result kept ([`ReplaySession::replay`]).
     /// Returns whether the replay is finished. `progress` is called as [`crate::draw::progress`] says and may
     /// cancel: then the error is of kind [`ErrorKind::Cancelled`] and the session cannot go on, as after any error.
     pub fn resume(&mut self, budget: u64, progress: Option<ProgressCallback<'_>>) -> Result<bool> {
+        if matches!(self.phase, Phase::Prepared) {
+            let run = self.prepared.start()?;
+            self.progress = run.progress();
+            self.phase = Phase::Running(Box::new(run));
+        }
         let Phase::Running(run) = &mut self.phase else {
             return match self.phase {
                 Phase::Finished(_) => Ok(true),

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type JobContext, cancelledError } from "../../www/src/backend";
 import { BackendError, type ErrorInfo, type Progress } from "../../www/src/protocol";
-import { loadWasmBackend, normalized } from "../../www/src/wasm-backend";
+import { loadWasmBackend, nextBudget, normalized } from "../../www/src/wasm-backend";
 
 /** A stand-in for the module's Capture class; records what the worker asked. */
 class FakeCapture {
@@ -127,19 +127,48 @@ test("the module's errors reach the page as they were thrown", async () => {
 });
 
 test("a replay runs in steps with progress until the module says it is finished", async () => {
-  const capture = new FakeCapture(100);
+  const capture = new FakeCapture(200000);
   const backend = await loadWasmBackend(async () => fakeModule(capture), "m");
   await backend.handlers.open_capture({ kind: "open_capture", bytes: PK, name: "a" }, job());
   const progress: Progress[] = [];
   const summary = await backend.handlers.replay({ kind: "replay", capture: 1, draw: 0 }, job({}, progress));
   assert.equal(summary.status.state, "matches");
-  // the fake's steps are instant, so the budget doubles each time from 16: 16, 32, 64 reach 100 in three steps
-  assert.deepEqual(capture.calls, ["step 0 16", "step 0 32", "step 0 64", "finish 0"]);
-  assert.deepEqual(progress.map((step) => step.done), [16, 48, 100]);
+  // the fake's steps are instant, so the budget grows four times a step from 2^15: 2^15, 2^17, 2^19 reach 200000
+  assert.deepEqual(capture.calls, ["step 0 32768", "step 0 131072", "step 0 524288", "finish 0"]);
+  assert.deepEqual(progress.map((step) => step.done), [32768, 163840, 200000]);
+});
+
+test("the step budget follows the measured rate, by at most 4x a step, within its bounds", () => {
+  assert.equal(nextBudget(1 << 20, 50), 1 << 20);
+  assert.equal(nextBudget(1 << 20, 100), 1 << 19);
+  assert.equal(nextBudget(1 << 20, 1000), 1 << 18);
+  assert.equal(nextBudget(1 << 20, 0), 1 << 22);
+  assert.equal(nextBudget(1 << 15, 5000), 1 << 15);
+  assert.equal(nextBudget(1 << 26, 1), 1 << 26);
+});
+
+test("on a busy machine the steps keep their size: the budget does not run down to nothing", () => {
+  // a worker doing 10,000 units a millisecond with half a core (the machine shared with another heavy process), a
+  // step's fixed cost of 4 ms, and every fifth step held up 120 ms more waiting for a core
+  const rate = 10_000 * 0.5;
+  let budget = 1 << 15;
+  let work = 0;
+  let time = 0;
+  let least = budget;
+  for (let step = 0; step < 400; step++) {
+    const took = budget / rate + 4 + (step % 5 === 0 ? 120 : 0);
+    work += budget;
+    time += took;
+    least = Math.min(least, budget);
+    budget = nextBudget(budget, took);
+  }
+  // most of the time goes to work, not to the steps' fixed costs
+  assert.ok(work / time > rate * 0.5, `${Math.round(work / time)} units a millisecond of ${rate}`);
+  assert.ok(least >= 1 << 15);
 });
 
 test("a cancelled replay is abandoned in the module", async () => {
-  const capture = new FakeCapture(1000);
+  const capture = new FakeCapture(10_000_000);
   const backend = await loadWasmBackend(async () => fakeModule(capture), "m");
   await backend.handlers.open_capture({ kind: "open_capture", bytes: PK, name: "a" }, job());
   let pauses = 0;
@@ -151,7 +180,7 @@ test("a cancelled replay is abandoned in the module", async () => {
   });
   const error = await rejection(backend.handlers.replay({ kind: "replay", capture: 1, draw: 0 }, cancelling));
   assert.equal(error.kind, "cancelled");
-  assert.deepEqual(capture.calls, ["step 0 16", "step 0 32", "abandon 0"]);
+  assert.deepEqual(capture.calls, ["step 0 32768", "step 0 131072", "abandon 0"]);
 });
 
 test("image bytes sent as an array become a Uint8Array, and no difference is null", async () => {

@@ -96,9 +96,24 @@ function asObject(value: unknown, what: string): object {
   return value;
 }
 
-/** The replay budget (units of work per step) starts here and adapts so that each step takes about STEP_MS. */
-const INITIAL_BUDGET = 16;
+/**
+ * The replay's budget per step, in the library's units of work (a lane running one instruction; a primitive set up):
+ * it starts at MIN_BUDGET and follows the rate the last step measured, so that each step takes about STEP_MS, by at
+ * most a factor of 4 a step. It never drops below MIN_BUDGET (about a millisecond of work), so that a step's fixed
+ * cost (the pause between steps, the progress message) stays small beside its work: when the machine is busy a
+ * step's time includes the time the worker waited for a core, and a budget that halved on every slow step and grew
+ * only on quick ones ran down to a lane at a time and stalled the replay (issue 12).
+ */
+const MIN_BUDGET = 1 << 15;
+const MAX_BUDGET = 1 << 26;
 const STEP_MS = 50;
+
+/** The budget after a step of `budget` units took `took` milliseconds (see MIN_BUDGET). */
+export function nextBudget(budget: number, took: number): number {
+  const wanted = (budget * STEP_MS) / Math.max(took, 0.5);
+  const bounded = Math.min(budget * 4, Math.max(budget / 4, wanted));
+  return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, bounded)));
+}
 
 /**
  * Loads the wasm module with `load` (the worker's dynamic import of `url`), initializes it, checks its exports and
@@ -157,7 +172,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       const opened = capture(request.capture);
       let finished = false;
       try {
-        let budget = INITIAL_BUDGET;
+        let budget = MIN_BUDGET;
         while (!finished) {
           const started = performance.now();
           const progress = call(opened, "replay_step", request.draw, budget) as StepProgress;
@@ -165,8 +180,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
           job.progress({ stage: progress.stage, done: progress.done, total: progress.total });
           finished = progress.finished;
           // keep each step near STEP_MS: well inside the protocol's progress interval, and cancellable in time
-          if (took < STEP_MS / 2) budget = Math.min(budget * 2, 1 << 20);
-          else if (took > STEP_MS * 2) budget = Math.max(1, Math.floor(budget / 2));
+          budget = nextBudget(budget, took);
           if (!finished) await job.pause();
         }
         return call(opened, "replay_finish", request.draw) as ReplaySummary;
