@@ -23,7 +23,7 @@ step "browser tests"
 # the real-capture tests load the wasm module; scripts/test.sh has just built it, a lone run builds it when missing
 [ -f www/pkg/iridia_bg.wasm ] || scripts/build-wasm.sh
 # one file at a time (each launches chromium; the real-capture tests time the replay), screenshots afresh
-rm -rf test-output/screenshots
+rm -rf test-output/screenshots test-output/measurements.json
 node --test --test-concurrency=1 test-output/build/browser/
 if [ "${1:-}" = "--update-docs" ]; then
   cp test-output/screenshots/readme.png docs/screenshot.png

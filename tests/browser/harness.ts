@@ -2,7 +2,7 @@
 // uncaught errors, screenshots, dropping a file as a person would, waiting for text, clicking an image pixel.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, type JSHandle, type Page, chromium } from "playwright-core";
@@ -101,4 +101,53 @@ export async function clickPixel(page: Page, x: number, y: number): Promise<void
   const top = box.y + Number(data["offsetY"]) + (y + 0.5) * scale;
   assert.ok(left > box.x && left < box.x + box.width && top > box.y && top < box.y + box.height, "the pixel is visible");
   await page.mouse.click(left, top);
+}
+
+/** Starts recording, in the page, when the progress text changes and how late the page's timers run. */
+export async function recordProgress(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const record = { updates: [] as number[], maxTimerLateMs: 0, running: true };
+    (window as unknown as { iridiaRecord: typeof record }).iridiaRecord = record;
+    const text = document.querySelector("#progress-text");
+    if (text === null) throw new Error("no #progress-text");
+    new MutationObserver(() => record.updates.push(performance.now())).observe(text, { childList: true, characterData: true, subtree: true });
+    // a 10 ms timer: how late it fires is how long the page's thread was busy
+    let last = performance.now();
+    const tick = (): void => {
+      const now = performance.now();
+      record.maxTimerLateMs = Math.max(record.maxTimerLateMs, now - last - 10);
+      last = now;
+      if (record.running) setTimeout(tick, 10);
+    };
+    setTimeout(tick, 10);
+  });
+}
+
+/** The recording, stopped: the progress updates' times and the largest timer delay. */
+export async function stopRecording(page: Page): Promise<{ updates: number[]; maxTimerLateMs: number }> {
+  return page.evaluate(() => {
+    const record = (window as unknown as { iridiaRecord: { updates: number[]; maxTimerLateMs: number; running: boolean } }).iridiaRecord;
+    record.running = false;
+    return { updates: record.updates, maxTimerLateMs: record.maxTimerLateMs };
+  });
+}
+
+/** The longest time between two of `times` (milliseconds). */
+export function largestGap(times: number[]): number {
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) gap = Math.max(gap, (times[i] ?? 0) - (times[i - 1] ?? 0));
+  return gap;
+}
+
+/** Merges `figures` into test-output/measurements.json (the browser tests' measurements, file by file). */
+export function recordMeasurements(figures: Record<string, unknown>): void {
+  const path = join(REPO, "test-output", "measurements.json");
+  let current: Record<string, unknown> = {};
+  try {
+    current = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    // none yet
+  }
+  mkdirSync(join(REPO, "test-output"), { recursive: true });
+  writeFileSync(path, `${JSON.stringify({ ...current, ...figures }, null, 2)}\n`);
 }

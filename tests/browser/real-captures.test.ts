@@ -7,12 +7,25 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { REPO, startServer } from "../../scripts/serve.mjs";
-import { clickPixel, closeLaunched, dropFile, launch, type PageWatch, shot, waitForText, watchPage } from "./harness";
+import {
+  clickPixel,
+  closeLaunched,
+  dropFile,
+  largestGap,
+  launch,
+  type PageWatch,
+  recordMeasurements,
+  recordProgress,
+  shot,
+  stopRecording,
+  waitForText,
+  watchPage,
+} from "./harness";
 
 /** One render target of one draw as the native library compares it (examples/expected_differences.rs). */
 interface Expected {
@@ -80,8 +93,7 @@ before(async () => {
 after(async () => {
   await closeLaunched();
   await server.close();
-  mkdirSync(join(REPO, "test-output"), { recursive: true });
-  writeFileSync(join(REPO, "test-output", "measurements.json"), `${JSON.stringify(measurements, null, 2)}\n`);
+  recordMeasurements(measurements);
 });
 
 test("the library finds differences in the fixture captures to check the page against", () => {
@@ -231,41 +243,6 @@ test("a corrupt file shows an error while the real capture stays open and usable
   assertClean();
   await page.close();
 });
-
-/** Starts recording, in the page, when the progress text changes and how late the page's timers run. */
-async function recordProgress(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const record = { updates: [] as number[], maxTimerLateMs: 0, running: true };
-    (window as unknown as { iridiaRecord: typeof record }).iridiaRecord = record;
-    const text = document.querySelector("#progress-text");
-    if (text === null) throw new Error("no #progress-text");
-    new MutationObserver(() => record.updates.push(performance.now())).observe(text, { childList: true, characterData: true, subtree: true });
-    // a 10 ms timer: how late it fires is how long the page's thread was busy
-    let last = performance.now();
-    const tick = (): void => {
-      const now = performance.now();
-      record.maxTimerLateMs = Math.max(record.maxTimerLateMs, now - last - 10);
-      last = now;
-      if (record.running) setTimeout(tick, 10);
-    };
-    setTimeout(tick, 10);
-  });
-}
-
-/** The recording, stopped: the progress updates' times and the largest timer delay. */
-async function stopRecording(page: Page): Promise<{ updates: number[]; maxTimerLateMs: number }> {
-  return page.evaluate(() => {
-    const record = (window as unknown as { iridiaRecord: { updates: number[]; maxTimerLateMs: number; running: boolean } }).iridiaRecord;
-    record.running = false;
-    return { updates: record.updates, maxTimerLateMs: record.maxTimerLateMs };
-  });
-}
-
-function largestGap(times: number[]): number {
-  let gap = 0;
-  for (let i = 1; i < times.length; i++) gap = Math.max(gap, (times[i] ?? 0) - (times[i - 1] ?? 0));
-  return gap;
-}
 
 test("replaying the largest captures keeps the page responsive, with progress at least every 200 ms", async () => {
   // every draw of the frame (Replay all), then the lit mesh's one long draw
