@@ -238,22 +238,25 @@ fn with_slice(texture: &Texture, mip: u32, slice: u32, bytes: &[u8]) -> Result<T
     let place = subresources
         .get_mut(index)
         .ok_or_else(|| Error::new("target", format!("no subresource {index}")))?;
-    let mut data = place.to_vec();
-    let target = data
-        .get_mut(range.clone())
-        .filter(|t| t.len() == bytes.len())
-        .ok_or_else(|| {
-            Error::new(
-                "target",
-                format!(
-                    "{} bytes do not fill mip {mip} slice {slice} ({} bytes)",
-                    bytes.len(),
-                    range.len()
-                ),
-            )
-        })?;
-    target.copy_from_slice(bytes);
-    *place = Arc::from(data);
+    let (Some(head), Some(tail)) = (place.get(..range.start), place.get(range.end..)) else {
+        return Err(Error::new(
+            "target",
+            format!("no mip {mip} slice {slice} in subresource {index}"),
+        ));
+    };
+    if range.len() != bytes.len() {
+        return Err(Error::new(
+            "target",
+            format!(
+                "{} bytes do not fill mip {mip} slice {slice} ({} bytes)",
+                bytes.len(),
+                range.len()
+            ),
+        ));
+    }
+    // one allocation and one copy: the bytes before the slice, the slice's new bytes, the bytes after it
+    let data: Arc<[u8]> = head.iter().chain(bytes).chain(tail).copied().collect();
+    *place = data;
     Texture::new(texture.shape, subresources)
 }
 

@@ -509,8 +509,10 @@ const MAX_BANDS: u32 = 64;
 struct BandJob<'a> {
     /// Its place among the bands, from the top.
     band: usize,
-    /// Its rows.
+    /// Its rows (counted from `top`).
     stripes: Stripes,
+    /// The first row of the rows the bands share out ([`PreparedDraw::rows_reached`]).
+    top: u32,
     /// The output merger of its rows.
     om: &'a mut OutputMerger,
     /// The ambiguity mask, for band 0.
@@ -1205,10 +1207,22 @@ impl<'s> PreparedDraw<'s> {
         };
         let shaded = Arc::clone(shaded);
         run.stats.vertices_shaded = run.stats.vertices_shaded.saturating_add(shaded.len() as u64);
-        let height = self.size[1];
         let rows = if self.options.threads == 0 { STRIPE_ROWS } else { 2 };
+        // only the rows the instance's primitives can reach are copied to the bands and back, from a row where the
+        // stripes begin again with band 0
+        let period = rows.saturating_mul(bands).max(1);
+        let (first, end) = self.rows_reached(&shaded);
+        let top = first.checked_div(period).unwrap_or(0).saturating_mul(period);
         let stripes: Vec<Stripes> = (0..bands).map(|band| Stripes { band, bands, rows }).collect();
-        let ranges: Vec<Vec<(u32, u32)>> = stripes.iter().map(|s| s.ranges(height)).collect();
+        let ranges: Vec<Vec<(u32, u32)>> = stripes
+            .iter()
+            .map(|s| {
+                s.ranges(end.saturating_sub(top))
+                    .into_iter()
+                    .map(|(a, b)| (a.saturating_add(top), b.saturating_add(top)))
+                    .collect()
+            })
+            .collect();
         let mut parts = Vec::with_capacity(ranges.len());
         for band in &ranges {
             parts.push(run.om.rows(band).map_err(|e| e.within(label.as_str()))?);
@@ -1225,6 +1239,7 @@ impl<'s> PreparedDraw<'s> {
                 let job = BandJob {
                     band,
                     stripes,
+                    top,
                     om,
                     ambiguous: mask.take(),
                     shaded: &shaded,
@@ -1303,12 +1318,50 @@ impl<'s> PreparedDraw<'s> {
         Ok(())
     }
 
+    /// The rows `first..end` of the targets the pixels of the current instance's primitives (whose vertices are
+    /// `shaded`) can lie in: the rows of their screen bounds, two pixels more each way (a point's square or a
+    /// line's width reach under 1.3 pixels past their vertices), within the rows the rasterizer may write; every row
+    /// when a vertex is not in front of the eye or not finite (then the screen position does not bound the
+    /// primitive).
+    fn rows_reached(&self, shaded: &ShadedVertices) -> (u32, u32) {
+        let height = self.size[1];
+        let allowed = self.rasterizer.allowed();
+        let clamp = |row: i64| u32::try_from(row.clamp(0, i64::from(height))).unwrap_or(0);
+        let (allowed_first, allowed_end) = (clamp(allowed.top), clamp(allowed.bottom));
+        let mut low = f32::INFINITY;
+        let mut high = f32::NEG_INFINITY;
+        for primitive in self.ia.primitives() {
+            let Some(context) = self.context(primitive, shaded) else {
+                continue;
+            };
+            for slot in context.slots {
+                let Some(position) = shaded.position(slot) else {
+                    return (allowed_first, allowed_end);
+                };
+                if !(position[3] > 0. && position.iter().all(|c| c.is_finite())) {
+                    return (allowed_first, allowed_end);
+                }
+                let y = self.viewport.to_screen(position)[1];
+                low = low.min(y);
+                high = high.max(y);
+            }
+        }
+        if low > high {
+            return (allowed_first, allowed_first);
+        }
+        // float to i64 saturates; the clamp keeps the rows inside the allowed ones
+        let first = clamp((low.floor() as i64).saturating_sub(2)).max(allowed_first);
+        let end = clamp((high.ceil() as i64).saturating_add(3)).min(allowed_end);
+        (first.min(end), end)
+    }
+
     /// One band's share of [`PreparedDraw::draw_in_bands`]: every primitive of the instance set up (and marked in
     /// the ambiguity mask, by band 0), its quads in the band shaded into the band's output merger. What it did.
     fn draw_band(&self, job: BandJob<'_>) -> Result<DrawStats> {
         let BandJob {
             band,
             stripes,
+            top,
             om,
             mut ambiguous,
             shaded,
@@ -1321,7 +1374,7 @@ impl<'s> PreparedDraw<'s> {
         let mut reporter = Reporter::new(None, &label);
         let mut sink = Sink {
             om,
-            origin: (0, 0),
+            origin: (0, top),
             stripes: Some(stripes),
             probe: None,
             trace: false,
