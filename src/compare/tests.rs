@@ -998,3 +998,52 @@ fn block_formats_preview_block_by_block() {
         }
     }
 }
+
+#[test]
+fn rows_equal_on_both_sides_are_counted_as_the_pixels_one_by_one_would_be() {
+    // a 7x5 float32 target whose rows 1 and 3 differ (one pixel each, one of them NaN against a number) and whose
+    // other rows are equal (one holds NaNs and infinities on both sides): compared with every pixel selected (rows
+    // at once) and with an all-true mask (pixel by pixel), the comparisons are the same
+    let (width, height) = (7u32, 5u32);
+    let mut reference: Vec<[u32; 4]> = (0..width * height)
+        .map(|i| {
+            [
+                (i as f32 * 0.37).to_bits(),
+                1.0f32.to_bits(),
+                (-(i as f32)).to_bits(),
+                0,
+            ]
+        })
+        .collect();
+    reference[2] = [
+        f32::NAN.to_bits(),
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        0,
+    ];
+    let mut result = reference.clone();
+    result[8][0] = (0.37f32 * 8.0 + 0.25).to_bits();
+    result[22][1] = f32::NAN.to_bits();
+    let (reference, result) = (rgba32(&reference), rgba32(&result));
+    for tolerance in [Tolerance::exact(), thresholds(0.5, 0.0, 0)] {
+        let image_a = image(Format::R32G32B32A32Float, width, height, &reference);
+        let image_b = image(Format::R32G32B32A32Float, width, height, &result);
+        let all = vec![true; (width * height) as usize];
+        let rows = compare(&image_a, &image_b, &CompareOptions::new(tolerance)).unwrap();
+        let one_by_one = compare(
+            &image_a,
+            &image_b,
+            &CompareOptions {
+                mask: Some(&all),
+                ..CompareOptions::new(tolerance)
+            },
+        )
+        .unwrap();
+        // (as text: a listed difference holds a NaN, which is not equal to itself)
+        assert_eq!(format!("{:?}", rows.report), format!("{:?}", one_by_one.report));
+        assert_eq!(rows.classes, one_by_one.classes);
+        assert_eq!(rows.errors, one_by_one.errors);
+        assert_eq!(rows.report.compared_pixels, 35);
+        assert!(rows.report.differing_pixels >= 1);
+    }
+}
