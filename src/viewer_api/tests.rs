@@ -290,9 +290,10 @@ fn a_texel_reads_as_its_stored_bytes_say() {
     let bytes = &after[at..at + 4];
     let readout = capture.read_texels(1, TargetId::Rt0, x, y).unwrap();
     assert_eq!(readout.verdict, PixelVerdictKind::NotReplayed);
-    assert_eq!(readout.recorded.hex, hex(bytes));
+    let recorded = readout.recorded.clone().unwrap();
+    assert_eq!(recorded.hex, hex(bytes));
     // UNORM8: the value is byte / 255, the text shows it to 5 decimals and the code
-    let red = &readout.recorded.channels[0];
+    let red = &recorded.channels[0];
     assert_eq!(red.channel, "r");
     assert_eq!(red.bits, u32::from(bytes[0]));
     assert!((red.value - f64::from(bytes[0]) / 255.0).abs() < 1e-12);
@@ -302,11 +303,12 @@ fn a_texel_reads_as_its_stored_bytes_say() {
     let readout = capture.read_texels(1, TargetId::Rt0, x, y).unwrap();
     let replayed = readout.replayed.unwrap();
     assert_eq!(readout.difference.len(), 4);
-    for (d, (r, g)) in readout
-        .difference
-        .iter()
-        .zip(replayed.channels.iter().zip(&readout.recorded.channels))
-    {
+    for (d, (r, g)) in readout.difference.iter().zip(
+        replayed
+            .channels
+            .iter()
+            .zip(&readout.recorded.as_ref().unwrap().channels),
+    ) {
         assert!((d.difference - (r.value - g.value)).abs() < 1e-12);
         assert_eq!(d.ulps, Some(u64::from(r.bits.abs_diff(g.bits))));
     }
@@ -333,12 +335,14 @@ fn a_depth_stencil_target_reads_depth_and_stencil_apart() {
         })
         .unwrap();
     let readout = capture.read_texels(index, TargetId::Stencil, x, y).unwrap();
-    assert_eq!(readout.recorded.channels.len(), 1);
-    assert_eq!(readout.recorded.channels[0].channel, "stencil");
-    assert_eq!(readout.recorded.channels[0].value, 1.0);
+    let recorded = readout.recorded.unwrap();
+    assert_eq!(recorded.channels.len(), 1);
+    assert_eq!(recorded.channels[0].channel, "stencil");
+    assert_eq!(recorded.channels[0].value, 1.0);
     let depth = capture.read_texels(index, TargetId::Depth, x, y).unwrap();
-    assert_eq!(depth.recorded.channels.len(), 1);
-    assert_eq!(depth.recorded.channels[0].channel, "depth");
+    let depth = depth.recorded.unwrap();
+    assert_eq!(depth.channels.len(), 1);
+    assert_eq!(depth.channels[0].channel, "depth");
     // the stencil image is grey: stencil 1 of 255 shows as 1
     let stencil = capture
         .render_target(
@@ -937,4 +941,31 @@ fn a_multisampled_target_shows_each_sample_and_its_resolve() {
     // inspecting sample 2 of a pixel: its fragments list every sample's tests
     let history = capture.inspect_pixel(11, TargetId::Rt0, 32, 32, 2).unwrap();
     assert_eq!((history.sample, history.samples), (2, 4));
+}
+
+#[test]
+fn a_target_not_recorded_after_the_draw_reads_no_recorded_texel_and_no_difference() {
+    use crate::replay::testkit::{capture_bytes, corner_files, corner_triangle, describe, record};
+    // the corner triangle writes (255, 0, 51, 255) at (1, 1) of a target cleared to 0; nothing recorded after
+    let description = describe(
+        &corner_triangle(0.5, ""),
+        &corner_files("1.000000, 0.000000, 0.200000, 1.000000"),
+    );
+    let mut viewer = ViewerCapture::open(capture_bytes(&[record(&description, None, None)])).unwrap();
+    let before = viewer.read_texels(0, TargetId::Rt0, 1, 1).unwrap();
+    assert!(before.recorded.is_none());
+    assert_eq!(before.before.hex, "00000000");
+    replay(&mut viewer, 0, 1 << 20);
+    let after = viewer.read_texels(0, TargetId::Rt0, 1, 1).unwrap();
+    assert!(
+        after.recorded.is_none(),
+        "the before texel is not shown as what the GPU wrote"
+    );
+    assert_eq!(after.replayed.unwrap().hex, "ff0033ff");
+    assert!(after.difference.is_empty());
+    assert_eq!(after.verdict, PixelVerdictKind::NotRecorded);
+    assert_eq!(
+        viewer.inspect_pixel(0, TargetId::Rt0, 1, 1, 0).unwrap().verdict,
+        PixelVerdictKind::NotRecorded
+    );
 }

@@ -88,11 +88,14 @@ fn difference_text(format: Format, channel: &str, difference: f64, ulps: Option<
 }
 
 /// How a pixel compares, for the texel readout and the inspector alike: from its compare class and, when known,
-/// whether a fragment of the draw reached it (a matching pixel no fragment reached is "not covered").
+/// whether a fragment of the draw reached it (a matching pixel no fragment reached is "not covered"; a pixel of a
+/// target the capture does not record after the draw, with no class, is "not recorded").
 pub(super) fn verdict_kind(class: Option<PixelClass>, covered: Option<bool>) -> PixelVerdictKind {
     match class {
         Some(PixelClass::Differs) => PixelVerdictKind::Differs,
         Some(PixelClass::Ambiguous) => PixelVerdictKind::Ambiguous,
+        // no class: the comparison has no recorded image
+        None => PixelVerdictKind::NotRecorded,
         _ if covered == Some(false) => PixelVerdictKind::NotCovered,
         _ => PixelVerdictKind::Matches,
     }
@@ -181,14 +184,14 @@ impl ViewerCapture {
             return Err(outside(x, y, &target));
         }
         let before = target.image(&target.before)?;
-        let recorded_bytes = target.recorded.clone().unwrap_or_else(|| target.before.clone());
-        let recorded = target.image(&recorded_bytes)?;
+        let recorded_bytes = target.recorded.clone();
+        let recorded = recorded_bytes.as_deref().map(|bytes| target.image(bytes)).transpose()?;
         let mut readout = TexelReadout {
             target: id,
             x,
             y,
             format: target.format.to_string(),
-            recorded: texel_value(&target, &recorded, x, y)?,
+            recorded: recorded.as_ref().map(|r| texel_value(&target, r, x, y)).transpose()?,
             replayed: None,
             before: texel_value(&target, &before, x, y)?,
             difference: Vec::new(),
@@ -209,6 +212,11 @@ impl ViewerCapture {
         };
         let result = target.image(bytes)?;
         readout.replayed = Some(texel_value(&target, &result, x, y)?);
+        // nothing recorded: nothing to differ from
+        let Some(recorded) = recorded else {
+            readout.verdict = PixelVerdictKind::NotRecorded;
+            return Ok(readout);
+        };
         let missing = || outside(x, y, &target);
         let (recorded_texel, replayed_texel) = (
             recorded.texel(x, y).ok_or_else(missing)?,

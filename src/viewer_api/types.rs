@@ -563,6 +563,8 @@ pub enum PixelVerdictKind {
     NotCovered,
     /// The draw has not been replayed.
     NotReplayed,
+    /// The capture does not record the target after the draw: nothing to compare with.
+    NotRecorded,
 }
 
 /// `TexelReadout`: a texel of a target in each image.
@@ -577,13 +579,13 @@ pub struct TexelReadout {
     pub y: u32,
     /// The target's format.
     pub format: String,
-    /// What the GPU wrote (the before value when nothing was recorded after).
-    pub recorded: TexelValue,
+    /// What the GPU wrote; `None` when the capture does not record the target after the draw.
+    pub recorded: Option<TexelValue>,
     /// The replay's value, when replayed.
     pub replayed: Option<TexelValue>,
     /// Before the draw.
     pub before: TexelValue,
-    /// Replayed − recorded per channel (empty when not replayed).
+    /// Replayed − recorded per channel (empty when not replayed or nothing was recorded).
     pub difference: Vec<ChannelDifference>,
     /// The verdict.
     pub verdict: PixelVerdictKind,

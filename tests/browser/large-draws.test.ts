@@ -115,7 +115,10 @@ test("a 1080p pass replays with its progress moving every second while other pro
 test("a pixel click on a replayed 1080p draw of 100,352 triangles answers at once", async () => {
   const { page, assertClean } = await openCapture("p2.iridia");
   const replayMs = await replayFirstDraw(page);
-  // nothing recorded to compare with: the replayed image in the main pane
+  // nothing recorded to compare with: the page says so, the list does not call the draw a match, and the replayed
+  // image goes in the main pane
+  await page.waitForSelector('[data-testid="not-recorded"]');
+  assert.equal(await page.textContent('li.draw[data-index="0"] [data-testid="draw-status"]'), "not recorded");
   await page.click('button:text-is("Replayed")');
   await page.waitForSelector('canvas[data-role="main"][data-image="1920x1080"]', { timeout: 60_000 });
   const clicks: number[] = [];
@@ -139,6 +142,8 @@ test("a pixel click on a replayed 1080p draw of 100,352 triangles answers at onc
     clicks.push(Date.now() - started);
   }
   assert.match((await page.textContent("#inspector-title")) ?? "", /\(\d+, \d+\)/);
+  // the texel table shows no recorded value and no difference for a target nothing was recorded of
+  assert.match((await page.textContent('[data-testid="texel-table"]')) ?? "", /—/);
   await shot(page, "large-02-p2-pixel");
   const sorted = [...clicks].sort((a, b) => a - b);
   recordMeasurements({ p2_replay_ms: replayMs, p2_click_ms: clicks, p2_click_median_ms: sorted[1] });

@@ -37,6 +37,7 @@ const VERDICT_LABELS: Record<string, string> = {
   ambiguous: "ambiguous",
   not_covered: "not covered",
   not_replayed: "not replayed",
+  not_recorded: "not recorded",
 };
 
 /** A verdict as a coloured tag. */
@@ -51,7 +52,7 @@ export function texelTable(readout: TexelReadout): HTMLElement {
     ["Recorded (GPU)", readout.recorded],
     ["Replayed", readout.replayed],
   ];
-  const channelNames = readout.recorded.channels.map((channel) => channel.channel);
+  const channelNames = readout.before.channels.map((channel) => channel.channel);
   const rows = channelNames.map((name, c) => {
     const difference = readout.difference[c];
     const differs = difference !== undefined && difference.difference !== 0 && !Number.isNaN(difference.difference);

@@ -504,7 +504,7 @@ text: string, };
 /**
  * `PixelVerdictKind`: how a pixel compares.
  */
-export type PixelVerdictKind = "matches" | "differs" | "ambiguous" | "not_covered" | "not_replayed";
+export type PixelVerdictKind = "matches" | "differs" | "ambiguous" | "not_covered" | "not_replayed" | "not_recorded";
 
 /**
  * `TexelReadout`: a texel of a target in each image.
@@ -527,9 +527,9 @@ y: number,
  */
 format: string,
 /**
- * What the GPU wrote (the before value when nothing was recorded after).
+ * What the GPU wrote; `None` when the capture does not record the target after the draw.
  */
-recorded: TexelValue,
+recorded: TexelValue | null,
 /**
  * The replay's value, when replayed.
  */
@@ -539,7 +539,7 @@ replayed: TexelValue | null,
  */
 before: TexelValue,
 /**
- * Replayed − recorded per channel (empty when not replayed).
+ * Replayed − recorded per channel (empty when not replayed or nothing was recorded).
  */
 difference: Array<ChannelDifference>,
 /**

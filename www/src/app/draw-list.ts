@@ -13,7 +13,7 @@ function statusText(status: DrawStatus): string {
     case "not_replayed":
       return "not replayed";
     case "matches":
-      return "matches";
+      return status.compared_pixels === 0 ? "not recorded" : "matches";
     case "differs":
       return status.differing_pixels > 0
         ? `${status.differing_pixels} px differ`
@@ -29,7 +29,9 @@ function statusTitle(status: DrawStatus): string {
     case "differs":
       return `${status.differing_pixels} differing and ${status.ambiguous_pixels} ambiguous of ${status.compared_pixels} compared pixels, summed over the draw's targets (render targets, depth, stencil)`;
     case "matches":
-      return `all ${status.compared_pixels} compared pixels match, over the draw's targets`;
+      return status.compared_pixels === 0
+        ? "replayed; the capture records no target after this draw, so nothing was compared"
+        : `all ${status.compared_pixels} compared pixels match, over the draw's targets`;
     case "error":
       return [status.error.what, status.error.at, status.error.detail].filter((part) => part !== undefined && part !== null).join(": ");
     case "not_replayed":
@@ -39,6 +41,7 @@ function statusTitle(status: DrawStatus): string {
 
 function statusClass(status: DrawStatus): string {
   if (status.state === "differs" && status.differing_pixels === 0) return "status-ambiguous";
+  if (status.state === "matches" && status.compared_pixels === 0) return "status-not-recorded";
   return `status-${status.state}`;
 }
 

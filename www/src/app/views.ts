@@ -376,6 +376,10 @@ export class Views {
       replace(element, h("span", { class: "muted" }, "Not compared yet."));
       return;
     }
+    if (comparison.compared_pixels === 0) {
+      replace(element, h("span", { class: "muted", attrs: { "data-testid": "not-recorded" } }, "Nothing recorded after this draw to compare with: the Replayed view shows the replay."));
+      return;
+    }
     const stats = comparison.channels
       .filter((channel) => channel.max_abs_difference > 0)
       .map((channel) => `${channel.channel} ≤ ${num(channel.max_abs_difference)}${channel.max_ulps !== null ? ` (${channel.max_ulps} ULP)` : ""}`);
