@@ -526,10 +526,18 @@ impl<R: Read + Seek> Capture<R> {
         if let Some(problem) = self.problem(index) {
             return Err(problem.clone());
         }
+        // each blob inflated once for the draw however often it references it (an array's equal slices), even when
+        // it is past the cache's limit
+        let mut read: HashMap<BlobId, Arc<[u8]>> = HashMap::new();
         let mut load = |path: &str, blob: &BlobRef| -> Result<Arc<[u8]>> {
-            self.blob(&blob.sha256).map_err(|e| {
+            if let Some(bytes) = read.get(&blob.sha256) {
+                return Ok(Arc::clone(bytes));
+            }
+            let bytes = self.blob(&blob.sha256).map_err(|e| {
                 capture_error(format!("blob {}…: {}", blob.sha256.short(), e.detail)).at(format!("draw {index} {path}"))
-            })
+            })?;
+            read.insert(blob.sha256, Arc::clone(&bytes));
+            Ok(bytes)
         };
         build_draw(index, &entry, &mut load)
     }

@@ -461,6 +461,45 @@ fn a_view_of_one_surface_reads_back_as_a_one_surface_texture() {
 }
 
 #[test]
+fn a_blob_referenced_by_many_slices_is_inflated_once_for_the_draw_even_past_the_cache_limit() {
+    // a 64-slice array whose slices are equal: one blob, referenced 64 times; with no cache at all, the read draw's
+    // slices are still one allocation (each reference used to inflate the blob again)
+    let mut record = every_field_draw();
+    let slices = 64u32;
+    let array_shape = shape(
+        ResourceDimension::Texture2D,
+        Format::R8G8B8A8Unorm,
+        [16, 16, 1],
+        slices,
+        1,
+    );
+    let slice = bytes(16 * 16 * 4, 42);
+    let array = Texture::new(array_shape, vec![slice; slices as usize]).unwrap();
+    record.state.ps.shader_resources.push(Some(ShaderResourceView {
+        resource: Arc::new(Resource::Texture(array)),
+        desc: ShaderResourceViewDesc {
+            format: Format::R8G8B8A8Unorm,
+            dimension: SrvDimension::Texture2DArray,
+            array_size: slices,
+            ..Default::default()
+        },
+    }));
+    let mut capture = Capture::open(write_capture(&[record], None).unwrap()).unwrap();
+    capture.set_cache_limit(0);
+    let draw = capture.draw(0).unwrap();
+    let view = draw.state.ps.shader_resources.last().cloned().flatten().unwrap();
+    let Resource::Texture(texture) = &*view.resource else {
+        panic!("the array reads back as a buffer");
+    };
+    assert_eq!(texture.subresources.len(), slices as usize);
+    let first = &texture.subresources[0];
+    assert!(
+        texture.subresources.iter().all(|s| Arc::ptr_eq(s, first)),
+        "each slice inflated apart"
+    );
+}
+
+#[test]
 fn identical_buffers_are_stored_once() {
     // Two draws with the same shaders, buffers and targets; the second's after differs from the first's.
     let first = every_field_draw();
