@@ -707,7 +707,10 @@ impl<'s> PreparedDraw<'s> {
             None => SamplePattern::default(),
         };
         let formats = (
-            targets.render_targets.clone().map(|t| t.map(|t| t.format())),
+            targets
+                .render_targets
+                .each_ref()
+                .map(|t| t.as_ref().map(RenderTarget::format)),
             targets.depth_stencil.as_ref().map(DepthStencilTarget::format),
         );
         // 15.6: a viewport that was never set is all zeros
