@@ -92,19 +92,19 @@ def p1(count):
 GRID = 12
 
 
-def grid_mesh():
-    """A unit grid over [-1, 1]^2 bulged toward the viewer (z in [0, 0.3]), normals of the bulge."""
+def grid_mesh(cells=GRID, z_at=lambda x, y: 0.3 * (1 - (x * x + y * y) / 2), uv_scale=2):
+    """A `cells` x `cells` grid over [-1, 1]^2, its depth `z_at(x, y)` (by default bulged toward the viewer, z in
+    [0, 0.3]), normals of the bulge, texture coordinates 0..uv_scale."""
     data, indices = [], []
-    for j in range(GRID + 1):
-        for i in range(GRID + 1):
-            x, y = i / GRID * 2 - 1, j / GRID * 2 - 1
-            z = 0.3 * (1 - (x * x + y * y) / 2)
+    for j in range(cells + 1):
+        for i in range(cells + 1):
+            x, y = i / cells * 2 - 1, j / cells * 2 - 1
             n = [x * 0.6, y * 0.6, 1.0]
-            data += [x, y, z] + n + [i / GRID * 2, j / GRID * 2]
-    for j in range(GRID):
-        for i in range(GRID):
-            a = j * (GRID + 1) + i
-            indices += [a, a + 1, a + GRID + 1, a + GRID + 1, a + 1, a + GRID + 2]
+            data += [x, y, z_at(x, y)] + n + [i / cells * uv_scale, j / cells * uv_scale]
+    for j in range(cells):
+        for i in range(cells):
+            a = j * (cells + 1) + i
+            indices += [a, a + 1, a + cells + 1, a + cells + 1, a + 1, a + cells + 2]
     return data, indices
 
 
@@ -113,16 +113,7 @@ P2_GRID = 224
 
 def p2():
     """The P2 mesh: a P2_GRID x P2_GRID grid over the whole target, bulged toward the viewer, identity transform."""
-    data, indices = [], []
-    for j in range(P2_GRID + 1):
-        for i in range(P2_GRID + 1):
-            x, y = i / P2_GRID * 2 - 1, j / P2_GRID * 2 - 1
-            z = 0.5 - 0.3 * (1 - (x * x + y * y) / 2)
-            data += [x, y, z, x * 0.6, y * 0.6, 1.0, i / P2_GRID * 8, j / P2_GRID * 8]
-    for j in range(P2_GRID):
-        for i in range(P2_GRID):
-            a = j * (P2_GRID + 1) + i
-            indices += [a, a + 1, a + P2_GRID + 1, a + P2_GRID + 1, a + 1, a + P2_GRID + 2]
+    data, indices = grid_mesh(P2_GRID, lambda x, y: 0.5 - 0.3 * (1 - (x * x + y * y) / 2), 8)
     d = common(depth=True)
     d["vertex_buffers"] = [{"stride": 32, "f32": [round(v, 6) for v in data]}]
     d["indices"] = indices
