@@ -184,7 +184,7 @@ pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, shape: MaskShape<'_
         right: i64::from(width),
         bottom: i64::from(height),
     };
-    mark_within(triangle, raster, shape, everywhere, |plane_index, px, py| {
+    mark_within(&fans(triangle, raster), shape, everywhere, |plane_index, px, py| {
         let first = plane.saturating_mul(u64::from(plane_index));
         let index = u64::try_from(py)
             .ok()
@@ -197,37 +197,44 @@ pub(super) fn mark(triangle: &Triangle, raster: &Rasterizer, shape: MaskShape<'_
     });
 }
 
-/// What [`mark`] marks at pixel (`x`, `y`) alone, into `planes` (one flag per mask plane, `shape.planes` of them):
-/// the pixel's flags of the whole draw's mask, for a pixel history that does not draw the whole draw.
-pub(super) fn mark_pixel(
+/// Pixel (`x`, `y`) alone, for a pixel history that does not draw the whole draw: marks in `planes` (one flag per
+/// mask plane, `shape.planes` of them; none when empty) what [`mark`] marks at the pixel, and says whether the
+/// pixel's coverage by `triangle` is ambiguous at its centre or any sample of `shape`'s pattern. The triangle's fans
+/// are made once for both.
+pub(super) fn at_pixel(
     triangle: &Triangle,
     raster: &Rasterizer,
     shape: MaskShape<'_>,
     (x, y): (u32, u32),
     planes: &mut [bool],
-) {
-    let window = PixelRect {
-        left: i64::from(x),
-        top: i64::from(y),
-        right: i64::from(x).saturating_add(1),
-        bottom: i64::from(y).saturating_add(1),
-    };
-    mark_within(triangle, raster, shape, window, |plane_index, _, _| {
-        if let Some(slot) = usize::try_from(plane_index).ok().and_then(|p| planes.get_mut(p)) {
-            *slot = true;
-        }
-    });
+) -> bool {
+    let fans = fans(triangle, raster);
+    let (px, py) = (i64::from(x), i64::from(y));
+    if !planes.is_empty() {
+        let window = PixelRect {
+            left: px,
+            top: py,
+            right: px.saturating_add(1),
+            bottom: py.saturating_add(1),
+        };
+        mark_within(&fans, shape, window, |plane_index, _, _| {
+            if let Some(slot) = usize::try_from(plane_index).ok().and_then(|p| planes.get_mut(p)) {
+                *slot = true;
+            }
+        });
+    }
+    let pattern = shape.pattern;
+    fans.iter().any(|fan| {
+        fan.bounds.contains(px, py)
+            && (fan.ambiguous(px, py, [0, 0])
+                || (0..pattern.count()).any(|s| fan.ambiguous(px, py, pattern.offset_256(s))))
+    })
 }
 
-/// Calls `set(plane, x, y)` for every mask flag within `window` that `triangle` makes ambiguous ([`mark`]'s rule).
-fn mark_within(
-    triangle: &Triangle,
-    raster: &Rasterizer,
-    shape: MaskShape<'_>,
-    window: PixelRect,
-    mut set: impl FnMut(u32, i64, i64),
-) {
-    for fan in fans(triangle, raster) {
+/// Calls `set(plane, x, y)` for every mask flag within `window` that a triangle's `fans` make ambiguous ([`mark`]'s
+/// rule).
+fn mark_within(fans: &[Fan], shape: MaskShape<'_>, window: PixelRect, mut set: impl FnMut(u32, i64, i64)) {
+    for fan in fans {
         let bounds = fan.bounds.intersect(window);
         for py in bounds.top..bounds.bottom {
             for px in bounds.left..bounds.right {
@@ -245,14 +252,4 @@ fn mark_within(
             }
         }
     }
-}
-
-/// Whether pixel (`x`, `y`)'s coverage by `triangle` is ambiguous at its centre or any sample of `pattern`.
-pub(super) fn at(triangle: &Triangle, raster: &Rasterizer, pattern: &SamplePattern, x: u32, y: u32) -> bool {
-    let (px, py) = (i64::from(x), i64::from(y));
-    fans(triangle, raster).iter().any(|fan| {
-        fan.bounds.contains(px, py)
-            && (fan.ambiguous(px, py, [0, 0])
-                || (0..pattern.count()).any(|s| fan.ambiguous(px, py, pattern.offset_256(s))))
-    })
 }

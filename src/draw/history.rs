@@ -237,9 +237,8 @@ impl PreparedDraw<'_> {
             ..PixelHistory::default()
         };
         let mut stats = DrawStats::default();
-        let shape = self.mask_shape();
         let mut ambiguous = if self.options.ambiguity {
-            vec![false; usize::try_from(shape.planes).unwrap_or(1)]
+            vec![false; usize::try_from(self.mask_shape().planes).unwrap_or(1)]
         } else {
             Vec::new()
         };
@@ -264,10 +263,8 @@ impl PreparedDraw<'_> {
                 let Some(triangle) = this.setup(&context, &mut stats) else {
                     continue;
                 };
-                if !ambiguous.is_empty() {
-                    ambiguity::mark_pixel(&triangle, &this.rasterizer, this.mask_shape(), (x, y), &mut ambiguous);
-                }
-                let ambiguous_here = ambiguity::at(&triangle, &this.rasterizer, &this.pattern, x, y);
+                let ambiguous_here =
+                    ambiguity::at_pixel(&triangle, &this.rasterizer, this.mask_shape(), (x, y), &mut ambiguous);
                 for hit in triangle.pixel(x, y) {
                     let values = *hit.values();
                     let fragment_index = history.fragments.len();

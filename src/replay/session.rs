@@ -60,16 +60,17 @@ impl ReplaySession {
     /// Prepares `draw` (programs from `cache`) and begins its replay from the recorded contents before it; nothing
     /// is drawn yet. Errors name the draw and the binding or program at fault.
     pub fn start(draw: Arc<CapturedDraw>, cache: &mut ShaderCache, options: &ReplayOptions) -> Result<ReplaySession> {
-        let state = Arc::new(draw.state.clone());
-        let mut prepared = PreparedDraw::shared(state, cache, options.draw)?;
-        let run = prepared.start()?;
-        Ok(ReplaySession {
-            draw,
-            options: options.clone(),
-            prepared,
-            progress: run.progress(),
-            phase: Phase::Running(Box::new(run)),
-        })
+        let mut session = ReplaySession::prepare(draw, cache, options)?;
+        session.begin()?;
+        Ok(session)
+    }
+
+    /// Starts the draw of a session only prepared: its targets made from their contents before it.
+    fn begin(&mut self) -> Result<()> {
+        let run = self.prepared.start()?;
+        self.progress = run.progress();
+        self.phase = Phase::Running(Box::new(run));
+        Ok(())
     }
 
     /// Prepares `draw` as [`ReplaySession::start`] does but begins nothing: no target is copied until the first
@@ -100,9 +101,7 @@ impl ReplaySession {
     /// cancel: then the error is of kind [`ErrorKind::Cancelled`] and the session cannot go on, as after any error.
     pub fn resume(&mut self, budget: u64, progress: Option<ProgressCallback<'_>>) -> Result<bool> {
         if matches!(self.phase, Phase::Prepared) {
-            let run = self.prepared.start()?;
-            self.progress = run.progress();
-            self.phase = Phase::Running(Box::new(run));
+            self.begin()?;
         }
         let Phase::Running(run) = &mut self.phase else {
             return match self.phase {

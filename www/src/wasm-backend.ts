@@ -100,9 +100,8 @@ function asObject(value: unknown, what: string): object {
  * The replay's budget per step, in the library's units of work (a lane running one instruction; a primitive set up):
  * it starts at MIN_BUDGET and follows the rate the last step measured, so that each step takes about STEP_MS, by at
  * most a factor of 4 a step. It never drops below MIN_BUDGET (about a millisecond of work), so that a step's fixed
- * cost (the pause between steps, the progress message) stays small beside its work: when the machine is busy a
- * step's time includes the time the worker waited for a core, and a budget that halved on every slow step and grew
- * only on quick ones ran down to a lane at a time and stalled the replay (issue 12).
+ * cost (the pause between steps, the progress message) stays small beside its work even when a busy machine makes
+ * steps slow (a step's time includes the time the worker waited for a core).
  */
 const MIN_BUDGET = 1 << 15;
 const MAX_BUDGET = 1 << 26;

@@ -8,12 +8,17 @@ import { type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawIn
 import { frameRows } from "./frame-order";
 import type { ViewerState } from "./state";
 
+/** Replayed, but nothing compared: the capture records no target after the draw. */
+function nothingRecorded(status: DrawStatus): boolean {
+  return status.state === "matches" && status.compared_pixels === 0;
+}
+
 function statusText(status: DrawStatus): string {
   switch (status.state) {
     case "not_replayed":
       return "not replayed";
     case "matches":
-      return status.compared_pixels === 0 ? "not recorded" : "matches";
+      return nothingRecorded(status) ? "not recorded" : "matches";
     case "differs":
       return status.differing_pixels > 0
         ? `${status.differing_pixels} px differ`
@@ -29,7 +34,7 @@ function statusTitle(status: DrawStatus): string {
     case "differs":
       return `${status.differing_pixels} differing and ${status.ambiguous_pixels} ambiguous of ${status.compared_pixels} compared pixels, summed over the draw's targets (render targets, depth, stencil)`;
     case "matches":
-      return status.compared_pixels === 0
+      return nothingRecorded(status)
         ? "replayed; the capture records no target after this draw, so nothing was compared"
         : `all ${status.compared_pixels} compared pixels match, over the draw's targets`;
     case "error":
@@ -41,7 +46,7 @@ function statusTitle(status: DrawStatus): string {
 
 function statusClass(status: DrawStatus): string {
   if (status.state === "differs" && status.differing_pixels === 0) return "status-ambiguous";
-  if (status.state === "matches" && status.compared_pixels === 0) return "status-not-recorded";
+  if (nothingRecorded(status)) return "status-not-recorded";
   return `status-${status.state}`;
 }
 
