@@ -155,12 +155,7 @@ impl StagingDesc {
         let [width, height, _] = shape.mip_size(level);
         Self {
             dimension: shape.dimension,
-            format: format.0,
-            width,
-            height,
-            depth: 1,
-            array_size: 1,
-            mip_levels: 1,
+            ..Self::texture_2d(width, height, format)
         }
     }
 
