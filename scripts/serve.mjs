@@ -97,10 +97,36 @@ function fileFor(urlPath, benchDir) {
 }
 
 /**
+ * The byte range a `Range` header asks of a file of `size` bytes: `{start, end}` (inclusive), null to send the whole
+ * file (no header, a unit other than bytes, several ranges or one that does not parse: RFC 9110 lets a server ignore
+ * them), or "unsatisfiable" (a range that starts past the end).
+ * @param {string | undefined} header
+ * @param {number} size
+ * @returns {{ start: number, end: number } | null | "unsatisfiable"}
+ */
+export function byteRange(header, size) {
+  const match = /^bytes=(\d*)-(\d*)$/.exec((header ?? "").trim());
+  if (match === null) return null;
+  const [first, last] = [match[1] ?? "", match[2] ?? ""];
+  if (first === "" && last === "") return null;
+  if (first === "") {
+    // a suffix: the last N bytes
+    const length = Math.min(Number(last), size);
+    return length === 0 ? "unsatisfiable" : { start: size - length, end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === "" ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size) return "unsatisfiable";
+  return end < start ? null : { start, end };
+}
+
+/**
  * Starts the server.
- * @param {{ port?: number, host?: string, capture?: string | null | undefined, quiet?: boolean, benchDir?: string }} options
+ * @param {{ port?: number, host?: string, capture?: string | null | undefined, quiet?: boolean, benchDir?: string,
+ *   onServed?: (served: { path: string, status: number, bytes: number }) => void }} options
  *   `capture: null` starts without a default capture (the start page), whatever fixtures/captures holds;
- *   `benchDir` is served at /bench/ (scripts/bench-browser.mjs)
+ *   `benchDir` is served at /bench/ (scripts/bench-browser.mjs); `onServed` hears of each file's answer (its URL
+ *   path, status and the body's length), for tests
  * @returns {Promise<{ url: string, port: number, defaultCapture: string | null, close: () => Promise<void> }>}
  */
 export function startServer(options = {}) {
@@ -132,16 +158,27 @@ export function startServer(options = {}) {
       return;
     }
     const size = statSync(path).size;
-    response.writeHead(200, {
+    const type = TYPES[extname(path)] ?? "application/octet-stream";
+    const range = byteRange(request.headers.range, size);
+    if (range === "unsatisfiable") {
+      response.writeHead(416, { ...headers, "Content-Range": `bytes */${size}` }).end();
+      return;
+    }
+    // a single byte range (RFC 9110 14.2) is answered with 206 and those bytes: the viewer reads a large capture
+    // this way, its directory and manifest first and then each draw's blobs, never the whole file
+    response.writeHead(range === null ? 200 : 206, {
       ...headers,
-      "Content-Type": TYPES[extname(path)] ?? "application/octet-stream",
-      "Content-Length": String(size),
+      "Content-Type": type,
+      "Accept-Ranges": "bytes",
+      "Content-Length": String(range === null ? size : range.end - range.start + 1),
+      ...(range === null ? {} : { "Content-Range": `bytes ${range.start}-${range.end}/${size}` }),
     });
     if (request.method === "HEAD") {
       response.end();
       return;
     }
-    const stream = createReadStream(path);
+    options.onServed?.({ path: url.pathname, status: response.statusCode, bytes: range === null ? size : range.end - range.start + 1 });
+    const stream = createReadStream(path, range ?? {});
     stream.on("error", () => response.destroy());
     stream.pipe(response);
   });

@@ -11,6 +11,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::Error;
+use crate::capture::ranged::RangeSource;
+use crate::error::ErrorKind;
 use crate::viewer_api::ViewerCapture;
 use crate::viewer_api::types::{DisplayOptions, ErrorInfo, ImageKind, Stage, TargetId};
 
@@ -64,6 +66,69 @@ pub struct Capture {
 #[wasm_bindgen]
 pub fn open_capture(bytes: Vec<u8>, name: &str) -> Result<Capture, JsValue> {
     ViewerCapture::open(bytes)
+        .map(|inner| Capture { inner })
+        .map_err(|error| error_value(&error.within(name)))
+}
+
+/// A capture read by position through a JavaScript function `read(offset, length)` returning a `Uint8Array` of
+/// exactly `length` bytes: the worker's `FileReaderSync` over a `File`, or synchronous HTTP range requests
+/// (`www/src/wasm-backend.ts`). A throw becomes an I/O error of the read, so the open or draw fails with it.
+struct JsRangeSource {
+    length: u64,
+    read: js_sys::Function,
+}
+
+impl RangeSource for JsRangeSource {
+    fn length(&self) -> u64 {
+        self.length
+    }
+
+    fn read_at(&mut self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        let thrown_text = |thrown: JsValue| {
+            thrown
+                .dyn_ref::<js_sys::Error>()
+                .map(|error| String::from(error.message()))
+                .or_else(|| thrown.as_string())
+                .unwrap_or_else(|| "the capture's reader failed".to_owned())
+        };
+        let answer = self
+            .read
+            .call2(
+                &JsValue::NULL,
+                &JsValue::from_f64(offset as f64),
+                &JsValue::from_f64(out.len() as f64),
+            )
+            .map_err(|thrown| std::io::Error::other(thrown_text(thrown)))?;
+        let bytes = answer
+            .dyn_into::<js_sys::Uint8Array>()
+            .map_err(|_| std::io::Error::other("the capture's reader gave no bytes"))?;
+        if bytes.length() as usize != out.len() {
+            return Err(std::io::Error::other(format!(
+                "asked for {} bytes at offset {offset}, the capture's reader gave {}",
+                out.len(),
+                bytes.length()
+            )));
+        }
+        bytes.copy_to(out);
+        Ok(())
+    }
+}
+
+/// Opens a capture of `length` bytes read by position through `read(offset, length) -> Uint8Array` (see
+/// [`JsRangeSource`]): reads the ZIP directory and manifest only, and each draw's blobs when it is read, never the
+/// whole file. `name` is the file's name, for errors.
+#[wasm_bindgen]
+pub fn open_capture_ranged(length: f64, read: js_sys::Function, name: &str) -> Result<Capture, JsValue> {
+    // a JavaScript number: a length must be a whole number of bytes that a double holds exactly
+    if !(length.is_finite() && length >= 0.0 && length.fract() == 0.0 && length <= 2f64.powi(53)) {
+        let error = Error::of_kind(ErrorKind::Request, "capture", format!("{length} is not a file length"));
+        return Err(error_value(&error.within(name)));
+    }
+    let source = JsRangeSource {
+        length: length as u64,
+        read,
+    };
+    ViewerCapture::open_ranged(Box::new(source))
         .map(|inner| Capture { inner })
         .map_err(|error| error_value(&error.within(name)))
 }

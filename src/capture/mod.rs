@@ -33,6 +33,7 @@ mod append;
 mod archive;
 pub mod convert;
 pub mod manifest;
+pub mod ranged;
 mod reader;
 mod writer;
 

@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Cursor;
 use std::sync::Arc;
 
+use crate::capture::ranged::{ArchiveSource, RangeReader, RangeSource};
 use crate::capture::{BlobId, Capture, CapturedDraw, DrawSummary, ShaderStage, TargetSlot, api_call_text};
 use crate::compare::{Comparison, Image, PixelClass, Tolerance, ToleranceSpec};
 use crate::draw::ShaderCache;
@@ -242,7 +243,7 @@ struct Running {
 /// A capture opened for the viewer.
 pub struct ViewerCapture {
     /// The capture.
-    capture: Capture<Cursor<Arc<[u8]>>>,
+    capture: Capture<ArchiveSource>,
     /// Programs parsed for listing and replay, shared by every draw.
     shaders: ShaderCache,
     /// What is known of each program blob (for the draw list).
@@ -285,7 +286,17 @@ const FEW_PRIMITIVES: u64 = 64;
 impl ViewerCapture {
     /// Opens the capture whose archive is `bytes`: reads its directory and manifest, inflating no blob.
     pub fn open(bytes: impl Into<Arc<[u8]>>) -> Result<ViewerCapture> {
-        let mut capture = Capture::open(bytes)?;
+        Self::from_source(ArchiveSource::InMemory(Cursor::new(bytes.into())))
+    }
+
+    /// Opens the capture whose archive `source` reads by position (a browser's `File`, a link read by HTTP range
+    /// requests): reads the directory and manifest, and later each draw's own blobs, never the whole archive.
+    pub fn open_ranged(source: Box<dyn RangeSource>) -> Result<ViewerCapture> {
+        Self::from_source(ArchiveSource::Ranged(RangeReader::new(source)))
+    }
+
+    fn from_source(source: ArchiveSource) -> Result<ViewerCapture> {
+        let mut capture = Capture::from_reader(source)?;
         let resolves = (0..capture.resolves().len())
             .map(|index| resolve_info(&mut capture, index))
             .collect();
@@ -825,7 +836,7 @@ fn status_of(comparisons: &[TargetComparison]) -> DrawStatus {
 
 /// Resolve `index` of `capture` as the draw list shows it: resolved again from its samples and compared with the
 /// recorded destination at the format's default tolerance.
-fn resolve_info(capture: &mut Capture<Cursor<Arc<[u8]>>>, index: usize) -> ResolveInfo {
+fn resolve_info(capture: &mut Capture<ArchiveSource>, index: usize) -> ResolveInfo {
     let entry = capture.resolves().get(index);
     let before_draw = entry.map_or(0, |r| usize::try_from(r.before_draw).unwrap_or(usize::MAX));
     let label = entry.map(crate::capture::ResolveEntry::label).unwrap_or_default();

@@ -969,3 +969,115 @@ fn a_target_not_recorded_after_the_draw_reads_no_recorded_texel_and_no_differenc
         PixelVerdictKind::NotRecorded
     );
 }
+
+/// A capture's bytes read by position, counting the bytes the reader asks for.
+struct CountingSource {
+    bytes: Arc<[u8]>,
+    fetched: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+#[allow(clippy::arithmetic_side_effects)] // test code: positions within the fixture
+impl RangeSource for CountingSource {
+    fn length(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    fn read_at(&mut self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        let start = usize::try_from(offset).unwrap();
+        out.copy_from_slice(&self.bytes[start..start + out.len()]);
+        self.fetched.set(self.fetched.get() + out.len() as u64);
+        Ok(())
+    }
+}
+
+/// `bytes` opened through a [`CountingSource`], and its counter.
+fn open_counted(bytes: Vec<u8>) -> (ViewerCapture, std::rc::Rc<std::cell::Cell<u64>>) {
+    let fetched = std::rc::Rc::new(std::cell::Cell::new(0));
+    let source = CountingSource {
+        bytes: bytes.into(),
+        fetched: fetched.clone(),
+    };
+    (ViewerCapture::open_ranged(Box::new(source)).unwrap(), fetched)
+}
+
+fn json(value: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(value).unwrap()
+}
+
+#[test]
+fn a_capture_read_by_position_is_the_capture_held_whole() {
+    // every sample capture, every draw: the summary, the list, each replay's summary and comparison are the same
+    // whether the archive is in memory or read in blocks
+    for name in [
+        "01-lit-mesh.iridia",
+        "02-alpha-blend.iridia",
+        "03-post-process.iridia",
+        "04-frame.iridia",
+        "05-thin-triangles.iridia",
+        "20-recorded.iridia",
+        "21-imgui.iridia",
+    ] {
+        let bytes = fixture(name);
+        let mut whole = ViewerCapture::open(bytes.clone()).unwrap();
+        let (mut ranged, _) = open_counted(bytes);
+        assert_eq!(json(&ranged.summary()), json(&whole.summary()), "{name}");
+        assert_eq!(json(&ranged.draws()), json(&whole.draws()), "{name}");
+        for draw in 0..whole.draws().len() {
+            replay(&mut whole, draw, 1 << 22);
+            replay(&mut ranged, draw, 1 << 22);
+            let summary =
+                |capture: &mut ViewerCapture| capture.replay_finish(draw).map(|s| json(&s)).map_err(|e| e.to_string());
+            assert_eq!(summary(&mut ranged), summary(&mut whole), "{name} draw {draw}");
+            let compared = |capture: &ViewerCapture| capture.compare(draw).map(|c| json(&c)).map_err(|e| e.to_string());
+            assert_eq!(compared(&ranged), compared(&whole), "{name} draw {draw}");
+        }
+    }
+}
+
+#[test]
+fn a_capture_read_by_position_is_read_only_where_needed() {
+    // 04-frame with 64 MiB of incompressible bytes stored ahead of its entries (an entry the format ignores): opening
+    // and listing read the directory and manifest at the end, a draw its own blobs; neither reads the padding
+    use std::io::Write;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(fixture("04-frame.iridia"))).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(true);
+    out.start_file("padding.bin", stored).unwrap();
+    let mut state = 1u64;
+    let mut chunk = vec![0u8; 1 << 20];
+    for _ in 0..64 {
+        for byte in &mut chunk {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            *byte = (state >> 56) as u8;
+        }
+        out.write_all(&chunk).unwrap();
+    }
+    for index in 0..archive.len() {
+        let file = archive.by_index_raw(index).unwrap();
+        out.raw_copy_file(file).unwrap();
+    }
+    let bytes = out.finish().unwrap().into_inner();
+    assert!(bytes.len() > 64 << 20);
+    let entries_bytes = fixture("04-frame.iridia").len() as u64;
+    let (mut capture, fetched) = open_counted(bytes);
+    assert_eq!(capture.draws().len(), 26);
+    // the directory's block and the manifest's: at most two first blocks and what the entries themselves hold
+    let opened = fetched.get();
+    assert!(
+        opened <= 2 * crate::capture::ranged::FIRST_BLOCK + entries_bytes,
+        "opening read {opened} bytes"
+    );
+    replay(&mut capture, 25, 1 << 22);
+    capture.replay_finish(25).unwrap();
+    let read = fetched.get() - opened;
+    eprintln!("opening read {opened} bytes, draw 25 {read} of {}", 64 << 20);
+    assert!(
+        read <= 4 * crate::capture::ranged::FIRST_BLOCK + entries_bytes,
+        "a draw read {read} bytes"
+    );
+    let mut whole = open("04-frame.iridia");
+    replay(&mut whole, 25, 1 << 22);
+    assert_eq!(json(&capture.compare(25).unwrap()), json(&whole.compare(25).unwrap()));
+}

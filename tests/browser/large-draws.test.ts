@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -33,6 +33,10 @@ const LONG_MS = 10 * 60 * 1000;
 let server: Awaited<ReturnType<typeof startServer>>;
 let context: BrowserContext;
 let work = "";
+/** The first block the worker reads of a capture read by position (FIRST_BLOCK, src/capture/ranged.rs). */
+const FIRST_BLOCK = 256 * 1024;
+/** The server's answers for files, in order. */
+const served: { path: string; status: number; bytes: number }[] = [];
 
 /** `iridia pack DIR/NAME.json` into DIR/NAME.iridia, through cargo (the debug build the Rust tests made). */
 function pack(name: string): void {
@@ -51,7 +55,7 @@ before(() => {
   pack("p1_1");
   pack("p2");
   return (async () => {
-    server = await startServer({ port: 0, quiet: true, capture: null, benchDir: work });
+    server = await startServer({ port: 0, quiet: true, capture: null, benchDir: work, onServed: (answer) => served.push(answer) });
     context = await launch();
   })();
 });
@@ -108,6 +112,29 @@ test("a 1080p pass replays with its progress moving every second while other pro
   // the bar moved through the pass's rows, never standing still for a second
   assert.ok(record.updates.length >= 10, `${record.updates.length} progress updates`);
   assert.ok(gap <= MAX_STILL_MS, `the progress stood still for ${gap} ms`);
+  assertClean();
+  await page.close();
+});
+
+test("a capture opened from a link is read by byte ranges: its directory and manifest, then one draw's blobs", async () => {
+  const path = "/bench/p2.iridia";
+  const size = statSync(join(work, "p2.iridia")).size;
+  served.length = 0;
+  const started = Date.now();
+  const { page, assertClean } = await openCapture("p2.iridia");
+  const openMs = Date.now() - started;
+  const opening = served.filter((answer) => answer.path === path);
+  const openedBytes = opening.reduce((sum, answer) => sum + answer.bytes, 0);
+  // every answer a range: the page's probe of one byte, then the worker's first blocks (256 KiB each,
+  // src/capture/ranged.rs), one at the directory and one at the manifest, whatever the file's size
+  assert.ok(size > 2 * FIRST_BLOCK, `${size} bytes`);
+  assert.ok(opening.length >= 2, `${opening.length} requests`);
+  assert.ok(opening.every((answer) => answer.status === 206), JSON.stringify(opening));
+  assert.ok(openedBytes <= 2 * FIRST_BLOCK + 1, `opening read ${openedBytes} of ${size} bytes`);
+  await replayFirstDraw(page);
+  const replayed = served.filter((answer) => answer.path === path).reduce((sum, answer) => sum + answer.bytes, 0);
+  recordMeasurements({ ranged_open_ms: openMs, ranged_open_bytes: openedBytes, ranged_replay_bytes: replayed, ranged_file_bytes: size });
+  assert.ok(replayed <= size + 2 * 16 * 1024 * 1024, `the draw's replay read ${replayed} of ${size} bytes`);
   assertClean();
   await page.close();
 });

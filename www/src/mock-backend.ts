@@ -1096,7 +1096,9 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
 
   const handlers: Handlers = {
     open_capture: async (request, job) => {
-      const bytes = new Uint8Array(request.bytes);
+      const bytes = new Uint8Array(
+        "bytes" in request ? request.bytes : "blob" in request ? await request.blob.arrayBuffer() : await (await fetch(request.url)).arrayBuffer(),
+      );
       job.progress({ stage: "reading the manifest", done: 0, total: 1 });
       await job.pause();
       checkCaptureBytes(bytes);

@@ -176,10 +176,17 @@ export type Progress = Omit<StepProgress, "finished">;
 // ---------------------------------------------------------------------------------------------------------------
 // Requests and their results
 
+/**
+ * Where a capture's bytes are: in a buffer (transferred to the worker and copied into the module), in a Blob or File
+ * (read by position in the worker: only what is needed, never copied whole), or at a URL whose server answers byte
+ * ranges (read by synchronous range requests in the worker) with its length in bytes.
+ */
+export type CaptureData = { bytes: ArrayBuffer } | { blob: Blob } | { url: string; length: number };
+
 /** What the page can ask the worker. */
 export type Request =
-  /** Opens a capture from its bytes (transferred). Reads the directory and manifest only. */
-  | { kind: "open_capture"; bytes: ArrayBuffer; name: string }
+  /** Opens a capture. Reads the directory and manifest only. */
+  | ({ kind: "open_capture"; name: string } & CaptureData)
   /** Releases a capture and everything inflated for it. */
   | { kind: "close_capture"; capture: CaptureId }
   /** Lists the capture's draws with their current status. */

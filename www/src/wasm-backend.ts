@@ -11,6 +11,9 @@
 //   version(): string                      the crate's version (exists)
 //   open_capture(bytes: Uint8Array, name: string): Capture
 //                                          reads the ZIP directory and manifest only; fails on a bad archive
+//   open_capture_ranged(length: number, read: (offset: number, length: number) => Uint8Array, name: string): Capture
+//                                          the same for a capture read by position (a File, or HTTP byte ranges):
+//                                          `read` gives exactly the bytes asked for or throws
 //   class Capture {
 //     summary(): ManifestSummary              (CaptureSummary without the worker's capture number)
 //     draws(): DrawInfo[]
@@ -51,6 +54,44 @@ import {
 
 /** Names the module must export for the viewer to work. */
 const REQUIRED_EXPORTS = ["default", "version", "open_capture"] as const;
+
+/** Reads `length` bytes at `offset` of a capture, or throws: what `open_capture_ranged` calls. */
+type ReadAt = (offset: number, length: number) => Uint8Array;
+
+/** The part of a worker's FileReaderSync the reader uses (the page's DOM typings do not describe it). */
+interface FileReaderSyncLike {
+  readAsArrayBuffer(blob: Blob): ArrayBuffer;
+}
+
+/** Reads a Blob or File by position, synchronously: FileReaderSync, which dedicated workers have. */
+export function blobReader(blob: Blob): ReadAt {
+  const constructor = (globalThis as { FileReaderSync?: new () => FileReaderSyncLike }).FileReaderSync;
+  if (constructor === undefined)
+    throw new BackendError({ kind: "invalid", what: "worker", detail: "this worker cannot read files by position (it has no FileReaderSync)" });
+  const reader = new constructor();
+  return (offset, length) => new Uint8Array(reader.readAsArrayBuffer(blob.slice(offset, offset + length)));
+}
+
+/**
+ * Reads a capture at a URL by position with synchronous HTTP range requests (allowed in workers), each checked: the
+ * answer must be 206 with the range asked for, of a file of the length the capture was opened with.
+ */
+export function rangeRequestReader(url: string, fileLength: number): ReadAt {
+  return (offset, length) => {
+    const last = offset + length - 1;
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    request.setRequestHeader("Range", `bytes=${offset}-${last}`);
+    request.responseType = "arraybuffer";
+    request.send();
+    const range = request.getResponseHeader("content-range");
+    if (request.status !== 206 || range !== `bytes ${offset}-${last}/${fileLength}`)
+      throw new Error(
+        `asked ${url} for bytes ${offset}-${last} of ${fileLength}, it answered HTTP ${request.status}${range === null ? "" : ` (${range})`}: the file changed or the server does not serve byte ranges`,
+      );
+    return new Uint8Array(request.response as ArrayBuffer);
+  };
+}
 
 /** Calls a method of a wasm-bindgen object by name, failing with a clear error when the module lacks it. */
 function call(target: object, name: string, ...args: unknown[]): unknown {
@@ -154,7 +195,14 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
   const handlers: Handlers = {
     open_capture: async (request, job) => {
       job.progress({ stage: "reading the archive", done: 0, total: 1 });
-      const opened = asObject(call(module, "open_capture", new Uint8Array(request.bytes), request.name), "open_capture");
+      const opened = asObject(
+        "bytes" in request
+          ? call(module, "open_capture", new Uint8Array(request.bytes), request.name)
+          : "blob" in request
+            ? call(module, "open_capture_ranged", request.blob.size, blobReader(request.blob), request.name)
+            : call(module, "open_capture_ranged", request.length, rangeRequestReader(request.url, request.length), request.name),
+        "open_capture",
+      );
       const id = nextCapture++;
       captures.set(id, opened);
       const summary = call(opened, "summary") as ManifestSummary;

@@ -5,7 +5,7 @@
 
 import { type BackendClient, isCancelled } from "../client";
 import { byId, h, replace } from "../dom";
-import { BackendError, type CaptureSummary, type DrawInfo, toErrorInfo } from "../protocol";
+import { BackendError, type CaptureData, type CaptureSummary, type DrawInfo, toErrorInfo } from "../protocol";
 import { type RecentCapture, forgetCapture, loadCapture, recentCaptures, sha256Hex, storeCapture, touchCapture } from "../store";
 import { type CaptureSource, MAX_LINKED_CAPTURE_BYTES, type ViewState, captureUrlProblem, parseHash } from "../url-state";
 import { type JobBar, bytesText, showMessage } from "./page";
@@ -31,6 +31,17 @@ export interface OpenHooks {
 function baseName(url: string): string {
   const path = url.split(/[?#]/)[0] ?? url;
   return decodeURIComponent(path.slice(path.lastIndexOf("/") + 1)) || url;
+}
+
+/**
+ * The length of the file a response to `Range: bytes=0-0` belongs to when the server answered the range (206 with
+ * `Content-Range: bytes 0-0/LENGTH`), else null (the server sent the whole file, or an error).
+ */
+export function rangedLength(response: Response): number | null {
+  if (response.status !== 206) return null;
+  const match = /^bytes 0-0\/(\d+)$/.exec(response.headers.get("content-range") ?? "");
+  const length = Number(match?.[1] ?? "NaN");
+  return Number.isSafeInteger(length) && length > 0 ? length : null;
 }
 
 /** Fetches viewer-config.json; a missing or malformed one names no capture. */
@@ -110,9 +121,9 @@ export class CaptureOpener {
     if (source.kind === "url") {
       const name = baseName(source.url);
       const job = this.jobs.begin(`Fetching ${name}`);
-      let bytes: ArrayBuffer;
+      let data: CaptureData;
       try {
-        bytes = await this.fetchCapture(source.url, job.signal);
+        data = await this.fetchCapture(source.url, job.signal);
       } catch (error: unknown) {
         this.jobs.end(job);
         if (isCancelled(error) || job.signal.aborted) return;
@@ -121,7 +132,7 @@ export class CaptureOpener {
         return;
       }
       this.jobs.end(job);
-      await this.openBytes(bytes, name, source, state);
+      await this.openData(data, name, source, state);
       return;
     }
     let stored = null;
@@ -135,16 +146,18 @@ export class CaptureOpener {
       this.hooks.renderAll();
       return;
     }
-    const bytes = await stored.blob.arrayBuffer();
-    if (await this.openBytes(bytes, stored.name, { kind: "file", sha256: stored.sha256, name: stored.name }, state))
+    // the stored Blob goes to the worker as it is: the worker reads it by position
+    if (await this.openData({ blob: stored.blob }, stored.name, { kind: "file", sha256: stored.sha256, name: stored.name }, state))
       touchCapture(stored.sha256).catch(() => undefined);
   }
 
   /**
-   * Fetches a link's capture: from the page's own origin only (captureUrlProblem), at most MAX_LINKED_CAPTURE_BYTES,
-   * read into one buffer of the announced size as it arrives (no second copy), with the download's progress.
+   * A link's capture: from the page's own origin only (captureUrlProblem). A server that answers byte ranges gives the
+   * capture's length, and the worker reads the file by position (its directory and manifest, then each draw's blobs);
+   * any other server's answer is the whole file, at most MAX_LINKED_CAPTURE_BYTES, read into one buffer of the
+   * announced size as it arrives (no second copy), with the download's progress.
    */
-  private async fetchCapture(url: string, signal: AbortSignal): Promise<ArrayBuffer> {
+  private async fetchCapture(url: string, signal: AbortSignal): Promise<CaptureData> {
     const problem = captureUrlProblem(url, window.location.href);
     if (problem !== null) throw new BackendError({ kind: "request", what: "capture link", at: url, detail: problem });
     const tooLarge = (bytes: number): BackendError =>
@@ -154,7 +167,12 @@ export class CaptureOpener {
         at: url,
         detail: `${bytesText(bytes)} is more than the ${bytesText(MAX_LINKED_CAPTURE_BYTES)} the viewer fetches from a link; open the file itself`,
       });
-    const response = await fetch(url, { signal });
+    const response = await fetch(url, { signal, headers: { Range: "bytes=0-0" } });
+    const length = rangedLength(response);
+    if (length !== null) {
+      await response.body?.cancel();
+      return { url: new URL(url, window.location.href).href, length };
+    }
     if (!response.ok)
       throw new BackendError({ kind: "request", what: "capture", at: url, detail: `HTTP ${response.status} ${response.statusText}`.trim() });
     // a content-length counts encoded bytes: with a content-encoding the body's length is not known ahead
@@ -165,7 +183,7 @@ export class CaptureOpener {
     if (response.body === null || !(total > 0)) {
       const whole = await response.arrayBuffer();
       if (whole.byteLength > MAX_LINKED_CAPTURE_BYTES) throw tooLarge(whole.byteLength);
-      return whole;
+      return { bytes: whole };
     }
     const reader = response.body.getReader();
     const bytes = new Uint8Array(total);
@@ -183,16 +201,14 @@ export class CaptureOpener {
     }
     if (received !== total)
       throw new BackendError({ kind: "invalid", what: "capture", at: url, detail: `the server sent ${received} of the ${total} bytes it announced` });
-    return bytes.buffer;
+    return { bytes: bytes.buffer };
   }
 
   /** Opens a capture file (dropped or picked), keeps it in IndexedDB under its hash. */
   async openFile(file: File): Promise<void> {
-    let bytes: ArrayBuffer;
     let sha256: string;
     try {
-      bytes = await file.arrayBuffer();
-      sha256 = await sha256Hex(bytes);
+      sha256 = await sha256Hex(await file.arrayBuffer());
     } catch (error: unknown) {
       showMessage("error", `Could not read ${file.name}`, toErrorInfo(error, "file"));
       return;
@@ -207,22 +223,23 @@ export class CaptureOpener {
         );
     }
     const source: CaptureSource = { kind: "file", sha256, name: file.name };
-    if (await this.openBytes(bytes, file.name, source, state)) {
+    // the worker reads the file by position: only its directory, manifest and each draw's blobs reach the module
+    if (await this.openData({ blob: file }, file.name, source, state)) {
       storeCapture({ sha256, name: file.name, size: file.size, opened: Date.now(), blob: file }).catch((error: unknown) =>
         showMessage("warning", "The capture could not be kept in this browser (IndexedDB)", toErrorInfo(error, "IndexedDB")),
       );
     }
   }
 
-  /** Sends a capture's bytes to the worker; on success it replaces the open capture, on failure that one stays. */
-  private async openBytes(bytes: ArrayBuffer, name: string, source: CaptureSource, state: ViewState | null): Promise<boolean> {
+  /** Has the worker open a capture; on success it replaces the open capture, on failure that one stays. */
+  private async openData(data: CaptureData, name: string, source: CaptureSource, state: ViewState | null): Promise<boolean> {
     const job = this.jobs.begin(`Opening ${name}`);
     let summary: CaptureSummary;
     let draws: DrawInfo[];
     try {
       summary = await this.client.request(
-        { kind: "open_capture", bytes, name },
-        { transfer: [bytes], signal: job.signal, onProgress: (progress) => this.jobs.show(progress) },
+        { kind: "open_capture", name, ...data },
+        { transfer: "bytes" in data ? [data.bytes] : [], signal: job.signal, onProgress: (progress) => this.jobs.show(progress) },
       );
       draws = await this.client.request({ kind: "list_draws", capture: summary.capture }, { signal: job.signal });
     } catch (error: unknown) {
