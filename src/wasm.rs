@@ -61,13 +61,12 @@ pub struct Capture {
     inner: ViewerCapture,
 }
 
-/// Opens a capture from its bytes: reads the ZIP directory and manifest only; fails on a bad archive. `name` is the
-/// file's name, for errors.
+/// Panics, which in wasm is a trap: the viewer's tests make the engine crash with it and see the page replace its
+/// worker and reopen the capture (`crash_for_test` in `www/src/protocol.ts`; the page itself never calls it).
 #[wasm_bindgen]
-pub fn open_capture(bytes: Vec<u8>, name: &str) -> Result<Capture, JsValue> {
-    ViewerCapture::open(bytes)
-        .map(|inner| Capture { inner })
-        .map_err(|error| error_value(&error.within(name)))
+#[allow(clippy::panic)] // crashing is this function's purpose
+pub fn crash_for_test() {
+    panic!("crash_for_test: the engine was asked to crash");
 }
 
 /// A capture read by position through a JavaScript function `read(offset, length)` returning a `Uint8Array` of
@@ -116,7 +115,8 @@ impl RangeSource for JsRangeSource {
 
 /// Opens a capture of `length` bytes read by position through `read(offset, length) -> Uint8Array` (see
 /// [`JsRangeSource`]): reads the ZIP directory and manifest only, and each draw's blobs when it is read, never the
-/// whole file. `name` is the file's name, for errors.
+/// whole file (a capture the worker holds whole is read from its buffer the same way, so it is never copied whole
+/// into the module). `name` is the file's name, for errors.
 #[wasm_bindgen]
 pub fn open_capture_ranged(length: f64, read: js_sys::Function, name: &str) -> Result<Capture, JsValue> {
     // a JavaScript number: a length must be a whole number of bytes that a double holds exactly

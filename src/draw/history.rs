@@ -145,7 +145,7 @@ impl PreparedDraw<'_> {
     /// keeps; points and lines are left out.
     pub fn triangles_near(&mut self, x: u32, y: u32) -> Result<Vec<(u64, [[f32; 4]; 3])>> {
         let label = self.state.label.clone();
-        let mut reporter = Reporter::new(None, &label);
+        let mut reporter = Reporter::new(None, &label).with_limit(self.options.work_limit);
         let mut machine = self.machine();
         let mut found = Vec::new();
         let mut index = 0u64;
@@ -223,7 +223,7 @@ impl PreparedDraw<'_> {
             ));
         }
         let label = self.state.label.clone();
-        let mut reporter = Reporter::new(None, &label);
+        let mut reporter = Reporter::new(None, &label).with_limit(self.options.work_limit);
         let mut om =
             OutputMerger::new(&self.om_state, self.pixel_targets(x, y)?).map_err(|e| e.within(label.as_str()))?;
         om.set_depth_range(self.viewport.min_depth, self.viewport.max_depth);

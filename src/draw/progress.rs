@@ -31,6 +31,12 @@ pub struct Progress {
     pub primitive_rows: u64,
 }
 
+/// The most work a draw may do by default (2^36 units, about 69 billion lane-instructions: minutes at the
+/// interpreter's speed, far more than a real frame's largest draw, about 10^10 for a 1080p pass of a 1,000-instruction
+/// program at an overdraw of 4): past it the draw fails with a budget error rather than running for hours (a program
+/// that loops millions of times per pixel, billions of instances). [`super::DrawOptions::work_limit`] changes it.
+pub const DEFAULT_WORK_LIMIT: u64 = 1 << 36;
+
 /// A draw's progress callback: called with the progress, it returns whether to go on.
 pub type ProgressCallback<'p> = &'p mut dyn FnMut(&Progress) -> ControlFlow<()>;
 
@@ -45,6 +51,9 @@ pub(super) struct Reporter<'p> {
     pub work_done: u64,
     /// The draw's label, for the cancelled error.
     label: String,
+    /// The most work the draw may do ([`DEFAULT_WORK_LIMIT`]; none for a band's reporter, whose work the draw's
+    /// reporter counts).
+    limit: u64,
 }
 
 impl<'p> Reporter<'p> {
@@ -66,13 +75,30 @@ impl<'p> Reporter<'p> {
             progress,
             work_done,
             label: label.to_owned(),
+            limit: u64::MAX,
         }
+    }
+
+    /// The reporter failing the draw once its work passes `limit` units.
+    pub fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = limit;
+        self
     }
 
     /// Counts `units` of work; reports when enough has piled up.
     pub fn work(&mut self, units: u64) -> Result<()> {
         self.pending = self.pending.saturating_add(units);
         self.work_done = self.work_done.saturating_add(units);
+        if self.work_done > self.limit {
+            return Err(Error::of_kind(
+                crate::error::ErrorKind::Budget,
+                self.label.as_str(),
+                format!(
+                    "the draw needs more than its work limit of {} units (a lane running one instruction is one;                      set by --max-work)",
+                    self.limit
+                ),
+            ));
+        }
         if self.pending >= WORK_PER_REPORT {
             self.report()?;
         }

@@ -55,6 +55,9 @@ pub struct DrawOptions {
     pub threads: u32,
     /// When texture views decode a subresource whole rather than texel by texel (the same words either way).
     pub texture_decoding: crate::shader::texture::TextureDecoding,
+    /// The most units of work (as [`super::progress`] counts them) the draw may do before it fails with a budget
+    /// error ([`super::progress::DEFAULT_WORK_LIMIT`]).
+    pub work_limit: u64,
 }
 
 impl Default for DrawOptions {
@@ -66,6 +69,7 @@ impl Default for DrawOptions {
             ambiguity: true,
             threads: 0,
             texture_decoding: crate::shader::texture::TextureDecoding::Adaptive,
+            work_limit: super::progress::DEFAULT_WORK_LIMIT,
         }
     }
 }
@@ -963,7 +967,8 @@ impl<'s> PreparedDraw<'s> {
     /// as [`super::progress`] describes in between, and may cancel the draw (then `run` must not be resumed).
     pub fn resume(&mut self, run: &mut DrawRun, budget: u64, progress: Option<ProgressCallback<'_>>) -> Result<bool> {
         let label = self.state.label.clone();
-        let mut reporter = Reporter::resumed(progress, &label, run.progress, run.work_done);
+        let mut reporter =
+            Reporter::resumed(progress, &label, run.progress, run.work_done).with_limit(self.options.work_limit);
         reporter.report()?;
         let limit = run.work_done.saturating_add(budget);
         let result = self.advance(run, &mut reporter, limit);

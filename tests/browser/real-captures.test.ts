@@ -244,6 +244,35 @@ test("a corrupt file shows an error while the real capture stays open and usable
   await page.close();
 });
 
+test("when the engine crashes the page restarts its worker, reopens the capture and says so", async () => {
+  const row = expectation(FRAME, 1);
+  const { page } = await open(`#capture=/${FRAME}&draw=1`);
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
+  const workers = page.workers();
+  assert.equal(workers.length, 1);
+  // the worker is asked to run crash_for_test (a Rust panic: a trap), as if the page had sent the request
+  await workers[0]?.evaluate(() => {
+    const request = { type: "request", id: 1e9, request: { kind: "crash_for_test" } };
+    self.dispatchEvent(new MessageEvent("message", { data: request }));
+  });
+  const message = await waitForText(page, '[data-testid="message-error"]', /crashed/);
+  assert.match(message, /The replay engine crashed and was restarted; 04-frame\.iridia was opened again/);
+  assert.match(message, /crash_for_test\(\)/);
+  // a new worker in the old one's place, the capture open again on no draw, and its draws replay as before
+  await page.waitForSelector('h2:text-is("Pick a draw")');
+  assert.equal(await page.textContent("#capture-title"), "04-frame.iridia");
+  await page.waitForFunction(() => document.querySelectorAll("li.draw").length === 26);
+  assert.equal(page.workers().length, 1);
+  assert.notEqual(page.workers()[0], workers[0]);
+  const other = expectation(FRAME, 4);
+  await page.click('li.draw[data-index="4"]');
+  await page.waitForFunction(() => /draw 4 RT0/.test(document.querySelector("#compare-summary")?.textContent ?? ""));
+  assert.equal(await page.textContent('[data-testid="differing-count"]'), countText(other));
+  await imagesDrawn(page);
+  await shot(page, "real-08-engine-restarted");
+  await page.close();
+});
+
 test("replaying the largest captures keeps the page responsive, with progress at least every 200 ms", async () => {
   // every draw of the frame (Replay all), then the lit mesh's one long draw
   const frame = await open(`#capture=/${FRAME}`);

@@ -446,13 +446,50 @@ test("a link's capture on another origin or in a data: URL is refused in the pag
   const fetched: string[] = [];
   page.on("request", (request) => fetched.push(request.url()));
   const message = await waitForText(page, '[data-testid="message-error"]', /router\.iridia/);
-  assert.match(message, /fetches captures from its own origin \(http:\/\/localhost:\d+\) only, not http:\/\/192\.168\.1\.1/);
+  assert.match(message, /fetches captures from its own origin \(http:\/\/localhost:\d+\), or from another over https once you confirm, not from http:\/\/192\.168\.1\.1/);
   await page.evaluate(() => {
     window.location.hash = "#capture=data:application/octet-stream;base64,UEsDBA==";
   });
   await waitForText(page, '[data-testid="message-error"]:last-of-type', /http\(s\) URLs only, not data:/);
   await page.waitForSelector('h2:text-is("Open a capture")');
   assert.deepEqual(fetched.filter((url) => !url.startsWith("http://localhost")), []);
+  assertNoPageErrors(page);
+  await page.close();
+});
+
+test("a link's capture on another site over https opens only once the user confirms, with the URL shown", async () => {
+  const remote = "https://captures.example/frames/scene.iridia?build=7";
+  const page = await openPage(context, "");
+  const asked: string[] = [];
+  // the other site, played by the test: it serves the mock capture whole, to this page's origin
+  await page.route("https://captures.example/**", async (route) => {
+    asked.push(route.request().url());
+    await route.fulfill({
+      status: 200,
+      headers: { "Access-Control-Allow-Origin": new URL(server.url).origin, "Content-Type": "application/octet-stream" },
+      body: MOCK_CAPTURE,
+    });
+  });
+  await page.evaluate((url) => {
+    window.location.hash = `#capture=${encodeURIComponent(url)}`;
+  }, remote);
+  const question = await waitForText(page, '[data-testid="confirm-link"]', /another site/);
+  assert.match(question, /https:\/\/captures\.example/);
+  assert.ok(question.includes(remote), question);
+  await shot(page, "19-confirm-other-site");
+  // declined: nothing fetched, the start page again
+  await page.click('[data-testid="confirm-link-cancel"]');
+  await page.waitForSelector('h2:text-is("Open a capture")');
+  assert.deepEqual(asked, []);
+  // asked again and confirmed: fetched from there and opened
+  await page.evaluate((url) => {
+    window.location.hash = `#capture=${encodeURIComponent(url)}&draw=0`;
+  }, remote);
+  await page.waitForSelector('[data-testid="confirm-link"]');
+  await page.click('[data-testid="confirm-link-open"]');
+  await page.waitForSelector('li.draw[data-index="0"]');
+  assert.equal(await page.textContent("#capture-title"), "scene.iridia");
+  assert.ok(asked.length >= 1 && asked.every((url) => url === remote), JSON.stringify(asked));
   assertNoPageErrors(page);
   await page.close();
 });

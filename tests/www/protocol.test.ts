@@ -18,6 +18,12 @@ import {
 
 /** A client and host joined as a page and its worker would be; `sent` counts the messages each way. */
 function connect(backend: Promise<Backend>): { client: BackendClient; toWorker: ToWorker[]; fromWorker: FromWorker[] } {
+  const { endpoint, toWorker, fromWorker } = workerFor(backend);
+  return { client: new BackendClient(endpoint), toWorker, fromWorker };
+}
+
+/** A host serving `backend` behind an endpoint, as a worker would be. */
+function workerFor(backend: Promise<Backend>): { endpoint: Endpoint; toWorker: ToWorker[]; fromWorker: FromWorker[] } {
   const toWorker: ToWorker[] = [];
   const fromWorker: FromWorker[] = [];
   let deliver: (message: FromWorker) => void = () => undefined;
@@ -36,7 +42,7 @@ function connect(backend: Promise<Backend>): { client: BackendClient; toWorker: 
       deliver = onMessage;
     },
   };
-  return { client: new BackendClient(endpoint), toWorker, fromWorker };
+  return { endpoint, toWorker, fromWorker };
 }
 
 function captureBytes(text = "IRIDIA-MOCK test"): ArrayBuffer {
@@ -160,7 +166,7 @@ test("a handler that throws anything is answered with an error, and the host kee
     },
     compare: () => Promise.reject("a string"),
   };
-  const { client } = connect(Promise.resolve({ kind: "mock", version: "broken", handlers }));
+  const { client } = connect(Promise.resolve({ kind: "mock", version: "broken", handlers, crashed: () => null }));
   const thrown = await rejection(client.request({ kind: "list_draws", capture: 1 }));
   assert.deepEqual(thrown, { kind: "invalid", what: "internal", detail: "boom" });
   const rejected = await rejection(client.request({ kind: "compare", capture: 1, draw: 0 }));
@@ -209,7 +215,7 @@ test("progress is forwarded at most once per interval, and the last one always",
     },
   };
   const host = createHost(
-    Promise.resolve({ kind: "mock", version: "t", handlers }),
+    Promise.resolve({ kind: "mock", version: "t", handlers, crashed: () => null }),
     (message) => posted.push(message),
     { minProgressIntervalMs: 100, now: () => now },
   );
@@ -229,4 +235,26 @@ test("toErrorInfo keeps a thrown error's kind, and gives one to an error without
   assert.deepEqual(toErrorInfo({ what: "capture", detail: "old module" }), { kind: "invalid", what: "capture", detail: "old module" });
   assert.deepEqual(toErrorInfo({ kind: "sideways", what: "x" }, "ignored", "request"), { kind: "request", what: "x" });
   assert.deepEqual(toErrorInfo(new Error("boom"), "page", "request"), { kind: "request", what: "page", detail: "boom" });
+});
+
+test("a crash fails what waits, is reported once, and a restarted worker serves again", async () => {
+  const mock = createMockBackend();
+  const { client, fromWorker } = connect(Promise.resolve(mock));
+  const crashes: ErrorInfo[] = [];
+  client.onCrash((error) => crashes.push(error));
+  const summary = await client.request({ kind: "open_capture", bytes: captureBytes(), name: "t" });
+  const crash = await rejection(client.request({ kind: "crash_for_test" }));
+  assert.match(crash.detail ?? "", /crashed/);
+  // the host follows the failed answer with one `crashed` message; the client hears it and fails later requests
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(crashes, [crash]);
+  assert.equal(fromWorker.filter((message) => message.type === "crashed").length, 1);
+  assert.deepEqual(await rejection(client.request({ kind: "list_draws", capture: summary.capture })), crash);
+  // a new worker in its place: ready again, and it opens captures
+  const replacement = workerFor(Promise.resolve(createMockBackend()));
+  client.restart(replacement.endpoint);
+  assert.deepEqual(await client.ready, { backend: "mock", version: "mock" });
+  const reopened = await client.request({ kind: "open_capture", bytes: captureBytes(), name: "t" });
+  assert.equal(reopened.draw_count, summary.draw_count);
+  assert.equal(replacement.toWorker.length, 1);
 });

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { captureUrlProblem, emptyState, formatHash, parseHash, parsePixelInput, sameSource } from "../../www/src/url-state";
+import { emptyState, formatHash, linkAccess, parseHash, parsePixelInput, sameSource } from "../../www/src/url-state";
 
 const SHA = "ab".repeat(32);
 
@@ -69,15 +69,26 @@ test("sources are the same capture by URL or by hash, never across kinds", () =>
   assert.ok(sameSource(null, null));
 });
 
-test("a link's capture is fetched from the page's own origin over http(s) only", () => {
+test("a link's capture: the page's own origin at once, another over https after confirming, nothing else", () => {
   const base = "http://localhost:8080/index.html#capture=x";
-  assert.equal(captureUrlProblem("/fixtures/captures/01-lit-mesh.iridia", base), null);
-  assert.equal(captureUrlProblem("fixtures/a.iridia", base), null);
-  assert.equal(captureUrlProblem("http://localhost:8080/a.iridia", base), null);
-  assert.match(captureUrlProblem("http://192.168.1.1/admin", base) ?? "", /own origin \(http:\/\/localhost:8080\) only, not http:\/\/192\.168\.1\.1/);
-  assert.match(captureUrlProblem("https://localhost:8080/a.iridia", base) ?? "", /own origin/);
-  assert.match(captureUrlProblem("//evil.example/a.iridia", base) ?? "", /not http:\/\/evil\.example/);
-  assert.match(captureUrlProblem("data:application/octet-stream;base64,UEsDBA==", base) ?? "", /http\(s\) URLs only, not data:/);
-  assert.match(captureUrlProblem("file:///etc/passwd", base) ?? "", /not file:/);
-  assert.match(captureUrlProblem("http://[::1", base) ?? "", /not a URL/);
+  const problem = (url: string): string => {
+    const access = linkAccess(url, base);
+    return access.kind === "refused" ? access.problem : "";
+  };
+  assert.deepEqual(linkAccess("/fixtures/captures/01-lit-mesh.iridia", base), { kind: "own", url: "http://localhost:8080/fixtures/captures/01-lit-mesh.iridia" });
+  assert.deepEqual(linkAccess("fixtures/a.iridia", base), { kind: "own", url: "http://localhost:8080/fixtures/a.iridia" });
+  assert.deepEqual(linkAccess("http://localhost:8080/a.iridia", base), { kind: "own", url: "http://localhost:8080/a.iridia" });
+  // https elsewhere (the same host over https is another origin too): only once the user confirms
+  assert.deepEqual(linkAccess("https://captures.example/f.iridia?x=1", base), {
+    kind: "confirm",
+    url: "https://captures.example/f.iridia?x=1",
+    origin: "https://captures.example",
+  });
+  assert.equal(linkAccess("https://localhost:8080/a.iridia", base).kind, "confirm");
+  // plain http elsewhere (the intranet's routers and printers), other schemes, non-URLs: refused
+  assert.match(problem("http://192.168.1.1/admin"), /own origin \(http:\/\/localhost:8080\), or from another over https once you confirm, not from http:\/\/192\.168\.1\.1/);
+  assert.match(problem("//evil.example/a.iridia"), /not from http:\/\/evil\.example/);
+  assert.match(problem("data:application/octet-stream;base64,UEsDBA=="), /http\(s\) URLs only, not data:/);
+  assert.match(problem("file:///etc/passwd"), /not file:/);
+  assert.match(problem("http://[::1"), /not a URL/);
 });

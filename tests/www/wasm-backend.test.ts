@@ -50,7 +50,8 @@ function fakeModule(capture: FakeCapture): Record<string, unknown> {
   return {
     default: async () => undefined,
     version: () => "9.9.9",
-    open_capture: (bytes: Uint8Array, name: string) => {
+    open_capture_ranged: (length: number, read: (offset: number, length: number) => Uint8Array, name: string) => {
+      const bytes = read(0, Math.min(length, 4));
       if (bytes[0] !== 0x50) {
         const error: ErrorInfo = { kind: "invalid", what: "capture", at: "byte 0", detail: `${name} is not a ZIP archive` };
         throw error;
@@ -90,7 +91,7 @@ test("a module without the viewer's exports is refused, naming what it lacks", a
     kind: "invalid",
     what: "wasm",
     at: "/pkg/iridia.js",
-    detail: "iridia 0.1.0 does not export open_capture: this build has no viewer API yet",
+    detail: "iridia 0.1.0 does not export open_capture_ranged: this build has no viewer API yet",
   });
 });
 
@@ -208,4 +209,48 @@ test("normalizing keeps typed arrays and class instances, and reads maps as obje
   const record = value as Record<string, unknown>;
   assert.equal(record["bytes"], bytes);
   assert.equal(record["instance"], instance);
+});
+
+test("a trap is the engine's crash: it is reported as such, and every later call fails with it", async () => {
+  const crashing = new FakeCapture(10);
+  const module = {
+    ...fakeModule(crashing),
+    crash_for_test: () => {
+      throw new WebAssembly.RuntimeError("unreachable");
+    },
+  };
+  const backend = await loadWasmBackend(async () => module, "m");
+  await backend.handlers.open_capture({ kind: "open_capture", bytes: PK, name: "a" }, job());
+  assert.equal(backend.crashed(), null);
+  // an error the module reports is not a crash
+  await rejection(backend.handlers.compare({ kind: "compare", capture: 1, draw: 0 }, job()));
+  assert.equal(backend.crashed(), null);
+  const crash = await rejection(backend.handlers.crash_for_test({ kind: "crash_for_test" }, job()));
+  assert.equal(crash.at, "crash_for_test()");
+  assert.match(crash.detail ?? "", /crashed \(RuntimeError: unreachable\)/);
+  assert.deepEqual(backend.crashed(), crash);
+  // the module is not called again: its memory is not trustworthy
+  const calls = crashing.calls.length;
+  assert.deepEqual(await rejection(backend.handlers.list_draws({ kind: "list_draws", capture: 1 }, job())), crash);
+  assert.equal(crashing.calls.length, calls);
+  // another backend (a new worker's) is not affected
+  const fresh = await loadWasmBackend(async () => fakeModule(new FakeCapture(10)), "m");
+  assert.equal(fresh.crashed(), null);
+});
+
+test("a capture the worker holds whole is read by position, in views of its buffer", async () => {
+  let asked: [number, number] | null = null;
+  const module = {
+    ...fakeModule(new FakeCapture(1)),
+    open_capture_ranged: (length: number, read: (offset: number, length: number) => Uint8Array) => {
+      const part = read(2, 3);
+      asked = [length, part.length];
+      assert.equal(part.byteOffset, 2);
+      assert.deepEqual(Array.from(part), [3, 4, 5]);
+      return new FakeCapture(1);
+    },
+  };
+  const backend = await loadWasmBackend(async () => module, "m");
+  await backend.handlers.open_capture({ kind: "open_capture", bytes: new Uint8Array([1, 2, 3, 4, 5, 6]).buffer, name: "a" }, job());
+  assert.deepEqual(asked, [6, 3]);
 });

@@ -37,6 +37,8 @@ export interface Backend {
   /** The library's version (or the mock's name). */
   readonly version: string;
   readonly handlers: Handlers;
+  /** Why the engine can no longer be used (it crashed), or null while it can. */
+  crashed(): ErrorInfo | null;
 }
 
 /** Runs one request on the handler for its kind. */
@@ -66,6 +68,8 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
       return handlers.trace_vertex(request, job);
     case "disassemble":
       return handlers.disassemble(request, job);
+    case "crash_for_test":
+      return handlers.crash_for_test(request, job);
   }
 }
 
@@ -155,6 +159,7 @@ export function createHost(
   const jobs = new Map<number, Job>();
   let loaded: Backend | null = null;
   let loadError: ErrorInfo | null = null;
+  let crashReported = false;
 
   const ready = backend.then(
     (value) => {
@@ -181,6 +186,11 @@ export function createHost(
     } catch (thrown: unknown) {
       job.flush();
       post({ type: "response", id, ok: false, error: toErrorInfo(thrown) }, []);
+      const crash = loaded?.crashed() ?? null;
+      if (crash !== null && !crashReported) {
+        crashReported = true;
+        post({ type: "crashed", error: crash }, []);
+      }
     } finally {
       jobs.delete(id);
     }

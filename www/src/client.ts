@@ -18,6 +18,8 @@ export interface Endpoint {
   send(message: ToWorker, transfer: Transferable[]): void;
   /** Calls `onMessage` with each message from the worker and `onFailure` if the worker itself fails. */
   listen(onMessage: (message: FromWorker) => void, onFailure: (error: ErrorInfo) => void): void;
+  /** Ends the worker (it is being replaced). */
+  close?(): void;
 }
 
 /** A dedicated module worker as an Endpoint. */
@@ -32,6 +34,7 @@ export function workerEndpoint(worker: Worker): Endpoint {
       });
       worker.addEventListener("messageerror", () => onFailure({ kind: "invalid", what: "worker", detail: "a message could not be read" }));
     },
+    close: () => worker.terminate(),
   };
 }
 
@@ -61,16 +64,47 @@ export function isCancelled(error: unknown): boolean {
   return error instanceof BackendError && error.info.kind === "cancelled";
 }
 
-/** Talks to the worker. */
+/**
+ * Talks to the worker. When the engine in it crashes (a `crashed` message), every waiting request fails with the
+ * crash, the crash listeners hear of it, and `restart` puts a new worker in its place.
+ */
 export class BackendClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private failure: ErrorInfo | null = null;
   private readonly faultListeners: ((error: ErrorInfo) => void)[] = [];
-  /** Resolves when the backend has loaded; rejects with why it could not. */
-  readonly ready: Promise<ReadyInfo>;
+  private readonly crashListeners: ((error: ErrorInfo) => void)[] = [];
+  /** Counts the workers connected, so that a replaced one's late messages are ignored. */
+  private connection = 0;
+  private endpoint: Endpoint;
+  /** Resolves when the backend has loaded; rejects with why it could not. Replaced by `restart`. */
+  ready!: Promise<ReadyInfo>;
 
-  constructor(private readonly endpoint: Endpoint) {
+  constructor(endpoint: Endpoint) {
+    this.endpoint = endpoint;
+    this.connect(endpoint);
+  }
+
+  /** Replaces the worker (after a crash): ends the old one, fails what still waits for it, and starts over. */
+  restart(endpoint: Endpoint): void {
+    this.endpoint.close?.();
+    const gone: ErrorInfo = this.failure ?? { kind: "invalid", what: "worker", detail: "the worker was replaced" };
+    for (const pending of this.pending.values()) pending.reject(new BackendError(gone));
+    this.pending.clear();
+    this.failure = null;
+    this.endpoint = endpoint;
+    this.connect(endpoint);
+  }
+
+  /** Calls `listener` when the engine crashes (its open captures are gone; see `restart`). */
+  onCrash(listener: (error: ErrorInfo) => void): void {
+    this.crashListeners.push(listener);
+  }
+
+  /** Listens to a worker: its ready message, progress, answers, faults and failure. */
+  private connect(endpoint: Endpoint): void {
+    const connection = ++this.connection;
+    const current = (): boolean => connection === this.connection;
     let resolveReady: (info: ReadyInfo) => void = () => undefined;
     let rejectReady: (error: BackendError) => void = () => undefined;
     this.ready = new Promise<ReadyInfo>((resolve, reject) => {
@@ -81,6 +115,7 @@ export class BackendClient {
     this.ready.catch(() => undefined);
     endpoint.listen(
       (message) => {
+        if (!current()) return;
         switch (message.type) {
           case "ready":
             if (message.error !== null) rejectReady(new BackendError(message.error));
@@ -110,9 +145,16 @@ export class BackendClient {
           case "fault":
             for (const listener of this.faultListeners) listener(message.error);
             break;
+          case "crashed":
+            this.failure = message.error;
+            for (const pending of this.pending.values()) pending.reject(new BackendError(message.error));
+            this.pending.clear();
+            for (const listener of this.crashListeners) listener(message.error);
+            break;
         }
       },
       (error) => {
+        if (!current()) return;
         this.failure = error;
         rejectReady(new BackendError(error));
         for (const pending of this.pending.values()) pending.reject(new BackendError(error));

@@ -12,7 +12,7 @@ import { InspectorPanel } from "./app/inspector-panel";
 import { JobBar, bytesText, showMessage } from "./app/page";
 import { type Restore, ViewerState } from "./app/state";
 import { Views } from "./app/views";
-import { BackendError, type DrawStatus, IMAGE_KINDS, type Progress, formatError, toErrorInfo } from "./protocol";
+import { BackendError, type DrawStatus, type ErrorInfo, IMAGE_KINDS, type Progress, formatError, toErrorInfo } from "./protocol";
 import { type ViewState, formatHash, parseHash, parsePixelInput, sameSource } from "./url-state";
 
 /** Keyboard shortcuts, as the help overlay lists them. */
@@ -57,8 +57,10 @@ class App {
   constructor() {
     const mock = new URLSearchParams(location.search).has("mock");
     const workerUrl = new URL(`worker.js${mock ? "?mock" : ""}`, import.meta.url);
-    this.client = new BackendClient(workerEndpoint(new Worker(workerUrl, { type: "module" })));
+    const newWorker = (): Worker => new Worker(workerUrl, { type: "module" });
+    this.client = new BackendClient(workerEndpoint(newWorker()));
     this.client.onFault((error) => showMessage("error", "The worker reported an error", error));
+    this.client.onCrash((error) => void this.recover(error, newWorker));
     this.opener = new CaptureOpener(this.client, this.state, this.jobs, {
       opened: (restore) => this.opened(restore),
       applyState: (state) => this.applyState(state),
@@ -107,6 +109,32 @@ class App {
       }
     }
     await this.applyState(state);
+  }
+
+  /**
+   * After the engine crashed: a new worker in its place, and the capture that was open opened again on no draw (the
+   * draw that crashed is not replayed again by itself), with the crash shown.
+   */
+  private async recover(error: ErrorInfo, newWorker: () => Worker): Promise<void> {
+    this.jobs.cancel();
+    const open = this.state.capture;
+    showMessage(
+      "error",
+      open === null
+        ? "The replay engine crashed and was restarted"
+        : `The replay engine crashed and was restarted; ${open.name} was opened again`,
+      error,
+    );
+    this.client.restart(workerEndpoint(newWorker()));
+    this.state.capture = null;
+    this.state.draws = [];
+    this.state.navigation.next();
+    if (open === null) {
+      this.renderAll();
+      return;
+    }
+    const restore = { ...this.state.hashState(), source: open.source, draw: null, pixel: null };
+    await this.opener.openSource(open.source, restore);
   }
 
   /** Writes the view into the hash; with no capture open the hash is left as it is (it may name one to open). */

@@ -1022,8 +1022,11 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
   const replayStepMs = options.replayStepMs ?? 40;
   const captures = new Map<number, MockCapture>();
   let nextCapture = 1;
+  /** Set by crash_for_test: as after a trap, every later request about a capture fails with it. */
+  let crash: ErrorInfo | null = null;
 
   const capture = (id: number): MockCapture => {
+    if (crash !== null) throw new BackendError(crash);
     const found = captures.get(id);
     if (found === undefined) throw new BackendError({ kind: "request", what: "request", detail: `no open capture ${id}` });
     return found;
@@ -1392,7 +1395,11 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         throw new BackendError({ kind: "request", what: "request", at: `draw ${draw.index}`, detail: "the draw has no pixel program" });
       return disassembly(request.stage);
     },
+    crash_for_test: async () => {
+      crash = { kind: "invalid", what: "wasm", at: "crash_for_test()", detail: "the replay engine crashed (RuntimeError: unreachable; the mock's imitation)" };
+      throw new BackendError(crash);
+    },
   };
 
-  return { kind: "mock", version: "mock", handlers };
+  return { kind: "mock", version: "mock", handlers, crashed: () => crash };
 }

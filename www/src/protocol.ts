@@ -225,7 +225,12 @@ export type Request =
   /** The vertex program's trace for one vertex. */
   | { kind: "trace_vertex"; capture: CaptureId; draw: DrawIndex; vertex_id: number; instance_id: number }
   /** A program's disassembly. */
-  | { kind: "disassemble"; capture: CaptureId; draw: DrawIndex; stage: Stage };
+  | { kind: "disassemble"; capture: CaptureId; draw: DrawIndex; stage: Stage }
+  /**
+   * Makes the engine crash (a trap of the wasm module; the mock's imitation), so that tests can see the page recover.
+   * The page itself never sends it.
+   */
+  | { kind: "crash_for_test" };
 
 /** The `kind` of a request. */
 export type RequestKind = Request["kind"];
@@ -247,6 +252,7 @@ export interface ResultMap {
   trace_pixel: ProgramTrace;
   trace_vertex: ProgramTrace;
   disassemble: Disassembly;
+  crash_for_test: null;
 }
 
 /** The result of a request of kind K. */
@@ -266,7 +272,12 @@ export type FromWorker =
   | { type: "response"; id: number; ok: true; result: ResultOf<RequestKind> }
   | { type: "response"; id: number; ok: false; error: ErrorInfo }
   /** An error that belongs to no request (an uncaught exception in the worker). */
-  | { type: "fault"; error: ErrorInfo };
+  | { type: "fault"; error: ErrorInfo }
+  /**
+   * The engine crashed (the wasm module trapped: a bug, its memory no longer trustworthy): every open capture is
+   * gone and every later request fails. The page replaces the worker. Sent once, after the failed request's answer.
+   */
+  | { type: "crashed"; error: ErrorInfo };
 
 /** A readable one-line form of an error: "what at at: detail". */
 export function formatError(error: ErrorInfo): string {

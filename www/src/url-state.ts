@@ -90,20 +90,31 @@ export function parsePixelInput(text: string): PixelCoord | null {
 export const MAX_LINKED_CAPTURE_BYTES = 1024 * 1024 * 1024;
 
 /**
- * Why a link's capture URL may not be fetched, or null when it may: only http(s) on the page's own origin (a link
- * can come from anyone, so it must not make the page read intranet addresses or carry the capture itself in a
- * `data:` URL). `base` is the page's address.
+ * Whether the viewer may fetch a link's capture URL (`base` is the page's address). A link can come from anyone, so:
+ * - `own`: http(s) on the page's own origin, fetched at once;
+ * - `confirm`: https on another origin, fetched only once the user has confirmed, with the URL shown (`url`,
+ *   resolved), so that a link cannot make the page read an intranet address unasked;
+ * - `refused` with why: anything else (plain http to another origin, `data:` URLs that would carry a hostile capture
+ *   in the link itself, `file:`, text that is no URL).
  */
-export function captureUrlProblem(url: string, base: string): string | null {
+export type LinkAccess = { kind: "own"; url: string } | { kind: "confirm"; url: string; origin: string } | { kind: "refused"; problem: string };
+
+export function linkAccess(url: string, base: string): LinkAccess {
   let resolved: URL;
   let page: URL;
   try {
     page = new URL(base);
     resolved = new URL(url, page);
   } catch {
-    return "it is not a URL";
+    return { kind: "refused", problem: "it is not a URL" };
   }
-  if (resolved.protocol !== "http:" && resolved.protocol !== "https:") return `the viewer fetches http(s) URLs only, not ${resolved.protocol}`;
-  if (resolved.origin !== page.origin) return `the viewer fetches captures from its own origin (${page.origin}) only, not ${resolved.origin}`;
-  return null;
+  if (resolved.protocol !== "http:" && resolved.protocol !== "https:")
+    return { kind: "refused", problem: `the viewer fetches http(s) URLs only, not ${resolved.protocol}` };
+  if (resolved.origin === page.origin) return { kind: "own", url: resolved.href };
+  if (resolved.protocol !== "https:")
+    return {
+      kind: "refused",
+      problem: `the viewer fetches captures from its own origin (${page.origin}), or from another over https once you confirm, not from ${resolved.origin}`,
+    };
+  return { kind: "confirm", url: resolved.href, origin: resolved.origin };
 }

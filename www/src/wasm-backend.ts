@@ -9,11 +9,11 @@
 //
 //   default(): Promise                     wasm-bindgen's init (fetches iridia_bg.wasm beside the script)
 //   version(): string                      the crate's version (exists)
-//   open_capture(bytes: Uint8Array, name: string): Capture
-//                                          reads the ZIP directory and manifest only; fails on a bad archive
 //   open_capture_ranged(length: number, read: (offset: number, length: number) => Uint8Array, name: string): Capture
-//                                          the same for a capture read by position (a File, or HTTP byte ranges):
-//                                          `read` gives exactly the bytes asked for or throws
+//                                          reads the ZIP directory and manifest only, by position (a File, HTTP byte
+//                                          ranges or a buffer the worker holds): `read` gives exactly the bytes asked
+//                                          for or throws; fails on a bad archive
+//   crash_for_test(): never                panics (a trap), for the tests of the page's recovery
 //   class Capture {
 //     summary(): ManifestSummary              (CaptureSummary without the worker's capture number)
 //     draws(): DrawInfo[]
@@ -49,11 +49,25 @@ import {
   type ReplaySummary,
   type StepProgress,
   type TexelReadout,
+  type ErrorInfo,
   toErrorInfo,
 } from "./protocol";
 
 /** Names the module must export for the viewer to work. */
-const REQUIRED_EXPORTS = ["default", "version", "open_capture"] as const;
+const REQUIRED_EXPORTS = ["default", "version", "open_capture_ranged"] as const;
+
+/**
+ * A loaded module's health: `crash` says why it can no longer be used, set by its first trap (a Rust panic, an
+ * allocation failure, a stack overflow), after which its memory is not trustworthy.
+ */
+interface Engine {
+  crash: ErrorInfo | null;
+}
+
+/** Whether a thrown value is the engine's crash rather than an error it reported. */
+function isTrap(thrown: unknown): boolean {
+  return thrown instanceof WebAssembly.RuntimeError || (thrown instanceof RangeError && /call stack/i.test(thrown.message));
+}
 
 /** Reads `length` bytes at `offset` of a capture, or throws: what `open_capture_ranged` calls. */
 type ReadAt = (offset: number, length: number) => Uint8Array;
@@ -61,6 +75,11 @@ type ReadAt = (offset: number, length: number) => Uint8Array;
 /** The part of a worker's FileReaderSync the reader uses (the page's DOM typings do not describe it). */
 interface FileReaderSyncLike {
   readAsArrayBuffer(blob: Blob): ArrayBuffer;
+}
+
+/** Reads a buffer the worker holds by position (views of it, which the module copies from). */
+export function bufferReader(buffer: ArrayBuffer): ReadAt {
+  return (offset, length) => new Uint8Array(buffer, offset, length);
 }
 
 /** Reads a Blob or File by position, synchronously: FileReaderSync, which dedicated workers have. */
@@ -94,7 +113,7 @@ export function rangeRequestReader(url: string, fileLength: number): ReadAt {
 }
 
 /** Calls a method of a wasm-bindgen object by name, failing with a clear error when the module lacks it. */
-function call(target: object, name: string, ...args: unknown[]): unknown {
+function call(engine: Engine, target: object, name: string, ...args: unknown[]): unknown {
   const method: unknown = (target as Record<string, unknown>)[name];
   if (typeof method !== "function")
     throw new BackendError({
@@ -102,11 +121,21 @@ function call(target: object, name: string, ...args: unknown[]): unknown {
       what: "wasm",
       detail: `the wasm module has no ${name}(): its viewer API does not match this page (see www/src/worker.ts)`,
     });
+  if (engine.crash !== null) throw new BackendError(engine.crash);
   let result: unknown;
   try {
     result = (method as (...parameters: unknown[]) => unknown).apply(target, args);
   } catch (thrown: unknown) {
     // the module throws serialized ErrorInfo values; a trap (a Rust panic) arrives as a RuntimeError
+    if (isTrap(thrown)) {
+      engine.crash = {
+        kind: "invalid",
+        what: "wasm",
+        at: `${name}()`,
+        detail: `the replay engine crashed (${String(thrown)}): a bug in Iridia, which the browser console's log describes`,
+      };
+      throw new BackendError(engine.crash);
+    }
     throw new BackendError(toErrorInfo(thrown, "wasm"));
   }
   return normalized(result);
@@ -160,6 +189,8 @@ export function nextBudget(budget: number, took: number): number {
  * wraps it as a Backend.
  */
 export async function loadWasmBackend(load: () => Promise<unknown>, url: string): Promise<Backend> {
+  const engine: Engine = { crash: null };
+  const invoke = (target: object, name: string, ...args: unknown[]): unknown => call(engine, target, name, ...args);
   let module: Record<string, unknown>;
   try {
     const loaded = await load();
@@ -173,8 +204,8 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       detail: `the wasm module could not be loaded (${toErrorInfo(thrown).detail ?? "unknown error"}); build it with scripts/build-wasm.sh`,
     });
   }
-  await call(module, "default");
-  const version = String(call(module, "version"));
+  await invoke(module, "default");
+  const version = String(invoke(module, "version"));
   const missing = REQUIRED_EXPORTS.filter((name) => typeof module[name] !== "function");
   if (missing.length > 0)
     throw new BackendError({
@@ -195,26 +226,26 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
   const handlers: Handlers = {
     open_capture: async (request, job) => {
       job.progress({ stage: "reading the archive", done: 0, total: 1 });
-      const opened = asObject(
+      // every capture is read by position, even one the worker holds whole: the module copies only what it reads
+      const [length, read] =
         "bytes" in request
-          ? call(module, "open_capture", new Uint8Array(request.bytes), request.name)
+          ? [request.bytes.byteLength, bufferReader(request.bytes)]
           : "blob" in request
-            ? call(module, "open_capture_ranged", request.blob.size, blobReader(request.blob), request.name)
-            : call(module, "open_capture_ranged", request.length, rangeRequestReader(request.url, request.length), request.name),
-        "open_capture",
-      );
+            ? [request.blob.size, blobReader(request.blob)]
+            : [request.length, rangeRequestReader(request.url, request.length)];
+      const opened = asObject(invoke(module, "open_capture_ranged", length, read, request.name), "open_capture");
       const id = nextCapture++;
       captures.set(id, opened);
-      const summary = call(opened, "summary") as ManifestSummary;
+      const summary = invoke(opened, "summary") as ManifestSummary;
       return { ...summary, capture: id };
     },
     close_capture: async (request) => {
       const found = captures.get(request.capture);
       captures.delete(request.capture);
-      if (found !== undefined) call(found, "free");
+      if (found !== undefined) invoke(found, "free");
       return null;
     },
-    list_draws: async (request) => call(capture(request.capture), "draws") as DrawInfo[],
+    list_draws: async (request) => invoke(capture(request.capture), "draws") as DrawInfo[],
     replay: async (request, job: JobContext) => {
       const opened = capture(request.capture);
       let finished = false;
@@ -222,7 +253,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         let budget = MIN_BUDGET;
         while (!finished) {
           const started = performance.now();
-          const progress = call(opened, "replay_step", request.draw, budget) as StepProgress;
+          const progress = invoke(opened, "replay_step", request.draw, budget) as StepProgress;
           const took = performance.now() - started;
           job.progress({ stage: progress.stage, done: progress.done, total: progress.total });
           finished = progress.finished;
@@ -230,14 +261,14 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
           budget = nextBudget(budget, took);
           if (!finished) await job.pause();
         }
-        return call(opened, "replay_finish", request.draw) as ReplaySummary;
+        return invoke(opened, "replay_finish", request.draw) as ReplaySummary;
       } finally {
-        if (!finished) call(opened, "replay_abandon", request.draw);
+        if (!finished) invoke(opened, "replay_abandon", request.draw);
       }
     },
-    compare: async (request) => call(capture(request.capture), "compare", request.draw) as CompareResult,
+    compare: async (request) => invoke(capture(request.capture), "compare", request.draw) as CompareResult,
     render_target: async (request) =>
-      call(
+      invoke(
         capture(request.capture),
         "render_target",
         request.draw,
@@ -247,9 +278,9 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         request.resolved,
       ) as RenderedImage,
     read_texels: async (request) =>
-      call(capture(request.capture), "read_texels", request.draw, request.target, request.x, request.y) as TexelReadout,
+      invoke(capture(request.capture), "read_texels", request.draw, request.target, request.x, request.y) as TexelReadout,
     find_difference: async (request) =>
-      (call(
+      (invoke(
         capture(request.capture),
         "find_difference",
         request.draw,
@@ -259,11 +290,11 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         request.backwards,
       )) as PixelCoord | null,
     inspect_pixel: async (request) =>
-      call(capture(request.capture), "inspect_pixel", request.draw, request.target, request.x, request.y, request.sample) as PixelHistory,
+      invoke(capture(request.capture), "inspect_pixel", request.draw, request.target, request.x, request.y, request.sample) as PixelHistory,
     trace_pixel: async (request) =>
-      call(capture(request.capture), "trace_pixel", request.draw, request.x, request.y, request.fragment) as ProgramTrace,
+      invoke(capture(request.capture), "trace_pixel", request.draw, request.x, request.y, request.fragment) as ProgramTrace,
     trace_vertex: async (request) =>
-      call(
+      invoke(
         capture(request.capture),
         "trace_vertex",
         request.draw,
@@ -271,7 +302,11 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         request.instance_id,
       ) as ProgramTrace,
     disassemble: async (request) =>
-      call(capture(request.capture), "disassemble", request.draw, request.stage) as Disassembly,
+      invoke(capture(request.capture), "disassemble", request.draw, request.stage) as Disassembly,
+    crash_for_test: async () => {
+      invoke(module, "crash_for_test");
+      return null;
+    },
   };
-  return { kind: "wasm", version, handlers };
+  return { kind: "wasm", version, handlers, crashed: () => engine.crash };
 }

@@ -7,7 +7,7 @@ import { type BackendClient, isCancelled } from "../client";
 import { byId, h, replace } from "../dom";
 import { BackendError, type CaptureData, type CaptureSummary, type DrawInfo, toErrorInfo } from "../protocol";
 import { type RecentCapture, forgetCapture, loadCapture, recentCaptures, sha256Hex, storeCapture, touchCapture } from "../store";
-import { type CaptureSource, MAX_LINKED_CAPTURE_BYTES, type ViewState, captureUrlProblem, parseHash } from "../url-state";
+import { type CaptureSource, MAX_LINKED_CAPTURE_BYTES, type ViewState, linkAccess, parseHash } from "../url-state";
 import { type JobBar, bytesText, showMessage } from "./page";
 import type { ViewerState } from "./state";
 
@@ -69,6 +69,10 @@ export async function fetchConfig(): Promise<ViewerConfig> {
 export class CaptureOpener {
   /** A link named a file this browser does not have: the view to restore when it is dropped. */
   private wanted: { sha256: string; name: string | null; state: ViewState } | null = null;
+  /** A link names a capture on another origin: the start page asks before fetching it. */
+  private confirming: { url: string; origin: string; source: CaptureSource; state: ViewState } | null = null;
+  /** Other-origin URLs the user has agreed to fetch in this page. */
+  private readonly confirmed = new Set<string>();
   /** Why the start page has no capture to offer (no default capture configured). */
   placeholderNote: string | null = null;
   private dragDepth = 0;
@@ -120,10 +124,22 @@ export class CaptureOpener {
   async openSource(source: CaptureSource, state: ViewState): Promise<void> {
     if (source.kind === "url") {
       const name = baseName(source.url);
+      const access = linkAccess(source.url, window.location.href);
+      if (access.kind === "refused") {
+        showMessage("error", `Could not fetch the capture ${source.url}`, { kind: "request", what: "capture link", at: source.url, detail: access.problem });
+        this.hooks.renderAll();
+        return;
+      }
+      if (access.kind === "confirm" && !this.confirmed.has(access.url)) {
+        this.confirming = { url: access.url, origin: access.origin, source, state };
+        this.hooks.renderAll();
+        return;
+      }
+      this.confirming = null;
       const job = this.jobs.begin(`Fetching ${name}`);
       let data: CaptureData;
       try {
-        data = await this.fetchCapture(source.url, job.signal);
+        data = await this.fetchCapture(access.url, job.signal);
       } catch (error: unknown) {
         this.jobs.end(job);
         if (isCancelled(error) || job.signal.aborted) return;
@@ -152,14 +168,12 @@ export class CaptureOpener {
   }
 
   /**
-   * A link's capture: from the page's own origin only (captureUrlProblem). A server that answers byte ranges gives the
+   * A link's capture (`url` resolved, its origin allowed by linkAccess). A server that answers byte ranges gives the
    * capture's length, and the worker reads the file by position (its directory and manifest, then each draw's blobs);
    * any other server's answer is the whole file, at most MAX_LINKED_CAPTURE_BYTES, read into one buffer of the
    * announced size as it arrives (no second copy), with the download's progress.
    */
   private async fetchCapture(url: string, signal: AbortSignal): Promise<CaptureData> {
-    const problem = captureUrlProblem(url, window.location.href);
-    if (problem !== null) throw new BackendError({ kind: "request", what: "capture link", at: url, detail: problem });
     const tooLarge = (bytes: number): BackendError =>
       new BackendError({
         kind: "budget",
@@ -167,11 +181,16 @@ export class CaptureOpener {
         at: url,
         detail: `${bytesText(bytes)} is more than the ${bytesText(MAX_LINKED_CAPTURE_BYTES)} the viewer fetches from a link; open the file itself`,
       });
-    const response = await fetch(url, { signal, headers: { Range: "bytes=0-0" } });
+    let response = await fetch(url, { signal, headers: { Range: "bytes=0-0" } });
     const length = rangedLength(response);
     if (length !== null) {
       await response.body?.cancel();
-      return { url: new URL(url, window.location.href).href, length };
+      return { url, length };
+    }
+    if (response.status === 206) {
+      // a range whose file length cannot be read (another origin that does not expose Content-Range): the whole file
+      await response.body?.cancel();
+      response = await fetch(url, { signal });
     }
     if (!response.ok)
       throw new BackendError({ kind: "request", what: "capture", at: url, detail: `HTTP ${response.status} ${response.statusText}`.trim() });
@@ -262,12 +281,35 @@ export class CaptureOpener {
   /** The start page (no capture: open one, recent captures, a linked file to drop) or, with one, "pick a draw". */
   renderPlaceholder(): void {
     const hasCapture = this.state.capture !== null;
-    const hasDraw = this.state.currentDraw() !== null;
+    // the question about another site's capture shows even over an open draw, which stays open if it is declined
+    const hasDraw = this.state.currentDraw() !== null && this.confirming === null;
     byId("panes", HTMLDivElement).hidden = !hasDraw;
     this.placeholder.hidden = hasDraw;
     if (hasDraw) return;
     if (hasCapture) {
       replace(this.placeholder, h("div", { class: "empty" }, h("h2", null, "Pick a draw"), h("p", null, "Click one in the list, or use ↑ / ↓ and Enter. Replay all fills in every draw's status.")));
+      return;
+    }
+    const confirming = this.confirming;
+    if (confirming !== null) {
+      replace(
+        this.placeholder,
+        h(
+          "div",
+          { class: "empty confirm-link", attrs: { "data-testid": "confirm-link" } },
+          h("h2", null, "Open a capture from another site?"),
+          h("p", null, "This link asks the viewer to fetch a capture from ", h("b", null, confirming.origin), ":"),
+          h("p", null, h("code", null, confirming.url)),
+          h("p", { class: "muted" }, "Only open captures from sites you trust: the request goes from your browser, with what it can reach."),
+          h(
+            "p",
+            null,
+            h("button", { attrs: { type: "button", "data-testid": "confirm-link-open" }, on: { click: () => this.confirmLink(true) } }, "Open it"),
+            " ",
+            h("button", { attrs: { type: "button", "data-testid": "confirm-link-cancel" }, on: { click: () => this.confirmLink(false) } }, "Cancel"),
+          ),
+        ),
+      );
       return;
     }
     const wanted = this.wanted;
@@ -292,6 +334,19 @@ export class CaptureOpener {
       ),
     );
     void this.renderRecent(recent);
+  }
+
+  /** The answer to "open a capture from another site?": fetch it, or drop the link's request. */
+  private confirmLink(open: boolean): void {
+    const confirming = this.confirming;
+    if (confirming === null) return;
+    this.confirming = null;
+    if (!open) {
+      this.hooks.renderAll();
+      return;
+    }
+    this.confirmed.add(confirming.url);
+    void this.openSource(confirming.source, confirming.state);
   }
 
   private async renderRecent(element: HTMLElement): Promise<void> {
