@@ -145,6 +145,14 @@ impl Capture {
         to_js(&self.inner.draws())
     }
 
+    /// Sets the limits later replays run under (a `Limits`); returns them.
+    pub fn set_limits(&mut self, limits: JsValue) -> Result<JsValue, JsValue> {
+        let result = serde_wasm_bindgen::from_value::<crate::viewer_api::types::Limits>(limits)
+            .map_err(|e| Error::of_kind(ErrorKind::Request, "request", format!("the limits are not valid: {e}")))
+            .map(|limits| self.inner.set_limits(limits));
+        answer(result)
+    }
+
     /// Goes on with replaying draw `draw` for about `budget` units of work; `Progress & { finished }`.
     pub fn replay_step(&mut self, draw: u32, budget: f64) -> Result<JsValue, JsValue> {
         // a JavaScript number: NaN, negatives and fractions clamp to at least 1 unit (`f64::max` drops a NaN), and the

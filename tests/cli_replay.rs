@@ -870,3 +870,58 @@ fn a_draw_past_the_time_limit_is_stopped_with_an_error_naming_it() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn a_draw_past_its_work_or_memory_limit_fails_with_an_error_naming_the_limit() {
+    // Issue 13: --max-work and --max-memory bound one draw; a draw past either fails (exit 2) with the limit named,
+    // and the other draws of the frame go on. 04-frame's draw 0 (the sky) is two triangles over 192x128 pixels: some
+    // hundred thousand lane-instructions; its blobs (targets of 96 KiB each, before and after) are some 200 KB.
+    let frame = "fixtures/captures/04-frame.iridia";
+    let out = run(&["replay", frame, "--draw", "0", "--max-work", "5000"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(text.contains("more than its work limit of 5000 units"), "{text}");
+    let out = run(&["replay", frame, "--draw", "0", "--max-memory", "100KiB"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(text.contains("more than its memory limit of 102400 bytes"), "{text}");
+    // the whole frame under the memory limit: every draw fails alone, the run finishes and counts them
+    let out = run(&["replay", frame, "--max-memory", "100KiB"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("26 failed"), "{}", stdout(&out));
+    // generous limits change nothing; a limit that is not a size is refused before anything runs
+    let out = run(&[
+        "replay",
+        frame,
+        "--draw",
+        "0",
+        "--max-memory",
+        "1GiB",
+        "--max-work",
+        "100000000000",
+    ]);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+    let out = run(&["replay", frame, "--max-memory", "12XB"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("'xb' is not a size unit"), "{}", stderr(&out));
+    // inspect takes the same limits, for the work it does (a pixel alone: the draw's four vertices and its quad)
+    let out = run(&["inspect", frame, "--draw", "0", "--pixel", "10,10", "--max-work", "10"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("work limit of 10 units"), "{}", stderr(&out));
+    let out = run(&[
+        "inspect",
+        frame,
+        "--draw",
+        "0",
+        "--pixel",
+        "10,10",
+        "--max-memory",
+        "100KiB",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("memory limit of 102400 bytes"),
+        "{}",
+        stderr(&out)
+    );
+}

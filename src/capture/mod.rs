@@ -60,6 +60,12 @@ pub const MAX_MANIFEST_BYTES: u64 = 256 << 20;
 /// The largest blob a capture may hold (2 GiB): an Iridia limit, above a 16384 x 16384 texture of 8-byte texels.
 pub const MAX_BLOB_BYTES: u64 = 2 << 30;
 
+/// The most bytes one draw's blobs may inflate to by default (each blob counted once: buffers, textures, programs,
+/// targets before and after): 4 GiB natively, 1 GiB in the browser, whose module has 4 GiB of memory in all. A draw
+/// past it fails with a budget error before anything is inflated; [`Capture::set_draw_memory_limit`] changes it
+/// (`--max-memory`).
+pub const DEFAULT_DRAW_MEMORY: u64 = if cfg!(target_arch = "wasm32") { 1 << 30 } else { 4 << 30 };
+
 /// The blob cache's default budget (256 MiB): blobs inflated for one draw stay for the next while they fit.
 pub const DEFAULT_CACHE_BYTES: u64 = 256 << 20;
 

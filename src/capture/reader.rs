@@ -270,6 +270,8 @@ pub struct Capture<R> {
     /// What was found wrong with each resolve.
     resolve_problems: Vec<Option<Error>>,
     cache: BlobCache,
+    /// The most bytes one draw's blobs may inflate to.
+    draw_memory_limit: u64,
 }
 
 impl<R> fmt::Debug for Capture<R> {
@@ -340,6 +342,7 @@ impl<R: Read + Seek> Capture<R> {
                 blobs: HashMap::new(),
                 order: VecDeque::new(),
             },
+            draw_memory_limit: super::DEFAULT_DRAW_MEMORY,
         })
     }
 
@@ -504,6 +507,11 @@ impl<R: Read + Seek> Capture<R> {
         self.cache.set_limit(bytes);
     }
 
+    /// Sets the most bytes one draw's blobs may inflate to ([`super::DEFAULT_DRAW_MEMORY`]).
+    pub fn set_draw_memory_limit(&mut self, bytes: u64) {
+        self.draw_memory_limit = bytes;
+    }
+
     /// The bytes of blob `id`, inflated and checked against its hash (or from the cache).
     pub fn blob(&mut self, id: &BlobId) -> Result<Arc<[u8]>> {
         if let Some(blob) = self.cache.get(id) {
@@ -527,11 +535,26 @@ impl<R: Read + Seek> Capture<R> {
             return Err(problem.clone());
         }
         // each blob inflated once for the draw however often it references it (an array's equal slices), even when
-        // it is past the cache's limit
+        // it is past the cache's limit; their declared sizes, summed before each is inflated, within the draw's limit
         let mut read: HashMap<BlobId, Arc<[u8]>> = HashMap::new();
+        let mut total: u64 = 0;
+        let limit = self.draw_memory_limit;
         let mut load = |path: &str, blob: &BlobRef| -> Result<Arc<[u8]>> {
             if let Some(bytes) = read.get(&blob.sha256) {
                 return Ok(Arc::clone(bytes));
+            }
+            let size = self.archive.blob_size(&blob.sha256).unwrap_or(0);
+            total = total.saturating_add(size);
+            if total > limit {
+                return Err(Error::of_kind(
+                    crate::error::ErrorKind::Budget,
+                    "capture",
+                    format!(
+                        "the draw's blobs inflate to more than its memory limit of {limit} bytes (at least {total}; \
+                         --max-memory on the command line, Settings in the viewer)"
+                    ),
+                )
+                .at(format!("draw {index} {path}")));
             }
             let bytes = self.blob(&blob.sha256).map_err(|e| {
                 capture_error(format!("blob {}…: {}", blob.sha256.short(), e.detail)).at(format!("draw {index} {path}"))

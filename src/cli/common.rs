@@ -18,6 +18,57 @@ pub(super) fn tolerance_of(exact: bool, tolerance: Option<&str>) -> Result<(Tole
     }
 }
 
+/// `--max-memory` and `--max-work`: the limits of one draw (the library's defaults when not given).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// The most bytes one draw's blobs may inflate to, e.g. 512MiB or 8GiB (default 4GiB): a draw past it fails
+    /// with an error naming the limit, and the other draws go on.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// The most work one draw may do, in units of one lane running one instruction (default 2^36, minutes of
+    /// work): a draw past it fails with an error naming the limit, and the other draws go on.
+    #[arg(long, value_name = "UNITS")]
+    pub max_work: Option<u64>,
+}
+
+impl Limits {
+    /// Sets the capture's and the replay's limits.
+    pub(super) fn apply<R: std::io::Read + std::io::Seek>(
+        &self,
+        capture: &mut Capture<R>,
+        options: &mut iridia::replay::ReplayOptions,
+    ) {
+        if let Some(bytes) = self.max_memory {
+            capture.set_draw_memory_limit(bytes);
+        }
+        if let Some(units) = self.max_work {
+            options.draw.work_limit = units;
+        }
+    }
+}
+
+/// A size in bytes: a whole number with an optional unit, B, KiB, MiB, GiB or TiB (or K, M, G, T, the same powers of
+/// 1024), e.g. `512MiB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let digits = trimmed.find(|c: char| !c.is_ascii_digit()).unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(digits);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size (a whole number with B, KiB, MiB, GiB or TiB)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        "t" | "tib" => 40,
+        other => return Err(format!("'{other}' is not a size unit (B, KiB, MiB, GiB or TiB)")),
+    };
+    number
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("'{text}' is more bytes than 2^64"))
+}
+
 /// Opens the capture at `path`.
 pub(super) fn open(path: &Path) -> Result<Capture<BufReader<File>>, String> {
     let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;

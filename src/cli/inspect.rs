@@ -31,6 +31,8 @@ pub struct InspectArgs {
     pub sample: u32,
     /// `--json`.
     pub json: bool,
+    /// `--max-memory`, `--max-work`.
+    pub limits: super::common::Limits,
 }
 
 /// `A,B` as two whole numbers; errors name `option`.
@@ -78,11 +80,13 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
             }
         }
     };
+    let mut replay = ReplayOptions {
+        tolerance,
+        ..ReplayOptions::default()
+    };
+    args.limits.apply(&mut capture, &mut replay);
     let options = InspectOptions {
-        replay: ReplayOptions {
-            tolerance,
-            ..ReplayOptions::default()
-        },
+        replay,
         trace_vertex,
         sample: args.sample,
         ..InspectOptions::default()

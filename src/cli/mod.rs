@@ -108,6 +108,8 @@ enum Command {
         /// limit.
         #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
         time_limit: f64,
+        #[command(flatten)]
+        limits: common::Limits,
     },
     /// Explain one pixel of a replayed draw: its recorded and replayed values, a one-line verdict, and its history
     /// (fragments, tests, the triangle's vertex inputs and outputs, interpolated inputs, the pixel program's trace).
@@ -139,6 +141,8 @@ enum Command {
         /// Print the whole inspection as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: common::Limits,
     },
 }
 
@@ -162,8 +166,10 @@ pub fn run() -> ExitCode {
             trace_vertex,
             sample,
             json,
+            limits,
         } => {
             let args = inspect::InspectArgs {
+                limits,
                 capture,
                 draw,
                 pixel,
@@ -190,8 +196,10 @@ pub fn run() -> ExitCode {
             out,
             allow_unrecorded,
             time_limit,
+            limits,
         } => {
             let args = replay::ReplayArgs {
+                limits,
                 capture,
                 draw,
                 exact,

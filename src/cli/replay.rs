@@ -36,6 +36,8 @@ pub struct ReplayArgs {
     pub allow_unrecorded: bool,
     /// `--time-limit SECONDS`: how long one draw may run (`None`: no limit).
     pub time_limit: Option<std::time::Duration>,
+    /// `--max-memory`, `--max-work`.
+    pub limits: super::common::Limits,
 }
 
 /// How a run of `iridia replay` ended, for the exit code.
@@ -294,12 +296,13 @@ impl ResolveCounts {
 /// Runs `iridia replay`.
 pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let (tolerance, tolerance_name) = tolerance_of(args.exact, args.tolerance.as_deref())?;
-    let options = ReplayOptions {
+    let mut options = ReplayOptions {
         tolerance,
         ..ReplayOptions::default()
     };
     let path = &args.capture;
     let mut capture = open(path)?;
+    args.limits.apply(&mut capture, &mut options);
     let count = capture.draw_count();
     let unrecorded = capture.unrecorded_draws().to_vec();
     let indices: Vec<usize> = match args.draw {

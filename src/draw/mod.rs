@@ -105,7 +105,7 @@ pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, Program
 pub use history::{HistoryOptions, PixelOutcome};
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};
 pub use program::{Program, ShaderCache};
-pub use progress::{Progress, ProgressCallback, WORK_PER_REPORT};
+pub use progress::{DEFAULT_WORK_LIMIT, Progress, ProgressCallback, WORK_PER_REPORT};
 pub use run::{DrawOptions, DrawRun, PreparedDraw, run_draw};
 
 use crate::Result;

@@ -94,7 +94,8 @@ impl<'p> Reporter<'p> {
                 crate::error::ErrorKind::Budget,
                 self.label.as_str(),
                 format!(
-                    "the draw needs more than its work limit of {} units (a lane running one instruction is one;                      set by --max-work)",
+                    "the draw needs more than its work limit of {} units (a lane running one instruction is one; \
+                     --max-work on the command line, Settings in the viewer)",
                     self.limit
                 ),
             ));

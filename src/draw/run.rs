@@ -1862,8 +1862,9 @@ impl<'s> PreparedDraw<'s> {
             machine
                 .run(exe, &bindings, trace.as_mut())
                 .map_err(|e| e.within(format!("{label} ps")))?;
+            // the instructions the batch executed (a loop's every iteration), for every lane
             let lanes = jobs.len().saturating_mul(4);
-            let work = (lanes as u64).saturating_mul(u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1));
+            let work = (lanes as u64).saturating_mul(machine.steps().max(1));
             reporter.work(work)?;
             for (slot, (q, job, covered)) in jobs.iter().enumerate() {
                 let q = *q;

@@ -2007,3 +2007,56 @@ fn a_draw_of_no_vertex_and_four_billion_instances_keeps_no_vertex_cache() {
     let prepared = PreparedDraw::new(&description.draws[0], &mut ShaderCache::new(), DrawOptions::default()).unwrap();
     assert_eq!(prepared.cache.len(), 4);
 }
+
+#[test]
+fn a_draw_past_its_work_limit_fails_with_a_budget_error_naming_it() {
+    use crate::error::ErrorKind;
+    // a pixel program looping 1,000 times per pixel (each iteration a few instructions), on an 8x8 target: some
+    // 64 pixels x 1,000 iterations x 4 instructions, far past a limit of 100,000 units, far within the per-batch
+    // instruction budget
+    let looping = program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov r0.x, l(0)\nloop\nige r0.y, r0.x, l(1000)\nbreakc_nz r0.y\n\
+         iadd r0.x, r0.x, l(1)\nendloop\nmov o0.xyzw, l(1, 1, 1, 1)\nret\n",
+    );
+    let files = [("vs", vs_pos()), ("ps", ps_one()), ("looping", looping)];
+    let limited = DrawOptions {
+        work_limit: 100_000,
+        ..DrawOptions::default()
+    };
+    for threads in [1, 3] {
+        let error = error_of(
+            &second_draw(r#""ps": "looping""#),
+            &files,
+            DrawOptions { threads, ..limited },
+        );
+        assert_eq!(error.kind, ErrorKind::Budget, "{error}");
+        assert!(error.to_string().contains("work limit of 100000 units"), "{error}");
+        assert!(error.to_string().contains("--max-work"), "{error}");
+    }
+    // the same draw within the default limit finishes
+    let description = describe(&second_draw(r#""ps": "looping""#), &files);
+    run_sequence(
+        &description.draws,
+        &mut ShaderCache::new(),
+        DrawOptions::default(),
+        None,
+    )
+    .unwrap();
+    // a billion instances of a triangle no bigger than nothing (3 * 10^9 vertices, within the 2^32 a draw may make):
+    // each instance's vertices count, so the draw stops at the limit instead of running for days
+    let json = counting(4, &[[0.0, 0.0, 0.0, 1.0]; 3], r#", "instance_count": 1000000000"#);
+    let description = describe(&json, &count_files());
+    let error = run_sequence(
+        &description.draws,
+        &mut ShaderCache::new(),
+        DrawOptions {
+            work_limit: 1 << 14,
+            ..DrawOptions::default()
+        },
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(error.kind, ErrorKind::Budget, "{error}");
+}

@@ -195,7 +195,8 @@ pub(super) fn shade_next_batch(
         }
     }
     let lanes = u64::try_from(end.saturating_sub(start)).unwrap_or(0);
-    let work_per_lane = u64::try_from(exe.instruction_count()).unwrap_or(u64::MAX).max(1);
+    // the instructions the batch executed (a loop's every iteration), for every lane
+    let work_per_lane = machine.steps().max(1);
     reporter.progress.vertices_done = reporter.progress.vertices_done.saturating_add(lanes);
     reporter.work(lanes.saturating_mul(work_per_lane))?;
     Ok(end >= count)

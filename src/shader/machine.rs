@@ -149,6 +149,8 @@ pub struct Machine {
     selectors: Vec<Lanes>,
     calls: usize,
     budget: u64,
+    /// Instructions the last run executed (counted as the budget counts them).
+    steps: u64,
     /// Per `o#` row: the lanes that wrote it.
     written: Vec<LaneMask>,
     depth_written: LaneMask,
@@ -184,6 +186,7 @@ impl Machine {
             selectors: Vec::new(),
             calls: 0,
             budget: DEFAULT_BUDGET,
+            steps: 0,
             written: Vec::new(),
             depth_written: 0,
             coverage_written: 0,
@@ -198,6 +201,12 @@ impl Machine {
     /// programs.
     pub fn set_budget(&mut self, instructions: u64) {
         self.budget = instructions;
+    }
+
+    /// Instructions the last [`Machine::run`] executed, each counted once however many lanes ran it (as the budget
+    /// counts them): with the batch's lane count, the work a draw counts against its limit.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// Prepares a batch of `count` vertices (1 to [`LANES`]) for `exe`: every register zeroed.
@@ -438,6 +447,7 @@ impl Machine {
         let mut steps: u64 = 0;
         while let Some(op) = exe.ops.get(pc) {
             steps = steps.saturating_add(1);
+            self.steps = steps;
             if steps > self.budget {
                 return Err(Error::new(
                     exe.name.clone(),

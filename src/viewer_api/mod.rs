@@ -48,7 +48,7 @@ use crate::replay::{Plane, ReplayOptions, ReplaySession, has_stencil, plane_tole
 use crate::{Error, Result};
 
 use types::{
-    CaptureSummary, ChannelStats, CompareResult, ComponentKind, DrawInfo, DrawStatus, ErrorInfo, PixelCoord,
+    CaptureSummary, ChannelStats, CompareResult, ComponentKind, DrawInfo, DrawStatus, ErrorInfo, Limits, PixelCoord,
     ProgramInfo, ReplaySummary, ResolveInfo, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
     UnrecordedDrawInfo,
 };
@@ -139,12 +139,15 @@ fn slot_of(id: TargetId) -> TargetSlot {
     id.slot().map_or(TargetSlot::DepthStencil, TargetSlot::RenderTarget)
 }
 
-/// How the viewer replays: format tolerances, default draw options, depth and stencil compared apart.
-fn replay_options() -> ReplayOptions {
-    ReplayOptions {
+/// How the viewer replays: format tolerances, default draw options under the viewer's work limit, depth and stencil
+/// compared apart.
+fn replay_options(limits: Limits) -> ReplayOptions {
+    let mut options = ReplayOptions {
         planes: true,
         ..ReplayOptions::default()
-    }
+    };
+    options.draw.work_limit = limits.max_work;
+    options
 }
 
 /// A replayed target as the viewer reads it: its target, replayed bytes and comparison (`None` when nothing was
@@ -258,6 +261,8 @@ pub struct ViewerCapture {
     running: Option<Running>,
     /// The frame's resolves, resolved again at open (each is small beside a draw: one average per texel).
     resolves: Vec<ResolveInfo>,
+    /// What each draw may cost.
+    limits: Limits,
 }
 
 impl std::fmt::Debug for ViewerCapture {
@@ -309,7 +314,15 @@ impl ViewerCapture {
             outcomes: BTreeMap::new(),
             kept: VecDeque::new(),
             running: None,
+            limits: Limits::default(),
         })
+    }
+
+    /// Sets the limits later replays run under (a replay under way keeps its own); returns them.
+    pub fn set_limits(&mut self, limits: Limits) -> Limits {
+        self.capture.set_draw_memory_limit(limits.max_memory);
+        self.limits = limits;
+        limits
     }
 
     /// What the directory and manifest say of the capture.
@@ -321,6 +334,7 @@ impl ViewerCapture {
             application: manifest.application.clone(),
             draw_count: self.capture.draw_count(),
             size_bytes: self.capture.archive_len(),
+            limits: self.limits,
             unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
             resolves: self.resolves.clone(),
         }
@@ -464,7 +478,7 @@ impl ViewerCapture {
             Some(running) => running,
             None => {
                 let draw = self.read_draw(index)?;
-                let session = ReplaySession::start(draw, &mut self.shaders, &replay_options())?;
+                let session = ReplaySession::start(draw, &mut self.shaders, &replay_options(self.limits))?;
                 Running { index, session }
             }
         };

@@ -1081,3 +1081,43 @@ fn a_capture_read_by_position_is_read_only_where_needed() {
     replay(&mut whole, 25, 1 << 22);
     assert_eq!(json(&capture.compare(25).unwrap()), json(&whole.compare(25).unwrap()));
 }
+
+#[test]
+fn replays_run_under_the_limits_set_and_a_draw_past_one_fails_with_a_budget_error() {
+    let mut capture = open("04-frame.iridia");
+    assert_eq!(capture.summary().limits, Limits::default());
+    // a memory limit below draw 0's blobs (two 96 KiB targets): the replay fails at its start, naming the limit
+    let tight = Limits {
+        max_memory: 100 << 10,
+        ..Limits::default()
+    };
+    assert_eq!(capture.set_limits(tight), tight);
+    assert_eq!(capture.summary().limits, tight);
+    let error = capture.replay_step(0, 1 << 22).unwrap_err();
+    assert_eq!(error.kind, crate::error::ErrorKind::Budget, "{error}");
+    assert!(error.to_string().contains("memory limit of 102400 bytes"), "{error}");
+    // a work limit below draw 1's work: the replay fails on the way
+    capture.set_limits(Limits {
+        max_work: 5000,
+        ..Limits::default()
+    });
+    let error = loop {
+        match capture.replay_step(1, 1000) {
+            Ok(step) => assert!(!step.finished, "the draw finished within 5000 units"),
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(error.kind, crate::error::ErrorKind::Budget, "{error}");
+    assert!(error.to_string().contains("work limit of 5000 units"), "{error}");
+    // the defaults again: both draws replay as in a capture never limited
+    capture.set_limits(Limits::default());
+    let mut fresh = open("04-frame.iridia");
+    for draw in [0, 1] {
+        replay(&mut capture, draw, 1 << 22);
+        replay(&mut fresh, draw, 1 << 22);
+        assert_eq!(
+            json(&capture.replay_finish(draw).unwrap()),
+            json(&fresh.replay_finish(draw).unwrap())
+        );
+    }
+}

@@ -168,6 +168,8 @@ pub struct CaptureSummary {
     pub draw_count: usize,
     /// The archive's size in bytes.
     pub size_bytes: u64,
+    /// The limits each draw is replayed under (the defaults until `set_limits`).
+    pub limits: Limits,
     /// Draws of the frame the recorder could not record (format 1.1), in the frame's order.
     pub unrecorded_draws: Vec<UnrecordedDrawInfo>,
     /// The frame's resolves (format 1.2), in the frame's order, each resolved again when the capture was opened.
@@ -452,6 +454,27 @@ pub struct ValueRange {
     pub min: f64,
     /// The value shown white.
     pub max: f64,
+}
+
+/// `Limits`: what one draw may cost in the viewer (the library's budget, as `iridia replay --max-memory` and
+/// `--max-work` set it); past either, the draw fails with an error of kind `budget` naming the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Limits {
+    /// The most bytes one draw's blobs may inflate to ([`crate::capture::DEFAULT_DRAW_MEMORY`]).
+    pub max_memory: u64,
+    /// The most units of work one draw may do, a lane running one instruction being one
+    /// ([`crate::draw::DEFAULT_WORK_LIMIT`]).
+    pub max_work: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_memory: crate::capture::DEFAULT_DRAW_MEMORY,
+            max_work: crate::draw::DEFAULT_WORK_LIMIT,
+        }
+    }
 }
 
 /// `DisplayOptions`: how to turn a target's values into display colours.

@@ -49,6 +49,7 @@ fn generated() -> String {
         declaration::<ShownChannels>(&cfg),
         declaration::<ValueRange>(&cfg),
         declaration::<DisplayOptions>(&cfg),
+        declaration::<Limits>(&cfg),
         declaration::<RenderedImage>(&cfg),
         declaration::<ChannelValue>(&cfg),
         declaration::<TexelValue>(&cfg),

@@ -273,6 +273,36 @@ test("when the engine crashes the page restarts its worker, reopens the capture 
   await page.close();
 });
 
+test("a draw past the work limit set in Settings stops with an error naming it, and replays once it is raised", async () => {
+  const row = expectation(LIT_MESH, 0);
+  const { page, assertClean } = await open(`#capture=/${LIT_MESH}`);
+  await page.waitForSelector('li.draw[data-index="0"]');
+  // Settings (the "," key): one million units of work per draw, far below the lit mesh's 3,072 triangles
+  await page.keyboard.press(",");
+  await page.waitForSelector("#settings-overlay:not([hidden])");
+  await page.fill("#settings-work", "1");
+  await page.click('#settings-form button[type="submit"]');
+  await page.click('li.draw[data-index="0"]');
+  const error = await waitForText(page, '[data-testid="draw-status"]', /error/);
+  assert.match(error, /error/);
+  assert.match((await page.textContent("#panes, #placeholder, body")) ?? "", /work limit of 1000000 units/);
+  await shot(page, "real-09-work-limit");
+  // kept in this browser: a new page reads it back
+  const again = await open(`#capture=/${LIT_MESH}`);
+  await again.page.keyboard.press(",");
+  assert.equal(await again.page.inputValue("#settings-work"), "1");
+  // the defaults again: the draw that stopped replays at once and shows the library's count
+  await again.page.click("#settings-reset");
+  await again.page.click('#settings-form button[type="submit"]');
+  await again.page.close();
+  await page.keyboard.press(",");
+  await page.click("#settings-reset");
+  await page.click('#settings-form button[type="submit"]');
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
+  assertClean();
+  await page.close();
+});
+
 test("replaying the largest captures keeps the page responsive, with progress at least every 200 ms", async () => {
   // every draw of the frame (Replay all), then the lit mesh's one long draw
   const frame = await open(`#capture=/${FRAME}`);

@@ -46,6 +46,8 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
   switch (request.kind) {
     case "open_capture":
       return handlers.open_capture(request, job);
+    case "set_limits":
+      return handlers.set_limits(request, job);
     case "close_capture":
       return handlers.close_capture(request, job);
     case "list_draws":

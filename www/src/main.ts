@@ -10,7 +10,8 @@ import { CaptureOpener, fetchConfig } from "./app/open";
 import { DrawList } from "./app/draw-list";
 import { InspectorPanel } from "./app/inspector-panel";
 import { JobBar, bytesText, showMessage } from "./app/page";
-import { type Restore, ViewerState } from "./app/state";
+import { DEFAULT_MAX_LINKED_BYTES, type ViewerSettings, effectiveLimits, parseField, saveSettings } from "./app/settings";
+import { type Restore, ViewerState, pageStorage } from "./app/state";
 import { Views } from "./app/views";
 import { BackendError, type DrawStatus, type ErrorInfo, IMAGE_KINDS, type Progress, formatError, toErrorInfo } from "./protocol";
 import { type ViewState, formatHash, parseHash, parsePixelInput, sameSource } from "./url-state";
@@ -33,6 +34,7 @@ const SHORTCUTS: [string, string][] = [
   ["C", "Copy a link to this view"],
   ["/", "Filter draws"],
   ["Esc", "Close a dialog, cancel a replay"],
+  [",", "Settings (what a draw may cost)"],
   ["?", "This help"],
 ];
 
@@ -343,7 +345,68 @@ class App {
     }
   }
 
+  /** Fills the Settings dialog from the settings, each empty field showing its default. */
+  private fillSettings(): void {
+    const settings = this.state.settings;
+    const defaults = this.state.capture?.defaultLimits ?? null;
+    const field = (id: string, value: number | null, placeholder: string): void => {
+      const input = byId(id, HTMLInputElement);
+      input.value = value === null ? "" : String(value);
+      input.placeholder = placeholder;
+    };
+    field("settings-memory", settings.maxMemoryMiB, defaults === null ? "default" : `default ${Math.round(defaults.max_memory / 2 ** 20)}`);
+    field("settings-work", settings.maxWorkMillions, defaults === null ? "default" : `default ${Math.round(defaults.max_work / 1e6)}`);
+    field("settings-linked", settings.maxLinkedMiB, `default ${DEFAULT_MAX_LINKED_BYTES / 2 ** 20}`);
+    byId("settings-problem", HTMLParagraphElement).hidden = true;
+  }
+
+  /** Checks and keeps the dialog's values, and gives the open capture its new limits. */
+  private async saveSettings(): Promise<void> {
+    const problem = byId("settings-problem", HTMLParagraphElement);
+    const read = (id: string, what: string): number | null | string => {
+      const parsed = parseField(byId(id, HTMLInputElement).value);
+      return parsed !== null && typeof parsed === "object" ? `${what}: ${parsed.problem}` : parsed;
+    };
+    const memory = read("settings-memory", "Memory per draw");
+    const work = read("settings-work", "Work per draw");
+    const linked = read("settings-linked", "Largest capture from a link");
+    const wrong = [memory, work, linked].find((value) => typeof value === "string");
+    if (typeof wrong === "string") {
+      problem.textContent = wrong;
+      problem.hidden = false;
+      return;
+    }
+    const settings: ViewerSettings = {
+      maxMemoryMiB: memory as number | null,
+      maxWorkMillions: work as number | null,
+      maxLinkedMiB: linked as number | null,
+    };
+    this.state.settings = settings;
+    if (!saveSettings(pageStorage(), settings)) showMessage("warning", "The settings apply to this page only: this browser does not keep them");
+    this.closeOverlays();
+    const capture = this.state.capture;
+    if (capture === null) return;
+    try {
+      const limits = await this.client.request({
+        kind: "set_limits",
+        capture: capture.summary.capture,
+        limits: effectiveLimits(settings, capture.defaultLimits),
+      });
+      if (this.state.capture !== capture) return;
+      capture.summary = { ...capture.summary, limits };
+      // draws stopped by a limit may replay under the new ones: they are "not replayed" again, the picked one at once
+      const stopped = this.state.draws.filter((draw) => draw.status.state === "error" && draw.status.error.kind === "budget");
+      for (const draw of stopped) this.setDrawStatus(draw.index, { state: "not_replayed" });
+      showMessage("info", "Settings saved: draws replayed from now on use them.");
+      const picked = this.state.drawIndex;
+      if (picked !== null && stopped.some((draw) => draw.index === picked)) await this.selectDraw(picked);
+    } catch (error: unknown) {
+      showMessage("error", "Could not apply the settings", toErrorInfo(error, "settings"));
+    }
+  }
+
   private openOverlay(id: string): void {
+    if (id === "settings-overlay") this.fillSettings();
     byId(id, HTMLDivElement).hidden = false;
     if (id === "goto-overlay") {
       const info = this.state.currentTarget();
@@ -373,6 +436,15 @@ class App {
     byId("replay-all-button", HTMLButtonElement).addEventListener("click", () => void this.replayAll());
     byId("copy-link-button", HTMLButtonElement).addEventListener("click", () => void this.copyLink());
     byId("help-button", HTMLButtonElement).addEventListener("click", () => this.openOverlay("help-overlay"));
+    byId("settings-button", HTMLButtonElement).addEventListener("click", () => this.openOverlay("settings-overlay"));
+    byId("settings-close", HTMLButtonElement).addEventListener("click", () => this.closeOverlays());
+    byId("settings-reset", HTMLButtonElement).addEventListener("click", () => {
+      for (const id of ["settings-memory", "settings-work", "settings-linked"]) byId(id, HTMLInputElement).value = "";
+    });
+    byId("settings-form", HTMLFormElement).addEventListener("submit", (event) => {
+      event.preventDefault();
+      void this.saveSettings();
+    });
     byId("help-close", HTMLButtonElement).addEventListener("click", () => this.closeOverlays());
     byId("link-close", HTMLButtonElement).addEventListener("click", () => this.closeOverlays());
     byId("goto-close", HTMLButtonElement).addEventListener("click", () => this.closeOverlays());
@@ -513,6 +585,9 @@ class App {
           return true;
         case "?":
           this.openOverlay("help-overlay");
+          return true;
+        case ",":
+          this.openOverlay("settings-overlay");
           return true;
         default:
           return false;

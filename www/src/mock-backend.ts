@@ -26,6 +26,7 @@ import {
   type FragmentOutcome,
   type FragmentRecord,
   type ImageKind,
+  type Limits,
   type PixelCoord,
   type PixelHistory,
   type PixelVerdictKind,
@@ -965,6 +966,8 @@ function render(info: TargetInfo, images: Images, kind: ImageKind, display: Disp
 
 class MockCapture {
   readonly draws: MockDraw[];
+  /** The limits set (the mock's draws are synthetic: it reports them, it does not enforce them). */
+  limits: Limits = { max_memory: 1024 * 1024 * 1024, max_work: 2 ** 36 };
   constructor(
     readonly id: number,
     readonly name: string,
@@ -1115,10 +1118,16 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         application: "Synthetic scene",
         draw_count: opened.draws.length,
         size_bytes: bytes.length,
+        limits: opened.limits,
         unrecorded_draws: [],
         resolves: [],
       };
       return summary;
+    },
+    set_limits: async (request) => {
+      const opened = capture(request.capture);
+      opened.limits = { ...request.limits };
+      return opened.limits;
     },
     close_capture: async (request) => {
       captures.delete(request.capture);

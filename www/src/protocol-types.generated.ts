@@ -63,6 +63,10 @@ draw_count: number,
  */
 size_bytes: number,
 /**
+ * The limits each draw is replayed under (the defaults until `set_limits`).
+ */
+limits: Limits,
+/**
  * Draws of the frame the recorder could not record (format 1.1), in the frame's order.
  */
 unrecorded_draws: Array<UnrecordedDrawInfo>,
@@ -420,6 +424,21 @@ range: ValueRange | null,
  * Paint NaN magenta and infinities cyan.
  */
 highlight_non_finite: boolean, };
+
+/**
+ * `Limits`: what one draw may cost in the viewer (the library's budget, as `iridia replay --max-memory` and
+ * `--max-work` set it); past either, the draw fails with an error of kind `budget` naming the limit.
+ */
+export type Limits = {
+/**
+ * The most bytes one draw's blobs may inflate to ([`crate::capture::DEFAULT_DRAW_MEMORY`]).
+ */
+max_memory: number,
+/**
+ * The most units of work one draw may do, a lane running one instruction being one
+ * ([`crate::draw::DEFAULT_WORK_LIMIT`]).
+ */
+max_work: number, };
 
 /**
  * `RenderedImage`: a target's image as 8-bit RGBA for display.

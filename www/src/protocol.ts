@@ -31,6 +31,7 @@ import type {
   Disassembly,
   DisassemblyLine,
   DisplayOptions,
+  Limits,
   DrawInfo,
   DrawStatus,
   ErrorInfo,
@@ -74,6 +75,7 @@ export type {
   Disassembly,
   DisassemblyLine,
   DisplayOptions,
+  Limits,
   DrawInfo,
   DrawStatus,
   ErrorInfo,
@@ -187,6 +189,8 @@ export type CaptureData = { bytes: ArrayBuffer } | { blob: Blob } | { url: strin
 export type Request =
   /** Opens a capture. Reads the directory and manifest only. */
   | ({ kind: "open_capture"; name: string } & CaptureData)
+  /** Sets the limits (memory, work) later replays of the capture run under; answers with them. */
+  | { kind: "set_limits"; capture: CaptureId; limits: Limits }
   /** Releases a capture and everything inflated for it. */
   | { kind: "close_capture"; capture: CaptureId }
   /** Lists the capture's draws with their current status. */
@@ -241,6 +245,7 @@ export type RequestOf<K extends RequestKind> = Extract<Request, { kind: K }>;
 /** The result each request kind answers with. */
 export interface ResultMap {
   open_capture: CaptureSummary;
+  set_limits: Limits;
   close_capture: null;
   list_draws: DrawInfo[];
   replay: ReplaySummary;

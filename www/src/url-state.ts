@@ -86,9 +86,6 @@ export function parsePixelInput(text: string): PixelCoord | null {
   return { x: Number(match[1]), y: Number(match[2]) };
 }
 
-/** The largest capture the viewer fetches from a link (the worker holds it whole in its 4 GiB memory). */
-export const MAX_LINKED_CAPTURE_BYTES = 1024 * 1024 * 1024;
-
 /**
  * Whether the viewer may fetch a link's capture URL (`base` is the page's address). A link can come from anyone, so:
  * - `own`: http(s) on the page's own origin, fetched at once;

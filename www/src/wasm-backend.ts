@@ -50,6 +50,7 @@ import {
   type StepProgress,
   type TexelReadout,
   type ErrorInfo,
+  type Limits,
   toErrorInfo,
 } from "./protocol";
 
@@ -239,6 +240,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       const summary = invoke(opened, "summary") as ManifestSummary;
       return { ...summary, capture: id };
     },
+    set_limits: async (request) => invoke(capture(request.capture), "set_limits", request.limits) as Limits,
     close_capture: async (request) => {
       const found = captures.get(request.capture);
       captures.delete(request.capture);

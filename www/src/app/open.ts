@@ -5,9 +5,10 @@
 
 import { type BackendClient, isCancelled } from "../client";
 import { byId, h, replace } from "../dom";
-import { BackendError, type CaptureData, type CaptureSummary, type DrawInfo, toErrorInfo } from "../protocol";
+import { BackendError, type CaptureData, type CaptureSummary, type DrawInfo, type Limits, toErrorInfo } from "../protocol";
 import { type RecentCapture, forgetCapture, loadCapture, recentCaptures, sha256Hex, storeCapture, touchCapture } from "../store";
-import { type CaptureSource, MAX_LINKED_CAPTURE_BYTES, type ViewState, linkAccess, parseHash } from "../url-state";
+import { type CaptureSource, type ViewState, linkAccess, parseHash } from "../url-state";
+import { effectiveLimits, maxLinkedBytes } from "./settings";
 import { type JobBar, bytesText, showMessage } from "./page";
 import type { ViewerState } from "./state";
 
@@ -170,16 +171,17 @@ export class CaptureOpener {
   /**
    * A link's capture (`url` resolved, its origin allowed by linkAccess). A server that answers byte ranges gives the
    * capture's length, and the worker reads the file by position (its directory and manifest, then each draw's blobs);
-   * any other server's answer is the whole file, at most MAX_LINKED_CAPTURE_BYTES, read into one buffer of the
+   * any other server's answer is the whole file, at most the settings' size (1 GiB by default), read into one buffer of the
    * announced size as it arrives (no second copy), with the download's progress.
    */
   private async fetchCapture(url: string, signal: AbortSignal): Promise<CaptureData> {
+    const limit = maxLinkedBytes(this.state.settings);
     const tooLarge = (bytes: number): BackendError =>
       new BackendError({
         kind: "budget",
         what: "capture",
         at: url,
-        detail: `${bytesText(bytes)} is more than the ${bytesText(MAX_LINKED_CAPTURE_BYTES)} the viewer fetches from a link; open the file itself`,
+        detail: `${bytesText(bytes)} is more than the ${bytesText(limit)} the viewer downloads whole from a link (Settings); open the file itself`,
       });
     let response = await fetch(url, { signal, headers: { Range: "bytes=0-0" } });
     const length = rangedLength(response);
@@ -198,10 +200,10 @@ export class CaptureOpener {
     const encoding = response.headers.get("content-encoding");
     const plain = encoding === null || encoding === "identity";
     const total = plain ? Number(response.headers.get("content-length") ?? "0") : 0;
-    if (total > MAX_LINKED_CAPTURE_BYTES) throw tooLarge(total);
+    if (total > limit) throw tooLarge(total);
     if (response.body === null || !(total > 0)) {
       const whole = await response.arrayBuffer();
-      if (whole.byteLength > MAX_LINKED_CAPTURE_BYTES) throw tooLarge(whole.byteLength);
+      if (whole.byteLength > limit) throw tooLarge(whole.byteLength);
       return { bytes: whole };
     }
     const reader = response.body.getReader();
@@ -254,12 +256,18 @@ export class CaptureOpener {
   private async openData(data: CaptureData, name: string, source: CaptureSource, state: ViewState | null): Promise<boolean> {
     const job = this.jobs.begin(`Opening ${name}`);
     let summary: CaptureSummary;
+    let defaultLimits: Limits;
     let draws: DrawInfo[];
     try {
       summary = await this.client.request(
         { kind: "open_capture", name, ...data },
         { transfer: "bytes" in data ? [data.bytes] : [], signal: job.signal, onProgress: (progress) => this.jobs.show(progress) },
       );
+      // the settings' limits, where they differ from the engine's defaults
+      defaultLimits = summary.limits;
+      const limits = effectiveLimits(this.state.settings, defaultLimits);
+      if (limits.max_memory !== summary.limits.max_memory || limits.max_work !== summary.limits.max_work)
+        summary = { ...summary, limits: await this.client.request({ kind: "set_limits", capture: summary.capture, limits }) };
       draws = await this.client.request({ kind: "list_draws", capture: summary.capture }, { signal: job.signal });
     } catch (error: unknown) {
       this.jobs.end(job);
@@ -271,7 +279,7 @@ export class CaptureOpener {
     const previous = this.state.capture;
     if (previous !== null) this.client.request({ kind: "close_capture", capture: previous.summary.capture }).catch(() => undefined);
     this.state.navigation.next();
-    this.state.capture = { summary, source, name };
+    this.state.capture = { summary, defaultLimits, source, name };
     this.state.draws = draws;
     this.wanted = null;
     await this.hooks.opened(state);

@@ -2,13 +2,25 @@
 // and display options, the picked draw's comparison or replay error, and the generation the stale-answer checks of
 // every controller nest in.
 
-import type { CaptureSummary, CompareResult, DrawInfo, ErrorInfo, ImageKind, PixelCoord, TargetId, TargetInfo } from "../protocol";
+import type { CaptureSummary, CompareResult, DrawInfo, ErrorInfo, ImageKind, Limits, PixelCoord, TargetId, TargetInfo } from "../protocol";
 import { type CaptureSource, DEFAULT_VIEW, type ViewState } from "../url-state";
 import { Generation } from "./generation";
+import { type ViewerSettings, loadSettings } from "./settings";
+
+/** This page's localStorage, or null where the browser refuses it. */
+export function pageStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** A capture open in the worker. */
 export interface OpenCapture {
   summary: CaptureSummary;
+  /** The engine's limits before the settings' were applied (what an empty settings field means). */
+  defaultLimits: Limits;
   source: CaptureSource;
   name: string;
 }
@@ -51,6 +63,8 @@ export class ViewerState {
   lastValueRange: ValueRange | null = null;
   /** Moves on whenever the capture or draw changes: answers for the old one are then stale. */
   readonly navigation = new Generation();
+  /** The Settings dialog's values. */
+  settings: ViewerSettings = loadSettings(pageStorage());
 
   currentDraw(): DrawInfo | null {
     return this.drawIndex === null ? null : (this.draws[this.drawIndex] ?? null);
