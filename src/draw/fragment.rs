@@ -114,8 +114,11 @@ pub struct TracedInstruction {
 pub struct ProgramTrace {
     /// The instructions executed while any lane was active, in order.
     pub steps: Vec<TracedInstruction>,
-    /// Steps not kept past the trace limit.
+    /// Steps not kept past the trace limit: executed between `steps[..gap]` (the first) and `steps[gap..]` (the
+    /// last).
     pub dropped: u64,
+    /// Where in `steps` the steps not kept were, when some were not.
+    pub gap: Option<usize>,
 }
 
 /// The name of an opcode.
@@ -140,8 +143,9 @@ impl From<Trace> for ProgramTrace {
             }
         };
         ProgramTrace {
-            steps: trace.steps.into_iter().map(step).collect(),
             dropped: trace.dropped,
+            gap: trace.gap,
+            steps: trace.steps.into_iter().map(step).collect(),
         }
     }
 }

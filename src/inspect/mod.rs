@@ -550,3 +550,11 @@ fn assemble(
         vertex_program,
     })
 }
+
+/// A program trace as `iridia inspect` prints it, without a listing (for tests of where it shows a gap).
+#[cfg(test)]
+pub(crate) fn text_of_trace_for_tests(trace: &crate::draw::ProgramTrace) -> String {
+    let mut out = String::new();
+    text::trace(&mut out, trace, None);
+    out
+}

@@ -75,8 +75,15 @@ fn vertex(out: &mut String, corner: usize, record: &VertexRecord) {
 }
 
 /// A program trace with each step's listing line.
-fn trace(out: &mut String, trace: &ProgramTrace, listing: Option<&ProgramListing>) {
-    for step in &trace.steps {
+pub(super) fn trace(out: &mut String, trace: &ProgramTrace, listing: Option<&ProgramListing>) {
+    for (index, step) in trace.steps.iter().enumerate() {
+        if trace.gap == Some(index) {
+            let _ = writeln!(
+                out,
+                "      ... {} steps not kept (the first and the last are) ...",
+                trace.dropped
+            );
+        }
         if !step.active {
             continue;
         }
@@ -93,7 +100,7 @@ fn trace(out: &mut String, trace: &ProgramTrace, listing: Option<&ProgramListing
             results.join("; ")
         );
     }
-    if trace.dropped > 0 {
+    if trace.dropped > 0 && trace.gap.is_none() {
         let _ = writeln!(out, "      ... {} more steps not kept", trace.dropped);
     }
 }

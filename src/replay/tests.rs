@@ -297,10 +297,10 @@ fn a_large_primitives_progress_counts_its_rows() {
 }
 
 #[test]
-fn a_long_loops_trace_keeps_its_first_steps_and_counts_the_rest() {
+fn a_long_loops_trace_keeps_its_first_and_last_steps_and_counts_those_between() {
     // Issue 13: `inspect --json` of a pixel of a long-looping program printed 650 MB (a million steps kept). The
     // program below runs 4 instructions in each of 70,000 iterations (about 280,000 steps); a trace keeps the first
-    // DEFAULT_TRACE_LIMIT (65,536) and counts the rest as dropped.
+    // and the last half of DEFAULT_TRACE_LIMIT (65,536) and counts those between as dropped.
     let ps = super::testkit::program(
         &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
         &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
@@ -332,6 +332,23 @@ fn a_long_loops_trace_keeps_its_first_steps_and_counts_the_rest() {
     assert_eq!(crate::shader::DEFAULT_TRACE_LIMIT, 1 << 16);
     assert_eq!(trace.steps.len(), crate::shader::DEFAULT_TRACE_LIMIT);
     assert!(trace.dropped > 200_000, "{} steps dropped", trace.dropped);
+    assert_eq!(trace.gap, Some(1 << 15));
+    // the last steps are the loop's end: its last increment (to 70,000), the break, the output and the return
+    let last_sum = trace
+        .steps
+        .iter()
+        .rev()
+        .find(|step| step.opcode == "iadd")
+        .map(|step| step.destinations[0].1[0]);
+    assert_eq!(last_sum, Some(70_000));
+    assert_eq!(trace.steps.last().map(|step| step.opcode), Some("ret"));
+    // the text says where the steps not kept were: between the first and the last
+    let text = crate::inspect::text_of_trace_for_tests(trace);
+    let gap_line = text.lines().position(|line| line.contains("steps not kept")).unwrap();
+    assert!(
+        gap_line > 1000 && gap_line < text.lines().count() - 1000,
+        "line {gap_line}"
+    );
 }
 
 #[test]

@@ -443,6 +443,17 @@ impl Machine {
         self.ran = true;
         let context = Context { exe, bindings };
         self.exec = self.present;
+        let result = self.run_program(&context, trace.as_deref_mut());
+        if let Some(trace) = trace {
+            trace.settle();
+        }
+        self.exec = 0;
+        result
+    }
+
+    /// Runs the program from its first instruction until it ends, fails or runs out of budget.
+    fn run_program(&mut self, context: &Context<'_, '_>, mut trace: Option<&mut Trace>) -> Result<()> {
+        let exe = context.exe;
         let mut pc = 0usize;
         let mut steps: u64 = 0;
         while let Some(op) = exe.ops.get(pc) {
@@ -459,18 +470,17 @@ impl Machine {
                 .at(exe.place(op)));
             }
             let before = self.exec;
-            let next = self.step(&context, op, pc)?;
+            let next = self.step(context, op, pc)?;
             if let Some(trace) = trace.as_deref_mut()
                 && (before | self.exec) & trace.lanes != 0
             {
-                self.record(&context, op, before, trace);
+                self.record(context, op, before, trace);
             }
             match next {
                 Some(next) => pc = next,
                 None => break,
             }
         }
-        self.exec = 0;
         Ok(())
     }
 
@@ -1304,7 +1314,7 @@ impl Machine {
     // -- trace ----------------------------------------------------------------------------------------------
 
     fn record(&self, context: &Context<'_, '_>, op: &Op, before: LaneMask, trace: &mut Trace) {
-        if trace.steps.len() >= trace.limit {
+        if !trace.keeps_any() {
             trace.dropped = trace.dropped.saturating_add(1);
             return;
         }
@@ -1344,7 +1354,7 @@ impl Machine {
                 destinations,
             });
         }
-        trace.steps.push(TraceStep {
+        trace.push(TraceStep {
             instruction: op.instruction,
             offset: op.offset,
             opcode: op.opcode,

@@ -7,9 +7,10 @@ use crate::dxbc::program::Opcode;
 
 use super::lanes::LaneMask;
 
-/// The most steps a trace keeps unless told otherwise; later steps are counted in [`Trace::dropped`]. A runaway loop
-/// stops at the instruction budget anyway; this bounds the memory one trace can take and what `inspect --json`
-/// prints for it (65,536 steps: tens of megabytes, where a million made 650 MB).
+/// The most steps a trace keeps unless told otherwise: the first half and the last half of what ran, the steps
+/// between counted in [`Trace::dropped`] (a long loop's first and last iterations). A runaway loop stops at the
+/// instruction budget anyway; this bounds the memory one trace can take and what `inspect --json` prints for it
+/// (65,536 steps: tens of megabytes, where a million made 650 MB).
 pub const DEFAULT_TRACE_LIMIT: usize = 1 << 16;
 
 /// The instructions a run executed for a set of lanes.
@@ -17,12 +18,17 @@ pub const DEFAULT_TRACE_LIMIT: usize = 1 << 16;
 pub struct Trace {
     /// The lanes whose values are recorded (bit `i` is lane `i` of the batch).
     pub lanes: LaneMask,
-    /// One step per instruction executed while any traced lane was active (before or after it), in order.
+    /// One step per instruction executed while any traced lane was active (before or after it), in order; past
+    /// `limit`, the first `limit / 2` and (once the run has ended) the last `limit - limit / 2`, with `gap` between.
     pub steps: Vec<TraceStep>,
     /// The most steps kept.
     pub limit: usize,
-    /// Steps not kept because `limit` was reached.
+    /// Steps not kept because `limit` was reached: those executed between `steps[..gap]` and `steps[gap..]`.
     pub dropped: u64,
+    /// Where in `steps` the steps not kept were, when some were not.
+    pub gap: Option<usize>,
+    /// The latest steps past the first half, while the run goes on (moved into `steps` when it ends).
+    tail: std::collections::VecDeque<TraceStep>,
 }
 
 impl Trace {
@@ -33,7 +39,39 @@ impl Trace {
             steps: Vec::new(),
             limit: DEFAULT_TRACE_LIMIT,
             dropped: 0,
+            gap: None,
+            tail: std::collections::VecDeque::new(),
         }
+    }
+
+    /// Keeps `step`: among the first `limit / 2`, or among the latest, dropping (and counting) the oldest of those.
+    pub(super) fn push(&mut self, step: TraceStep) {
+        let head = self.limit / 2;
+        if self.steps.len() < head && self.tail.is_empty() {
+            self.steps.push(step);
+            return;
+        }
+        self.tail.push_back(step);
+        if self.tail.len() > self.limit.saturating_sub(head) {
+            self.tail.pop_front();
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
+
+    /// Whether a step would be kept at all (a trace of limit 0 keeps none).
+    pub(super) fn keeps_any(&self) -> bool {
+        self.limit > 0
+    }
+
+    /// Ends a run: the latest steps join the first, after the gap when steps were dropped between them.
+    pub(super) fn settle(&mut self) {
+        if self.tail.is_empty() {
+            return;
+        }
+        if self.dropped > 0 && self.gap.is_none() {
+            self.gap = Some(self.steps.len());
+        }
+        self.steps.extend(self.tail.drain(..));
     }
 
     /// A trace of one lane.

@@ -25,8 +25,8 @@ use crate::{Error, Result};
 
 use super::texels::{stored_texel, verdict_kind};
 use super::types::{
-    BlendResult, DepthResult, Disassembly, DisassemblyLine, FragmentOutcome, FragmentRecord, PixelHistory,
-    ProgramTrace, RegisterValue, SampleResult, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
+    BlendResult, DepthResult, Disassembly, DisassemblyLine, FragmentOutcome, FragmentRecord, OmittedSteps,
+    PixelHistory, ProgramTrace, RegisterValue, SampleResult, Stage, StencilResult, TargetId, TraceStep, VertexRecord,
 };
 use super::{ViewerCapture, plane_of, program_info_of, slot_of};
 
@@ -445,11 +445,25 @@ fn is_value_operand(register: RegisterType) -> bool {
 /// registers it wrote, named as the listing names them.
 fn program_trace(program: &Program, stage: Stage, trace: &DrawTrace) -> ProgramTrace {
     let instructions = &program.shader.program.instructions;
+    // the traced lane's steps; those after a gap are numbered as if the steps not kept were there
+    let gap = trace.gap.unwrap_or(usize::MAX);
+    let before_gap = trace.steps.iter().take(gap).filter(|s| s.active).count();
+    let skipped = usize::try_from(trace.dropped).unwrap_or(usize::MAX);
     let steps = trace
         .steps
         .iter()
         .filter(|s| s.active)
         .enumerate()
+        .map(|(step, s)| {
+            (
+                if step < before_gap {
+                    step
+                } else {
+                    step.saturating_add(skipped)
+                },
+                s,
+            )
+        })
         .map(|(step, s)| {
             let instruction = usize::try_from(s.instruction).ok().and_then(|i| instructions.get(i));
             let (kind, written, read) = match instruction {
@@ -500,7 +514,10 @@ fn program_trace(program: &Program, stage: Stage, trace: &DrawTrace) -> ProgramT
     ProgramTrace {
         disassembly: disassembly(program, stage),
         steps,
-        truncated: trace.dropped > 0,
+        omitted: (trace.dropped > 0).then_some(OmittedSteps {
+            after: before_gap,
+            count: trace.dropped,
+        }),
     }
 }
 

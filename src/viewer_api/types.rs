@@ -844,6 +844,16 @@ pub struct ProgramTrace {
     pub disassembly: Disassembly,
     /// The executed instructions.
     pub steps: Vec<TraceStep>,
-    /// Whether the steps were cut at the trace limit.
-    pub truncated: bool,
+    /// Steps not kept past the trace limit (a long loop's middle iterations), if any.
+    pub omitted: Option<OmittedSteps>,
+}
+
+/// `OmittedSteps`: where a trace's kept steps leave a gap, and how many steps it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct OmittedSteps {
+    /// How many of `ProgramTrace.steps` come before the gap (the first executed); the rest are the last.
+    pub after: usize,
+    /// Steps executed in the gap and not kept.
+    pub count: u64,
 }

@@ -68,6 +68,7 @@ fn generated() -> String {
         declaration::<DisassemblyLine>(&cfg),
         declaration::<Disassembly>(&cfg),
         declaration::<TraceStep>(&cfg),
+        declaration::<OmittedSteps>(&cfg),
         declaration::<ProgramTrace>(&cfg),
     ];
     let header = format!(

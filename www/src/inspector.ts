@@ -308,12 +308,19 @@ function writesText(step: TraceStep): string {
   return step.writes.map((write) => `${write.register} = ${write.text}`).join("; ");
 }
 
-/** How many executions of one line a trace shows before it says "and N more". */
-const MAX_EXECUTIONS_SHOWN = 4;
+/** How many of one line's first executions, and of its last, a trace shows around "N more" (a loop's first and last
+ * iterations). */
+const EXECUTIONS_SHOWN = 3;
+
+/** One line's executions as the trace shows them: the first and the last few, with how many lie between. */
+export function shownExecutions<T>(steps: readonly T[]): { first: T[]; hidden: number; last: T[] } {
+  if (steps.length <= 2 * EXECUTIONS_SHOWN) return { first: [...steps], hidden: 0, last: [] };
+  return { first: steps.slice(0, EXECUTIONS_SHOWN), hidden: steps.length - 2 * EXECUTIONS_SHOWN, last: steps.slice(-EXECUTIONS_SHOWN) };
+}
 
 /** A program's disassembly alone. */
 export function listingView(title: string, disassembly: Disassembly): HTMLElement {
-  return traceView(title, { disassembly, steps: [], truncated: false }, false);
+  return traceView(title, { disassembly, steps: [], omitted: null }, false);
 }
 
 /** A program's disassembly with, beside each executed instruction, the values it wrote. */
@@ -339,8 +346,15 @@ export function traceView(title: string, trace: ProgramTrace, traced = true): HT
       h(
         "span",
         { class: "asm-values" },
-        steps.slice(0, MAX_EXECUTIONS_SHOWN).map((step) => h("div", null, steps.length > 1 ? `[${step.step}] ` : "", writesText(step))),
-        steps.length > MAX_EXECUTIONS_SHOWN ? h("div", { class: "muted" }, `… ${steps.length - MAX_EXECUTIONS_SHOWN} more executions`) : null,
+        ((): HTMLElement[] => {
+          const shown = shownExecutions(steps);
+          const row = (step: TraceStep): HTMLElement => h("div", null, steps.length > 1 ? `[${step.step}] ` : "", writesText(step));
+          return [
+            ...shown.first.map(row),
+            ...(shown.hidden > 0 ? [h("div", { class: "muted" }, `… ${shown.hidden} more executions …`)] : []),
+            ...shown.last.map(row),
+          ];
+        })(),
       ),
     );
   });
@@ -355,7 +369,13 @@ export function traceView(title: string, trace: ProgramTrace, traced = true): HT
       " ",
       h("span", { class: "muted" }, `${program.model} · ${program.sha256.slice(0, 12)}${traced ? ` · ${trace.steps.length} steps` : ""}`),
     ),
-    trace.truncated ? h("p", { class: "muted" }, "The trace was cut at the backend's step limit.") : null,
+    trace.omitted !== null
+      ? h(
+          "p",
+          { class: "muted", attrs: { "data-testid": "trace-omitted" } },
+          `${trace.omitted.count.toLocaleString("en")} steps in the middle were not kept (the trace's limit): the first ${trace.omitted.after.toLocaleString("en")} and the last ${(trace.steps.length - trace.omitted.after).toLocaleString("en")} are shown.`,
+        )
+      : null,
     h("div", { class: "asm" }, lines),
   );
 }

@@ -793,7 +793,7 @@ function pixelTrace(shaded: Shaded): ProgramTrace {
     add(12, [register("r0.w", null, [r0[3] ?? 0])], [register("o0.w", "SV_Target0", [r0[3] ?? 0])]);
     add(13, [], []);
   }
-  return { disassembly: disassembly("ps"), steps, truncated: false };
+  return { disassembly: disassembly("ps"), steps, omitted: null };
 }
 
 /** The mock's vertex program inputs: window position back to normalized device coordinates. */
@@ -842,7 +842,7 @@ function vertexTrace(record: VertexRecord): ProgramTrace {
   add(14, [register("v1.xy", "TEXCOORD0", uv)], [register("o1.xy", "TEXCOORD0", uv)]);
   add(15, [register("v2.xyzw", "COLOR0", color)], [register("o2.xyzw", "COLOR0", color)]);
   add(16, [], []);
-  return { disassembly: disassembly("vs"), steps, truncated: false };
+  return { disassembly: disassembly("vs"), steps, omitted: null };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

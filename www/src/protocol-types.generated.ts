@@ -900,6 +900,19 @@ reads: Array<RegisterValue>,
 writes: Array<RegisterValue>, };
 
 /**
+ * `OmittedSteps`: where a trace's kept steps leave a gap, and how many steps it holds.
+ */
+export type OmittedSteps = {
+/**
+ * How many of `ProgramTrace.steps` come before the gap (the first executed); the rest are the last.
+ */
+after: number,
+/**
+ * Steps executed in the gap and not kept.
+ */
+count: number, };
+
+/**
  * `ProgramTrace`: a program run for one invocation.
  */
 export type ProgramTrace = {
@@ -912,6 +925,6 @@ disassembly: Disassembly,
  */
 steps: Array<TraceStep>,
 /**
- * Whether the steps were cut at the trace limit.
+ * Steps not kept past the trace limit (a long loop's middle iterations), if any.
  */
-truncated: boolean, };
+omitted: OmittedSteps | null, };

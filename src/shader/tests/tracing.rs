@@ -93,14 +93,62 @@ fn a_trace_records_each_instruction_a_lane_runs_with_its_values() {
 
 #[test]
 fn a_trace_keeps_at_most_its_limit_and_counts_the_rest() {
-    let mut trace = Trace {
-        limit: 2,
-        ..Trace::lane(0)
-    };
+    let mut trace = Trace::lane(0);
+    trace.limit = 2;
     run(&mut trace);
-    // Lane 0 runs all 7 instructions (add, lt, if, mov, endif, mov, ret).
+    // Lane 0 runs all 7 instructions (add, lt, if, mov, endif, mov, ret): the first and the last are kept
     assert_eq!(trace.steps.len(), 2);
     assert_eq!(trace.dropped, 5);
+    assert_eq!(trace.gap, Some(1));
+    assert_eq!(trace.steps[0].opcode, Opcode::Add);
+    assert_eq!(trace.steps[1].opcode, Opcode::Ret);
+}
+
+#[test]
+fn a_long_loop_keeps_its_first_and_last_iterations_with_the_count_between() {
+    // 1,000 iterations of four instructions, traced whole and with a limit of 14: the limited trace is the whole
+    // one's first 7 steps and last 7, the gap between them counted
+    let program = "
+        ps_5_0
+        dcl_output o0.xyzw
+        dcl_temps 1
+        mov r0.x, l(0)
+        loop
+            uge r0.y, r0.x, l(1000)
+            breakc_nz r0.y
+            iadd r0.x, r0.x, l(1)
+        endloop
+        mov o0.x, r0.x
+        ret
+    ";
+    let exe = exe(program);
+    let traced = |limit: usize| {
+        let mut m = Machine::new();
+        m.start_quads(&exe, &[0b1111]).unwrap();
+        let mut trace = Trace::lane(0);
+        trace.limit = limit;
+        m.run(&exe, &Bindings::default(), Some(&mut trace)).unwrap();
+        assert_eq!(m.output(0, 0)[0], 1000);
+        trace
+    };
+    let whole = traced(usize::MAX);
+    assert_eq!(whole.dropped, 0);
+    assert_eq!(whole.gap, None);
+    let total = whole.steps.len();
+    assert!(total > 4000, "{total} steps");
+    let limited = traced(14);
+    assert_eq!(limited.steps.len(), 14);
+    assert_eq!(limited.gap, Some(7));
+    assert_eq!(limited.dropped, (total - 14) as u64);
+    assert_eq!(limited.steps[..7], whole.steps[..7]);
+    assert_eq!(limited.steps[7..], whole.steps[total - 7..]);
+    // the last kept steps hold the loop's last iteration: the counter's final increment to 1,000
+    let increments: Vec<&crate::shader::TraceStep> =
+        limited.steps[7..].iter().filter(|s| s.opcode == Opcode::Iadd).collect();
+    assert_eq!(increments.last().unwrap().lanes[0].destinations[0].value[0], 1000);
+    // a trace within its limit has no gap
+    let roomy = traced(total);
+    assert_eq!((roomy.steps.len(), roomy.dropped, roomy.gap), (total, 0, None));
 }
 
 #[test]
