@@ -384,6 +384,12 @@ impl WriterThread {
 fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, path: String) {
     let mut since_snapshot = 0u64;
     for message in receiver {
+        // after a failed write (a full disk) nothing more can be written: the file keeps its last snapshot, the
+        // capture ends here, and the draws still queued are dropped with the channel
+        if let Some(why) = writer.failed() {
+            log!("the capture stops: {why}; {path} holds the draws of its last snapshot");
+            return;
+        }
         match message {
             Message::Draw(job) => {
                 let added =
@@ -406,6 +412,10 @@ fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, pat
                 }
             }
         }
+    }
+    if let Some(why) = writer.failed() {
+        log!("the capture stops: {why}; {path} holds the draws of its last snapshot");
+        return;
     }
     let draws = writer.draw_count();
     match writer.finish() {

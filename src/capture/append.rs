@@ -82,6 +82,9 @@ pub struct AppendZip<W> {
     position: u64,
     /// The entries every directory lists (all but the manifests).
     entries: Vec<DirectoryEntry>,
+    /// Why a write failed, once one has: a write cut short leaves the output's length unknown, so nothing more is
+    /// written (later offsets would be wrong) and the output stays the capture of its last snapshot.
+    failed: Option<String>,
 }
 
 /// A 32-bit field, or its ZIP64 marker when `value` does not fit.
@@ -96,12 +99,40 @@ impl<W: Write> AppendZip<W> {
             out,
             position: 0,
             entries: Vec::new(),
+            failed: None,
         }
     }
 
-    /// Writes `bytes` and counts them.
+    /// The bytes written so far.
+    #[cfg(test)]
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Why writing stopped, if a write failed.
+    pub fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// The error for any write after one failed.
+    fn stopped(&self) -> Option<io::Error> {
+        self.failed.as_ref().map(|why| {
+            io::Error::other(format!(
+                "an earlier write failed ({why}); nothing more is written, and the file holds the capture as of \
+                 its last snapshot"
+            ))
+        })
+    }
+
+    /// Writes `bytes` and counts them; after a failed write, writes nothing more.
     fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.out.write_all(bytes)?;
+        if let Some(stopped) = self.stopped() {
+            return Err(stopped);
+        }
+        if let Err(e) = self.out.write_all(bytes) {
+            self.failed = Some(e.to_string());
+            return Err(e);
+        }
         self.position = self
             .position
             .saturating_add(u64::try_from(bytes.len()).unwrap_or(u64::MAX));
@@ -226,7 +257,7 @@ impl<W: Write> AppendZip<W> {
         end.extend_from_slice(&u32_or_marker(start).to_le_bytes());
         end.extend_from_slice(&0u16.to_le_bytes()); // comment length
         self.put(&end)?;
-        self.out.flush()
+        self.out.flush().inspect_err(|e| self.failed = Some(e.to_string()))
     }
 
     /// The output.

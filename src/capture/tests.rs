@@ -948,3 +948,84 @@ fn unrecorded_draws_are_listed_after_the_draws_before_them() {
         .unwrap();
     assert!(!manifest.contains("unrecorded_draws"));
 }
+
+/// An output that takes `room` bytes and then fails every write, having written part of the one that crossed it
+/// (a disk filling up).
+struct FillingDisk {
+    bytes: Vec<u8>,
+    room: usize,
+}
+
+impl Write for FillingDisk {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let left = self.room.saturating_sub(self.bytes.len());
+        if left == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::StorageFull,
+                "no space left on device",
+            ));
+        }
+        let taken = left.min(buf.len());
+        self.bytes.extend_from_slice(&buf[..taken]);
+        Ok(taken)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_write_that_fails_mid_entry_stops_the_writer_and_leaves_the_last_snapshot_readable() {
+    // Issue 13: a write error in the middle of an entry put every later offset out of step, so the rest of the
+    // capture was unreadable. Two draws and a snapshot fit; the disk fills in the third draw's blobs. From then on
+    // every write fails at once, naming the first failure, and what is on the disk is the two-draw capture.
+    let record = every_field_draw();
+    let mut other = every_field_draw();
+    other.render_targets_after = vec![Some(bytes(48, 77)), None, None];
+    let mut third = every_field_draw();
+    third.render_targets_after = vec![Some(bytes(48, 99)), None, None];
+    let mut sized = CaptureWriter::in_memory();
+    sized.add_draw(&record).unwrap();
+    sized.add_draw(&other).unwrap();
+    sized.snapshot().unwrap();
+    let snapshot_length = usize::try_from(sized.zip_len_for_tests()).unwrap();
+    // room for the snapshot and a few bytes of the third draw's first new blob's local header
+    let mut writer = CaptureWriter::new(FillingDisk {
+        bytes: Vec::new(),
+        room: snapshot_length + 7,
+    });
+    writer.add_draw(&record).unwrap();
+    writer.add_draw(&other).unwrap();
+    writer.snapshot().unwrap();
+    assert!(writer.failed().is_none());
+    let error = writer.add_draw(&third).unwrap_err();
+    assert!(error.to_string().contains("no space left"), "{error}");
+    assert!(writer.failed().is_some_and(|why| why.contains("no space left")));
+    // nothing more is written, whatever is asked: every later write fails at once, naming the first failure
+    let written = writer.zip_len_for_tests();
+    let again = writer
+        .add_draw(&record)
+        .map(|_| ())
+        .and_then(|()| writer.snapshot())
+        .unwrap_err();
+    assert!(
+        again.to_string().contains("an earlier write failed (no space left"),
+        "{again}"
+    );
+    assert_eq!(writer.zip_len_for_tests(), written);
+    // the disk holds the two-draw capture and the start of a blob after it
+    let bytes = writer.into_output_for_tests().bytes;
+    assert_eq!(bytes.len(), snapshot_length + 7);
+    let mut capture = Capture::open(bytes).unwrap();
+    assert_eq!(capture.draw_count(), 2);
+    assert_eq!(
+        capture.draw(1).unwrap().targets[0].after.as_deref(),
+        Some(&bytes_of(&other)[..])
+    );
+}
+
+/// The first render target's after of a record.
+fn bytes_of(record: &DrawRecord) -> Vec<u8> {
+    record.render_targets_after[0].as_deref().unwrap().to_vec()
+}

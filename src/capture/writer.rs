@@ -173,6 +173,12 @@ impl<W: Write> CaptureWriter<W> {
         self.level = level.min(9);
     }
 
+    /// Why writing stopped, once a write to the output has failed (a full disk): from then on nothing more is
+    /// written and the output holds the capture as of its last [`snapshot`](Self::snapshot).
+    pub fn failed(&self) -> Option<&str> {
+        self.zip.failed()
+    }
+
     /// The number of draws added.
     pub fn draw_count(&self) -> usize {
         self.draws.len()
@@ -515,6 +521,18 @@ impl<W: Write> CaptureWriter<W> {
         PreparedEntry::new(&text, self.level.max(1))
             .and_then(|entry| self.zip.snapshot(MANIFEST_NAME, &entry))
             .map_err(|e| capture_error(format!("cannot write the archive: {e}")).at(MANIFEST_NAME))
+    }
+
+    /// The bytes written to the output so far.
+    #[cfg(test)]
+    pub(crate) fn zip_len_for_tests(&self) -> u64 {
+        self.zip.position()
+    }
+
+    /// The output, without finishing the archive.
+    #[cfg(test)]
+    pub(crate) fn into_output_for_tests(self) -> W {
+        self.zip.into_inner()
     }
 
     /// Writes the manifest and the ZIP directory, and gives back the output.
