@@ -38,7 +38,7 @@ seed() {
     capture_open|replay|inspect)
       cargo build --quiet --release --bin iridia
       for description in fixtures/draw/cases/*.json; do
-        "${CARGO_TARGET_DIR%-fuzz}/release/iridia" pack -o "$dir/$(basename "$description" .json).iridia" "$description" \
+        "$CARGO_TARGET_DIR/release/iridia" pack -o "$dir/$(basename "$description" .json).iridia" "$description" \
           >/dev/null 2>&1 || true
       done
       cp fixtures/captures/03-post-process.iridia "$dir/" ;;
