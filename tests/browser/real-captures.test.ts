@@ -270,6 +270,16 @@ test("when the engine crashes the page restarts its worker, reopens the capture 
   assert.equal(await page.textContent('[data-testid="differing-count"]'), countText(other));
   await imagesDrawn(page);
   await shot(page, "real-08-engine-restarted");
+  // a second crash soon after: the engine restarts again, but the capture is not opened again (a capture whose
+  // opening crashed the engine would otherwise be opened for ever)
+  await page.workers()[0]?.evaluate(() => {
+    const request = { type: "request", id: 1e9, request: { kind: "crash_for_test" } };
+    self.dispatchEvent(new MessageEvent("message", { data: request }));
+  });
+  const second = await waitForText(page, '[data-testid="message-error"]:last-of-type', /not opened again/);
+  assert.match(second, /04-frame\.iridia was not opened again \(it crashed twice\)/);
+  await page.waitForSelector('h2:text-is("Open a capture")');
+  assert.equal(await page.textContent("#capture-title"), "No capture");
   await page.close();
 });
 

@@ -47,8 +47,13 @@ function isEditable(target: EventTarget | null): boolean {
   );
 }
 
+/** How soon after a crash another one stops the page from opening the capture again (milliseconds). */
+const REOPEN_WINDOW_MS = 30_000;
+
 class App {
   private readonly client: BackendClient;
+  /** When the engine last crashed (Date.now()), or never. */
+  private lastCrash = Number.NEGATIVE_INFINITY;
   private readonly state = new ViewerState();
   private readonly jobs = new JobBar();
   private readonly opener: CaptureOpener;
@@ -119,11 +124,16 @@ class App {
    */
   private async recover(error: ErrorInfo, newWorker: () => Worker): Promise<void> {
     this.jobs.cancel();
-    const open = this.state.capture;
+    // a capture whose opening crashes the engine is not opened again and again: after a second crash within
+    // REOPEN_WINDOW_MS of the last, the engine restarts without it
+    const now = Date.now();
+    const again = now - this.lastCrash < REOPEN_WINDOW_MS;
+    this.lastCrash = now;
+    const open = again ? null : this.state.capture;
     showMessage(
       "error",
       open === null
-        ? "The replay engine crashed and was restarted"
+        ? `The replay engine crashed and was restarted${again && this.state.capture !== null ? `; ${this.state.capture.name} was not opened again (it crashed twice)` : ""}`
         : `The replay engine crashed and was restarted; ${open.name} was opened again`,
       error,
     );
