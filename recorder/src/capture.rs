@@ -992,7 +992,7 @@ fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes
                 *region,
                 surface_row_bytes,
                 texel_bytes,
-            ))])
+            )?)])
         }
     }
 }

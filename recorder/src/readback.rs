@@ -375,8 +375,12 @@ pub fn splice_region(
     region: Region,
     surface_row_bytes: usize,
     texel_bytes: usize,
-) -> Vec<u8> {
-    let mut out = base.to_vec();
+) -> Result<Vec<u8>> {
+    // sized by the program's resource: allocated fallibly, a failure skips the draw
+    let mut out = Vec::new();
+    out.try_reserve_exact(base.len())
+        .map_err(|_| format!("cannot allocate {} bytes for a readback", base.len()))?;
+    out.extend_from_slice(base);
     let left = region.left as usize * texel_bytes;
     let width = (region.right - region.left) as usize * texel_bytes;
     for (i, row) in (region.top..region.bottom).enumerate() {
@@ -386,7 +390,7 @@ pub fn splice_region(
             dst.copy_from_slice(src);
         }
     }
-    out
+    Ok(out)
 }
 
 /// A shared byte array.
