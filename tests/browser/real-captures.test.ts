@@ -244,17 +244,21 @@ test("a corrupt file shows an error while the real capture stays open and usable
   await page.close();
 });
 
+/** Has the page's worker run crash_for_test (a Rust panic: a trap), as if the page had sent the request. */
+async function crashEngine(page: Page): Promise<void> {
+  await page.workers()[0]?.evaluate(() => {
+    const request = { type: "request", id: 1e9, request: { kind: "crash_for_test" } };
+    self.dispatchEvent(new MessageEvent("message", { data: request }));
+  });
+}
+
 test("when the engine crashes the page restarts its worker, reopens the capture and says so", async () => {
   const row = expectation(FRAME, 1);
   const { page } = await open(`#capture=/${FRAME}&draw=1`);
   assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), countText(row));
   const workers = page.workers();
   assert.equal(workers.length, 1);
-  // the worker is asked to run crash_for_test (a Rust panic: a trap), as if the page had sent the request
-  await workers[0]?.evaluate(() => {
-    const request = { type: "request", id: 1e9, request: { kind: "crash_for_test" } };
-    self.dispatchEvent(new MessageEvent("message", { data: request }));
-  });
+  await crashEngine(page);
   const message = await waitForText(page, '[data-testid="message-error"]', /crashed/);
   assert.match(message, /The replay engine crashed and was restarted; 04-frame\.iridia was opened again/);
   assert.match(message, /crash_for_test\(\)/);
@@ -272,10 +276,7 @@ test("when the engine crashes the page restarts its worker, reopens the capture 
   await shot(page, "real-08-engine-restarted");
   // a second crash soon after: the engine restarts again, but the capture is not opened again (a capture whose
   // opening crashed the engine would otherwise be opened for ever)
-  await page.workers()[0]?.evaluate(() => {
-    const request = { type: "request", id: 1e9, request: { kind: "crash_for_test" } };
-    self.dispatchEvent(new MessageEvent("message", { data: request }));
-  });
+  await crashEngine(page);
   const second = await waitForText(page, '[data-testid="message-error"]:last-of-type', /not opened again/);
   assert.match(second, /04-frame\.iridia was not opened again \(it crashed twice\)/);
   await page.waitForSelector('h2:text-is("Open a capture")');
