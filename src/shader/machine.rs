@@ -149,7 +149,7 @@ pub struct Machine {
     selectors: Vec<Lanes>,
     calls: usize,
     budget: u64,
-    /// Instructions the last run executed (counted as the budget counts them).
+    /// Instructions the last run that ended without an error executed (counted as the budget counts them).
     steps: u64,
     /// Per `o#` row: the lanes that wrote it.
     written: Vec<LaneMask>,
@@ -448,17 +448,18 @@ impl Machine {
             trace.settle();
         }
         self.exec = 0;
-        result
+        self.steps = result?;
+        Ok(())
     }
 
-    /// Runs the program from its first instruction until it ends, fails or runs out of budget.
-    fn run_program(&mut self, context: &Context<'_, '_>, mut trace: Option<&mut Trace>) -> Result<()> {
+    /// Runs the program from its first instruction until it ends, fails or runs out of budget; gives the
+    /// instructions it executed.
+    fn run_program(&mut self, context: &Context<'_, '_>, mut trace: Option<&mut Trace>) -> Result<u64> {
         let exe = context.exe;
         let mut pc = 0usize;
         let mut steps: u64 = 0;
         while let Some(op) = exe.ops.get(pc) {
             steps = steps.saturating_add(1);
-            self.steps = steps;
             if steps > self.budget {
                 return Err(Error::new(
                     exe.name.clone(),
@@ -481,7 +482,7 @@ impl Machine {
                 None => break,
             }
         }
-        Ok(())
+        Ok(steps)
     }
 
     /// Executes `op` (at position `pc`); returns the next position, or `None` when the program ends.
