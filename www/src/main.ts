@@ -10,7 +10,7 @@ import { CaptureOpener, fetchConfig } from "./app/open";
 import { DrawList } from "./app/draw-list";
 import { InspectorPanel } from "./app/inspector-panel";
 import { JobBar, bytesText, showMessage } from "./app/page";
-import { DEFAULT_MAX_LINKED_BYTES, type ViewerSettings, effectiveLimits, parseField, saveSettings } from "./app/settings";
+import { DEFAULT_MAX_LINKED_BYTES, type ViewerSettings, applyLimits, parseField, saveSettings } from "./app/settings";
 import { type Restore, ViewerState, pageStorage } from "./app/state";
 import { Views } from "./app/views";
 import { BackendError, type DrawStatus, type ErrorInfo, IMAGE_KINDS, type Progress, formatError, toErrorInfo } from "./protocol";
@@ -397,11 +397,7 @@ class App {
     const capture = this.state.capture;
     if (capture === null) return;
     try {
-      const limits = await this.client.request({
-        kind: "set_limits",
-        capture: capture.summary.capture,
-        limits: effectiveLimits(settings, capture.defaultLimits),
-      });
+      const limits = await applyLimits(this.client, capture.summary.capture, capture.summary.limits, capture.defaultLimits, settings);
       if (this.state.capture !== capture) return;
       capture.summary = { ...capture.summary, limits };
       // draws stopped by a limit may replay under the new ones: they are "not replayed" again, the picked one at once

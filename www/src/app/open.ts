@@ -8,7 +8,7 @@ import { byId, h, replace } from "../dom";
 import { BackendError, type CaptureData, type CaptureSummary, type DrawInfo, type Limits, toErrorInfo } from "../protocol";
 import { type RecentCapture, forgetCapture, loadCapture, recentCaptures, sha256Hex, storeCapture, touchCapture } from "../store";
 import { type CaptureSource, type ViewState, linkAccess, parseHash } from "../url-state";
-import { effectiveLimits, maxLinkedBytes } from "./settings";
+import { applyLimits, maxLinkedBytes } from "./settings";
 import { type JobBar, bytesText, showMessage } from "./page";
 import type { ViewerState } from "./state";
 
@@ -265,9 +265,7 @@ export class CaptureOpener {
       );
       // the settings' limits, where they differ from the engine's defaults
       defaultLimits = summary.limits;
-      const limits = effectiveLimits(this.state.settings, defaultLimits);
-      if (limits.max_memory !== summary.limits.max_memory || limits.max_work !== summary.limits.max_work)
-        summary = { ...summary, limits: await this.client.request({ kind: "set_limits", capture: summary.capture, limits }) };
+      summary = { ...summary, limits: await applyLimits(this.client, summary.capture, summary.limits, defaultLimits, this.state.settings) };
       draws = await this.client.request({ kind: "list_draws", capture: summary.capture }, { signal: job.signal });
     } catch (error: unknown) {
       this.jobs.end(job);

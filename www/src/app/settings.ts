@@ -2,6 +2,7 @@
 // library's limits: memory inflated, work done) and the largest capture the viewer downloads whole from a link. An
 // unset field keeps the engine's default, which the open capture's summary reports.
 
+import type { BackendClient } from "../client";
 import type { Limits } from "../protocol";
 
 /** The settings as the user left them; null is "the default". */
@@ -81,6 +82,22 @@ export function effectiveLimits(settings: ViewerSettings, defaults: Limits): Lim
     max_memory: settings.maxMemoryMiB === null ? defaults.max_memory : settings.maxMemoryMiB * 1024 * 1024,
     max_work: settings.maxWorkMillions === null ? defaults.max_work : settings.maxWorkMillions * 1_000_000,
   };
+}
+
+/**
+ * Gives an open capture (the worker's `capture`, now replaying under `current`, whose engine defaults are `defaults`)
+ * the settings' limits, asking the worker only when they differ; the limits it replays under after.
+ */
+export async function applyLimits(
+  client: BackendClient,
+  capture: number,
+  current: Limits,
+  defaults: Limits,
+  settings: ViewerSettings,
+): Promise<Limits> {
+  const limits = effectiveLimits(settings, defaults);
+  if (limits.max_memory === current.max_memory && limits.max_work === current.max_work) return current;
+  return client.request({ kind: "set_limits", capture, limits });
 }
 
 /** The largest capture downloaded whole from a link, in bytes. */
