@@ -87,7 +87,7 @@ fn capture() -> Vec<u8> {
         ..shape(Format::R8G8B8A8Unorm, 4, 1)
     };
     writer
-        .add_resolve(&ResolveRecord {
+        .add_resolve(&ResolveRecord::<[u8]> {
             api_call: None,
             format: Format::R8G8B8A8Unorm,
             source: samples(4),

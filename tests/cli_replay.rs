@@ -751,7 +751,7 @@ fn with_resolves(name: &str, last_after: [u8; 8]) -> PathBuf {
         .iter()
         .flat_map(|texel0| texel0.iter().chain(&[7, 8, 9, 10]).copied().collect::<Vec<u8>>())
         .collect();
-    let resolve = |after: [u8; 8]| ResolveRecord {
+    let resolve = |after: [u8; 8]| ResolveRecord::<[u8]> {
         api_call: Some("ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM)".into()),
         format: Format::R8G8B8A8Unorm,
         source: shape(4),

@@ -69,9 +69,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The most bytes live at once while `work` runs, above what was live when it began.
+/// Runs the calling test alone among this file's tests, whose allocations would count in its figures, until dropped.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    MEASURING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The most bytes live at once while `work` runs, above what was live when it began (call within [`alone`]).
 fn peak_of<T>(work: impl FnOnce() -> T) -> (T, usize) {
-    let _one = MEASURING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let before = LIVE.load(Ordering::SeqCst);
     PEAK.store(before, Ordering::SeqCst);
     let result = work();
@@ -80,6 +84,7 @@ fn peak_of<T>(work: impl FnOnce() -> T) -> (T, usize) {
 
 #[test]
 fn preparing_a_draw_copies_its_targets_once() {
+    let _alone = alone();
     // the colour scene on a 2048x2048 R32G32B32A32_FLOAT target (64 MiB) with a D32_FLOAT depth buffer (16 MiB):
     // preparing the draw makes the targets it draws into from their contents before it, one copy of each, and no
     // more (a clone of every render target made only to read their formats came to 64 MiB more)
@@ -101,5 +106,30 @@ fn preparing_a_draw_copies_its_targets_once() {
     assert!(
         peak <= targets + (targets / 8),
         "preparing held {peak} bytes at once for {targets} bytes of targets"
+    );
+}
+
+#[test]
+fn a_writer_does_not_keep_shared_buffers_alive_after_their_last_use() {
+    let _alone = alone();
+    // a recorder shares each readback with the writer as an Arc<Vec<u8>> (made without copying the bytes); the
+    // writer remembers the buffers it hashed by a weak reference, which, for an Arc<[u8]>, kept the whole
+    // allocation, bytes included, until the capture ended: a frame's every readback at once
+    let mut writer = iridia::capture::CaptureWriter::in_memory();
+    writer.set_deflate_level(1);
+    let size = 32 << 20;
+    let (live_after, _) = peak_of(|| {
+        let before = LIVE.load(Ordering::SeqCst);
+        for fill in 0..4u8 {
+            let readback = std::sync::Arc::new(vec![fill; size]);
+            let first = writer.add_shared(&readback).unwrap();
+            // the same buffer again is the same blob, hashed once
+            assert_eq!(writer.add_shared(&readback).unwrap().sha256, first.sha256);
+        }
+        LIVE.load(Ordering::SeqCst).saturating_sub(before)
+    });
+    assert!(
+        live_after < size / 4,
+        "{live_after} bytes still live after four {size}-byte buffers were written and dropped"
     );
 }

@@ -179,7 +179,13 @@ impl ActiveCapture {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let writer = WriterThread::start(path, application, settings.deflate_level, settings.snapshot_draws)?;
+        let writer = WriterThread::start(
+            path,
+            application,
+            settings.deflate_level,
+            settings.snapshot_draws,
+            std::time::Duration::from_millis(settings.fault_writer_delay_ms),
+        )?;
         Ok(Self {
             end_present,
             writer,
@@ -209,8 +215,8 @@ impl ActiveCapture {
         max_draws.is_some_and(|most| self.draws >= most)
     }
 
-    /// Ends the capture: logs what was left out and waits for the file.
-    pub fn finish(self) {
+    /// Ends the capture: logs what was left out and lets the writer thread finish the file; gives that thread.
+    pub fn finish(self) -> Option<std::thread::JoinHandle<()>> {
         let pending: usize = self.deferred.values().map(Vec::len).sum::<usize>()
             + self.lists.values().map(|(_, draws)| draws.len()).sum::<usize>();
         if pending > 0 {
@@ -233,7 +239,7 @@ impl ActiveCapture {
             self.resolves,
             self.pool.created
         );
-        self.writer.finish();
+        self.writer.close()
     }
 
     /// The generation of the resource at `key`.
@@ -394,7 +400,7 @@ impl ActiveCapture {
                         }) => {
                             let data = match &read.kind {
                                 ReadKind::Texture { shape } => ResourceJob::Texture(*shape, data.clone()),
-                                _ => ResourceJob::Buffer(data.first().cloned().unwrap_or_else(|| Arc::from(vec![]))),
+                                _ => ResourceJob::Buffer(data.first().cloned().unwrap_or_else(|| Arc::new(Vec::new()))),
                             };
                             self.resources.insert(
                                 *key,
@@ -940,7 +946,7 @@ fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes
             .map(|l| (l.row_bytes as usize, l.rows as usize, l.slices as usize))
     };
     match &read.kind {
-        ReadKind::Buffer { bytes } => Ok(vec![Arc::from(map_rows(
+        ReadKind::Buffer { bytes } => Ok(vec![Arc::new(map_rows(
             context,
             &read.staging.resource,
             0,
@@ -956,7 +962,7 @@ fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes
                     let index = level + slice * shape.mip_levels;
                     let mut bytes = map_rows(context, &read.staging.resource, index, row_bytes, rows, slices)?;
                     read.convert.apply(&mut bytes);
-                    out.push(Arc::from(bytes));
+                    out.push(Arc::new(bytes));
                 }
             }
             Ok(out)
@@ -965,7 +971,7 @@ fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes
             let (row_bytes, rows, _) = layout(shape, 0)?;
             let mut bytes = map_rows(context, &read.staging.resource, 0, row_bytes, rows, 1)?;
             read.convert.apply(&mut bytes);
-            Ok(vec![Arc::from(bytes)])
+            Ok(vec![Arc::new(bytes)])
         }
         ReadKind::Region {
             surface,
@@ -986,7 +992,7 @@ fn resolve_read(context: &ID3D11DeviceContext, read: &Read, earlier: &[Vec<Bytes
             };
             let (surface_row_bytes, _, _) = layout(surface, 0)?;
             let texel_bytes = row_bytes / region_shape.width.max(1) as usize;
-            Ok(vec![Arc::from(splice_region(
+            Ok(vec![Arc::new(splice_region(
                 &base,
                 &region_rows,
                 *region,
@@ -1085,7 +1091,7 @@ impl DrawPlan {
 /// A device child's DXBC, kept at its creation.
 fn shader_dxbc(shader: &ID3D11DeviceChild, stage: &str) -> Result<Bytes> {
     private_data(shader, &DXBC_KEY)
-        .map(Arc::from)
+        .map(Arc::new)
         .ok_or_else(|| format!("the {stage} was created before the recorder saw its device: its DXBC is unknown"))
 }
 
@@ -1496,7 +1502,7 @@ impl ActiveCapture {
         context: &ID3D11DeviceContext,
         call: &ResolveCall,
         resolve: &mut dyn FnMut(),
-    ) -> Result<iridia::capture::ResolveRecord> {
+    ) -> Result<iridia::capture::ResolveRecord<Vec<u8>>> {
         // SAFETY: a live context; `GetType` only reads it.
         if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
             return Err("made on a deferred context: the recorder records resolves on the immediate one".to_owned());

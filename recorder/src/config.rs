@@ -13,6 +13,7 @@
 //! | `max_draws` | `IRIDIA_MAX_DRAWS` | stop a capture after this many draws | none |
 //! | `snapshot_draws` | `IRIDIA_SNAPSHOT_DRAWS` | write the manifest and directory every N draws, so that a crash keeps them | 64 |
 //! | `fault_panic_draw` | `IRIDIA_FAULT_PANIC_DRAW` | (tests) panic while recording draw N, to check that the program survives it | none |
+//! | `fault_writer_delay_ms` | `IRIDIA_FAULT_WRITER_DELAY_MS` | (tests) the writer thread waits this long before finishing a capture's file, to check that `Present` does not wait for it | 0 |
 //!
 //! The file is a flat subset of TOML: `key = value` lines, `#` comments, values a basic (`"..."`, with `\\`, `\"`,
 //! `\n`, `\t` escapes) or literal (`'...'`) string, an integer, or `true`/`false`. A line that is not one of these,
@@ -45,6 +46,8 @@ pub struct Settings {
     pub snapshot_draws: u64,
     /// Fault injection for tests: panic while recording this draw of a capture.
     pub fault_panic_draw: Option<u64>,
+    /// Fault injection for tests: milliseconds the writer thread sleeps before finishing a capture's file.
+    pub fault_writer_delay_ms: u64,
 }
 
 /// The virtual-key code of F1 (`VK_F1`); F2 to F24 follow it.
@@ -65,6 +68,7 @@ impl Settings {
             max_draws: None,
             snapshot_draws: 64,
             fault_panic_draw: None,
+            fault_writer_delay_ms: 0,
         }
     }
 
@@ -125,6 +129,7 @@ impl Settings {
             "max_draws" => self.max_draws = Some(value.integer()?),
             "snapshot_draws" => self.snapshot_draws = value.integer()?.max(1),
             "fault_panic_draw" => self.fault_panic_draw = Some(value.integer()?),
+            "fault_writer_delay_ms" => self.fault_writer_delay_ms = value.integer()?,
             other => return Err(format!("unknown setting {other:?} (known: {})", KEYS.join(", "))),
         }
         Ok(())
@@ -132,7 +137,7 @@ impl Settings {
 }
 
 /// Every setting's key.
-const KEYS: [&str; 11] = [
+const KEYS: [&str; 12] = [
     "enabled",
     "capture_frame",
     "capture_frames",
@@ -144,6 +149,7 @@ const KEYS: [&str; 11] = [
     "max_draws",
     "snapshot_draws",
     "fault_panic_draw",
+    "fault_writer_delay_ms",
 ];
 
 /// A value from the file or the environment.

@@ -28,6 +28,7 @@ hooked_slot!(
 );
 hooked_slot!(PRESENT, PresentFn, (u32, DXGI_PRESENT) -> HRESULT);
 hooked_slot!(PRESENT1, Present1Fn, (u32, DXGI_PRESENT, *const DXGI_PRESENT_PARAMETERS) -> HRESULT);
+hooked_slot!(RELEASE, ReleaseFn, () -> u32);
 
 /// Hooks the swap chain a creation call left in `out` if it succeeded.
 fn hook_created(result: HRESULT, out: *mut *mut c_void) {
@@ -122,6 +123,19 @@ unsafe extern "system" fn present1(
     result
 }
 
+/// A swap chain's `Release`: when the program lets go of its last reference (it is tearing down its window or
+/// its renderer), the writers of ended captures are waited for, so that their files are finished before the
+/// program can exit; a `Present` never waits for them.
+unsafe extern "system" fn release(this: *mut c_void) -> u32 {
+    let original = original!(RELEASE, this, ReleaseFn, 0);
+    // SAFETY: the program's call, passed through unchanged; `this` is not used after it.
+    let count = unsafe { original(this) };
+    if count == 0 && !recorder::inside() {
+        recorder::wait_for_writers("a swap chain was released");
+    }
+    count
+}
+
 /// After a `Present` of the swap chain `this` while a capture runs: its back buffer's contents are now undefined
 /// (DXGI's discard and flip models give no guarantee about them), so the recorder reads them again, afresh.
 fn presented(this: *mut c_void, flags: DXGI_PRESENT) {
@@ -194,7 +208,7 @@ pub fn hook_factory(factory: &IDXGIFactory) {
     }
 }
 
-/// Hooks `Present` (and `Present1`) of a swap chain given as a raw pointer, possibly null.
+/// Hooks `Present` (and `Present1`) and `Release` of a swap chain given as a raw pointer, possibly null.
 pub fn hook_swap_chain_raw(swap_chain: *mut c_void) {
     if swap_chain.is_null() || !recorder::get().settings.enabled {
         return;
@@ -211,7 +225,13 @@ pub fn hook_swap_chain_raw(swap_chain: *mut c_void) {
             slot!(IDXGISwapChain_Vtbl, Present),
             present as *const () as usize,
             "Present",
-        )
+        );
+        RELEASE.patch(
+            swap_chain.as_raw(),
+            slot!(windows::core::IUnknown_Vtbl, Release),
+            release as *const () as usize,
+            "IDXGISwapChain::Release",
+        );
     };
     if let Ok(swap_chain1) = swap_chain.cast::<IDXGISwapChain1>() {
         let raw = swap_chain1.as_raw();

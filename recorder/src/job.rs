@@ -22,6 +22,7 @@ use std::io::BufWriter;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// A resource's contents: a buffer, or a texture's every subresource.
 pub enum ResourceJob<D> {
@@ -311,7 +312,7 @@ enum Message {
     /// A draw that was not recorded, listed after the draws sent before it (format 1.1's `unrecorded_draws`).
     Unrecorded(Box<UnrecordedDrawEntry>),
     /// A resolve, listed after the draws sent before it (format 1.2's `resolves`).
-    Resolve(Box<ResolveRecord>),
+    Resolve(Box<ResolveRecord<Vec<u8>>>),
 }
 
 /// The thread that hashes, compresses and writes a capture's draws as they come, snapshotting the manifest and
@@ -323,7 +324,13 @@ pub struct WriterThread {
 
 impl WriterThread {
     /// Creates `path` and starts the thread.
-    pub fn start(path: &Path, application: &str, deflate_level: u8, snapshot_draws: u64) -> Result<Self, String> {
+    pub fn start(
+        path: &Path,
+        application: &str,
+        deflate_level: u8,
+        snapshot_draws: u64,
+        finish_delay: Duration,
+    ) -> Result<Self, String> {
         let file = File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         let mut writer = CaptureWriter::new(BufWriter::with_capacity(1 << 20, file));
         writer.set_generator(Some(format!("iridia-recorder {}", env!("CARGO_PKG_VERSION"))));
@@ -334,7 +341,7 @@ impl WriterThread {
         let display = path.display().to_string();
         let thread = std::thread::Builder::new()
             .name("iridia-writer".to_owned())
-            .spawn(move || run(writer, receiver, snapshot_draws, display))
+            .spawn(move || run(writer, receiver, snapshot_draws, finish_delay, display))
             .map_err(|e| format!("cannot start the writer thread: {e}"))?;
         Ok(Self {
             sender: Some(sender),
@@ -361,7 +368,7 @@ impl WriterThread {
     }
 
     /// Queues a resolve, to be listed after the draws queued before it.
-    pub fn send_resolve(&self, record: ResolveRecord) {
+    pub fn send_resolve(&self, record: ResolveRecord<Vec<u8>>) {
         if let Some(sender) = &self.sender
             && sender.send(Message::Resolve(Box::new(record))).is_err()
         {
@@ -369,19 +376,16 @@ impl WriterThread {
         }
     }
 
-    /// Lets the thread write what is queued and the manifest, and waits for it.
-    pub fn finish(mut self) {
+    /// Lets the thread write what is queued and the manifest, without waiting for it: gives the thread, to be
+    /// joined where the program can wait (see `recorder::wait_for_writers`).
+    pub fn close(mut self) -> Option<JoinHandle<()>> {
         self.sender = None;
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            log!("the writer thread panicked");
-        }
+        self.thread.take()
     }
 }
 
 /// The writer thread's loop.
-fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, path: String) {
+fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, finish_delay: Duration, path: String) {
     let mut since_snapshot = 0u64;
     for message in receiver {
         // after a failed write (a full disk) nothing more can be written: the file keeps its last snapshot, the
@@ -416,6 +420,13 @@ fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, pat
     if let Some(why) = writer.failed() {
         log!("the capture stops: {why}; {path} holds the draws of its last snapshot");
         return;
+    }
+    if !finish_delay.is_zero() {
+        log!(
+            "the writer waits {} ms before finishing (fault_writer_delay_ms)",
+            finish_delay.as_millis()
+        );
+        std::thread::sleep(finish_delay);
     }
     let draws = writer.draw_count();
     match writer.finish() {

@@ -393,8 +393,9 @@ pub fn splice_region(
     Ok(out)
 }
 
-/// A shared byte array.
-pub type Bytes = Arc<[u8]>;
+/// A shared byte array, held as the `Vec` a readback filled (fallibly): sharing it allocates only the count,
+/// never a copy of the bytes (an `Arc<[u8]>` made from a `Vec` would copy them, infallibly).
+pub type Bytes = Arc<Vec<u8>>;
 
 /// The predicate a context had, switched off while the recorder copies or probes.
 pub struct Predication {

@@ -14,6 +14,7 @@ use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use windows::Win32::System::LibraryLoader::GetModuleFileNameW;
 use windows::Win32::UI::Input::KeyboardAndMouse::GetAsyncKeyState;
@@ -49,6 +50,8 @@ struct State {
     key_was_down: bool,
     /// When the trigger file was last looked for.
     last_trigger_check: Option<Instant>,
+    /// The writer threads of ended captures still finishing their files.
+    finishing: Vec<JoinHandle<()>>,
 }
 
 static RECORDER: OnceLock<Recorder> = OnceLock::new();
@@ -86,6 +89,7 @@ pub fn get() -> &'static Recorder {
                 captures: 0,
                 key_was_down: false,
                 last_trigger_check: None,
+                finishing: Vec::new(),
             }),
         }
     })
@@ -133,11 +137,13 @@ impl Recorder {
         }
     }
 
-    /// Ends the running capture, waiting for its file to be finished.
+    /// Ends the running capture. Its writer thread finishes the file on its own: the program's call (often a
+    /// `Present`) does not wait for it; [`wait_for_writers`] does, where the program can wait.
     fn end(&self, state: &mut State) {
         CAPTURING.store(false, Ordering::Release);
-        if let Some(active) = state.active.take() {
-            active.finish();
+        if let Some(writer) = state.active.take().and_then(ActiveCapture::finish) {
+            log!("the capture's file is finished by its writer thread; the program goes on");
+            state.finishing.push(writer);
         }
     }
 
@@ -185,6 +191,14 @@ pub fn on_present() {
 /// [`on_present`]'s work, as the recorder's own.
 fn present(recorder: &Recorder, presents: u64) {
     let mut state = recorder.lock();
+    // writers that are done are joined (without waiting) so that their threads' resources go
+    for writer in std::mem::take(&mut state.finishing) {
+        if writer.is_finished() {
+            join_writer(writer);
+        } else {
+            state.finishing.push(writer);
+        }
+    }
     if let Some(active) = &state.active
         && presents >= active.end_present
     {
@@ -195,6 +209,30 @@ fn present(recorder: &Recorder, presents: u64) {
         if asked || recorder.triggered(&mut state) {
             recorder.begin(&mut state, presents);
         }
+    }
+}
+
+/// Waits for the writer threads of ended captures to finish their files; called where the program tears down
+/// (the last reference to a swap chain released: `why` says which), since a process that exits kills the thread
+/// (its file then holds the manifest of its last snapshot).
+pub fn wait_for_writers(why: &str) {
+    let Some(recorder) = RECORDER.get() else {
+        return;
+    };
+    let writers = std::mem::take(&mut recorder.lock().finishing);
+    if writers.is_empty() {
+        return;
+    }
+    log!("{why}: waiting for {} capture writer(s) to finish", writers.len());
+    for writer in writers {
+        join_writer(writer);
+    }
+}
+
+/// Joins a finished or finishing writer thread, logging a panic.
+fn join_writer(writer: JoinHandle<()>) {
+    if writer.join().is_err() {
+        log!("the writer thread panicked");
     }
 }
 

@@ -37,13 +37,14 @@ fn env_path(name: &str) -> PathBuf {
     PathBuf::from(std::env::var_os(name).unwrap_or_else(|| panic!("{name} is not set: run scripts/test-recorder.sh")))
 }
 
-/// One run of the program: its readbacks by file name, the captures it left, the recorder's log.
+/// One run of the program: its readbacks by file name, the captures it left, the recorder's log, what it printed.
 struct Run {
     dir: PathBuf,
     readbacks: BTreeMap<String, Vec<u8>>,
     listing: String,
     captures: Vec<PathBuf>,
     log: String,
+    stdout: String,
 }
 
 /// One run of the program under Wine into `dir` (emptied first), the recorder's log at `log`.
@@ -86,10 +87,12 @@ fn run(name: &str, recorder: bool, settings: &[(&str, &str)]) -> Run {
     let dir = env_path("IRIDIA_WINE_OUT").join(name);
     let log = dir.join("recorder.log");
     let mut attempt = 0;
+    let mut printed;
     loop {
         attempt += 1;
         let output = launch(&dir, &log, recorder, settings);
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        printed = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stdout = &printed;
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(
             output.status.code() != Some(124),
@@ -138,6 +141,7 @@ fn run(name: &str, recorder: bool, settings: &[(&str, &str)]) -> Run {
         listing,
         captures,
         log,
+        stdout: printed,
     }
 }
 
@@ -148,11 +152,16 @@ struct Runs {
     plain: Run,
     idle: Run,
     recorded: Run,
-    /// Recording frame 1 with two draws the recorder cannot record added (`TESTAPP_UNRECORDABLE`).
+    /// Recording frame 1 with two draws the recorder cannot record added (`TESTAPP_UNRECORDABLE`), and the writer
+    /// made slow to finish (`IRIDIA_FAULT_WRITER_DELAY_MS`).
     unrecordable: Run,
     /// Recording frame 1 with a panic injected while recording its draw 3 (`IRIDIA_FAULT_PANIC_DRAW`).
     faulted: Run,
 }
+
+/// How long the unrecordable run's writer waits before finishing its file, in milliseconds: far longer than a
+/// `Present` takes.
+const WRITER_DELAY_MS: &str = "5000";
 
 /// The settings that record frame 1.
 const RECORD_FRAME_1: [(&str, &str); 3] = [
@@ -170,7 +179,14 @@ fn runs() -> &'static Runs {
         unrecordable: run(
             "unrecordable",
             true,
-            &[RECORD_FRAME_1.as_slice(), &[("TESTAPP_UNRECORDABLE", "1")]].concat(),
+            &[
+                RECORD_FRAME_1.as_slice(),
+                &[
+                    ("TESTAPP_UNRECORDABLE", "1"),
+                    ("IRIDIA_FAULT_WRITER_DELAY_MS", WRITER_DELAY_MS),
+                ],
+            ]
+            .concat(),
         ),
         faulted: run(
             "faulted",
@@ -613,6 +629,34 @@ fn the_resolve_is_recorded_with_every_sample_and_replays() {
          differ exactly",
         exact.report.as_ref().unwrap().differing_pixels
     );
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn ending_a_capture_does_not_make_present_wait_for_the_writer() {
+    let run = &runs().unrecordable;
+    let longest: f64 = run
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("testapp: longest Present "))
+        .and_then(|rest| rest.trim_end_matches(" ms").parse().ok())
+        .unwrap_or_else(|| panic!("no longest Present in {}", run.stdout));
+    let delay: f64 = WRITER_DELAY_MS.parse().unwrap();
+    // The writer slept `delay` before finishing the file; the Present that ended the capture went on meanwhile.
+    assert!(
+        run.log.contains("the writer waits 5000 ms before finishing"),
+        "{}",
+        run.log
+    );
+    assert!(longest < delay / 2.0, "a Present took {longest} ms:\n{}", run.log);
+    // The program's release of its swap chain waited for the writer, so the file was finished (its manifest lists
+    // every draw; the test below reads it) before the program exited.
+    let waited = run
+        .log
+        .find("a swap chain was released: waiting for 1 capture writer(s)");
+    let written = run.log.find("capture written:");
+    assert!(waited.is_some() && written.is_some() && waited < written, "{}", run.log);
+    eprintln!("with a writer finishing for {delay} ms, the longest Present took {longest:.1} ms");
 }
 
 #[test]

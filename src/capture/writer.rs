@@ -80,9 +80,10 @@ impl From<CapturedDraw> for DrawRecord {
 }
 
 /// One `ResolveSubresource` to write (version 1.2): the resolve format, the multisampled source subresource with
-/// every sample, and the destination subresource before and after, each in the resolve format.
+/// every sample, and the destination subresource before and after, each in the resolve format. `B` holds the bytes:
+/// `[u8]`, or a recorder's `Vec<u8>` (shared without copying).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ResolveRecord {
+pub struct ResolveRecord<B: ?Sized = [u8]> {
     /// The API call, as text.
     pub api_call: Option<String>,
     /// The `Format` argument.
@@ -92,19 +93,24 @@ pub struct ResolveRecord {
     /// The source subresource: `mip + slice * mip_levels`.
     pub source_subresource: u32,
     /// Its contents: `sample_count` planes of the mip's texels, sample 0's first.
-    pub source_data: Arc<[u8]>,
+    pub source_data: Arc<B>,
     /// The shape of the whole destination resource.
     pub destination: TextureShape,
     /// The destination subresource.
     pub destination_subresource: u32,
     /// Its contents before the resolve.
-    pub destination_before: Arc<[u8]>,
+    pub destination_before: Arc<B>,
     /// Its contents after the resolve, as the GPU left them; `None` when not recorded.
-    pub destination_after: Option<Arc<[u8]>>,
+    pub destination_after: Option<Arc<B>>,
 }
 
 /// A shared buffer's address and length.
 type BufferKey = (usize, usize);
+
+/// Whether a shared buffer seen before is still alive: it holds a weak reference, which keeps the buffer's `Arc`
+/// allocation (not its bytes, for an `Arc<Vec<u8>>`) from being reused, so a live buffer at a known address is the
+/// one seen, and a freed one is told apart.
+struct StillShared(Box<dyn Fn() -> bool + Send + Sync>);
 
 /// Writes a capture to `W`: each [`add_draw`](Self::add_draw) writes the draw's new blobs into the archive at once
 /// and keeps only its manifest entry; [`finish`](Self::finish) writes the manifest and the ZIP directory. A recorder
@@ -123,9 +129,8 @@ pub struct CaptureWriter<W: Write> {
     resolves: Vec<ResolveEntry>,
     /// Blobs in the archive, with their sizes.
     written: HashMap<BlobId, u64>,
-    /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once;
-    /// the weak reference tells a live buffer from a freed one whose address was reused.
-    hashed: HashMap<BufferKey, (Weak<[u8]>, BlobId)>,
+    /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once.
+    hashed: HashMap<BufferKey, (StillShared, BlobId)>,
     /// Deflate level 1 to 9, or 0 to store blobs uncompressed.
     level: u8,
 }
@@ -209,19 +214,26 @@ impl<W: Write> CaptureWriter<W> {
     }
 
     /// Adds a shared buffer as a blob, hashing it only the first time this buffer (this allocation, while it
-    /// lives) is seen: what a recorder uses for buffers and textures bound to many draws.
-    pub fn add_shared(&mut self, bytes: &Arc<[u8]>) -> Result<BlobRef> {
-        let key = (Arc::as_ptr(bytes).cast::<u8>().addr(), bytes.len());
+    /// lives) is seen: what a recorder uses for buffers and textures bound to many draws. The buffer is an
+    /// `Arc<[u8]>` or anything else that holds bytes (a recorder's `Arc<Vec<u8>>`, shared without copying).
+    pub fn add_shared<B>(&mut self, shared: &Arc<B>) -> Result<BlobRef>
+    where
+        B: AsRef<[u8]> + ?Sized + Send + Sync + 'static,
+    {
+        let bytes = (**shared).as_ref();
+        let key = (Arc::as_ptr(shared).cast::<u8>().addr(), bytes.len());
         let known = self
             .hashed
             .get(&key)
-            .filter(|(weak, _)| weak.upgrade().is_some_and(|live| Arc::ptr_eq(&live, bytes)))
+            .filter(|(alive, _)| (alive.0)())
             .map(|(_, id)| *id);
         let id = match known {
             Some(id) => id,
             None => {
                 let id = BlobId::of(bytes);
-                self.hashed.insert(key, (Arc::downgrade(bytes), id));
+                let weak: Weak<B> = Arc::downgrade(shared);
+                self.hashed
+                    .insert(key, (StillShared(Box::new(move || weak.strong_count() > 0)), id));
                 id
             }
         };
@@ -440,7 +452,10 @@ impl<W: Write> CaptureWriter<W> {
 
     /// Adds a resolve after the draws added so far (its `before_draw` is their count; version 1.2): writes its
     /// blobs and keeps its entry, checked as a reader checks it. Gives its index in the capture's `resolves`.
-    pub fn add_resolve(&mut self, record: &ResolveRecord) -> Result<usize> {
+    pub fn add_resolve<B>(&mut self, record: &ResolveRecord<B>) -> Result<usize>
+    where
+        B: AsRef<[u8]> + ?Sized + Send + Sync + 'static,
+    {
         let index = self.resolves.len();
         let at = |path: &str| format!("resolve {index} {path}");
         let data = self

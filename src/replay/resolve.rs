@@ -278,7 +278,7 @@ mod tests {
         };
         let mut writer = CaptureWriter::in_memory();
         writer
-            .add_resolve(&ResolveRecord {
+            .add_resolve(&ResolveRecord::<[u8]> {
                 api_call: None,
                 format: Format::R8G8B8A8Unorm,
                 source: shape(4),

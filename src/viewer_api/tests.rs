@@ -829,7 +829,7 @@ fn resolves_are_listed_where_they_came_with_their_result() {
         mip_levels: 1,
         sample_count,
     };
-    let resolve = |red: u8| crate::capture::ResolveRecord {
+    let resolve = |red: u8| crate::capture::ResolveRecord::<[u8]> {
         api_call: None,
         format: Format::R8G8B8A8Unorm,
         source: shape(2),

@@ -25,7 +25,8 @@
  *  12  a quad sampling the resolved target through a linear sampler
  * then Present on swap chain A; and on device B (D3D11CreateDevice, swap chain through IDXGIFactory::CreateSwapChain):
  *  13  a triangle into B's back buffer
- * then Present on swap chain B.
+ * then Present on swap chain B. It prints the longest Present it made (the recorder must not make a Present wait for
+ * its writer thread), then releases both swap chains (where the recorder waits for its writers) and exits.
  * In frame CHECKED_FRAME it reads back every target the draw writes before and after each draw (for the deferred
  * draws: before and after ExecuteCommandList; for the multisampled draws 10 and 11 through copies and its own
  * sample-reading program, drawing the pass again after the frame, see ms_pass), writes them to OUT_DIR/dNN_TARGET_{before,after}.bin, and lists them in OUT_DIR/readbacks.txt
@@ -786,6 +787,23 @@ static int bench(int draws, int frames, UINT w, UINT h)
 }
 
 /* ------------------------------------------------------------------ the test frame */
+/* The longest Present so far, in milliseconds. */
+static double longest_present_ms;
+
+/* Presents `chain`, timing the call. */
+static void timed_present(IDXGISwapChain *chain)
+{
+    LARGE_INTEGER frequency, t0, t1;
+    double ms;
+    QueryPerformanceFrequency(&frequency);
+    QueryPerformanceCounter(&t0);
+    IDXGISwapChain_Present(chain, 0, 0);
+    QueryPerformanceCounter(&t1);
+    ms = (double)(t1.QuadPart - t0.QuadPart) * 1000.0 / (double)frequency.QuadPart;
+    if (ms > longest_present_ms)
+        longest_present_ms = ms;
+}
+
 int main(int argc, char **argv)
 {
     static const D3D_FEATURE_LEVEL levels[] = {D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_10_1, D3D_FEATURE_LEVEL_10_0};
@@ -1076,7 +1094,7 @@ int main(int argc, char **argv)
             check_target(ctx_out, 12, "rt6", &rt6, 1);
             ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &none);
         }
-        IDXGISwapChain_Present(chain_a, 0, 0);
+        timed_present(chain_a);
 
         /* 13: device B: a triangle into B's back buffer */
         {
@@ -1088,11 +1106,14 @@ int main(int argc, char **argv)
             ID3D11DeviceContext_Draw(ctx_b, 3, 0);
             check_target(ctx_b, 13, "back", &back_b, 1);
         }
-        IDXGISwapChain_Present(chain_b, 0, 0);
+        timed_present(chain_b);
         if (checked)
             ms_pass(&a, ctx_out, &ms_color, &ms_depth, clear0, 1);
     }
     fclose(listing);
+    printf("testapp: longest Present %.1f ms\n", longest_present_ms);
+    IDXGISwapChain_Release(chain_a);
+    IDXGISwapChain_Release(chain_b);
     printf("testapp: %d frames drawn\n", frames);
     fflush(stdout);
     return 0;
