@@ -544,20 +544,75 @@ fn number_after(text: &str, marker: &str) -> u64 {
         .unwrap_or_else(|_| panic!("no number after {marker:?} in {text:?}"))
 }
 
+/// The rows of the Markdown table of `readme` whose header line starts with `header`, each split into its cells
+/// (the first and last empty).
+fn readme_table<'a>(readme: &'a str, header: &str) -> Vec<Vec<&'a str>> {
+    readme
+        .lines()
+        .skip_while(|l| !l.starts_with(header))
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect()
+}
+
+/// The numbers `A -> B` of a README cell after `marker` (or at its start for an empty marker).
+fn arrow_after(cell: &str, marker: &str) -> (u64, u64) {
+    let at = cell
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker:?} not in {cell:?}"))
+        + marker.len();
+    let first = number_after(&cell[at..], "");
+    (first, number_after(&cell[at..], "->"))
+}
+
+#[test]
+fn the_sample_captures_llvmpipe_profile_table_is_what_replay_reports() {
+    // fixtures/captures/README.md's second table: colour and depth pixels over the tolerance under the spec's rules
+    // and under `--profile llvmpipe`, summed over the draws; `--exact` figures where the cell gives them
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/captures/README.md")).unwrap();
+    let rows = readme_table(&readme, "| capture | colour: spec -> llvmpipe profile");
+    assert_eq!(rows.len(), SAMPLES.len());
+    let split = |totals: &[(String, u64, u64)]| -> (u64, u64) {
+        let depth = totals.iter().filter(|(s, _, _)| s == "depth").map(|(_, d, _)| d).sum();
+        let colour = totals.iter().filter(|(s, _, _)| s != "depth").map(|(_, d, _)| d).sum();
+        (colour, depth)
+    };
+    for row in rows {
+        let (name, colour, depth) = (row[1], row[2], row[3]);
+        let totals = |extra: &[&str]| {
+            let mut args = vec!["replay", name, "--json"];
+            args.extend_from_slice(extra);
+            let path = sample(name);
+            args[1] = &path;
+            split(&target_totals(&json(&run(&args))))
+        };
+        let spec = totals(&[]);
+        let llvmpipe = totals(&["--profile", "llvmpipe"]);
+        assert_eq!(arrow_after(colour, ""), (spec.0, llvmpipe.0), "{name} colour");
+        if depth != "-" {
+            assert_eq!(arrow_after(depth, ""), (spec.1, llvmpipe.1), "{name} depth");
+        }
+        if colour.contains("`--exact`:") {
+            let exact = totals(&["--exact"]);
+            let exact_llvmpipe = totals(&["--exact", "--profile", "llvmpipe"]);
+            assert_eq!(
+                arrow_after(colour, "`--exact`:"),
+                (exact.0, exact_llvmpipe.0),
+                "{name} exact colour"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_sample_captures_readme_table_is_what_replay_reports() {
     // fixtures/captures/README.md's table: per capture, "M of N" draws matching, and per target "slot D of C"
     // (differing of compared pixels, summed over the draws), or "none (`--exact`: D ...)"
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/captures/README.md")).unwrap();
-    let rows: Vec<Vec<&str>> = readme
-        .lines()
-        .filter(|l| {
-            l.strip_prefix("| ")
-                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-        })
-        .map(|l| l.split('|').map(str::trim).collect())
-        .collect();
+    let rows = readme_table(&readme, "| capture | draws matching");
     assert_eq!(rows.len(), SAMPLES.len());
     for row in rows {
         let (name, draws, pixels) = (row[1], row[2], row[3]);

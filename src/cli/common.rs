@@ -18,6 +18,38 @@ pub(super) fn tolerance_of(exact: bool, tolerance: Option<&str>) -> Result<(Tole
     }
 }
 
+/// `--profile` and `--variants`: the implementation choices to replay under instead of the spec's rules
+/// ([`iridia::draw::variants`]).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct Implementation {
+    /// Replay as a known implementation does: the variants of its profile (`llvmpipe`).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Replay under these variants, comma-separated (`unsnapped-interpolation`, `blend-8bit`, ...; `iridia explain`
+    /// lists them), added to the profile's.
+    #[arg(long, value_name = "LIST")]
+    pub variants: Option<String>,
+}
+
+impl Implementation {
+    /// The variants asked for (none by default).
+    pub(super) fn variants(&self) -> Result<iridia::draw::Variants, String> {
+        let mut set = iridia::draw::Variants::NONE;
+        if let Some(name) = &self.profile {
+            let profile = iridia::draw::Profile::named(name).ok_or_else(|| {
+                let known: Vec<&str> = iridia::draw::PROFILES.iter().map(|p| p.name).collect();
+                format!("--profile: there is no profile {name:?} (known: {})", known.join(", "))
+            })?;
+            set = iridia::draw::Variants::of(set.iter().chain(profile.variants.iter()));
+        }
+        if let Some(list) = &self.variants {
+            let more = iridia::draw::Variants::parse(list).map_err(|e| format!("--variants: {}", e.detail))?;
+            set = iridia::draw::Variants::of(set.iter().chain(more.iter()));
+        }
+        Ok(set)
+    }
+}
+
 /// `--max-memory` and `--max-work`: the limits of one draw (the library's defaults when not given).
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct Limits {

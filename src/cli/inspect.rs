@@ -33,6 +33,8 @@ pub struct InspectArgs {
     pub json: bool,
     /// `--max-memory`, `--max-work`.
     pub limits: super::common::Limits,
+    /// `--profile`, `--variants`.
+    pub implementation: super::common::Implementation,
 }
 
 /// `A,B` as two whole numbers; errors name `option`.
@@ -85,6 +87,7 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
         ..ReplayOptions::default()
     };
     args.limits.apply(&mut capture, &mut replay);
+    replay.draw.variants = args.implementation.variants()?;
     let options = InspectOptions {
         replay,
         trace_vertex,

@@ -5,6 +5,7 @@ mod capture;
 mod common;
 mod draw;
 mod dxbc;
+mod explain;
 mod inspect;
 mod replay;
 
@@ -110,6 +111,8 @@ enum Command {
         time_limit: f64,
         #[command(flatten)]
         limits: common::Limits,
+        #[command(flatten)]
+        implementation: common::Implementation,
     },
     /// Explain one pixel of a replayed draw: its recorded and replayed values, a one-line verdict, and its history
     /// (fragments, tests, the triangle's vertex inputs and outputs, interpolated inputs, the pixel program's trace).
@@ -143,6 +146,30 @@ enum Command {
         json: bool,
         #[command(flatten)]
         limits: common::Limits,
+        #[command(flatten)]
+        implementation: common::Implementation,
+    },
+    /// Explain why a draw differs: replay it under each implementation choice the spec allows (a variant), alone and
+    /// combined, and name the set that reproduces what the GPU wrote, or how many pixels stay unexplained. Compares
+    /// bit for bit unless --tolerance. Exit 0 when the draw matches or a set reproduces it, 1 when pixels stay
+    /// unexplained, 2 on an error.
+    Explain {
+        /// The capture (.iridia).
+        capture: PathBuf,
+        /// The draw (from 0).
+        #[arg(long, value_name = "N")]
+        draw: usize,
+        /// The target: rt0 to rt7, or depth (by default the compared target with the most differing pixels).
+        #[arg(long, value_name = "TARGET")]
+        target: Option<String>,
+        /// The tolerance (as for replay; by default every bit counts).
+        #[arg(long, value_name = "SPEC")]
+        tolerance: Option<String>,
+        /// Print JSON instead of the table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: common::Limits,
     },
 }
 
@@ -167,9 +194,11 @@ pub fn run() -> ExitCode {
             sample,
             json,
             limits,
+            implementation,
         } => {
             let args = inspect::InspectArgs {
                 limits,
+                implementation,
                 capture,
                 draw,
                 pixel,
@@ -197,9 +226,11 @@ pub fn run() -> ExitCode {
             allow_unrecorded,
             time_limit,
             limits,
+            implementation,
         } => {
             let args = replay::ReplayArgs {
                 limits,
+                implementation,
                 capture,
                 draw,
                 exact,
@@ -215,6 +246,28 @@ pub fn run() -> ExitCode {
                 Ok(replay::Verdict::Differs) => ExitCode::from(1),
                 Ok(replay::Verdict::Failed) => ExitCode::from(2),
                 Ok(replay::Verdict::Incomplete) => ExitCode::from(3),
+                Err(message) => failure(message),
+            };
+        }
+        Command::Explain {
+            capture,
+            draw,
+            target,
+            tolerance,
+            json,
+            limits,
+        } => {
+            let args = explain::ExplainArgs {
+                capture,
+                draw,
+                target,
+                tolerance,
+                json,
+                limits,
+            };
+            return match explain::explain(&args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
                 Err(message) => failure(message),
             };
         }

@@ -38,6 +38,8 @@ pub struct ReplayArgs {
     pub time_limit: Option<std::time::Duration>,
     /// `--max-memory`, `--max-work`.
     pub limits: super::common::Limits,
+    /// `--profile`, `--variants`.
+    pub implementation: super::common::Implementation,
 }
 
 /// How a run of `iridia replay` ended, for the exit code.
@@ -300,6 +302,8 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         tolerance,
         ..ReplayOptions::default()
     };
+    options.draw.variants = args.implementation.variants()?;
+    let variants = options.draw.variants;
     let path = &args.capture;
     let mut capture = open(path)?;
     args.limits.apply(&mut capture, &mut options);
@@ -418,6 +422,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         let report = json!({
             "capture": path.display().to_string(),
             "tolerance": tolerance_name,
+            "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
             "draws": draws_json,
             "resolves": resolves_json,
             "unrecorded_draws": unrecorded_json,
@@ -437,8 +442,13 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
         print_out(&format!("{text}\n"))?;
     } else {
+        let under = if variants.is_empty() {
+            String::new()
+        } else {
+            format!(", variants: {}", variants.names())
+        };
         let mut text = format!(
-            "{}: {} of {count} draws, tolerance: {tolerance_name}\n{HEADER}\n",
+            "{}: {} of {count} draws, tolerance: {tolerance_name}{under}\n{HEADER}\n",
             path.display(),
             indices.len()
         );

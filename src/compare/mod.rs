@@ -51,9 +51,14 @@
 //! # Pictures ([`render`])
 //! The difference mask and the error heatmap of a [`Comparison`] as RGBA8, previews of any target
 //! ([`preview_rgba8`]), and PNG bytes of RGBA8 buffers ([`encode_png`]).
+//!
+//! [`flip`] scores how visible the difference of two sRGB RGBA8 pictures is to a viewer (LDR-FLIP, Andersson et
+//! al. 2020): an error in [0, 1] per pixel for a given number of pixels per degree, with its mean, percentiles
+//! and a magma heatmap.
 
 mod channel;
 mod diff;
+pub mod flip;
 mod image;
 pub mod render;
 pub mod tolerance;

@@ -120,6 +120,13 @@ impl StageResources {
         }
     }
 
+    /// Sets how the stage's texture views compute LODs and filter under variants.
+    pub fn set_texture_variants(&mut self, variants: crate::shader::texture::FilterVariants) {
+        for view in self.views.iter_mut().flatten() {
+            view.set_variants(variants);
+        }
+    }
+
     /// Sets the rasterizer's sample count and quality level the stage's `sampleinfo`/`samplepos` of `rasterizer`
     /// see.
     pub fn set_rasterizer(&mut self, samples: u32, quality: u32) {

@@ -95,6 +95,7 @@ pub mod output;
 pub mod program;
 pub mod progress;
 mod run;
+pub mod variants;
 pub mod vertex;
 
 #[cfg(test)]
@@ -107,6 +108,7 @@ pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_target
 pub use program::{Program, ShaderCache};
 pub use progress::{DEFAULT_WORK_LIMIT, Progress, ProgressCallback, WORK_PER_REPORT};
 pub use run::{DrawOptions, DrawRun, PreparedDraw, run_draw};
+pub use variants::{PROFILES, Profile, Variant, Variants};
 
 use crate::Result;
 use crate::api::resource::Resource;

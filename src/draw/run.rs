@@ -58,6 +58,8 @@ pub struct DrawOptions {
     /// The most units of work (as [`super::progress`] counts them) the draw may do before it fails with a budget
     /// error ([`super::progress::DEFAULT_WORK_LIMIT`]).
     pub work_limit: u64,
+    /// Implementation choices to replay under instead of the spec's rules ([`super::variants`]; none by default).
+    pub variants: super::Variants,
 }
 
 impl Default for DrawOptions {
@@ -70,6 +72,7 @@ impl Default for DrawOptions {
             threads: 0,
             texture_decoding: crate::shader::texture::TextureDecoding::Adaptive,
             work_limit: super::progress::DEFAULT_WORK_LIMIT,
+            variants: super::Variants::NONE,
         }
     }
 }
@@ -624,6 +627,27 @@ impl<'s> PreparedDraw<'s> {
         PreparedDraw::prepare(StateRef::Shared(state), cache, options)
     }
 
+    /// Replays the draw from now on under `variants` ([`super::variants`]) instead of the ones it was prepared with.
+    /// The stages the variants change are set up again; the shaded vertices are kept unless the texture filtering
+    /// changes (a vertex program may sample), so that a draw run again under rasterizer and output-merger variants
+    /// shades its vertices once.
+    pub fn set_variants(&mut self, variants: super::Variants) {
+        if variants.filtering() != self.options.variants.filtering() {
+            self.vs.set_texture_variants(variants.filtering());
+            self.ps.set_texture_variants(variants.filtering());
+            self.cache.iter_mut().for_each(|slot| *slot = None);
+        }
+        self.options.variants = variants;
+        self.rasterizer = self
+            .rasterizer
+            .with_unsnapped_interpolation(variants.contains(super::Variant::UnsnappedInterpolation));
+    }
+
+    /// The variants the draw is replayed under.
+    pub fn variants(&self) -> super::Variants {
+        self.options.variants
+    }
+
     /// [`PreparedDraw::new`] for either kind of [`StateRef`].
     fn prepare(held: StateRef<'s>, cache: &mut ShaderCache, options: DrawOptions) -> Result<PreparedDraw<'s>> {
         let state: &DrawState = &held;
@@ -659,6 +683,8 @@ impl<'s> PreparedDraw<'s> {
         };
         vs.set_texture_decoding(options.texture_decoding);
         ps.set_texture_decoding(options.texture_decoding);
+        vs.set_texture_variants(options.variants.filtering());
+        ps.set_texture_variants(options.variants.filtering());
         let mut declared = [0u8; RENDER_TARGET_SLOTS];
         if let Some(pixel) = &pixel {
             for output in pixel.executable.outputs() {
@@ -749,7 +775,8 @@ impl<'s> PreparedDraw<'s> {
         .with_lines(
             LineMode::of(desc.multisample_enable, desc.antialiased_line_enable),
             desc.fill_mode == FillMode::Wireframe,
-        );
+        )
+        .with_unsnapped_interpolation(options.variants.contains(super::Variant::UnsnappedInterpolation));
         let early = pixel.as_ref().is_some_and(|p| p.force_early_depth_stencil);
         let linkage_samples = linkage.sample_frequency;
         let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
@@ -910,7 +937,9 @@ impl<'s> PreparedDraw<'s> {
             ..Progress::default()
         };
         let targets = self.fresh_targets()?;
-        let mut om = OutputMerger::new(&self.om_state, targets).map_err(|e| e.within(label.as_str()))?;
+        let mut om = OutputMerger::new(&self.om_state, targets)
+            .map_err(|e| e.within(label.as_str()))?
+            .with_fixed_point_blend(self.options.variants.contains(super::Variant::FixedPointBlend8));
         om.set_depth_range(self.viewport.min_depth, self.viewport.max_depth);
         let [width, height] = self.size;
         let with_targets = self.formats.0.iter().any(Option::is_some) || self.formats.1.is_some();

@@ -123,6 +123,9 @@ pub struct TargetPlan {
     pub blend_factor: Texel,
     /// Bits of each component (0 for a component the format lacks), for logic operations.
     pub component_bits: [u32; 4],
+    /// Whether blending is done in 8-bit fixed point ([`blend_fixed_point_8bit`]; the `blend-8bit` variant, on
+    /// 8-bit UNORM targets only).
+    pub fixed_point_8bit: bool,
 }
 
 impl TargetPlan {
@@ -151,6 +154,19 @@ impl TargetPlan {
             write_mask: desc.render_target_write_mask & 0xf,
             blend_factor: range.clamp_texel(blend_factor.map(f32::to_bits)),
             component_bits,
+            fixed_point_8bit: false,
+        }
+    }
+
+    /// The plan with blending in 8-bit fixed point when `on` and the target's format is 8-bit UNORM (every
+    /// component 8 bits, not SRGB); unchanged otherwise.
+    pub fn with_fixed_point_8bit(self, format: Format, on: bool) -> TargetPlan {
+        let info = format.info();
+        let eight_bit_unorm =
+            info.kind == NumericKind::Unorm && !info.fields().is_empty() && info.fields().iter().all(|f| f.bits == 8);
+        TargetPlan {
+            fixed_point_8bit: on && eight_bit_unorm,
+            ..self
         }
     }
 }
@@ -262,6 +278,101 @@ pub fn blend(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
         *sf_out = sf;
         *df_out = df;
         *out = value;
+    }
+    terms
+}
+
+/// A word in [0, 1] (clamped by [`BlendRange::Unorm`]) as an 8-bit code: times 255 in float32, rounded to nearest
+/// even.
+fn code_8bit(word: u32) -> u32 {
+    let value = f32::from_bits(word);
+    if value.is_nan() {
+        return 0;
+    }
+    (value * 255.0).round_ties_even().clamp(0.0, 255.0) as u32
+}
+
+/// `x * f / 255` for 8-bit codes, rounded to the nearest code (an exact tie cannot occur: 255 is odd), by the
+/// integer identity `t = x f + 128; (t + t / 256) / 256`. (Mesa's `lp_build_mul_norm` adds the 128 after the shift,
+/// which is one code low for 24 of the 65,536 pairs; on the sample captures both give the same pixels.)
+fn product_8bit(x: u32, f: u32) -> u32 {
+    let t = x.saturating_mul(f).saturating_add(128);
+    (t.saturating_add(t >> 8)) >> 8
+}
+
+/// The `blend-8bit` variant of [`blend`] ([`crate::draw::variants`]): the blend of an 8-bit UNORM target in 8-bit
+/// fixed point, as llvmpipe does and 17.5 permits. The source, `o1`, the destination and the blend factor become
+/// 8-bit codes ([`code_8bit`]); each factor is a code (`1 - x` is `255 - x`; SRC_ALPHA_SAT is `min(As, 255 - Ad)`
+/// and 255 for alpha); each product is rounded to a code ([`product_8bit`]); ADD saturates at 255, SUBTRACT and
+/// REV_SUBTRACT at 0; MIN and MAX take the codes. Results and factors are given as `code / 255` in float32, which
+/// the format's conversion turns back into the same code.
+pub fn blend_fixed_point_8bit(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
+    let codes = |texel: &Texel| texel.map(code_8bit);
+    let (s, s1, d, k) = (
+        codes(&inputs.source),
+        codes(&inputs.source1),
+        codes(&inputs.destination),
+        codes(&inputs.blend_factor),
+    );
+    let factor_code = |blend: Blend, c: usize| -> u32 {
+        let inverse = |x: u32| 255u32.saturating_sub(x);
+        match blend {
+            Blend::Zero => 0,
+            Blend::One => 255,
+            Blend::SrcColor => at(&s, c),
+            Blend::InvSrcColor => inverse(at(&s, c)),
+            Blend::SrcAlpha => at(&s, 3),
+            Blend::InvSrcAlpha => inverse(at(&s, 3)),
+            Blend::DestAlpha => at(&d, 3),
+            Blend::InvDestAlpha => inverse(at(&d, 3)),
+            Blend::DestColor => at(&d, c),
+            Blend::InvDestColor => inverse(at(&d, c)),
+            Blend::SrcAlphaSat if c == 3 => 255,
+            Blend::SrcAlphaSat => at(&s, 3).min(inverse(at(&d, 3))),
+            Blend::BlendFactor => at(&k, c),
+            Blend::InvBlendFactor => inverse(at(&k, c)),
+            Blend::Src1Color => at(&s1, c),
+            Blend::InvSrc1Color => inverse(at(&s1, c)),
+            Blend::Src1Alpha => at(&s1, 3),
+            Blend::InvSrc1Alpha => inverse(at(&s1, 3)),
+        }
+    };
+    let word = |code: u32| (code as f32 / 255.0).to_bits();
+    let mut terms = BlendTerms {
+        source_factor: [0; 4],
+        destination_factor: [0; 4],
+        result: [0; 4],
+    };
+    for c in 0..4 {
+        let (src, dest, op) = if c == 3 {
+            (equation.src_alpha, equation.dest_alpha, equation.op_alpha)
+        } else {
+            (equation.src, equation.dest, equation.op)
+        };
+        let (sc, dc) = (at(&s, c), at(&d, c));
+        let (sf, df, value) = match op {
+            BlendOp::Min => (255, 255, sc.min(dc)),
+            BlendOp::Max => (255, 255, sc.max(dc)),
+            BlendOp::Add | BlendOp::Subtract | BlendOp::RevSubtract => {
+                let (sf, df) = (factor_code(src, c), factor_code(dest, c));
+                let (source_term, destination_term) = (product_8bit(sc, sf), product_8bit(dc, df));
+                let value = match op {
+                    BlendOp::Subtract => source_term.saturating_sub(destination_term),
+                    BlendOp::RevSubtract => destination_term.saturating_sub(source_term),
+                    _ => source_term.saturating_add(destination_term).min(255),
+                };
+                (sf, df, value)
+            }
+        };
+        if let (Some(sf_out), Some(df_out), Some(out)) = (
+            terms.source_factor.get_mut(c),
+            terms.destination_factor.get_mut(c),
+            terms.result.get_mut(c),
+        ) {
+            *sf_out = word(sf);
+            *df_out = word(df);
+            *out = word(value);
+        }
     }
     terms
 }

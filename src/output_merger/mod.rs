@@ -106,7 +106,9 @@ mod target;
 #[cfg(test)]
 mod tests;
 
-pub use blend::{BlendEquation, BlendInputs, BlendRange, BlendTerms, blend, logic, logic_texel};
+pub use blend::{
+    BlendEquation, BlendInputs, BlendRange, BlendTerms, blend, blend_fixed_point_8bit, logic, logic_texel,
+};
 pub use depth_stencil::{masked_stencil, passes, stencil_op};
 pub use record::{
     BlendRecord, CoverageRecord, DepthRecord, DepthStencilOutcome, DepthStencilRecord, LogicRecord, StencilCase,
@@ -393,6 +395,17 @@ impl OutputMerger {
         Ok(())
     }
 
+    /// Blends 8-bit UNORM targets in 8-bit fixed point when `on` (the `blend-8bit` variant,
+    /// [`crate::draw::variants`]); other targets as before.
+    pub fn with_fixed_point_blend(mut self, on: bool) -> OutputMerger {
+        for (plan, target) in self.plans.iter_mut().zip(&self.targets.render_targets) {
+            if let (Some(plan), Some(target)) = (plan.as_mut(), target) {
+                *plan = plan.with_fixed_point_8bit(target.format(), on);
+            }
+        }
+        self
+    }
+
     /// Sets the viewport's MinDepth and MaxDepth, the range depths are clamped to (17.10); a draw with several
     /// viewports sets it per primitive.
     pub fn set_depth_range(&mut self, min_depth: f32, max_depth: f32) {
@@ -660,7 +673,11 @@ impl OutputMerger {
                         destination: codec.decode(bytes)?,
                         blend_factor: plan.blend_factor,
                     };
-                    let terms = blend(&equation, &inputs);
+                    let terms = if plan.fixed_point_8bit {
+                        blend_fixed_point_8bit(&equation, &inputs)
+                    } else {
+                        blend(&equation, &inputs)
+                    };
                     let operation = recording.then(|| blend_record(&equation, &inputs, &terms));
                     (terms.result, operation)
                 }

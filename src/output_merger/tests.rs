@@ -1543,3 +1543,92 @@ fn targets_of_different_sample_counts_are_refused_naming_them() {
     );
     assert!(error.detail.contains("render target 0 has 4"), "{error}");
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The `blend-8bit` variant (crate::draw::variants): 8-bit UNORM targets blended in 8-bit codes
+
+/// Writes `o0` at (0, 0) of a 1x1 target of `format` holding `dest`, blended in 8-bit fixed point when `fixed`.
+fn write_8bit(state: &OutputMergerState, format: Format, dest: [u8; 4], o0: [f32; 4], fixed: bool) -> Vec<u8> {
+    let mut om = OutputMerger::new(state, one_target(format, dest.to_vec()))
+        .unwrap()
+        .with_fixed_point_blend(fixed);
+    let mut outputs = [[0u32; 4]; 8];
+    outputs[0] = texel(o0);
+    om.write(0, 0, &outputs, &[0xf; 8], None).unwrap();
+    om.into_targets().render_targets[0].take().unwrap().into_bytes()
+}
+
+#[test]
+fn an_8bit_blend_rounds_each_product_to_a_code_where_float32_rounds_once() {
+    let over = blend_state(equation(
+        Blend::SrcAlpha,
+        Blend::InvSrcAlpha,
+        BlendOp::Add,
+        Blend::One,
+        Blend::InvSrcAlpha,
+        BlendOp::Add,
+    ));
+    // blue 0.1 at alpha 0.6 over 107 (fixtures/captures/README.md, 02's draw 1 at (41, 21)): in float32
+    // 0.1 x 0.6 + 107/255 x 0.4 = 0.22784 = 58.1 codes -> 58; in codes 0.1 -> 25.5 -> 26 (nearest even), 0.6 -> 153,
+    // 1 - 0.6 -> 255 - 153 = 102: 26 x 153 / 255 = 15.6 -> 16 plus 107 x 102 / 255 = 42.8 -> 43, so 59 (llvmpipe's).
+    let source = [0.0, 0.0, 0.1, 0.6];
+    assert_eq!(
+        write_8bit(&over, Format::R8G8B8A8Unorm, [0, 0, 107, 255], source, false)[2],
+        58
+    );
+    assert_eq!(
+        write_8bit(&over, Format::R8G8B8A8Unorm, [0, 0, 107, 255], source, true)[2],
+        59
+    );
+    // ImGui's header (21-imgui, draw 2 at (654, 87)): (66, 150, 250) / 255 at alpha code 79 over (21, 22, 23):
+    // red 66 x 79 / 255 = 20.45 -> 20 plus 21 x 176 / 255 = 14.49 -> 14 = 34 (float32: 34.94 -> 35); green
+    // 150 x 79 / 255 = 46.47 -> 46 plus 22 x 176 / 255 = 15.18 -> 15 = 61 (float32: 61.65 -> 62); alpha
+    // 79 x 255 / 255 = 79 plus 255 x 176 / 255 = 176, 255.
+    let header = [66.0 / 255.0, 150.0 / 255.0, 250.0 / 255.0, 79.0 / 255.0];
+    let fixed = write_8bit(&over, Format::R8G8B8A8Unorm, [21, 22, 23, 255], header, true);
+    assert_eq!(&fixed[..2], &[34, 61]);
+    assert_eq!(fixed[3], 255);
+    assert_eq!(
+        &write_8bit(&over, Format::R8G8B8A8Unorm, [21, 22, 23, 255], header, false)[..2],
+        &[35, 62]
+    );
+}
+
+#[test]
+fn an_8bit_blend_saturates_its_sums_and_differences_and_leaves_other_formats_in_float() {
+    let add = blend_state(equation(
+        Blend::One,
+        Blend::One,
+        BlendOp::Add,
+        Blend::One,
+        Blend::One,
+        BlendOp::Subtract,
+    ));
+    // 200 + 100 saturates at 255; alpha (SUBTRACT: source - destination) 100 - 200 stops at 0
+    let out = write_8bit(
+        &add,
+        Format::R8G8B8A8Unorm,
+        [100, 0, 0, 200],
+        [200.0 / 255.0, 0.0, 0.0, 100.0 / 255.0],
+        true,
+    );
+    assert_eq!((out[0], out[3]), (255, 0));
+    // SRGB targets blend in float whatever the variant (llvmpipe linearizes them): 0.5 x 0.5 + 0 = 0.25 linear,
+    // encoded 137 (3.2.3.7: 1.055 x 0.25^(1/2.4) - 0.055 = 0.5370 x 255 = 136.9)
+    let half = blend_state(equation(
+        Blend::SrcAlpha,
+        Blend::Zero,
+        BlendOp::Add,
+        Blend::One,
+        Blend::Zero,
+        BlendOp::Add,
+    ));
+    let srgb = write_8bit(
+        &half,
+        Format::R8G8B8A8UnormSrgb,
+        [0, 0, 0, 0],
+        [0.5, 0.5, 0.5, 0.5],
+        true,
+    );
+    assert_eq!(srgb[0], 137);
+}

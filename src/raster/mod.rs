@@ -326,6 +326,9 @@ pub struct Rasterizer {
     line_mode: LineMode,
     /// Whether triangles are drawn as their edges (15.13's `WIREFRAME`).
     wireframe: bool,
+    /// Whether a triangle's attributes and depth are interpolated over its unsnapped positions (the
+    /// `unsnapped-interpolation` variant, [`crate::draw::variants`]).
+    unsnapped_interpolation: bool,
 }
 
 impl Rasterizer {
@@ -371,7 +374,23 @@ impl Rasterizer {
             pattern: SamplePattern::default(),
             line_mode: LineMode::Aliased,
             wireframe: false,
+            unsnapped_interpolation: false,
         })
+    }
+
+    /// The same rasterizer interpolating triangles' attributes and depth over their unsnapped positions when `on`
+    /// (the `unsnapped-interpolation` variant, [`crate::draw::variants`]; the spec's rule, 15.16.2, is the snapped
+    /// ones). Coverage, facing and the depth bias's slope stay on the snapped positions; lines and points are
+    /// unchanged.
+    #[must_use]
+    pub fn with_unsnapped_interpolation(mut self, on: bool) -> Self {
+        self.unsnapped_interpolation = on;
+        self
+    }
+
+    /// Whether triangles are interpolated over their unsnapped positions.
+    pub fn unsnapped_interpolation(&self) -> bool {
+        self.unsnapped_interpolation
     }
 
     /// The same rasterizer drawing lines by `line_mode` and, when `wireframe`, triangles as their edges (15.13).

@@ -78,6 +78,10 @@ pub struct Part {
     bounds: PixelRect,
     /// The pixels' sample positions (3.5.3).
     pattern: SamplePattern,
+    /// The unsnapped screen positions x, y in 1/256 pixels, when attributes and depth are interpolated over them
+    /// (the `unsnapped-interpolation` variant, [`crate::draw::variants`]); `None` (the spec's rule) interpolates over
+    /// the snapped ones. Coverage always uses the snapped ones.
+    unsnapped: Option<[[f64; 2]; 3]>,
 }
 
 impl Part {
@@ -97,7 +101,7 @@ impl Part {
         let applies = state.depth_bias != 0 || state.slope_scaled_depth_bias != 0.;
         let bias = if applies { depth_bias } else { 0. };
         let z = screen.map(|s| if applies { s[2] + depth_bias } else { s[2] });
-        Self::from_corners(
+        let part = Self::from_corners(
             Corners {
                 fixed,
                 z,
@@ -108,7 +112,13 @@ impl Part {
             None,
             bias,
             raster,
-        )
+        )?;
+        let unsnapped = screen.map(|[x, y, _]| [f64::from(x) * 256., f64::from(y) * 256.]);
+        let finite = unsnapped.iter().flatten().all(|c| c.is_finite());
+        Some(Self {
+            unsnapped: (raster.unsnapped_interpolation() && finite).then_some(unsnapped),
+            ..part
+        })
     }
 
     /// Set up a triangle of an expanded point or line (3.4.1: expanded before snapping; 3.4.5, 3.4.6) from its
@@ -167,6 +177,7 @@ impl Part {
             depth_range: [viewport.min_depth, viewport.max_depth],
             bounds: pixel_bounds(fixed, raster.pattern().extent_256()).intersect(raster.allowed()),
             pattern: raster.pattern(),
+            unsnapped: None,
         })
     }
 
@@ -287,7 +298,11 @@ impl Part {
     // the values are float32 by definition
     pub fn lane_at(&self, px: i64, py: i64, offset: [i64; 2]) -> Lane {
         let point = self.point(px, py, offset);
-        let (_, screen) = self.edges_at(point);
+        let (_, snapped) = self.edges_at(point);
+        let screen = self
+            .unsnapped
+            .and_then(|corners| unsnapped_weights(corners, point))
+            .unwrap_or(snapped);
         let [b0, b1, b2] = screen;
         let [i0, i1, i2] = self.inv_w;
         let over_w = [b0 * i0, b1 * i1, b2 * i2];
@@ -326,6 +341,17 @@ impl Part {
             linear,
         }
     }
+}
+
+/// The screen-linear weights of the unsnapped `corners` (in 1/256 pixels) at `point`: each vertex's the signed area
+/// of the triangle the point makes with the other two over the whole triangle's, in f64. `None` when the
+/// unsnapped triangle has no area (then the snapped weights serve).
+fn unsnapped_weights(corners: [[f64; 2]; 3], point: [i64; 2]) -> Option<[f64; 3]> {
+    let edge = |a: [f64; 2], b: [f64; 2], p: [f64; 2]| (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+    let [v0, v1, v2] = corners;
+    let p = point.map(|c| c as f64);
+    let area = edge(v0, v1, v2);
+    (area != 0. && area.is_finite()).then(|| [edge(v1, v2, p) / area, edge(v2, v0, p) / area, edge(v0, v1, p) / area])
 }
 
 /// The pixels one of whose sample positions lies within the bounding box of the snapped positions `fixed`: a pixel
@@ -404,5 +430,28 @@ pub(super) fn depth_bias(fixed: [[i64; 2]; 3], z: [f32; 3], signed_area: i64, ra
         bias.max(clamp)
     } else {
         bias
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::unsnapped_weights;
+
+    #[test]
+    fn unsnapped_weights_are_the_areas_opposite_each_vertex_over_the_whole() {
+        // the triangle (0, 0), (1, 0), (0, 1) pixels, in 1/256 pixels; at (0.25, 0.25): the vertex at the origin
+        // weighs the area of the triangle the point makes with the other two, 1 - 0.25 - 0.25 = 0.5, the others 0.25
+        let corners = [[0.0, 0.0], [256.0, 0.0], [0.0, 256.0]];
+        assert_eq!(unsnapped_weights(corners, [64, 64]).unwrap(), [0.5, 0.25, 0.25]);
+        // wound the other way, the same weights
+        let reversed = [[0.0, 0.0], [0.0, 256.0], [256.0, 0.0]];
+        assert_eq!(unsnapped_weights(reversed, [64, 64]).unwrap(), [0.5, 0.25, 0.25]);
+        // off the 1/256 grid: x 0.3 pixels = 76.8 units; at (0.15, 0) halfway along the bottom edge
+        let off = [[0.0, 0.0], [76.8, 0.0], [0.0, 256.0]];
+        let w = unsnapped_weights(off, [38, 0]).unwrap();
+        assert!((w[1] - 38.0 / 76.8).abs() < 1e-12 && w[2] == 0.0, "{w:?}");
+        // no area: None
+        assert_eq!(unsnapped_weights([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [1, 1]), None);
     }
 }

@@ -21,9 +21,11 @@
 //! size and report; the raw bytes, the ambiguity mask and the per-pixel comparison are left out of the JSON (they are
 //! megabytes) and reached through the fields and [`TargetReplay::png`].
 
+pub mod explain;
 pub mod resolve;
 pub mod session;
 
+pub use explain::{Explanation, explain};
 pub use resolve::{ResolveReplay, ResolvedSurfaces, replay_resolve, resolve_samples};
 pub use session::{ReplaySession, plane_tolerance};
 

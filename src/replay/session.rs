@@ -158,6 +158,20 @@ impl ReplaySession {
         }
     }
 
+    /// Replays the draw again from its recorded contents before it, to its end, under `variants`
+    /// ([`crate::draw::variants`]) and compares it: the stages the variants change are run again, the shaded
+    /// vertices reused ([`PreparedDraw::set_variants`]). The session keeps the new result.
+    pub fn rerun_with(
+        &mut self,
+        variants: crate::draw::Variants,
+        progress: Option<ProgressCallback<'_>>,
+    ) -> Result<&DrawReplay> {
+        self.prepared.set_variants(variants);
+        self.options.draw.variants = variants;
+        self.phase = Phase::Prepared;
+        self.run_to_end(progress)
+    }
+
     /// Ends the replay unfinished: the same as dropping the session, said out loud.
     pub fn cancel(self) {}
 

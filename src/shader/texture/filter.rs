@@ -3,7 +3,9 @@
 
 use super::address::{AxisTaps, array_slice, axis_taps, fixed_position, split_fixed};
 use super::cube::{FaceCoords, face_derivatives, face_of, spill};
-use super::lod::{Footprint, LevelOfDetail, MipChoice, clamp_lod, flatten_3d, footprint, select_mips};
+use super::lod::{
+    Footprint, LevelOfDetail, MipChoice, clamp_lod, flatten_3d, footprint_under, select_mips, select_mips_float,
+};
 use super::view::{BlockCache, ComponentRange, TextureData, TextureView, component_ranges};
 use crate::api::enums::{AddressMode, ComparisonFunc, SrvDimension};
 use crate::api::resource::{Reduction, SamplerDesc};
@@ -520,15 +522,16 @@ pub(super) fn resolve_lod(
     location: &Location,
     lod: &LevelOfDetail,
     anisotropic: Option<u32>,
+    variants: super::FilterVariants,
 ) -> (Footprint, f32) {
     match *lod {
         LevelOfDetail::Implicit { ddx, ddy } | LevelOfDetail::Gradient { ddx, ddy } => {
             let (dx, dy) = texel_derivatives(data, location, ddx, ddy);
-            (footprint(dx, dy, anisotropic), 0.0)
+            (footprint_under(dx, dy, anisotropic, variants), 0.0)
         }
         LevelOfDetail::Bias { ddx, ddy, bias } => {
             let (dx, dy) = texel_derivatives(data, location, ddx, ddy);
-            (footprint(dx, dy, anisotropic), bias)
+            (footprint_under(dx, dy, anisotropic, variants), bias)
         }
         LevelOfDetail::Explicit(lod) => (Footprint { lod, anisotropy: None }, 0.0),
         LevelOfDetail::Zero => (
@@ -566,9 +569,13 @@ pub(super) fn sample(
     let anisotropic = (filter.anisotropic()
         && matches!(view.dimension, SrvDimension::Texture2D | SrvDimension::Texture2DArray))
     .then_some(sampler.max_anisotropy);
-    let (footprint, bias) = resolve_lod(data, &location, lod, anisotropic);
+    let (footprint, bias) = resolve_lod(data, &location, lod, anisotropic, view.variants);
     let clamped = clamp_lod(sampler, footprint.lod, bias);
-    let mips = select_mips(clamped, filter.mip_linear(), data.mip_count());
+    let mips = if view.variants.lod_log2_linear {
+        select_mips_float(clamped, filter.mip_linear(), data.mip_count())
+    } else {
+        select_mips(clamped, filter.mip_linear(), data.mip_count())
+    };
     let (taps, step) = anisotropic_taps(data, &footprint);
     let combine = match (reference, filter.reduction()) {
         (Some(reference), _) => Combine::Compare {

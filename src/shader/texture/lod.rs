@@ -168,6 +168,77 @@ pub(super) fn footprint(dx: [f32; 2], dy: [f32; 2], anisotropic: Option<u32>) ->
     }
 }
 
+/// [`footprint`] under the LOD variants ([`super::FilterVariants`]; anisotropic footprints keep 7.18.11's rule):
+/// with `lod-max-length` the squared length of the longer derivative vector as it is, otherwise of the longer axis
+/// of 7.18.11's ellipse; with `lod-log2-linear` its piecewise-linear `log2` ([`linear_log2`]) halved, otherwise
+/// `log2` of the length. Without either variant, [`footprint`] itself.
+pub(super) fn footprint_under(
+    dx: [f32; 2],
+    dy: [f32; 2],
+    anisotropic: Option<u32>,
+    variants: super::FilterVariants,
+) -> Footprint {
+    if anisotropic.is_some() || !(variants.lod_max_length || variants.lod_log2_linear) {
+        return footprint(dx, dy, anisotropic);
+    }
+    let (dx, dy) = if variants.lod_max_length {
+        (dx, dy)
+    } else {
+        orthogonalize(dx, dy)
+    };
+    let squared = |v: [f32; 2]| v[0] * v[0] + v[1] * v[1];
+    let longest = squared(dx).max(squared(dy));
+    let lod = if variants.lod_log2_linear {
+        0.5 * linear_log2(longest)
+    } else {
+        longest.sqrt().log2()
+    };
+    Footprint { lod, anisotropy: None }
+}
+
+/// A piecewise-linear `log2` (llvmpipe's fast approximation, exact at powers of two): for `x = M 2^E` with
+/// `1 <= M < 2`, `(E - 1) + M` in float32, from the bits of `x` (so 0 gives -127 and a denormal counts as
+/// exponent -127). NaN stays NaN; infinity gives infinity.
+pub(super) fn linear_log2(x: f32) -> f32 {
+    if x.is_nan() || x == f32::INFINITY {
+        return x;
+    }
+    let bits = x.to_bits() & 0x7fff_ffff;
+    let exponent = ((bits >> 23) as i32).saturating_sub(127);
+    let mantissa = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
+    (exponent.saturating_sub(1)) as f32 + mantissa
+}
+
+/// [`select_mips`] from the LOD in float32 (the `lod-log2-linear` variant): POINT rounds `lod + 0.5` down; LINEAR
+/// reads `floor(lod)` and the next level, the next weighing `lod - floor(lod)` unquantized.
+pub(super) fn select_mips_float(clamped_lod: f32, mip_linear: bool, mips: u32) -> MipChoice {
+    let magnify = clamped_lod <= 0.0;
+    let lod = if clamped_lod.is_nan() {
+        0.0
+    } else {
+        clamped_lod.clamp(-128.0, 128.0)
+    };
+    let last = i64::from(mips.saturating_sub(1));
+    let level = |value: f32| u32::try_from((value as i64).clamp(0, last)).unwrap_or(0);
+    if !mip_linear {
+        let nearest = level((lod + 0.5).floor());
+        return MipChoice {
+            floor: nearest,
+            ceil: nearest,
+            ceil_weight: 0.0,
+            magnify,
+        };
+    }
+    let whole = lod.floor();
+    let (floor, ceil) = (level(whole), level(whole + 1.0));
+    MipChoice {
+        floor,
+        ceil,
+        ceil_weight: if floor == ceil { 0.0 } else { lod - whole },
+        magnify,
+    }
+}
+
 /// 7.18.11: the computed LOD plus the sampler's `MipLODBias` plus the instruction's bias (`sample_b`), then
 /// `max(MinLOD, min(MaxLOD, ·))` — in that order, so MinLOD wins over a smaller MaxLOD, and by 3.1's min/max, which
 /// return the other operand for a NaN (a NaN LOD becomes MaxLOD).

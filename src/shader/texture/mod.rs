@@ -95,6 +95,19 @@ mod view;
 mod tests;
 
 pub use lod::LevelOfDetail;
+
+/// How LODs are computed and textures filtered when a draw is replayed under variants
+/// ([`crate::draw::variants`]); every field false is the spec's rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FilterVariants {
+    /// `lod-max-length`: an isotropic LOD from the longer of the derivative vectors as they are, not from the axes
+    /// of 7.18.11's ellipse.
+    pub lod_max_length: bool,
+    /// `lod-log2-linear`: an isotropic LOD of `(E + M - 1) / 2` for the longer vector's squared length `M 2^E`
+    /// (a piecewise-linear `log2`), and a linear mip filter's level and weight from that LOD in float32, not in 7.18.10's
+    /// 8.8 fixed point.
+    pub lod_log2_linear: bool,
+}
 pub use view::{TextureDecoding, TextureView};
 
 use crate::api::enums::SrvDimension;
@@ -270,7 +283,13 @@ pub fn lod(view: &TextureView, sampler: &SamplerDesc, coords: [f32; 4], ddx: [f3
     let anisotropic = (sampler.filter.anisotropic()
         && matches!(view.dimension, SrvDimension::Texture2D | SrvDimension::Texture2DArray))
     .then_some(sampler.max_anisotropy);
-    let (footprint, _) = filter::resolve_lod(data, &location, &LevelOfDetail::Implicit { ddx, ddy }, anisotropic);
+    let (footprint, _) = filter::resolve_lod(
+        data,
+        &location,
+        &LevelOfDetail::Implicit { ddx, ddy },
+        anisotropic,
+        view.variants,
+    );
     let unclamped = footprint.lod + sampler.mip_lod_bias;
     let clamped = lod::clamp_lod(sampler, footprint.lod, 0.0);
     let last = data.mip_count().saturating_sub(1) as f32;

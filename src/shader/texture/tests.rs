@@ -1618,3 +1618,56 @@ fn hostile_coordinates_and_states_never_panic() {
         }
     }
 }
+
+// ---- the LOD variants (crate::draw::variants)
+
+#[test]
+fn the_piecewise_linear_log2_is_exact_at_powers_of_two_and_linear_between() {
+    // x = M 2^E gives (E - 1) + M: 8 = 1 x 2^3 -> 3; 9 = 1.125 x 2^3 -> 3.125; 0.75 = 1.5 x 2^-1 -> -0.5 (log2 0.75 =
+    // -0.415); 1 -> 0; 0 has exponent field 0 -> -127 + 1 - 1 = -127
+    assert_eq!(lod::linear_log2(8.0), 3.0);
+    assert_eq!(lod::linear_log2(9.0), 3.125);
+    assert_eq!(lod::linear_log2(0.75), -0.5);
+    assert_eq!(lod::linear_log2(1.0), 0.0);
+    assert_eq!(lod::linear_log2(0.0), -127.0);
+    assert!(lod::linear_log2(f32::NAN).is_nan());
+}
+
+#[test]
+fn the_lod_variants_take_the_longer_untransformed_vector_and_the_linear_log2_of_its_square() {
+    let variants = |lod_max_length, lod_log2_linear| FilterVariants {
+        lod_max_length,
+        lod_log2_linear,
+    };
+    // a 3-texel footprint: the spec's log2 3 = 1.58496; the linear log2 of 9 halved: (3 + 1.125 - 1) / 2 = 1.5625,
+    // llvmpipe's LOD as fixtures/texture/README.md fitted it (1.5576, within its 1/256 steps)
+    let three = lod::footprint_under([3.0, 0.0], [0.0, 0.0], None, variants(false, true));
+    assert_eq!(three.lod, 1.5625);
+    let spec = lod::footprint_under([3.0, 0.0], [0.0, 0.0], None, variants(false, false));
+    assert!((spec.lod - 3f32.log2()).abs() < 1e-6, "{}", spec.lod);
+    // skewed dX = (1, 1), dY = (1, 0) (skewed_derivatives_take_the_lod_of_their_ellipse): the ellipse's longer axis
+    // 1.618034 gives 0.694242; the longer vector as it is, sqrt 2, gives log2 sqrt 2 = 0.5, and the linear log2 of
+    // its square 2 = 1 x 2^1 gives (1 - 1 + 1) / 2 = 0.5 too
+    let skewed = |v| lod::footprint_under([1.0, 1.0], [1.0, 0.0], None, v).lod;
+    assert!((skewed(variants(false, false)) - 0.694_242).abs() < 1e-5);
+    assert!((skewed(variants(true, false)) - 0.5).abs() < 1e-6);
+    assert_eq!(skewed(variants(true, true)), 0.5);
+    // anisotropic footprints keep 7.18.11's rule under any variant
+    let aniso = lod::footprint_under([1.0, 1.0], [1.0, 0.0], Some(16), variants(true, true));
+    assert_eq!(aniso, lod::footprint([1.0, 1.0], [1.0, 0.0], Some(16)));
+}
+
+#[test]
+fn mips_chosen_from_a_float_lod_weigh_by_its_fraction_unquantized() {
+    // LOD 1.3 (float32 1.29999995): levels 1 and 2, level 2 weighing 1.3 - 1 = 0.29999995 (7.18.10's 8.8 fixed point
+    // would give 333 / 256 -> 77 / 256 = 0.30078)
+    let float = lod::select_mips_float(1.3, true, 4);
+    assert_eq!((float.floor, float.ceil), (1, 2));
+    assert_eq!(float.ceil_weight, 1.3f32 - 1.0);
+    assert_eq!(lod::select_mips(1.3, true, 4).ceil_weight, 77.0 / 256.0);
+    // POINT: 1.49 -> 1, 1.5 -> 2; past the last level both clamp, weight 0
+    assert_eq!(lod::select_mips_float(1.49, false, 4).floor, 1);
+    assert_eq!(lod::select_mips_float(1.5, false, 4).floor, 2);
+    let past = lod::select_mips_float(3.5, true, 4);
+    assert_eq!((past.floor, past.ceil, past.ceil_weight), (3, 3, 0.0));
+}

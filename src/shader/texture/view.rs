@@ -23,6 +23,8 @@ pub struct TextureView {
     pub(super) format: Format,
     /// The resource's data as the view sees it.
     pub(super) content: Content,
+    /// How it is filtered when a draw is replayed under variants (the spec's rules by default).
+    pub(super) variants: super::FilterVariants,
 }
 
 /// What a view reads.
@@ -191,6 +193,7 @@ impl TextureView {
                     dimension: desc.dimension,
                     format,
                     content: Content::Buffer(buffer),
+                    variants: super::FilterVariants::default(),
                 })
             }
             (Resource::Buffer(_), dimension) => Err(view_error(format!("a {dimension} view cannot see a buffer"))),
@@ -203,6 +206,7 @@ impl TextureView {
                     dimension,
                     format,
                     content: Content::Texture(data),
+                    variants: super::FilterVariants::default(),
                 })
             }
         }
@@ -216,6 +220,12 @@ impl TextureView {
     /// The format the view reads texels as (`UNKNOWN` for raw and structured buffers).
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// Sets how the view computes LODs and filters when a draw is replayed under variants
+    /// ([`super::FilterVariants`]).
+    pub fn set_variants(&mut self, variants: super::FilterVariants) {
+        self.variants = variants;
     }
 
     /// Sets when the view decodes a subresource whole (before any read).

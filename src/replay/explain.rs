@@ -1,0 +1,213 @@
+//! Explaining a difference (`iridia explain`): a draw replayed under each implementation choice the spec allows
+//! ([`crate::draw::variants`]) alone, then under every combination of them, each compared with what the GPU wrote,
+//! to name the choice the GPU made.
+//!
+//! The draw is prepared once; each run re-runs from the recorded contents before the draw only the stages the
+//! variants change (the shaded vertices are kept, [`ReplaySession::rerun_with`]). With `N` variants there are `2^N`
+//! runs (the baseline, each alone, each combination): the best set is the one leaving the fewest differing pixels,
+//! the smaller set on a tie. The verdict says which set reproduces the recorded target, or how many pixels stay
+//! unexplained.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::{DrawReplay, ReplayOptions, ReplaySession, serialize_slot};
+use crate::capture::{CapturedDraw, TargetSlot};
+use crate::draw::{ShaderCache, Variant, Variants};
+use crate::{Error, Result};
+
+/// How one run compared on the explained target.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Pixels outside the tolerance (ambiguous and shifted ones excluded, as `iridia replay` counts them).
+    pub differing_pixels: u64,
+    /// The largest error of any channel, in ULPs of the format (0 when every measured pixel is exact).
+    pub max_ulp: u64,
+}
+
+/// One variant alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantOutcome {
+    /// The variant's name.
+    pub name: &'static str,
+    /// What it does.
+    pub description: &'static str,
+    /// The pipeline stage it changes.
+    pub stage: &'static str,
+    /// Pixels outside the tolerance under it.
+    pub differing_pixels: u64,
+    /// The largest error under it, in ULPs.
+    pub max_ulp: u64,
+}
+
+/// The set of variants that leaves the fewest differing pixels.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BestSet {
+    /// Its variants' names (empty: none does better than the spec's rules).
+    pub variants: Vec<&'static str>,
+    /// Pixels outside the tolerance under it.
+    pub differing_pixels: u64,
+    /// The largest error under it, in ULPs.
+    pub max_ulp: u64,
+}
+
+/// What `iridia explain` reports for one target of one draw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The draw's index in the capture.
+    pub draw: usize,
+    /// The explained target.
+    #[serde(serialize_with = "serialize_slot")]
+    pub target: TargetSlot,
+    /// The replay under the spec's rules.
+    pub baseline: Outcome,
+    /// Each variant alone, in [`Variant::ALL`]'s order.
+    pub variants: Vec<VariantOutcome>,
+    /// The best set of any size.
+    pub best: BestSet,
+    /// One line: what reproduces the recorded target, or how many pixels stay unexplained.
+    pub verdict: String,
+}
+
+/// The outcome on `target` of a finished replay, or an error when the capture has nothing to compare it with.
+fn outcome_of(replay: &DrawReplay, target: TargetSlot) -> Result<Outcome> {
+    let report = replay.target(target).and_then(|t| t.report.as_ref()).ok_or_else(|| {
+        Error::new(
+            format!("draw {} {target}", replay.index),
+            "the capture records no after for it",
+        )
+    })?;
+    Ok(Outcome {
+        differing_pixels: report.differing_pixels,
+        max_ulp: report.channels.iter().map(|c| c.max_ulp_error).max().unwrap_or(0),
+    })
+}
+
+/// The target to explain when none is named: the compared one with the most differing pixels (the first of them on
+/// a tie, render targets before depth).
+fn default_target(replay: &DrawReplay) -> Option<TargetSlot> {
+    let mut best: Option<(TargetSlot, u64)> = None;
+    for target in &replay.targets {
+        if let Some(report) = &target.report
+            && best.is_none_or(|(_, most)| report.differing_pixels > most)
+        {
+            best = Some((target.slot, report.differing_pixels));
+        }
+    }
+    best.map(|(slot, _)| slot)
+}
+
+/// A short phrase for a set of variants, as the verdict names it.
+fn phrase(set: Variants) -> String {
+    set.iter().map(Variant::summary).collect::<Vec<_>>().join(" and ")
+}
+
+/// The verdict line for a baseline and a best set.
+fn verdict(target: TargetSlot, baseline: &Outcome, best_set: Variants, best: &Outcome) -> String {
+    let before = baseline.differing_pixels;
+    let after = best.differing_pixels;
+    if before == 0 {
+        format!("nothing to explain: no pixel of {target} differs")
+    } else if best_set.is_empty() || after >= before {
+        format!("unexplained: {before} pixels remain (no variant reduces them)")
+    } else if after == 0 {
+        format!("reproduced by: {} ({before} differing pixels -> 0)", phrase(best_set))
+    } else {
+        format!(
+            "partly explained by: {} ({before} differing pixels -> {after}); unexplained: {after} pixels remain",
+            phrase(best_set)
+        )
+    }
+}
+
+/// Explains `target` of `draw` (by default the compared target with the most differing pixels): the draw replayed
+/// under `options` with no variant, each variant alone and every combination (see the module documentation).
+/// `progress(done, total)` is called after each run; returning `false` cancels (an error).
+pub fn explain(
+    draw: Arc<CapturedDraw>,
+    target: Option<TargetSlot>,
+    cache: &mut ShaderCache,
+    options: &ReplayOptions,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Explanation> {
+    let index = draw.index;
+    let mut session = ReplaySession::prepare(draw, cache, options)?;
+    let sets: Vec<Variants> = (0u32..1 << Variant::ALL.len())
+        .map(|bits| {
+            Variants::of(
+                Variant::ALL
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, v)| v),
+            )
+        })
+        .collect();
+    let total = sets.len();
+    let mut outcomes: Vec<(Variants, Outcome)> = Vec::with_capacity(total);
+    let mut target = target;
+    for (done, set) in sets.into_iter().enumerate() {
+        let replay = session.rerun_with(set, None)?;
+        let slot = match target {
+            Some(slot) => slot,
+            None => {
+                let slot = default_target(replay).ok_or_else(|| {
+                    Error::new(format!("draw {index}"), "the capture records no after for any target")
+                })?;
+                target = Some(slot);
+                slot
+            }
+        };
+        outcomes.push((set, outcome_of(replay, slot)?));
+        if !progress(done.saturating_add(1), total) {
+            return Err(Error::of_kind(
+                crate::error::ErrorKind::Cancelled,
+                format!("draw {index}"),
+                "explaining was cancelled",
+            ));
+        }
+    }
+    let target = target.ok_or_else(|| Error::new(format!("draw {index}"), "no target to explain"))?;
+    let baseline = outcomes
+        .iter()
+        .find(|(set, _)| set.is_empty())
+        .map(|(_, o)| o.clone())
+        .ok_or_else(|| Error::new(format!("draw {index}"), "the baseline was not run"))?;
+    let variants = Variant::ALL
+        .into_iter()
+        .filter_map(|variant| {
+            let (_, outcome) = outcomes.iter().find(|(set, _)| *set == Variants::NONE.with(variant))?;
+            Some(VariantOutcome {
+                name: variant.name(),
+                description: variant.description(),
+                stage: variant.stage(),
+                differing_pixels: outcome.differing_pixels,
+                max_ulp: outcome.max_ulp,
+            })
+        })
+        .collect();
+    // the fewest differing pixels, then the fewest variants, then the smaller error
+    let (best_set, best) = outcomes
+        .iter()
+        .min_by_key(|(set, o)| (o.differing_pixels, set.iter().count(), o.max_ulp))
+        .cloned()
+        .unwrap_or((Variants::NONE, baseline.clone()));
+    let (best_set, best) = if best.differing_pixels < baseline.differing_pixels {
+        (best_set, best)
+    } else {
+        (Variants::NONE, baseline.clone())
+    };
+    Ok(Explanation {
+        draw: index,
+        target,
+        verdict: verdict(target, &baseline, best_set, &best),
+        baseline,
+        variants,
+        best: BestSet {
+            variants: best_set.iter().map(Variant::name).collect(),
+            differing_pixels: best.differing_pixels,
+            max_ulp: best.max_ulp,
+        },
+    })
+}
