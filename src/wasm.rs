@@ -153,6 +153,27 @@ impl Capture {
         answer(result)
     }
 
+    /// Sets the variants later replays run under (comma-separated names; empty: the spec's rules); returns their
+    /// names. A change drops every replay made under the old set.
+    pub fn set_variants(&mut self, list: &str) -> Result<JsValue, JsValue> {
+        answer(self.inner.set_variants(list))
+    }
+
+    /// Goes on with explaining draw `draw`, one set of variants a call; `Progress & { finished }`.
+    pub fn explain_step(&mut self, draw: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.explain_step(index(draw)))
+    }
+
+    /// `ExplainResult` of a finished explanation.
+    pub fn explain_finish(&mut self, draw: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.explain_finish(index(draw)))
+    }
+
+    /// Drops an unfinished explanation.
+    pub fn explain_abandon(&mut self, draw: u32) {
+        self.inner.explain_abandon(index(draw));
+    }
+
     /// Goes on with replaying draw `draw` for about `budget` units of work; `Progress & { finished }`.
     pub fn replay_step(&mut self, draw: u32, budget: f64) -> Result<JsValue, JsValue> {
         // a JavaScript number: NaN, negatives and fractions clamp to at least 1 unit (`f64::max` drops a NaN), and the

@@ -980,3 +980,128 @@ fn a_draw_past_its_work_or_memory_limit_fails_with_an_error_naming_the_limit() {
         stderr(&out)
     );
 }
+
+/// The `perceptual` figures of a target in the JSON report: (mean, p50, p95, p99, max).
+fn perceptual(target: &Value) -> (f64, f64, f64, f64, f64) {
+    let figure = |key: &str| {
+        target["perceptual"][key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} in {}", target["perceptual"]))
+    };
+    (
+        figure("mean"),
+        figure("p50"),
+        figure("p95"),
+        figure("p99"),
+        figure("max"),
+    )
+}
+
+#[test]
+fn flip_scores_each_render_target_by_how_visible_its_difference_is() {
+    // --exact and --flip together: the ULPs of each channel and the perceptual figures from one run (the tolerance
+    // does not change the FLIP map, which compares the pictures, not the tolerance's verdict)
+    let out = run(&["replay", &sample("02-alpha-blend"), "--flip", "--exact", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report = json(&out);
+    let draws = report["draws"].as_array().unwrap();
+    assert_eq!(draws.len(), 6);
+    for draw in draws {
+        let rt0 = &draw["targets"][0];
+        assert_eq!(rt0["slot"], "rt0");
+        // FLIP errors are in [0, 1]; percentiles by nearest rank grow with p, and the mean lies within the range
+        let (mean, p50, p95, p99, max) = perceptual(rt0);
+        assert!(
+            0.0 <= p50 && p50 <= p95 && p95 <= p99 && p99 <= max && max <= 1.0,
+            "draw {}: {}",
+            draw["index"],
+            rt0["perceptual"]
+        );
+        assert!(
+            (0.0..=max).contains(&mean),
+            "draw {}: {}",
+            draw["index"],
+            rt0["perceptual"]
+        );
+    }
+    // Draw 0 (the checker background) matches bit for bit, so both pictures are the same and no pixel has any error.
+    let checker = &draws[0]["targets"][0];
+    assert_eq!(checker["report"]["differing_pixels"], 0);
+    assert_eq!(perceptual(checker), (0.0, 0.0, 0.0, 0.0, 0.0));
+    // Draw 1 (the red disc at alpha 0.6) differs from the GPU's by one code (1 ULP of R, G or B, alpha exact) in
+    // 2481 of its 16384 pixels (and 38 ambiguous ones on the disc's edge): blending rounding. FLIP sees that, but
+    // barely. Its colour pipeline takes the HyAB distance d of the two colours in Hunt-adjusted CIELAB (|dL| plus
+    // the distance in a, b) to d^0.7 and maps that linearly to pt = 0.95 at the knee, pc = 0.4 of cmax (the largest
+    // distance, linear green against blue: 203.3^0.7 = 41.28): an error of 0.95 * d^0.7 / 16.51 = 0.0575 * d^0.7,
+    // up to 0.0575 for d = 1. One 8-bit code moves these greys and reds by d = 0.24 to 0.88, which would score
+    // 0.021 to 0.053 over a whole area of them; but the differing pixels are scattered, and the eye's filters
+    // (radius 10 pixels at 67 pixels per degree) average each one's difference with its neighbours', most of them
+    // equal, so the largest error stays under 0.05 (0.043). A difference that shows scores near or past the knee's
+    // 0.95: pure red for black is d = 108.9, an error of 0.97.
+    let disc = &draws[1]["targets"][0];
+    assert_eq!(disc["report"]["differing_pixels"], 2481);
+    let ulps: Vec<u64> = disc["report"]["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["max_ulp_error"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ulps, [1, 1, 1, 0]);
+    let (mean, _, _, _, max) = perceptual(disc);
+    assert!(max > 0.0 && max < 0.05, "{}", disc["perceptual"]);
+    assert!(mean > 0.0 && mean < max, "{}", disc["perceptual"]);
+    // without --flip the field is there but null, and the table is the same with or without it (no new column)
+    let plain = json(&run(&["replay", &sample("02-alpha-blend"), "--exact", "--json"]));
+    for draw in plain["draws"].as_array().unwrap() {
+        let rt0 = &draw["targets"][0];
+        assert!(rt0.get("perceptual").is_some_and(Value::is_null), "{rt0}");
+    }
+    let table = stdout(&run(&["replay", &sample("02-alpha-blend"), "--exact"]));
+    assert_eq!(
+        stdout(&run(&["replay", &sample("02-alpha-blend"), "--exact", "--flip"])),
+        table
+    );
+    // a depth-stencil target has no picture to score: null even with --flip (05's rt0 is a float target: scored)
+    let thin = json(&run(&["replay", &sample("05-thin-triangles"), "--flip", "--json"]));
+    let targets = thin["draws"][0]["targets"].as_array().unwrap();
+    let slots: Vec<&str> = targets.iter().map(|t| t["slot"].as_str().unwrap()).collect();
+    assert_eq!(slots, ["rt0", "depth"]);
+    let (_, _, _, _, max) = perceptual(&targets[0]);
+    assert!(max > 0.0, "{}", targets[0]["perceptual"]);
+    assert!(targets[1]["perceptual"].is_null(), "{}", targets[1]);
+}
+
+#[test]
+fn flip_with_out_writes_each_render_targets_error_map_as_a_png() {
+    let dir = scratch("flip");
+    let out = iridia()
+        .args(["replay", &sample("02-alpha-blend"), "--flip", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for draw in 0..6 {
+        let bytes = std::fs::read(dir.join(format!("draw{draw}.rt0.flip.png"))).unwrap();
+        let mut reader = png::Decoder::new(Cursor::new(bytes)).read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        pixels.truncate(info.buffer_size());
+        // the target's size: 128x128 R8G8B8A8_UNORM, one sample
+        assert_eq!((info.width, info.height), (128, 128), "draw {draw}");
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        // draw 0 matches bit for bit: every error 0, which magma shows as its first colour, (0, 0, 4)
+        if draw == 0 {
+            assert!(pixels.chunks_exact(4).all(|p| p == [0, 0, 4, 255]));
+        }
+    }
+    // without --flip no error map is written (the other pictures are)
+    let dir = scratch("no-flip");
+    let out = iridia()
+        .args(["replay", &sample("02-alpha-blend"), "--draw", "1", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(dir.join("draw1.rt0.heatmap.png").exists());
+    assert!(!dir.join("draw1.rt0.flip.png").exists());
+}

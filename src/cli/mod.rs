@@ -101,6 +101,11 @@ enum Command {
         /// difference mask, heatmap) into this folder.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Also score how visible each render target's difference is (LDR-FLIP, 0 invisible to 1): the JSON's
+        /// `perceptual` (mean, p50, p95, p99, max of the error map of the replayed against the recorded picture)
+        /// and, with --out, the error map as drawN.rtM.flip.png. The verdict and exit code do not change.
+        #[arg(long)]
+        flip: bool,
         /// Accept an incomplete comparison: draws the recorder could not record, or nothing compared, exit 0 or 1
         /// rather than 3.
         #[arg(long)]
@@ -223,6 +228,7 @@ pub fn run() -> ExitCode {
             tolerance,
             json,
             out,
+            flip,
             allow_unrecorded,
             time_limit,
             limits,
@@ -237,6 +243,7 @@ pub fn run() -> ExitCode {
                 tolerance,
                 json,
                 out,
+                flip,
                 allow_unrecorded,
                 time_limit: (time_limit > 0.0 && time_limit.is_finite())
                     .then(|| std::time::Duration::from_secs_f64(time_limit)),

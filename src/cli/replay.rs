@@ -1,12 +1,19 @@
-//! `iridia replay CAPTURE [--draw N | --all] [--exact | --tolerance SPEC] [--json] [--out DIR]`: re-runs recorded
-//! draws and compares each target with what the GPU wrote; a table (or a JSON report) of compared, differing and
-//! ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels. Without
-//! `--draw`, the capture's resolves (`ResolveSubresource`, format 1.2) are replayed too, each listed before the draw
-//! it precedes (`r0  resolve before draw 12`; in JSON the `resolves` list, in the frame's order; with `--out` its
-//! replayed destination as `resolveN.bin`), and count like draws: a differing resolve is a difference. Exit
+//! `iridia replay CAPTURE [--draw N | --all] [--exact | --tolerance SPEC] [--json] [--out DIR] [--flip]`: re-runs
+//! recorded draws and compares each target with what the GPU wrote; a table (or a JSON report) of compared, differing
+//! and ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels.
+//! Without `--draw`, the capture's resolves (`ResolveSubresource`, format 1.2) are replayed too, each listed before
+//! the draw it precedes (`r0  resolve before draw 12`; in JSON the `resolves` list, in the frame's order; with `--out`
+//! its replayed destination as `resolveN.bin`), and count like draws: a differing resolve is a difference. Exit
 //! code 0 when every compared draw and resolve matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
 //! reported and the others still run), 3 when the comparison is incomplete: the capture lists draws its writer could
 //! not record, or nothing was compared (a CI job must not read either as a pass), unless `--allow-unrecorded`.
+//!
+//! `--flip` also scores how visible each compared render target's difference is: the LDR-FLIP error
+//! ([`iridia::compare::flip`], 0 invisible to 1) of the replayed picture against the recorded one, both as `--out`
+//! draws them. The JSON's targets then carry `"perceptual": {"mean", "p50", "p95", "p99", "max"}` (`null` without
+//! `--flip`, for a depth-stencil target, when nothing was recorded or when the target is past FLIP's size limits)
+//! and `--out` writes the error map as `drawN.rtM.flip.png` (magma: near-black where nothing shows, pale yellow
+//! where most does). The table and the exit code are the same with or without it.
 
 use super::common::{open, print_out, tolerance_of, unrecorded_line};
 use iridia::capture::Capture;
@@ -32,6 +39,8 @@ pub struct ReplayArgs {
     pub json: bool,
     /// `--out DIR`.
     pub out: Option<PathBuf>,
+    /// `--flip`: the perceptual error of each compared render target ([`ReplayOptions::perceptual`]).
+    pub flip: bool,
     /// `--allow-unrecorded`: unrecorded draws and an empty comparison are not an incomplete result.
     pub allow_unrecorded: bool,
     /// `--time-limit SECONDS`: how long one draw may run (`None`: no limit).
@@ -162,7 +171,7 @@ fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// Writes a target's replayed texels (`drawN.rtM.bin`, `drawN.depth.bin`, as `iridia draw` lays them out) and its
-/// pictures (`.replayed.png`, `.recorded.png`, `.diff.png`, `.heatmap.png`).
+/// pictures (`.replayed.png`, `.recorded.png`, `.diff.png`, `.heatmap.png`, and with `--flip` `.flip.png`).
 fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), String> {
     let stem = format!("draw{index}.{}", target.slot);
     write_file(dir, &format!("{stem}.bin"), &target.replayed)?;
@@ -171,6 +180,7 @@ fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), S
         (Picture::Recorded, "recorded"),
         (Picture::Difference, "diff"),
         (Picture::Heatmap, "heatmap"),
+        (Picture::Perceptual, "flip"),
     ] {
         let png = target
             .png(picture)
@@ -300,6 +310,7 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let (tolerance, tolerance_name) = tolerance_of(args.exact, args.tolerance.as_deref())?;
     let mut options = ReplayOptions {
         tolerance,
+        perceptual: args.flip,
         ..ReplayOptions::default()
     };
     options.draw.variants = args.implementation.variants()?;

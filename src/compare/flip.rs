@@ -25,6 +25,8 @@
 
 use std::f64::consts::PI;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::ErrorKind;
 use crate::{Error, Result};
 
@@ -121,6 +123,36 @@ impl FlipMap {
             out.extend_from_slice(&[r, g, b, 255]);
         }
         out
+    }
+}
+
+/// A [`FlipMap`] pooled to a few numbers: its mean and the 50th, 95th and 99th percentiles and the largest error
+/// (nearest rank, [`FlipMap::percentile`]), each in [0, 1]. What a replay reports of a target's perceptual
+/// difference (`crate::replay::TargetReplay::perceptual`), the map itself being megabytes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerceptualError {
+    /// The mean error ([`FlipMap::mean`]).
+    pub mean: f32,
+    /// The median error.
+    pub p50: f32,
+    /// The 95th percentile.
+    pub p95: f32,
+    /// The 99th percentile.
+    pub p99: f32,
+    /// The largest error (the 100th percentile).
+    pub max: f32,
+}
+
+impl PerceptualError {
+    /// The figures of `map` (all 0 for an empty map).
+    pub fn of(map: &FlipMap) -> PerceptualError {
+        PerceptualError {
+            mean: map.mean(),
+            p50: map.percentile(50.0),
+            p95: map.percentile(95.0),
+            p99: map.percentile(99.0),
+            max: map.values.iter().copied().fold(0.0, f32::max),
+        }
     }
 }
 
@@ -933,6 +965,40 @@ mod tests {
             values: Vec::new(),
         };
         assert_eq!((empty.mean(), empty.percentile(50.0)), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_perceptual_figures_are_the_maps_mean_percentiles_and_largest_error() {
+        // 100 errors 0.00, 0.01, ..., 0.99 (shuffled): nearest rank ceil(p / 100 * 100) = p, so the p-th percentile
+        // is entry p - 1 of the sorted list: 0.49, 0.94, 0.98; the mean is 0.99 / 2 = 0.495; the largest 0.99.
+        let mut values: Vec<f32> = (0..100).map(|i| i as f32 / 100.0).collect();
+        values.reverse();
+        values.swap(3, 70);
+        let figures = PerceptualError::of(&FlipMap {
+            width: 10,
+            height: 10,
+            values,
+        });
+        assert!((figures.mean - 0.495).abs() < 1e-6, "{figures:?}");
+        assert_eq!(
+            (figures.p50, figures.p95, figures.p99, figures.max),
+            (0.49, 0.94, 0.98, 0.99)
+        );
+        let empty = PerceptualError::of(&FlipMap {
+            width: 0,
+            height: 0,
+            values: Vec::new(),
+        });
+        assert_eq!(
+            empty,
+            PerceptualError {
+                mean: 0.0,
+                p50: 0.0,
+                p95: 0.0,
+                p99: 0.0,
+                max: 0.0
+            }
+        );
     }
 
     #[test]

@@ -121,6 +121,177 @@ fn verdict(target: TargetSlot, baseline: &Outcome, best_set: Variants, best: &Ou
     }
 }
 
+/// Every set of variants, the empty set first (the baseline), then by the bits of [`Variant::ALL`].
+fn every_set() -> Vec<Variants> {
+    (0u32..1 << Variant::ALL.len())
+        .map(|bits| {
+            Variants::of(
+                Variant::ALL
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, v)| v),
+            )
+        })
+        .collect()
+}
+
+/// An explanation under way, one run at a time (so that a caller can report progress and cancel between runs):
+/// [`Explainer::step`] until it says it is done, then [`Explainer::finish`].
+pub struct Explainer {
+    /// The draw's index.
+    index: usize,
+    /// The draw, prepared once and re-run under each set.
+    session: ReplaySession,
+    /// The sets to run, the baseline first.
+    sets: Vec<Variants>,
+    /// The outcome of each set run so far.
+    outcomes: Vec<(Variants, Outcome)>,
+    /// The explained target, once known.
+    target: Option<TargetSlot>,
+}
+
+impl std::fmt::Debug for Explainer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Explainer")
+            .field("draw", &self.index)
+            .field("done", &self.outcomes.len())
+            .field("runs", &self.sets.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Explainer {
+    /// Prepares `draw` (programs from `cache`) to explain `target` (by default the compared target with the most
+    /// differing pixels in the baseline), replayed and compared under `options` (its variants are replaced by each
+    /// set's).
+    pub fn new(
+        draw: Arc<CapturedDraw>,
+        target: Option<TargetSlot>,
+        cache: &mut ShaderCache,
+        options: &ReplayOptions,
+    ) -> Result<Explainer> {
+        Ok(Explainer {
+            index: draw.index,
+            session: ReplaySession::prepare(draw, cache, options)?,
+            sets: every_set(),
+            outcomes: Vec::new(),
+            target,
+        })
+    }
+
+    /// The runs in all: one per set of variants.
+    pub fn runs(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// The runs done.
+    pub fn done(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// The replay of the set run last (the baseline after the first step).
+    pub fn last_replay(&self) -> Option<&DrawReplay> {
+        self.session.replay()
+    }
+
+    /// The explained target, once the first set has run.
+    pub fn target(&self) -> Option<TargetSlot> {
+        self.target
+    }
+
+    /// Runs the next set; returns whether every set has run.
+    pub fn step(&mut self) -> Result<bool> {
+        let Some(&set) = self.sets.get(self.outcomes.len()) else {
+            return Ok(true);
+        };
+        let index = self.index;
+        let replay = self.session.rerun_with(set, None)?;
+        let slot = match self.target {
+            Some(slot) => slot,
+            None => {
+                let slot = default_target(replay).ok_or_else(|| {
+                    Error::new(format!("draw {index}"), "the capture records no after for any target")
+                })?;
+                self.target = Some(slot);
+                slot
+            }
+        };
+        self.outcomes.push((set, outcome_of(replay, slot)?));
+        Ok(self.outcomes.len() >= self.sets.len())
+    }
+
+    /// The explanation, once every set has run, and the replay under the best set (run again if it was not the
+    /// last; `None` when no set does better than the spec's rules): its comparison tells which pixels the set
+    /// explains.
+    pub fn finish(mut self) -> Result<(Explanation, Option<DrawReplay>)> {
+        let index = self.index;
+        if self.outcomes.len() < self.sets.len() {
+            return Err(Error::new(
+                format!("draw {index}"),
+                "the explanation has not run every set",
+            ));
+        }
+        let target = self
+            .target
+            .ok_or_else(|| Error::new(format!("draw {index}"), "no target to explain"))?;
+        let baseline = self
+            .outcomes
+            .iter()
+            .find(|(set, _)| set.is_empty())
+            .map(|(_, o)| o.clone())
+            .ok_or_else(|| Error::new(format!("draw {index}"), "the baseline was not run"))?;
+        let variants = Variant::ALL
+            .into_iter()
+            .filter_map(|variant| {
+                let (_, outcome) = self
+                    .outcomes
+                    .iter()
+                    .find(|(set, _)| *set == Variants::NONE.with(variant))?;
+                Some(VariantOutcome {
+                    name: variant.name(),
+                    description: variant.description(),
+                    stage: variant.stage(),
+                    differing_pixels: outcome.differing_pixels,
+                    max_ulp: outcome.max_ulp,
+                })
+            })
+            .collect();
+        // the fewest differing pixels, then the fewest variants, then the smaller error
+        let (best_set, best) = self
+            .outcomes
+            .iter()
+            .min_by_key(|(set, o)| (o.differing_pixels, set.iter().count(), o.max_ulp))
+            .cloned()
+            .unwrap_or((Variants::NONE, baseline.clone()));
+        let (best_set, best) = if best.differing_pixels < baseline.differing_pixels {
+            (best_set, best)
+        } else {
+            (Variants::NONE, baseline.clone())
+        };
+        let best_replay = if best_set.is_empty() {
+            None
+        } else if self.session.prepared().variants() == best_set {
+            self.session.replay().cloned()
+        } else {
+            Some(self.session.rerun_with(best_set, None)?.clone())
+        };
+        let explanation = Explanation {
+            draw: index,
+            target,
+            verdict: verdict(target, &baseline, best_set, &best),
+            baseline,
+            variants,
+            best: BestSet {
+                variants: best_set.iter().map(Variant::name).collect(),
+                differing_pixels: best.differing_pixels,
+                max_ulp: best.max_ulp,
+            },
+        };
+        Ok((explanation, best_replay))
+    }
+}
+
 /// Explains `target` of `draw` (by default the compared target with the most differing pixels): the draw replayed
 /// under `options` with no variant, each variant alone and every combination (see the module documentation).
 /// `progress(done, total)` is called after each run; returning `false` cancels (an error).
@@ -132,35 +303,9 @@ pub fn explain(
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Explanation> {
     let index = draw.index;
-    let mut session = ReplaySession::prepare(draw, cache, options)?;
-    let sets: Vec<Variants> = (0u32..1 << Variant::ALL.len())
-        .map(|bits| {
-            Variants::of(
-                Variant::ALL
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| bits & (1 << i) != 0)
-                    .map(|(_, v)| v),
-            )
-        })
-        .collect();
-    let total = sets.len();
-    let mut outcomes: Vec<(Variants, Outcome)> = Vec::with_capacity(total);
-    let mut target = target;
-    for (done, set) in sets.into_iter().enumerate() {
-        let replay = session.rerun_with(set, None)?;
-        let slot = match target {
-            Some(slot) => slot,
-            None => {
-                let slot = default_target(replay).ok_or_else(|| {
-                    Error::new(format!("draw {index}"), "the capture records no after for any target")
-                })?;
-                target = Some(slot);
-                slot
-            }
-        };
-        outcomes.push((set, outcome_of(replay, slot)?));
-        if !progress(done.saturating_add(1), total) {
+    let mut explainer = Explainer::new(draw, target, cache, options)?;
+    while !explainer.step()? {
+        if !progress(explainer.done(), explainer.runs()) {
             return Err(Error::of_kind(
                 crate::error::ErrorKind::Cancelled,
                 format!("draw {index}"),
@@ -168,46 +313,6 @@ pub fn explain(
             ));
         }
     }
-    let target = target.ok_or_else(|| Error::new(format!("draw {index}"), "no target to explain"))?;
-    let baseline = outcomes
-        .iter()
-        .find(|(set, _)| set.is_empty())
-        .map(|(_, o)| o.clone())
-        .ok_or_else(|| Error::new(format!("draw {index}"), "the baseline was not run"))?;
-    let variants = Variant::ALL
-        .into_iter()
-        .filter_map(|variant| {
-            let (_, outcome) = outcomes.iter().find(|(set, _)| *set == Variants::NONE.with(variant))?;
-            Some(VariantOutcome {
-                name: variant.name(),
-                description: variant.description(),
-                stage: variant.stage(),
-                differing_pixels: outcome.differing_pixels,
-                max_ulp: outcome.max_ulp,
-            })
-        })
-        .collect();
-    // the fewest differing pixels, then the fewest variants, then the smaller error
-    let (best_set, best) = outcomes
-        .iter()
-        .min_by_key(|(set, o)| (o.differing_pixels, set.iter().count(), o.max_ulp))
-        .cloned()
-        .unwrap_or((Variants::NONE, baseline.clone()));
-    let (best_set, best) = if best.differing_pixels < baseline.differing_pixels {
-        (best_set, best)
-    } else {
-        (Variants::NONE, baseline.clone())
-    };
-    Ok(Explanation {
-        draw: index,
-        target,
-        verdict: verdict(target, &baseline, best_set, &best),
-        baseline,
-        variants,
-        best: BestSet {
-            variants: best_set.iter().map(Variant::name).collect(),
-            differing_pixels: best.differing_pixels,
-            max_ulp: best.max_ulp,
-        },
-    })
+    progress(explainer.done(), explainer.runs());
+    Ok(explainer.finish()?.0)
 }

@@ -11,6 +11,10 @@
 //! went in, on both sides). [`replay_captured`] does the same for a draw already read. Both are a [`ReplaySession`]
 //! ([`session`]) run to its end: the one path every replay takes, the viewer's step by step.
 //!
+//! With [`ReplayOptions::perceptual`] each compared render target also gets its LDR-FLIP error
+//! ([`TargetReplay::perceptual`], [`crate::compare::flip`]): how visible the difference of the two pictures is to
+//! someone flipping between them, a figure the tolerance's pass or fail does not give.
+//!
 //! A target without a recorded after has no comparison (`report` is `None`) and does not decide whether the draw
 //! matches. [`DrawReplay::matches`] is true when every compared target matches (ambiguous differences allowed).
 //!
@@ -25,12 +29,13 @@ pub mod explain;
 pub mod resolve;
 pub mod session;
 
-pub use explain::{Explanation, explain};
+pub use explain::{Explainer, Explanation, explain};
 pub use resolve::{ResolveReplay, ResolvedSurfaces, replay_resolve, resolve_samples};
 pub use session::{ReplaySession, plane_tolerance};
 
 use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::capture::{Capture, CapturedDraw, TargetSlot};
+use crate::compare::flip::{FlipMap, PerceptualError};
 use crate::compare::{
     CompareOptions, Comparison, Image, PixelClass, PreviewOptions, TargetReport, Tolerance, ToleranceSpec, encode_png,
     pixel_index, preview_rgba8,
@@ -53,6 +58,10 @@ pub struct ReplayOptions {
     /// Also compare a depth-stencil target's depth and stencil planes each alone ([`TargetReplay::plane`]), as
     /// the viewer shows them.
     pub planes: bool,
+    /// Also score how visible each render target's difference is: the LDR-FLIP error ([`crate::compare::flip`])
+    /// of the replayed picture against the recorded one, both as displayed ([`TargetReplay::perceptual`],
+    /// [`Picture::Perceptual`]; `iridia replay --flip`). Off by default: it costs a few filter passes a pixel.
+    pub perceptual: bool,
 }
 
 impl ReplayOptions {
@@ -62,6 +71,7 @@ impl ReplayOptions {
             tolerance: ToleranceSpec::exact(),
             draw: DrawOptions::default(),
             planes: false,
+            perceptual: false,
         }
     }
 }
@@ -111,6 +121,9 @@ pub enum Picture {
     Difference,
     /// The error heatmap on the default scale.
     Heatmap,
+    /// The LDR-FLIP error map through the magma colour map ([`FlipMap::to_rgba8`]: near-black where nothing
+    /// shows, pale yellow where the difference is most visible); only with [`ReplayOptions::perceptual`].
+    Perceptual,
 }
 
 /// One target of a replayed draw.
@@ -156,6 +169,17 @@ pub struct TargetReplay {
     /// [`resolve_samples`] (the box average `ResolveSubresource` gives the standard patterns, 19.2.4) and compared
     /// under the target's tolerance, a pixel ambiguous when any of its samples is; `None` otherwise.
     pub resolved: Option<ResolvedSurfaces>,
+    /// With [`ReplayOptions::perceptual`], for a render target whose after was recorded: the LDR-FLIP error
+    /// ([`crate::compare::flip`], default viewing condition) of the replayed surface against the recorded one,
+    /// both as the pictures show them ([`preview_rgba8`] in the format's default mapping, a multisampled target's
+    /// whole stack of sample planes), pooled to its mean, percentiles and largest error. `None` for a
+    /// depth-stencil target, when nothing was recorded, without the option, or when the surface is larger than
+    /// FLIP takes ([`crate::compare::flip::MAX_PIXELS`], [`crate::compare::flip::MAX_SIDE`]).
+    pub perceptual: Option<PerceptualError>,
+    /// The per-pixel FLIP errors behind [`TargetReplay::perceptual`] (`width` x `height`), for
+    /// [`Picture::Perceptual`]; `None` when that is.
+    #[serde(skip)]
+    pub flip_map: Option<FlipMap>,
 }
 
 impl TargetReplay {
@@ -199,7 +223,7 @@ impl TargetReplay {
     }
 
     /// A PNG of `picture` (RGBA8); `None` for the recorded contents, the mask and the heatmap when nothing was
-    /// recorded.
+    /// recorded, and for the FLIP map when it was not computed ([`TargetReplay::perceptual`]).
     pub fn png(&self, picture: Picture) -> Result<Option<Vec<u8>>> {
         let preview = |image: Image<'_>| preview_rgba8(&image, &PreviewOptions::for_format(self.format));
         let rgba = match picture {
@@ -214,6 +238,7 @@ impl TargetReplay {
                 .comparison
                 .as_ref()
                 .map(|c| c.heatmap_rgba8(c.default_heatmap_scale())),
+            Picture::Perceptual => self.flip_map.as_ref().map(FlipMap::to_rgba8),
         };
         rgba.map(|rgba| encode_png(self.width, self.height, &rgba)).transpose()
     }

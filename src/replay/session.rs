@@ -11,7 +11,8 @@
 use std::sync::Arc;
 
 use crate::capture::{CapturedDraw, TargetSlot};
-use crate::compare::{CompareOptions, Comparison, Image, Tolerance, compare};
+use crate::compare::flip::{self, FlipMap, FlipOptions, PerceptualError};
+use crate::compare::{CompareOptions, Comparison, Image, PreviewOptions, Tolerance, compare, preview_rgba8};
 use crate::draw::{
     DrawOutput, DrawRun, HistoryOptions, PixelHistory, PixelOutcome, PreparedDraw, Progress, ProgressCallback,
     ShaderCache, TargetImage,
@@ -285,6 +286,7 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         };
         let mut comparison = None;
         let mut plane_comparisons = Vec::with_capacity(planes.len());
+        let mut flip_map = None;
         if let Some(after) = &recorded.after {
             let reference = Image::new(recorded.format, recorded.width, stacked_height, after)
                 .map_err(|e| e.within(at.as_str()))?;
@@ -298,6 +300,9 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
                 compare(&reference, &result, &compare_options).map_err(|e| e.within(at.as_str()))
             };
             comparison = Some(under(tolerance)?);
+            if options.perceptual && matches!(recorded.target, TargetSlot::RenderTarget(_)) {
+                flip_map = perceptual(&reference, &result).map_err(|e| e.within(at.as_str()))?;
+            }
             for plane in planes {
                 plane_comparisons.push((plane, under(plane_tolerance(tolerance, plane))?));
             }
@@ -343,6 +348,8 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
             recorded_after: recorded.after.is_some(),
             report: comparison.as_ref().map(|c| c.report.clone()),
             resolved,
+            perceptual: flip_map.as_ref().map(PerceptualError::of),
+            flip_map,
             comparison,
             planes: plane_comparisons,
         });
@@ -359,6 +366,27 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         ambiguous: output.ambiguous,
         targets,
     })
+}
+
+/// The LDR-FLIP error map of `result` against `reference` (a render target's replayed and recorded surfaces, a
+/// multisampled one's stacked sample planes), both as the pictures show them: [`preview_rgba8`] in the format's
+/// default mapping, which is sRGB RGBA8 as FLIP takes it. `None` when the surface is larger than FLIP takes
+/// ([`flip::MAX_SIDE`], [`flip::MAX_PIXELS`]) or the memory for it cannot be had: the figure is left out, the
+/// replay goes on.
+fn perceptual(reference: &Image<'_>, result: &Image<'_>) -> Result<Option<FlipMap>> {
+    let (width, height) = (reference.width(), reference.height());
+    let pixels = u64::from(width).saturating_mul(u64::from(height));
+    if width == 0 || height == 0 || width > flip::MAX_SIDE || height > flip::MAX_SIDE || pixels > flip::MAX_PIXELS {
+        return Ok(None);
+    }
+    let preview = PreviewOptions::for_format(reference.format());
+    let recorded = preview_rgba8(reference, &preview)?;
+    let replayed = preview_rgba8(result, &preview)?;
+    match flip::flip(&recorded, &replayed, width, height, &FlipOptions::default()) {
+        Ok(map) => Ok(Some(map)),
+        Err(error) if error.kind == ErrorKind::Budget => Ok(None),
+        Err(error) => Err(error),
+    }
 }
 
 /// A multisampled render target of a resolvable format resolved and compared ([`super::TargetReplay::resolved`]);

@@ -391,3 +391,63 @@ fn planes_compare_a_depth_stencil_targets_depth_and_stencil_apart() {
             .is_none()
     );
 }
+
+#[test]
+fn perceptual_errors_are_opt_in_and_given_for_render_targets_only() {
+    assert!(!ReplayOptions::default().perceptual && !ReplayOptions::exact().perceptual);
+    let perceptual = ReplayOptions {
+        perceptual: true,
+        ..ReplayOptions::default()
+    };
+    // The scene of the depth test above: rt0 and a D32_FLOAT depth target, both recorded as replayed.
+    let extra = r#", "depth": {"format": "D32_FLOAT", "enable": true, "func": "LESS"}"#;
+    let description = describe(&corner_triangle(0.25, extra), &corner_files(COLOR));
+    let depth: Vec<u8> = (0..64u32)
+        .flat_map(|i| if i % 8 + i / 8 <= 6 { 0.25f32 } else { 1.0 }.to_le_bytes())
+        .collect();
+    let mut capture = capture(&[record(&description, Some(corner_image(WRITTEN, CLEAR)), Some(depth))]);
+    let replay = replay_draw(&mut capture, 0, &mut ShaderCache::new(), &perceptual, None).unwrap();
+    assert!(replay.matches());
+    // rt0 is bit for bit the recorded picture: no error anywhere, the map all magma's first colour (0, 0, 4)
+    let rt0 = replay.target(TargetSlot::RenderTarget(0)).unwrap();
+    let figures = rt0.perceptual.unwrap();
+    assert_eq!(
+        (figures.mean, figures.p50, figures.p95, figures.p99, figures.max),
+        (0.0, 0.0, 0.0, 0.0, 0.0)
+    );
+    let map = rt0.flip_map.as_ref().unwrap();
+    assert_eq!((map.width, map.height), (8, 8));
+    assert_eq!(map.to_rgba8(), [0u8, 0, 4, 255].repeat(64));
+    assert_eq!(
+        &rt0.png(Picture::Perceptual).unwrap().unwrap()[..8],
+        b"\x89PNG\r\n\x1a\n"
+    );
+    // the depth target is not a picture: no figure, no map
+    let depth = replay.target(TargetSlot::DepthStencil).unwrap();
+    assert!(depth.report.is_some());
+    assert!(depth.perceptual.is_none() && depth.flip_map.is_none());
+    assert!(depth.png(Picture::Perceptual).unwrap().is_none());
+    let value = serde_json::to_value(&replay).unwrap();
+    assert_eq!(value["targets"][0]["perceptual"]["max"], 0.0);
+    assert!(value["targets"][0].get("flip_map").is_none());
+    assert!(value["targets"][1]["perceptual"].is_null());
+
+    // One texel green where the replay writes red: a clearly visible difference, the largest error at that pixel.
+    let mut after = corner_image(WRITTEN, CLEAR);
+    set_texel(&mut after, 2, 1, [0, 255, 0, 255]);
+    let replay = replay_corner(Some(after.clone()), &perceptual);
+    let target = &replay.targets[0];
+    let (figures, map) = (target.perceptual.unwrap(), target.flip_map.as_ref().unwrap());
+    assert!(figures.max > 0.0 && figures.max <= 1.0, "{figures:?}");
+    assert_eq!(map.values[8 + 2], figures.max);
+    assert!(figures.mean > 0.0 && figures.mean < figures.max, "{figures:?}");
+    // without the option, or without a recorded after, nothing is computed
+    for replay in [
+        replay_corner(Some(after), &ReplayOptions::default()),
+        replay_corner(None, &perceptual),
+    ] {
+        let target = &replay.targets[0];
+        assert!(target.perceptual.is_none() && target.flip_map.is_none());
+        assert!(target.png(Picture::Perceptual).unwrap().is_none());
+    }
+}

@@ -538,6 +538,11 @@ impl ViewerCapture {
             ..InspectOptions::default()
         };
         let inspection = inspect_replayed(&mut replayed.session, x, y, slot_of(id), &options)?;
+        let plane_rows = replayed
+            .target(id)
+            .map_or(0, |(t, _, _)| t.height.checked_div(t.samples.max(1)).unwrap_or(0));
+        let explained_by = self.explained_by(index, id, x, y.saturating_add(sample.saturating_mul(plane_rows)));
+        let replayed = self.replayed_mut(index)?;
         let prepared = replayed.session.prepared();
         let samples = inspection.samples;
         let fragments = inspection
@@ -556,6 +561,7 @@ impl ViewerCapture {
             samples,
             verdict,
             verdict_text: inspection.verdict_text,
+            explained_by,
             fragments,
         })
     }

@@ -25,6 +25,7 @@
 //! Every failure is a [`crate::Error`]; nothing here panics on data.
 
 mod display;
+mod explain;
 mod inspect;
 mod texels;
 pub mod types;
@@ -141,12 +142,13 @@ fn slot_of(id: TargetId) -> TargetSlot {
 
 /// How the viewer replays: format tolerances, default draw options under the viewer's work limit, depth and stencil
 /// compared apart.
-fn replay_options(limits: Limits) -> ReplayOptions {
+fn replay_options(limits: Limits, variants: crate::draw::Variants) -> ReplayOptions {
     let mut options = ReplayOptions {
         planes: true,
         ..ReplayOptions::default()
     };
     options.draw.work_limit = limits.max_work;
+    options.draw.variants = variants;
     options
 }
 
@@ -243,6 +245,33 @@ struct Running {
     session: ReplaySession,
 }
 
+/// How many explanations the viewer keeps (each holds its best set's per-pixel comparison).
+const KEPT_EXPLANATIONS: usize = 4;
+
+/// An explanation under way (`explain.rs` runs it).
+struct Explaining {
+    /// The draw.
+    index: usize,
+    /// The runs.
+    explainer: crate::replay::Explainer,
+    /// The explained target's comparison under the spec's rules (the first run's).
+    baseline: Option<Comparison>,
+}
+
+/// A finished explanation: what the viewer shows, and the explained target's comparisons that tell which pixels the
+/// best set explains.
+struct Explained {
+    /// The result.
+    result: types::ExplainResult,
+    /// The explained target's comparison under the spec's rules.
+    baseline: Option<Comparison>,
+    /// The explained target's comparison under the best set (`None` when no set does better).
+    best: Option<Comparison>,
+    /// Whether the viewer's variants were none when it was made (only then do its baseline and the viewer's replay
+    /// agree).
+    from_spec: bool,
+}
+
 /// A capture opened for the viewer.
 pub struct ViewerCapture {
     /// The capture.
@@ -263,6 +292,12 @@ pub struct ViewerCapture {
     resolves: Vec<ResolveInfo>,
     /// What each draw may cost.
     limits: Limits,
+    /// The implementation choices every replay runs under (none: the spec's rules).
+    variants: crate::draw::Variants,
+    /// The explanation under way.
+    explaining: Option<Explaining>,
+    /// Finished explanations, by draw.
+    explanations: BTreeMap<usize, Explained>,
 }
 
 impl std::fmt::Debug for ViewerCapture {
@@ -315,6 +350,9 @@ impl ViewerCapture {
             kept: VecDeque::new(),
             running: None,
             limits: Limits::default(),
+            variants: crate::draw::Variants::NONE,
+            explaining: None,
+            explanations: BTreeMap::new(),
         })
     }
 
@@ -335,6 +373,11 @@ impl ViewerCapture {
             draw_count: self.capture.draw_count(),
             size_bytes: self.capture.archive_len(),
             limits: self.limits,
+            variants: self.variant_names(),
+            available_variants: crate::draw::Variant::ALL
+                .into_iter()
+                .map(types::VariantInfo::of)
+                .collect(),
             unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
             resolves: self.resolves.clone(),
         }
@@ -478,7 +521,8 @@ impl ViewerCapture {
             Some(running) => running,
             None => {
                 let draw = self.read_draw(index)?;
-                let session = ReplaySession::start(draw, &mut self.shaders, &replay_options(self.limits))?;
+                let session =
+                    ReplaySession::start(draw, &mut self.shaders, &replay_options(self.limits, self.variants))?;
                 Running { index, session }
             }
         };

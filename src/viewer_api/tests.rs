@@ -1121,3 +1121,82 @@ fn replays_run_under_the_limits_set_and_a_draw_past_one_fails_with_a_budget_erro
         );
     }
 }
+
+#[test]
+fn variants_set_by_name_replace_every_replay_and_an_explanation_names_the_pixels_it_explains() {
+    let mut capture = open("02-alpha-blend.iridia");
+    assert!(capture.summary().variants.is_empty());
+    let available: Vec<String> = capture
+        .summary()
+        .available_variants
+        .into_iter()
+        .map(|v| v.name)
+        .collect();
+    assert_eq!(
+        available[..2],
+        ["unsnapped-interpolation".to_owned(), "blend-8bit".to_owned()]
+    );
+    // explained one set a call: every set of the four variants, then the result
+    let mut steps = Vec::new();
+    loop {
+        let step = capture.explain_step(1).unwrap();
+        steps.push(step.done);
+        if step.finished {
+            assert_eq!(step.total, 16);
+            break;
+        }
+    }
+    assert_eq!(steps, (1..=16).collect::<Vec<u64>>());
+    let explained = capture.explain_finish(1).unwrap();
+    assert_eq!(explained.target, TargetId::Rt0);
+    assert_eq!(explained.best, ["unsnapped-interpolation", "blend-8bit"]);
+    assert_eq!(explained.best_differing_pixels, 0);
+    assert!(
+        explained.verdict.starts_with("reproduced by: "),
+        "{}",
+        explained.verdict
+    );
+    assert_eq!(explained.rows.len(), 4);
+    // explanations compare bit for bit (the viewer's replay at the default tolerance matches: every difference is a
+    // code); at (66, 28) the disc's edge has an alpha of 0.0022, which leaves the code in float32 and adds one in 8
+    // bits (fixtures/captures/README.md): the explanation's best set gives the recorded code there
+    replay(&mut capture, 1, u64::MAX);
+    let pixel = capture.inspect_pixel(1, TargetId::Rt0, 66, 28, 0).unwrap();
+    assert_eq!(
+        pixel.explained_by.as_deref(),
+        Some(
+            "explained by: interpolation over unsnapped positions and 8-bit fixed-point blending (the pixel matches \
+             under unsnapped-interpolation, blend-8bit)"
+        )
+    );
+    // a matching pixel has no such line
+    assert_eq!(
+        capture.inspect_pixel(1, TargetId::Rt0, 0, 0, 0).unwrap().explained_by,
+        None
+    );
+    // under the llvmpipe profile the draw replays again and matches bit for bit where it differed
+    let names = capture.set_variants("llvmpipe").unwrap();
+    assert_eq!(
+        names,
+        [
+            "unsnapped-interpolation",
+            "blend-8bit",
+            "lod-max-length",
+            "lod-log2-linear"
+        ]
+    );
+    assert_eq!(capture.summary().variants, names);
+    assert!(capture.compare(1).is_err(), "the old replay is dropped");
+    replay(&mut capture, 1, u64::MAX);
+    let pixel = capture.inspect_pixel(1, TargetId::Rt0, 66, 28, 0).unwrap();
+    assert_eq!(pixel.verdict, PixelVerdictKind::Matches, "{pixel:?}");
+    assert_eq!(pixel.explained_by, None);
+    let exact = capture.compare(1).unwrap();
+    assert!(exact.targets.iter().all(|t| t.differing_pixels == 0), "{exact:?}");
+    // an unknown name is a request error naming it; the set stays
+    let error = capture.set_variants("blend-8bit,warp").unwrap_err();
+    assert_eq!(error.kind, ErrorKind::Request);
+    assert!(error.detail.contains("\"warp\""), "{error}");
+    assert_eq!(capture.summary().variants.len(), 4);
+    assert!(capture.set_variants("").unwrap().is_empty());
+}

@@ -170,6 +170,10 @@ pub struct CaptureSummary {
     pub size_bytes: u64,
     /// The limits each draw is replayed under (the defaults until `set_limits`).
     pub limits: Limits,
+    /// The variants each draw is replayed under (none, the spec's rules, until `set_variants`), by name.
+    pub variants: Vec<String>,
+    /// Every variant the engine knows, in the order explanations list them.
+    pub available_variants: Vec<VariantInfo>,
     /// Draws of the frame the recorder could not record (format 1.1), in the frame's order.
     pub unrecorded_draws: Vec<UnrecordedDrawInfo>,
     /// The frame's resolves (format 1.2), in the frame's order, each resolved again when the capture was opened.
@@ -792,8 +796,71 @@ pub struct PixelHistory {
     pub verdict: PixelVerdictKind,
     /// The verdict's reason, one line: [`crate::inspect::Verdict::text`] of the library's decision procedure.
     pub verdict_text: String,
+    /// When the draw was explained ([`ExplainResult`]) and the pixel differs under the viewer's variants but matches
+    /// under the best set: one line naming that set.
+    pub explained_by: Option<String>,
     /// Every fragment, in order.
     pub fragments: Vec<FragmentRecord>,
+}
+
+/// `VariantInfo`: an implementation choice a draw can be replayed under ([`crate::draw::variants`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct VariantInfo {
+    /// Its name (`unsnapped-interpolation`).
+    pub name: String,
+    /// What it does, in a sentence.
+    pub description: String,
+    /// The pipeline stage it changes.
+    pub stage: String,
+}
+
+impl VariantInfo {
+    /// A variant as the viewer lists it.
+    pub fn of(variant: crate::draw::Variant) -> VariantInfo {
+        VariantInfo {
+            name: variant.name().to_owned(),
+            description: variant.description().to_owned(),
+            stage: variant.stage().to_owned(),
+        }
+    }
+}
+
+/// `ExplainRow`: a draw replayed under one variant alone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ExplainRow {
+    /// The variant.
+    pub variant: VariantInfo,
+    /// Pixels of the explained target outside the tolerance under it.
+    pub differing_pixels: u64,
+    /// The largest error under it, in ULPs.
+    pub max_ulp: u64,
+}
+
+/// `ExplainResult`: a draw replayed under each variant and every combination, against its recorded target
+/// ([`crate::replay::explain`], as `iridia explain` prints it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ExplainResult {
+    /// The draw.
+    pub draw: usize,
+    /// The explained target (the compared one with the most differing pixels).
+    pub target: TargetId,
+    /// Pixels outside the tolerance under the spec's rules.
+    pub baseline_differing_pixels: u64,
+    /// The largest error under the spec's rules, in ULPs.
+    pub baseline_max_ulp: u64,
+    /// Each variant alone.
+    pub rows: Vec<ExplainRow>,
+    /// The set that leaves the fewest differing pixels (empty: none does better).
+    pub best: Vec<String>,
+    /// Pixels outside the tolerance under it.
+    pub best_differing_pixels: u64,
+    /// The largest error under it, in ULPs.
+    pub best_max_ulp: u64,
+    /// One line: what reproduces the recorded target, or how many pixels stay unexplained.
+    pub verdict: String,
 }
 
 /// `DisassemblyLine`: one instruction of a listing.

@@ -203,6 +203,46 @@ test("a multisampled target shows each sample plane, its resolve and per-sample 
   await page.close();
 });
 
+test("Explain names the variants that reproduce a blended draw, the inspector says which pixels they explain, and View replays under them", async () => {
+  // 02's draw 1: every bit of the recorded target reproduced by interpolation over unsnapped positions and 8-bit
+  // blending (tests/explain.rs checks the same natively); at (66, 28) an alpha of 0.0022 leaves the float32 blend's code
+  // and adds one in 8 bits (fixtures/captures/README.md)
+  const capture = "fixtures/captures/02-alpha-blend.iridia";
+  const { page, assertClean } = await open(`#capture=/${capture}&draw=1`);
+  await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
+  await page.waitForSelector('canvas[data-role="main"][data-image]:not([data-image=""])');
+  await page.keyboard.press("e");
+  const verdict = await waitForText(page, '[data-testid="explain-verdict"]', /^reproduced by: /);
+  assert.match(verdict, /^reproduced by: interpolation over unsnapped positions and 8-bit fixed-point blending \(\d+ differing pixels -> 0\)$/);
+  assert.equal(await page.locator('[data-testid="explain-table"] tbody tr').count(), 1 + 4 + 1);
+  await shot(page, "real-07-explain");
+  await page.click("#explain-close");
+  await clickPixel(page, 66, 28);
+  await waitForText(page, "#inspector-title", /\(66, 28\) · RT0/);
+  assert.equal(
+    await waitForText(page, '[data-testid="explained-by"]', /^explained by: /),
+    "explained by: interpolation over unsnapped positions and 8-bit fixed-point blending (the pixel matches under unsnapped-interpolation, blend-8bit)",
+  );
+  // View on the best row: the draws replay under its variants, which the header and the link name
+  await page.click("#explain-button");
+  await page.click('[data-testid="explain-row-unsnapped-interpolation,blend-8bit"] button');
+  await waitForText(page, "#capture-meta", /replayed under unsnapped-interpolation, blend-8bit/);
+  await page.waitForFunction(() => location.hash.includes("variants=unsnapped-interpolation,blend-8bit"));
+  await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
+  await page.waitForSelector('[data-testid="verdict"].verdict-matches');
+  // replayed under the variants, the pixel is no longer one they explain: it matches as the GPU's
+  assert.equal(await page.locator('[data-testid="explained-by"]').count(), 0);
+  const link = page.url();
+  assertClean();
+  await page.close();
+  // the link reopens the capture under the same variants
+  const reopened = await open(link.slice(link.indexOf("#")));
+  await waitForText(reopened.page, "#capture-meta", /replayed under unsnapped-interpolation, blend-8bit/);
+  await reopened.page.waitForSelector('[data-testid="verdict"].verdict-matches');
+  reopened.assertClean();
+  await reopened.page.close();
+});
+
 test("the share link opens the same draw, pixel and view of the real capture", async () => {
   assert.notEqual(shareUrl, "");
   const { page, assertClean } = await watchPage(context, shareUrl);

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyState, formatHash, linkAccess, parseHash, parsePixelInput, sameSource } from "../../www/src/url-state";
+import { emptyState, formatHash, linkAccess, parseHash, parsePixelInput, sameSource, sameVariants } from "../../www/src/url-state";
 
 const SHA = "ab".repeat(32);
 
@@ -14,6 +14,7 @@ test("a URL capture's view survives formatting and parsing", () => {
     target: "rt3" as const,
     view: "heatmap" as const,
     pixel: { x: 640, y: 17 },
+    variants: [],
   };
   const hash = formatHash(state);
   // slashes and commas stay readable in the link
@@ -28,6 +29,7 @@ test("a file capture is named by its hash and file name", () => {
     target: "depth" as const,
     view: "recorded" as const,
     pixel: null,
+    variants: [],
   };
   assert.deepEqual(parseHash(formatHash(state)), state);
 });
@@ -46,6 +48,17 @@ test("a URL with its own query and ampersands round-trips", () => {
 test("malformed members are left at their defaults", () => {
   const state = parseHash("#capture=x.iridia&draw=-1&target=rt9&view=sideways&pixel=1;2");
   assert.deepEqual(state, { ...emptyState(), source: { kind: "url", url: "x.iridia" } });
+});
+
+test("a link names the variants the draws replay under, and a malformed list names none", () => {
+  const state = { ...emptyState(), source: { kind: "url" as const, url: "x.iridia" }, draw: 1, variants: ["unsnapped-interpolation", "blend-8bit"] };
+  const hash = formatHash(state);
+  assert.ok(hash.endsWith("&variants=unsnapped-interpolation,blend-8bit"), hash);
+  assert.deepEqual(parseHash(hash), state);
+  assert.deepEqual(parseHash("#capture=x.iridia&variants=blend-8bit,<script>").variants, []);
+  assert.deepEqual(parseHash("#capture=x.iridia&variants=").variants, []);
+  assert.ok(sameVariants(["a", "b"], ["b", "a"]));
+  assert.ok(!sameVariants(["a"], ["a", "b"]));
 });
 
 test("an empty state writes no hash", () => {

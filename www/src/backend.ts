@@ -48,6 +48,10 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
       return handlers.open_capture(request, job);
     case "set_limits":
       return handlers.set_limits(request, job);
+    case "set_variants":
+      return handlers.set_variants(request, job);
+    case "explain":
+      return handlers.explain(request, job);
     case "close_capture":
       return handlers.close_capture(request, job);
     case "list_draws":

@@ -297,6 +297,9 @@ export function historyView(history: PixelHistory, actions: FragmentActions): HT
       history.samples > 1 ? ` sample ${history.sample} of ${history.samples}: ` : " ",
       history.verdict_text,
     ),
+    history.explained_by !== null
+      ? h("div", { class: "explained-by", attrs: { "data-testid": "explained-by" } }, history.explained_by)
+      : null,
     h("h3", null, `Fragments (${history.fragments.length})`),
     history.fragments.length === 0
       ? h("p", { class: "muted" }, "No fragment of this draw reached the pixel.")

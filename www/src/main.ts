@@ -8,13 +8,23 @@ import { BackendClient, isCancelled, workerEndpoint } from "./client";
 import { byId, h, replace } from "./dom";
 import { CaptureOpener, fetchConfig } from "./app/open";
 import { DrawList } from "./app/draw-list";
+import { explainView } from "./app/explain";
 import { InspectorPanel } from "./app/inspector-panel";
 import { JobBar, bytesText, showMessage } from "./app/page";
 import { DEFAULT_MAX_LINKED_BYTES, type ViewerSettings, applyLimits, parseField, saveSettings } from "./app/settings";
 import { type Restore, ViewerState, pageStorage } from "./app/state";
 import { Views } from "./app/views";
-import { BackendError, type DrawStatus, type ErrorInfo, IMAGE_KINDS, type Progress, formatError, toErrorInfo } from "./protocol";
-import { type ViewState, formatHash, parseHash, parsePixelInput, sameSource } from "./url-state";
+import {
+  BackendError,
+  type DrawStatus,
+  type ErrorInfo,
+  type ExplainResult,
+  IMAGE_KINDS,
+  type Progress,
+  formatError,
+  toErrorInfo,
+} from "./protocol";
+import { type ViewState, formatHash, parseHash, parsePixelInput, sameSource, sameVariants } from "./url-state";
 
 /** Keyboard shortcuts, as the help overlay lists them. */
 const SHORTCUTS: [string, string][] = [
@@ -31,6 +41,7 @@ const SHORTCUTS: [string, string][] = [
   ["Ctrl+G", "Go to a pixel (x, y)"],
   ["Shift+arrows", "Move the picked pixel by one"],
   ["Ctrl+O", "Open a capture file"],
+  ["E", "Explain the draw's differences: replay it under each variant (implementation choice) and name the one that reproduces the GPU's"],
   ["C", "Copy a link to this view"],
   ["/", "Filter draws"],
   ["Esc", "Close a dialog, cancel a replay"],
@@ -54,6 +65,8 @@ class App {
   private readonly client: BackendClient;
   /** When the engine last crashed (Date.now()), or never. */
   private lastCrash = Number.NEGATIVE_INFINITY;
+  /** The last explanation (the Explain dialog's). */
+  private explanation: ExplainResult | null = null;
   private readonly state = new ViewerState();
   private readonly jobs = new JobBar();
   private readonly opener: CaptureOpener;
@@ -167,6 +180,10 @@ class App {
       await this.opener.openSource(state.source, state);
       return;
     }
+    if (!sameVariants(state.variants, this.state.capture?.summary.variants ?? [])) {
+      // the same draw is replayed again under the link's variants; another is replayed when picked below
+      await this.applyVariants(state.variants, state.draw === null || state.draw === this.state.drawIndex);
+    }
     this.state.view = state.view;
     if (state.draw !== null && state.draw !== this.state.drawIndex) {
       await this.selectDraw(state.draw, { target: state.target, pixel: state.pixel });
@@ -193,6 +210,7 @@ class App {
     if (restore !== null) state.view = restore.view;
     this.renderAll();
     this.updateHash();
+    if (restore !== null && restore.variants.length > 0) await this.applyVariants(restore.variants, false);
     if (restore !== null && restore.draw !== null) await this.selectDraw(restore.draw, { target: restore.target, pixel: restore.pixel });
     else this.drawList.focus();
   }
@@ -304,6 +322,75 @@ class App {
   }
 
   // -------------------------------------------------------------------------------------------------------------
+  // Variants and explanations
+
+  /** Replays the picked draw under every set of variants and shows the table (the Explain dialog). */
+  private async explain(): Promise<void> {
+    const capture = this.state.capture;
+    const index = this.state.drawIndex;
+    if (capture === null || index === null) {
+      showMessage("info", "Pick a draw to explain its differences.");
+      return;
+    }
+    const job = this.jobs.begin(`Explaining draw ${index}`);
+    try {
+      const result = await this.client.request(
+        { kind: "explain", capture: capture.summary.capture, draw: index },
+        { signal: job.signal, onProgress: (progress) => this.jobs.show(progress) },
+      );
+      this.jobs.end(job);
+      if (this.state.capture !== capture || this.state.drawIndex !== index) return;
+      this.explanation = result;
+      this.renderExplanation();
+      this.openOverlay("explain-overlay");
+      // the inspector now says which differing pixels the best set explains
+      if (this.state.pixel !== null) await this.inspector.selectPixel(this.state.pixel, true);
+    } catch (error: unknown) {
+      this.jobs.end(job);
+      if (!isCancelled(error)) showMessage("error", `Could not explain draw ${index}`, toErrorInfo(error, "explain"));
+    }
+  }
+
+  /** Fills the Explain dialog from the last explanation. */
+  private renderExplanation(): void {
+    const result = this.explanation;
+    const capture = this.state.capture;
+    if (result === null || capture === null) return;
+    replace(
+      byId("explain-body", HTMLDivElement),
+      explainView(result, capture.summary.variants, (variants) => {
+        this.closeOverlays();
+        void this.applyVariants(variants, true);
+      }),
+    );
+  }
+
+  /**
+   * Replays the capture's draws under `variants` from now on (the worker drops every replay made under others): the
+   * list's statuses start over, and with `reselect` the picked draw is replayed again at once.
+   */
+  private async applyVariants(variants: string[], reselect: boolean): Promise<void> {
+    const capture = this.state.capture;
+    if (capture === null) return;
+    try {
+      const set = await this.client.request({ kind: "set_variants", capture: capture.summary.capture, variants });
+      if (this.state.capture !== capture) return;
+      const changed = !sameVariants(set, capture.summary.variants);
+      capture.summary.variants = set;
+      if (changed) {
+        this.state.draws = await this.client.request({ kind: "list_draws", capture: capture.summary.capture });
+        this.drawList.render();
+      }
+      this.renderHeader();
+      this.updateHash();
+      if (changed && reselect && this.state.drawIndex !== null)
+        await this.selectDraw(this.state.drawIndex, { target: this.state.target, pixel: this.state.pixel });
+    } catch (error: unknown) {
+      showMessage("error", "Could not replay under those variants", toErrorInfo(error, "variants"));
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
   // Rendering the page
 
   private renderAll(): void {
@@ -324,10 +411,12 @@ class App {
         : `${capture.summary.draw_count} draws` +
           (capture.summary.unrecorded_draws.length > 0 ? ` (${capture.summary.unrecorded_draws.length} not recorded)` : "") +
           ` · ${bytesText(capture.summary.size_bytes)} · format ${capture.summary.format_version}` +
-          (capture.summary.application !== null ? ` · ${capture.summary.application}` : "");
+          (capture.summary.application !== null ? ` · ${capture.summary.application}` : "") +
+          (capture.summary.variants.length > 0 ? ` · replayed under ${capture.summary.variants.join(", ")}` : "");
     byId("capture-title", HTMLSpanElement).title =
       capture === null ? "" : capture.source.kind === "url" ? capture.source.url : `SHA-256 ${capture.source.sha256}`;
     byId("replay-all-button", HTMLButtonElement).disabled = capture === null;
+    byId("explain-button", HTMLButtonElement).disabled = capture === null;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -440,6 +529,8 @@ class App {
       h("tbody", null, SHORTCUTS.map(([keys, what]) => h("tr", null, h("th", null, h("kbd", null, keys)), h("td", null, what)))),
     );
     byId("replay-all-button", HTMLButtonElement).addEventListener("click", () => void this.replayAll());
+    byId("explain-button", HTMLButtonElement).addEventListener("click", () => void this.explain());
+    byId("explain-close", HTMLButtonElement).addEventListener("click", () => this.closeOverlays());
     byId("copy-link-button", HTMLButtonElement).addEventListener("click", () => void this.copyLink());
     byId("help-button", HTMLButtonElement).addEventListener("click", () => this.openOverlay("help-overlay"));
     byId("settings-button", HTMLButtonElement).addEventListener("click", () => this.openOverlay("settings-overlay"));
@@ -585,6 +676,9 @@ class App {
           return true;
         case "c":
           void this.copyLink();
+          return true;
+        case "e":
+          void this.explain();
           return true;
         case "/":
           this.drawList.focusFilter();

@@ -27,6 +27,7 @@ import {
   type FragmentRecord,
   type ImageKind,
   type Limits,
+  type VariantInfo,
   type PixelCoord,
   type PixelHistory,
   type PixelVerdictKind,
@@ -964,10 +965,18 @@ function render(info: TargetInfo, images: Images, kind: ImageKind, display: Disp
 // ---------------------------------------------------------------------------------------------------------------
 // The capture and the backend
 
+/** The variants the mock lists (the engine's first two). */
+const MOCK_VARIANTS: VariantInfo[] = [
+  { name: "unsnapped-interpolation", description: "attributes and depth interpolated over the unsnapped vertex positions", stage: "rasterizer" },
+  { name: "blend-8bit", description: "8-bit UNORM targets blended in 8-bit fixed point", stage: "output merger" },
+];
+
 class MockCapture {
   readonly draws: MockDraw[];
   /** The limits set (the mock's draws are synthetic: it reports them, it does not enforce them). */
   limits: Limits = { max_memory: 1024 * 1024 * 1024, max_work: 2 ** 36 };
+  /** The variants set (reported; the mock's synthetic draws do not change under them). */
+  variants: string[] = [];
   constructor(
     readonly id: number,
     readonly name: string,
@@ -1119,10 +1128,40 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         draw_count: opened.draws.length,
         size_bytes: bytes.length,
         limits: opened.limits,
+        variants: opened.variants,
+        available_variants: MOCK_VARIANTS,
         unrecorded_draws: [],
         resolves: [],
       };
       return summary;
+    },
+    set_variants: async (request) => {
+      const opened = capture(request.capture);
+      const unknown = request.variants.find((name) => !MOCK_VARIANTS.some((v) => v.name === name));
+      if (unknown !== undefined) throw new BackendError({ kind: "request", what: "variants", detail: `no variant or profile is named "${unknown}"` });
+      opened.variants = MOCK_VARIANTS.filter((v) => request.variants.includes(v.name)).map((v) => v.name);
+      return opened.variants;
+    },
+    explain: async (request, job) => {
+      const draw = capture(request.capture).draw(request.draw);
+      const total = 2 ** MOCK_VARIANTS.length;
+      for (let done = 1; done <= total; done++) {
+        job.progress({ stage: "variant sets", done, total });
+        await job.pause();
+      }
+      // the mock's draws change under no variant: nothing a variant explains
+      const differing = draw.spec.triangles.length > 0 ? 1 : 0;
+      return {
+        draw: request.draw,
+        target: "rt0",
+        baseline_differing_pixels: differing,
+        baseline_max_ulp: differing,
+        rows: MOCK_VARIANTS.map((variant) => ({ variant, differing_pixels: differing, max_ulp: differing })),
+        best: [],
+        best_differing_pixels: differing,
+        best_max_ulp: differing,
+        verdict: differing === 0 ? "nothing to explain: no pixel of rt0 differs" : `unexplained: ${differing} pixels remain (no variant reduces them)`,
+      };
     },
     set_limits: async (request) => {
       const opened = capture(request.capture);
@@ -1371,6 +1410,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         samples: 1,
         verdict,
         verdict_text: text,
+        explained_by: null,
         fragments: records,
       };
       return history;

@@ -67,6 +67,14 @@ size_bytes: number,
  */
 limits: Limits,
 /**
+ * The variants each draw is replayed under (none, the spec's rules, until `set_variants`), by name.
+ */
+variants: Array<string>,
+/**
+ * Every variant the engine knows, in the order explanations list them.
+ */
+available_variants: Array<VariantInfo>,
+/**
  * Draws of the frame the recorder could not record (format 1.1), in the frame's order.
  */
 unrecorded_draws: Array<UnrecordedDrawInfo>,
@@ -836,9 +844,90 @@ verdict: PixelVerdictKind,
  */
 verdict_text: string,
 /**
+ * When the draw was explained ([`ExplainResult`]) and the pixel differs under the viewer's variants but matches
+ * under the best set: one line naming that set.
+ */
+explained_by: string | null,
+/**
  * Every fragment, in order.
  */
 fragments: Array<FragmentRecord>, };
+
+/**
+ * `VariantInfo`: an implementation choice a draw can be replayed under ([`crate::draw::variants`]).
+ */
+export type VariantInfo = {
+/**
+ * Its name (`unsnapped-interpolation`).
+ */
+name: string,
+/**
+ * What it does, in a sentence.
+ */
+description: string,
+/**
+ * The pipeline stage it changes.
+ */
+stage: string, };
+
+/**
+ * `ExplainRow`: a draw replayed under one variant alone.
+ */
+export type ExplainRow = {
+/**
+ * The variant.
+ */
+variant: VariantInfo,
+/**
+ * Pixels of the explained target outside the tolerance under it.
+ */
+differing_pixels: number,
+/**
+ * The largest error under it, in ULPs.
+ */
+max_ulp: number, };
+
+/**
+ * `ExplainResult`: a draw replayed under each variant and every combination, against its recorded target
+ * ([`crate::replay::explain`], as `iridia explain` prints it).
+ */
+export type ExplainResult = {
+/**
+ * The draw.
+ */
+draw: number,
+/**
+ * The explained target (the compared one with the most differing pixels).
+ */
+target: TargetId,
+/**
+ * Pixels outside the tolerance under the spec's rules.
+ */
+baseline_differing_pixels: number,
+/**
+ * The largest error under the spec's rules, in ULPs.
+ */
+baseline_max_ulp: number,
+/**
+ * Each variant alone.
+ */
+rows: Array<ExplainRow>,
+/**
+ * The set that leaves the fewest differing pixels (empty: none does better).
+ */
+best: Array<string>,
+/**
+ * Pixels outside the tolerance under it.
+ */
+best_differing_pixels: number,
+/**
+ * The largest error under it, in ULPs.
+ */
+best_max_ulp: number,
+/**
+ * One line: what reproduces the recorded target, or how many pixels stay unexplained.
+ */
+verdict: string, };
 
 /**
  * `DisassemblyLine`: one instruction of a listing.

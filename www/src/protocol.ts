@@ -34,6 +34,8 @@ import type {
   Limits,
   DrawInfo,
   DrawStatus,
+  ExplainResult,
+  ExplainRow,
   ErrorInfo,
   ErrorKind,
   FragmentOutcome,
@@ -61,6 +63,7 @@ import type {
   TraceStep,
   UnrecordedDrawInfo,
   ValueRange,
+  VariantInfo,
   VertexRecord,
 } from "./protocol-types.generated";
 
@@ -78,6 +81,8 @@ export type {
   Limits,
   DrawInfo,
   DrawStatus,
+  ExplainResult,
+  ExplainRow,
   ErrorInfo,
   ErrorKind,
   FragmentOutcome,
@@ -106,6 +111,7 @@ export type {
   TraceStep,
   UnrecordedDrawInfo,
   ValueRange,
+  VariantInfo,
   VertexRecord,
 };
 
@@ -191,6 +197,10 @@ export type Request =
   | ({ kind: "open_capture"; name: string } & CaptureData)
   /** Sets the limits (memory, work) later replays of the capture run under; answers with them. */
   | { kind: "set_limits"; capture: CaptureId; limits: Limits }
+  /** Sets the variants later replays run under, by name (empty: the spec's rules); drops every replay made under others. */
+  | { kind: "set_variants"; capture: CaptureId; variants: string[] }
+  /** Replays a draw under every set of variants and names the set that reproduces its recorded target. Long: sends progress, cancellable. */
+  | { kind: "explain"; capture: CaptureId; draw: DrawIndex }
   /** Releases a capture and everything inflated for it. */
   | { kind: "close_capture"; capture: CaptureId }
   /** Lists the capture's draws with their current status. */
@@ -246,6 +256,8 @@ export type RequestOf<K extends RequestKind> = Extract<Request, { kind: K }>;
 export interface ResultMap {
   open_capture: CaptureSummary;
   set_limits: Limits;
+  set_variants: string[];
+  explain: ExplainResult;
   close_capture: null;
   list_draws: DrawInfo[];
   replay: ReplaySummary;

@@ -1,6 +1,7 @@
 // The view the URL's hash names, so that a link opens the same capture, draw, target, view and pixel:
 //   #capture=<url>&draw=3&target=rt0&view=difference&pixel=12,34
 //   #file=<sha256>&name=<file name>&draw=3...      (a capture opened from a file, named by its content hash)
+//   ...&variants=unsnapped-interpolation,blend-8bit (the implementation choices the draws are replayed under)
 
 import { IMAGE_KINDS, type ImageKind, type PixelCoord, type TargetId, isTargetId } from "./protocol";
 
@@ -14,19 +15,37 @@ export interface ViewState {
   target: TargetId | null;
   view: ImageKind;
   pixel: PixelCoord | null;
+  /** The variants the draws replay under, by name (empty: the spec's rules). */
+  variants: string[];
 }
+
+/** The most variants a link names (more is not a link the viewer made). */
+const MAX_LINK_VARIANTS = 16;
 
 /** The view a page starts with. */
 export const DEFAULT_VIEW: ImageKind = "difference";
 
 /** An empty state: no capture. */
 export function emptyState(): ViewState {
-  return { source: null, draw: null, target: null, view: DEFAULT_VIEW, pixel: null };
+  return { source: null, draw: null, target: null, view: DEFAULT_VIEW, pixel: null, variants: [] };
 }
 
 function parseCount(text: string | null): number | null {
   if (text === null || !/^\d{1,9}$/.test(text)) return null;
   return Number(text);
+}
+
+/** Variant names from a link: lower-case words joined by hyphens, comma-separated; a malformed list names none. */
+function parseVariants(text: string | null): string[] {
+  if (text === null || text === "") return [];
+  const names = text.split(",");
+  if (names.length > MAX_LINK_VARIANTS || !names.every((name) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name) && name.length <= 40)) return [];
+  return names;
+}
+
+/** Whether two lists name the same variants (in any order). */
+export function sameVariants(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name) => b.includes(name));
 }
 
 function parsePixel(text: string | null): PixelCoord | null {
@@ -51,6 +70,7 @@ export function parseHash(hash: string): ViewState {
   const kind = IMAGE_KINDS.find((candidate) => candidate === view);
   if (kind !== undefined) state.view = kind;
   state.pixel = parsePixel(params.get("pixel"));
+  state.variants = parseVariants(params.get("variants"));
   return state;
 }
 
@@ -67,6 +87,7 @@ export function formatHash(state: ViewState): string {
   if (state.target !== null) params.set("target", state.target);
   params.set("view", state.view);
   if (state.pixel !== null) params.set("pixel", `${state.pixel.x},${state.pixel.y}`);
+  if (state.variants.length > 0) params.set("variants", state.variants.join(","));
   // keep URLs and pixel commas readable: URLSearchParams escapes more than a hash needs
   return `#${params.toString().replace(/%2F/gi, "/").replace(/%3A/gi, ":").replace(/%2C/gi, ",")}`;
 }

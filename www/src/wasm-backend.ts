@@ -24,6 +24,11 @@
 //     replay_finish(draw: number): ReplaySummary
 //                                          after `finished`: records the result, which the requests below then use
 //     replay_abandon(draw: number): void   drops an unfinished replay (the page cancelled it)
+//     set_variants(list: string): string[] the variants later replays run under (comma-separated names)
+//     explain_step(draw: number): StepProgress
+//                                          explains the draw one set of variants a call (the worker loops, as for replays)
+//     explain_finish(draw: number): ExplainResult
+//     explain_abandon(draw: number): void  drops an unfinished explanation
 //     compare(draw: number): CompareResult
 //     render_target(draw: number, target: TargetId, image: ImageKind, display: DisplayOptions, resolved: boolean): RenderedImage
 //     read_texels(draw: number, target: TargetId, x: number, y: number): TexelReadout
@@ -50,6 +55,7 @@ import {
   type StepProgress,
   type TexelReadout,
   type ErrorInfo,
+  type ExplainResult,
   type Limits,
   toErrorInfo,
 } from "./protocol";
@@ -241,6 +247,22 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       return { ...summary, capture: id };
     },
     set_limits: async (request) => invoke(capture(request.capture), "set_limits", request.limits) as Limits,
+    set_variants: async (request) => invoke(capture(request.capture), "set_variants", request.variants.join(",")) as string[],
+    explain: async (request, job: JobContext) => {
+      const opened = capture(request.capture);
+      let finished = false;
+      try {
+        while (!finished) {
+          const progress = invoke(opened, "explain_step", request.draw) as StepProgress;
+          job.progress({ stage: progress.stage, done: progress.done, total: progress.total });
+          finished = progress.finished;
+          if (!finished) await job.pause();
+        }
+        return invoke(opened, "explain_finish", request.draw) as ExplainResult;
+      } finally {
+        if (!finished) invoke(opened, "explain_abandon", request.draw);
+      }
+    },
     close_capture: async (request) => {
       const found = captures.get(request.capture);
       captures.delete(request.capture);

@@ -522,7 +522,7 @@ pub(super) fn resolve_lod(
     location: &Location,
     lod: &LevelOfDetail,
     anisotropic: Option<u32>,
-    variants: super::FilterVariants,
+    variants: super::lod::FilterVariants,
 ) -> (Footprint, f32) {
     match *lod {
         LevelOfDetail::Implicit { ddx, ddy } | LevelOfDetail::Gradient { ddx, ddy } => {

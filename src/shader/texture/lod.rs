@@ -4,6 +4,19 @@
 
 use crate::api::resource::SamplerDesc;
 
+/// How LODs are computed and textures filtered when a draw is replayed under variants
+/// ([`crate::draw::variants`]); every field false is the spec's rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FilterVariants {
+    /// `lod-max-length`: an isotropic LOD from the longer of the derivative vectors as they are, not from the axes
+    /// of 7.18.11's ellipse.
+    pub lod_max_length: bool,
+    /// `lod-log2-linear`: an isotropic LOD of `(E + M - 1) / 2` for the longer vector's squared length `M 2^E`
+    /// (a piecewise-linear `log2`), and a linear mip filter's level and weight from that LOD in float32, not in 7.18.10's
+    /// 8.8 fixed point.
+    pub lod_log2_linear: bool,
+}
+
 /// Where a sample's level of detail comes from (7.18.11).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LevelOfDetail {
@@ -168,7 +181,7 @@ pub(super) fn footprint(dx: [f32; 2], dy: [f32; 2], anisotropic: Option<u32>) ->
     }
 }
 
-/// [`footprint`] under the LOD variants ([`super::FilterVariants`]; anisotropic footprints keep 7.18.11's rule):
+/// [`footprint`] under the LOD variants ([`FilterVariants`]; anisotropic footprints keep 7.18.11's rule):
 /// with `lod-max-length` the squared length of the longer derivative vector as it is, otherwise of the longer axis
 /// of 7.18.11's ellipse; with `lod-log2-linear` its piecewise-linear `log2` ([`linear_log2`]) halved, otherwise
 /// `log2` of the length. Without either variant, [`footprint`] itself.
@@ -176,7 +189,7 @@ pub(super) fn footprint_under(
     dx: [f32; 2],
     dy: [f32; 2],
     anisotropic: Option<u32>,
-    variants: super::FilterVariants,
+    variants: FilterVariants,
 ) -> Footprint {
     if anisotropic.is_some() || !(variants.lod_max_length || variants.lod_log2_linear) {
         return footprint(dx, dy, anisotropic);

@@ -94,20 +94,8 @@ mod view;
 #[allow(clippy::arithmetic_side_effects)] // tests build textures and expected values from small constants
 mod tests;
 
-pub use lod::LevelOfDetail;
+pub use lod::{FilterVariants, LevelOfDetail};
 
-/// How LODs are computed and textures filtered when a draw is replayed under variants
-/// ([`crate::draw::variants`]); every field false is the spec's rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FilterVariants {
-    /// `lod-max-length`: an isotropic LOD from the longer of the derivative vectors as they are, not from the axes
-    /// of 7.18.11's ellipse.
-    pub lod_max_length: bool,
-    /// `lod-log2-linear`: an isotropic LOD of `(E + M - 1) / 2` for the longer vector's squared length `M 2^E`
-    /// (a piecewise-linear `log2`), and a linear mip filter's level and weight from that LOD in float32, not in 7.18.10's
-    /// 8.8 fixed point.
-    pub lod_log2_linear: bool,
-}
 pub use view::{TextureDecoding, TextureView};
 
 use crate::api::enums::SrvDimension;

@@ -24,7 +24,7 @@ pub struct TextureView {
     /// The resource's data as the view sees it.
     pub(super) content: Content,
     /// How it is filtered when a draw is replayed under variants (the spec's rules by default).
-    pub(super) variants: super::FilterVariants,
+    pub(super) variants: super::lod::FilterVariants,
 }
 
 /// What a view reads.
@@ -193,7 +193,7 @@ impl TextureView {
                     dimension: desc.dimension,
                     format,
                     content: Content::Buffer(buffer),
-                    variants: super::FilterVariants::default(),
+                    variants: super::lod::FilterVariants::default(),
                 })
             }
             (Resource::Buffer(_), dimension) => Err(view_error(format!("a {dimension} view cannot see a buffer"))),
@@ -206,7 +206,7 @@ impl TextureView {
                     dimension,
                     format,
                     content: Content::Texture(data),
-                    variants: super::FilterVariants::default(),
+                    variants: super::lod::FilterVariants::default(),
                 })
             }
         }
@@ -223,8 +223,8 @@ impl TextureView {
     }
 
     /// Sets how the view computes LODs and filters when a draw is replayed under variants
-    /// ([`super::FilterVariants`]).
-    pub fn set_variants(&mut self, variants: super::FilterVariants) {
+    /// ([`super::lod::FilterVariants`]).
+    pub fn set_variants(&mut self, variants: super::lod::FilterVariants) {
         self.variants = variants;
     }
 

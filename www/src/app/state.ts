@@ -103,6 +103,7 @@ export class ViewerState {
       target: this.target,
       view: this.view,
       pixel: this.pixel,
+      variants: this.capture?.summary.variants ?? [],
     };
   }
 }
