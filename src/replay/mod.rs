@@ -31,7 +31,7 @@ pub mod session;
 
 pub use explain::{Explainer, Explanation, explain};
 pub use resolve::{ResolveReplay, ResolvedSurfaces, replay_resolve, resolve_samples};
-pub use session::{ReplaySession, plane_tolerance};
+pub use session::{ReplaySession, perceptual, plane_tolerance};
 
 use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::capture::{Capture, CapturedDraw, TargetSlot};

@@ -373,7 +373,7 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
 /// default mapping, which is sRGB RGBA8 as FLIP takes it. `None` when the surface is larger than FLIP takes
 /// ([`flip::MAX_SIDE`], [`flip::MAX_PIXELS`]) or the memory for it cannot be had: the figure is left out, the
 /// replay goes on.
-fn perceptual(reference: &Image<'_>, result: &Image<'_>) -> Result<Option<FlipMap>> {
+pub fn perceptual(reference: &Image<'_>, result: &Image<'_>) -> Result<Option<FlipMap>> {
     let (width, height) = (reference.width(), reference.height());
     let pixels = u64::from(width).saturating_mul(u64::from(height));
     if width == 0 || height == 0 || width > flip::MAX_SIDE || height > flip::MAX_SIDE || pixels > flip::MAX_PIXELS {

@@ -115,6 +115,20 @@ fn render_heatmap(target: &ViewTarget, comparison: &Comparison) -> RenderedImage
     }
 }
 
+/// A perceptual error map (LDR-FLIP, 0 to 1) through the magma colour map; its value range is the map's.
+fn render_perceptual(map: &crate::compare::flip::FlipMap) -> RenderedImage {
+    RenderedImage {
+        width: map.width,
+        height: map.height,
+        rgba: map.to_rgba8(),
+        value_range: ValueRange {
+            min: 0.0,
+            max: f64::from(map.percentile(100.0)),
+        },
+        non_finite_texels: 0,
+    }
+}
+
 /// A comparison's difference mask over the replayed image `under` (rendered under the page's display options).
 fn render_difference(comparison: &Comparison, mut under: RenderedImage) -> RenderedImage {
     let mask = comparison.difference_mask_rgba8();
@@ -172,6 +186,20 @@ impl ViewerCapture {
                     })?,
                 };
                 render_values(&target, &target.image(&bytes)?, display)
+            }
+            ImageKind::Perceptual => {
+                let replayed = self.replayed_mut(index)?;
+                let map = replayed.perceptual(id)?.ok_or_else(|| {
+                    Error::new(
+                        "request",
+                        format!(
+                            "draw {index} has no perceptual map of {}: only a render target with a recorded after has \
+                             one",
+                            id.name()
+                        ),
+                    )
+                })?;
+                Ok(render_perceptual(map))
             }
             ImageKind::Replayed | ImageKind::Difference | ImageKind::Heatmap => {
                 let replayed = self.replayed(index)?;
@@ -233,6 +261,10 @@ impl ViewerCapture {
                 };
                 render_values(&one, &one.image(&bytes)?, display)
             }
+            ImageKind::Perceptual => Err(Error::new(
+                "request",
+                "the resolved view has no perceptual map: show the samples stacked to see it",
+            )),
             ImageKind::Replayed | ImageKind::Difference | ImageKind::Heatmap => {
                 let replayed = self.replayed(index)?;
                 let target = replayed.target(id).ok_or_else(|| super::no_target(index, id))?.0;

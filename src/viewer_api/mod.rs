@@ -140,8 +140,8 @@ fn slot_of(id: TargetId) -> TargetSlot {
     id.slot().map_or(TargetSlot::DepthStencil, TargetSlot::RenderTarget)
 }
 
-/// How the viewer replays: format tolerances, default draw options under the viewer's work limit, depth and stencil
-/// compared apart.
+/// How the viewer replays: format tolerances, default draw options under the viewer's work limit and variants,
+/// depth and stencil compared apart. (The perceptual error is the viewer's own: [`Replayed::perceptual`].)
 fn replay_options(limits: Limits, variants: crate::draw::Variants) -> ReplayOptions {
     let mut options = ReplayOptions {
         planes: true,
@@ -165,6 +165,48 @@ struct Replayed {
     targets: Vec<ViewTarget>,
     /// The numbers kept when the rest is dropped.
     summary: Summary,
+    /// The render targets' perceptual error maps (LDR-FLIP) made so far: at the replay's end for targets of at most
+    /// [`PERCEPTUAL_AT_REPLAY`] pixels, when first shown for larger ones (so that a 1080p replay's last step does
+    /// not stall its progress).
+    perceptual: Vec<(TargetId, crate::compare::flip::FlipMap)>,
+}
+
+/// The most pixels a render target has for its perceptual error to be computed as its replay finishes.
+const PERCEPTUAL_AT_REPLAY: u64 = 1 << 20;
+
+impl Replayed {
+    /// The perceptual error map of render target `id` (made now if it was not), or `None` when it has none (nothing
+    /// recorded, not a render target, past FLIP's size limits); its figures go into the draw's comparison.
+    fn perceptual(&mut self, id: TargetId) -> Result<Option<&crate::compare::flip::FlipMap>> {
+        if !self.perceptual.iter().any(|(t, _)| *t == id) {
+            let Some(map) = perceptual_map(&self.targets, &self.session, id)? else {
+                return Ok(None);
+            };
+            let figures = crate::compare::flip::PerceptualError::of(&map);
+            if let Some(comparison) = self.summary.comparison.targets.iter_mut().find(|c| c.target == id) {
+                comparison.perceptual = Some(figures.into());
+            }
+            self.perceptual.push((id, map));
+        }
+        Ok(self.perceptual.iter().find(|(t, _)| *t == id).map(|(_, map)| map))
+    }
+}
+
+/// The perceptual error map of render target `id` of a finished replay: its replayed picture against the recorded
+/// one ([`crate::replay::perceptual`]); `None` for depth and stencil and when nothing was recorded.
+fn perceptual_map(
+    targets: &[ViewTarget],
+    session: &ReplaySession,
+    id: TargetId,
+) -> Result<Option<crate::compare::flip::FlipMap>> {
+    let Some(target) = targets.iter().find(|t| t.id == id).filter(|t| t.id.slot().is_some()) else {
+        return Ok(None);
+    };
+    let (Some(recorded), Some(replay)) = (&target.recorded, session.replay().and_then(|r| r.target(slot_of(id))))
+    else {
+        return Ok(None);
+    };
+    crate::replay::perceptual(&target.image(recorded)?, &target.image(&replay.replayed)?)
 }
 
 impl ViewTarget {
@@ -811,11 +853,22 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
             status,
         },
     };
-    Ok(Replayed {
+    let mut replayed = Replayed {
         session,
         targets,
         summary,
-    })
+        perceptual: Vec::new(),
+    };
+    let small: Vec<TargetId> = replayed
+        .targets
+        .iter()
+        .filter(|t| u64::from(t.width).saturating_mul(u64::from(t.height)) <= PERCEPTUAL_AT_REPLAY)
+        .map(|t| t.id)
+        .collect();
+    for id in small {
+        replayed.perceptual(id)?;
+    }
+    Ok(replayed)
 }
 
 /// The protocol's comparison of one target.
@@ -830,6 +883,7 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
             first_difference: None,
             sample_differing_pixels: Vec::new(),
             resolved_differing_pixels: None,
+            perceptual: None,
         };
     };
     let report = &comparison.report;
@@ -851,6 +905,7 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
         first_difference: report.first_differences.first().map(|d| PixelCoord { x: d.x, y: d.y }),
         sample_differing_pixels: sample_differing(comparison, target.samples),
         resolved_differing_pixels: None,
+        perceptual: None,
     }
 }
 

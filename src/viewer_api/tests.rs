@@ -1200,3 +1200,37 @@ fn variants_set_by_name_replace_every_replay_and_an_explanation_names_the_pixels
     assert_eq!(capture.summary().variants.len(), 4);
     assert!(capture.set_variants("").unwrap().is_empty());
 }
+
+#[test]
+fn every_replayed_render_target_has_its_perceptual_error_and_map() {
+    let mut capture = open("02-alpha-blend.iridia");
+    // draw 0 matches bit for bit (tests/cli_replay.rs checks it with --exact): no visible error, the map all
+    // magma's first colour (0, 0, 4); draw 1 differs by a code in 2481 pixels: a small error, not none
+    for (index, visible) in [(0, false), (1, true)] {
+        replay(&mut capture, index, u64::MAX);
+        let comparison = capture.compare(index).unwrap();
+        let figures = comparison.targets[0].perceptual.unwrap();
+        assert!(
+            0.0 <= figures.p50 && figures.p50 <= figures.p95 && figures.p95 <= figures.p99,
+            "{figures:?}"
+        );
+        assert!(
+            figures.p99 <= figures.max && figures.max <= 1.0 && figures.mean <= figures.max,
+            "{figures:?}"
+        );
+        assert_eq!(figures.max > 0.0, visible, "draw {index}: {figures:?}");
+        let image = capture
+            .render_target(
+                index,
+                TargetId::Rt0,
+                ImageKind::Perceptual,
+                &DisplayOptions::default(),
+                false,
+            )
+            .unwrap();
+        assert_eq!(image.rgba.len(), (image.width * image.height * 4) as usize);
+        let first_colour = image.rgba.chunks_exact(4).all(|p| p == [0, 0, 4, 255]);
+        assert_eq!(first_colour, !visible, "draw {index}");
+    }
+    assert_eq!(ImageKind::parse("perceptual").unwrap(), ImageKind::Perceptual);
+}

@@ -388,6 +388,38 @@ pub struct TargetComparison {
     /// For a multisampled colour target of a resolvable format, the differing pixels of the resolved images (each
     /// resolved by the box average `ResolveSubresource` gives the standard patterns, 19.2.4); else `None`.
     pub resolved_differing_pixels: Option<u64>,
+    /// How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
+    /// with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
+    pub perceptual: Option<PerceptualFigures>,
+}
+
+/// `PerceptualFigures`: a target's LDR-FLIP error map pooled: its mean, median, 95th and 99th percentiles and
+/// largest value, each from 0 (invisible) to 1.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PerceptualFigures {
+    /// The mean error.
+    pub mean: f32,
+    /// The median.
+    pub p50: f32,
+    /// The 95th percentile.
+    pub p95: f32,
+    /// The 99th percentile.
+    pub p99: f32,
+    /// The largest error.
+    pub max: f32,
+}
+
+impl From<crate::compare::flip::PerceptualError> for PerceptualFigures {
+    fn from(e: crate::compare::flip::PerceptualError) -> Self {
+        PerceptualFigures {
+            mean: e.mean,
+            p50: e.p50,
+            p95: e.p95,
+            p99: e.p99,
+            max: e.max,
+        }
+    }
 }
 
 /// `CompareResult`: a replayed draw's comparison, target by target.
@@ -417,6 +449,9 @@ pub enum ImageKind {
     Difference,
     /// The error heatmap.
     Heatmap,
+    /// The perceptual error map: LDR-FLIP of the replayed picture against the recorded one
+    /// ([`crate::compare::flip`]), through the magma colour map (render targets only).
+    Perceptual,
 }
 
 impl ImageKind {
@@ -428,6 +463,7 @@ impl ImageKind {
             "before" => Ok(ImageKind::Before),
             "difference" => Ok(ImageKind::Difference),
             "heatmap" => Ok(ImageKind::Heatmap),
+            "perceptual" => Ok(ImageKind::Perceptual),
             _ => Err(Error::new(
                 "request",
                 format!("{name:?} is not an image (replayed, recorded, before, difference or heatmap)"),

@@ -44,6 +44,7 @@ fn generated() -> String {
         declaration::<ChannelStats>(&cfg),
         declaration::<PixelCoord>(&cfg),
         declaration::<TargetComparison>(&cfg),
+        declaration::<PerceptualFigures>(&cfg),
         declaration::<CompareResult>(&cfg),
         declaration::<ImageKind>(&cfg),
         declaration::<ShownChannels>(&cfg),

@@ -243,6 +243,35 @@ test("Explain names the variants that reproduce a blended draw, the inspector sa
   await reopened.page.close();
 });
 
+test("the perceptual view shows a draw's FLIP map, and the list sorts by how visible each draw's difference is", async () => {
+  // the order the library gives (iridia replay --flip: each draw's LDR-FLIP mean over rt0, computed natively)
+  const report = JSON.parse(
+    execFileSync("cargo", ["run", "--quiet", "--locked", "--bin", "iridia", "--", "replay", "fixtures/captures/02-alpha-blend.iridia", "--flip", "--json"], {
+      cwd: REPO,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  ) as { draws: { index: number; targets: { perceptual: { mean: number } | null }[] }[] };
+  const means = report.draws.map((draw) => ({ index: draw.index, mean: draw.targets[0]?.perceptual?.mean ?? -1 }));
+  const expectedOrder = [...means].sort((a, b) => b.mean - a.mean || a.index - b.index).map((draw) => String(draw.index));
+  const { page, assertClean } = await open("#capture=/fixtures/captures/02-alpha-blend.iridia&draw=3");
+  await waitForText(page, '[data-testid="differing-count"]', /pixels differ/);
+  const mean3 = means.find((draw) => draw.index === 3)?.mean ?? 0;
+  await waitForText(page, '[data-testid="perceptual"]', new RegExp(`FLIP mean ${mean3.toFixed(4)}`));
+  await page.keyboard.press("6");
+  await page.waitForFunction(() => location.hash.includes("view=perceptual"));
+  await page.waitForSelector('canvas[data-role="main"][data-image]:not([data-image=""])');
+  await shot(page, "real-08-perceptual");
+  await page.click("#replay-all-button");
+  await page.waitForFunction(() => document.querySelectorAll('li.draw [data-testid="draw-status"]').length === 6 && !Array.from(document.querySelectorAll('li.draw [data-testid="draw-status"]')).some((tag) => tag.textContent === "not replayed"));
+  await page.waitForSelector("#progress[hidden]", { state: "attached" });
+  await page.selectOption("#draw-sort", "perceptual");
+  const order = await page.$$eval("li.draw", (items) => items.map((item) => item.getAttribute("data-index") ?? ""));
+  assert.deepEqual(order, expectedOrder);
+  assertClean();
+  await page.close();
+});
+
 test("the share link opens the same draw, pixel and view of the real capture", async () => {
   assert.notEqual(shareUrl, "");
   const { page, assertClean } = await watchPage(context, shareUrl);

@@ -31,7 +31,7 @@ const SHORTCUTS: [string, string][] = [
   ["↑ / ↓, Home / End", "Move in the draw list"],
   ["Enter", "Replay and show the draw under the cursor"],
   ["Space or F", "Flick between replayed and recorded"],
-  ["1 – 5", "Replayed, recorded, before, differences, heatmap"],
+  ["1 – 6", "Replayed, recorded, before, differences, heatmap, perceptual error (FLIP)"],
   ["R G B A", "Toggle a channel"],
   ["N / Shift+N", "Next / previous differing pixel"],
   ["T / Shift+T", "Next / previous target"],
@@ -205,6 +205,7 @@ class App {
     state.pixel = null;
     state.comparison = null;
     state.replayError = null;
+    this.drawList.clearComparisons();
     this.views.reset();
     state.range = null;
     if (restore !== null) state.view = restore.view;
@@ -282,6 +283,7 @@ class App {
         if (!navigation.current) return;
         state.comparison = comparison;
         this.setDrawStatus(index, comparison.status);
+        this.drawList.setComparison(index, comparison);
       } catch (error: unknown) {
         if (!navigation.current) return;
         showMessage("error", `Could not compare draw ${index}`, toErrorInfo(error, "compare"));
@@ -312,6 +314,7 @@ class App {
         this.setDrawStatus(draw.index, summary.status);
         const comparison = await this.client.request({ kind: "compare", capture: capture.summary.capture, draw: draw.index }, { signal: job.signal });
         this.setDrawStatus(draw.index, comparison.status);
+        this.drawList.setComparison(draw.index, comparison);
       } catch (error: unknown) {
         if (isCancelled(error) || job.signal.aborted) break;
         this.setDrawStatus(draw.index, { state: "error", error: toErrorInfo(error, "replay") });
@@ -379,6 +382,7 @@ class App {
       capture.summary.variants = set;
       if (changed) {
         this.state.draws = await this.client.request({ kind: "list_draws", capture: capture.summary.capture });
+        this.drawList.clearComparisons();
         this.drawList.render();
       }
       this.renderHeader();
@@ -630,7 +634,8 @@ class App {
         case "2":
         case "3":
         case "4":
-        case "5": {
+        case "5":
+        case "6": {
           const kind = IMAGE_KINDS[Number(key) - 1];
           if (kind === undefined || this.state.currentTarget() === null) return false;
           this.views.setView(kind);

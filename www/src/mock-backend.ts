@@ -886,7 +886,9 @@ function heat(t: number): number[] {
   return a.map((value, c) => Math.round(value + ((b[c] ?? 0) - value) * f));
 }
 
-function render(info: TargetInfo, images: Images, kind: ImageKind, display: DisplayOptions): RenderedImage {
+function render(info: TargetInfo, images: Images, asked: ImageKind, display: DisplayOptions): RenderedImage {
+  // the mock's perceptual map is its heatmap (it runs no FLIP)
+  const kind: ImageKind = asked === "perceptual" ? "heatmap" : asked;
   const { width, height, channels } = info;
   const source = kind === "recorded" ? images.recorded : kind === "before" ? images.before : images.replayed;
   const shown = [display.channels.r, display.channels.g, display.channels.b, display.channels.a];
@@ -1245,6 +1247,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
           first_difference: first,
           sample_differing_pixels: [],
           resolved_differing_pixels: null,
+          perceptual: null,
         };
       });
       const result: CompareResult = { draw: draw.index, targets, status: status(draw) };

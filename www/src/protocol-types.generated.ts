@@ -358,7 +358,38 @@ sample_differing_pixels: Array<number>,
  * For a multisampled colour target of a resolvable format, the differing pixels of the resolved images (each
  * resolved by the box average `ResolveSubresource` gives the standard patterns, 19.2.4); else `None`.
  */
-resolved_differing_pixels: number | null, };
+resolved_differing_pixels: number | null,
+/**
+ * How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
+ * with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
+ */
+perceptual: PerceptualFigures | null, };
+
+/**
+ * `PerceptualFigures`: a target's LDR-FLIP error map pooled: its mean, median, 95th and 99th percentiles and
+ * largest value, each from 0 (invisible) to 1.
+ */
+export type PerceptualFigures = {
+/**
+ * The mean error.
+ */
+mean: number,
+/**
+ * The median.
+ */
+p50: number,
+/**
+ * The 95th percentile.
+ */
+p95: number,
+/**
+ * The 99th percentile.
+ */
+p99: number,
+/**
+ * The largest error.
+ */
+max: number, };
 
 /**
  * `CompareResult`: a replayed draw's comparison, target by target.
@@ -380,7 +411,7 @@ status: DrawStatus, };
 /**
  * `ImageKind`: which image of a target to render.
  */
-export type ImageKind = "replayed" | "recorded" | "before" | "difference" | "heatmap";
+export type ImageKind = "replayed" | "recorded" | "before" | "difference" | "heatmap" | "perceptual";
 
 /**
  * The channels a display shows.

@@ -156,6 +156,7 @@ export const IMAGE_KINDS: readonly ImageKind[] = Object.keys({
   before: true,
   difference: true,
   heatmap: true,
+  perceptual: true,
 } satisfies Record<ImageKind, true>) as ImageKind[];
 
 /** Every error kind, as the library names them. */

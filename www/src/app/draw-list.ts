@@ -4,7 +4,7 @@
 // frame's resolves (`ResolveSubresource`), with their result (resolved again when the capture was opened).
 
 import { byId, h, replace } from "../dom";
-import { type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
+import { type CompareResult, type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
 import { frameRows } from "./frame-order";
 import type { ViewerState } from "./state";
 
@@ -50,16 +50,40 @@ function statusClass(status: DrawStatus): string {
   return `status-${status.state}`;
 }
 
+/** How the list orders its rows. */
+export type DrawOrder = "frame" | "perceptual";
+
+/** A draw's perceptual figure for the list: the largest mean LDR-FLIP error over its compared render targets. */
+export function perceptualOf(comparison: CompareResult): number | null {
+  const means = comparison.targets.flatMap((target) => (target.perceptual === null ? [] : [target.perceptual.mean]));
+  return means.length === 0 ? null : Math.max(...means);
+}
+
+/**
+ * The draw indices in `order`: the frame's order, or the most visible difference first (the perceptual figure,
+ * highest first; draws without one after them, in the frame's order).
+ */
+export function orderedDraws(count: number, order: DrawOrder, perceptual: ReadonlyMap<number, number>): number[] {
+  const indices = Array.from({ length: count }, (_, index) => index);
+  if (order === "frame") return indices;
+  const figure = (index: number): number => perceptual.get(index) ?? Number.NEGATIVE_INFINITY;
+  return indices.sort((a, b) => figure(b) - figure(a) || a - b);
+}
+
 /** The list of draws; a click picks one (`onPick`), the keyboard moves its cursor. */
 export class DrawList {
   private readonly list = byId("draw-list", HTMLOListElement);
   private readonly filter = byId("draw-filter", HTMLInputElement);
+  private readonly sort = byId("draw-sort", HTMLSelectElement);
+  /** Each compared draw's perceptual figure ([`perceptualOf`]). */
+  private readonly perceptual = new Map<number, number>();
 
   constructor(
     private readonly state: ViewerState,
     private readonly onPick: (index: number) => void,
   ) {
     this.filter.addEventListener("input", () => this.applyFilter());
+    this.sort.addEventListener("change", () => this.render());
     this.filter.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === "ArrowDown") {
         event.preventDefault();
@@ -80,6 +104,19 @@ export class DrawList {
 
   focusFilter(): void {
     this.filter.focus();
+  }
+
+  /** Keeps a compared draw's perceptual figure, and re-sorts when the list is sorted by it. */
+  setComparison(index: number, comparison: CompareResult): void {
+    const figure = perceptualOf(comparison);
+    if (figure === null) this.perceptual.delete(index);
+    else this.perceptual.set(index, figure);
+    if (this.sort.value === "perceptual") this.render();
+  }
+
+  /** Forgets every draw's perceptual figure (the draws replay again, under other variants). */
+  clearComparisons(): void {
+    this.perceptual.clear();
   }
 
   /** Sets a draw's status and redraws its row. */
@@ -114,7 +151,11 @@ export class DrawList {
       h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, draw.name), h("span", { class: "draw-programs" }, programs)),
       h(
         "span",
-        { class: `tag draw-status ${statusClass(status)}`, title: statusTitle(status), attrs: { "data-testid": "draw-status" } },
+        {
+          class: `tag draw-status ${statusClass(status)}`,
+          title: statusTitle(status) + (this.perceptual.has(draw.index) ? `; FLIP mean ${(this.perceptual.get(draw.index) ?? 0).toFixed(4)}` : ""),
+          attrs: { "data-testid": "draw-status" },
+        },
         statusText(status),
       ),
     );
@@ -171,6 +212,16 @@ export class DrawList {
   }
 
   render(): void {
+    if (this.sort.value === "perceptual") {
+      // sorted by how visible each draw's difference is: draws only (the frame's other entries belong to its order)
+      const rows = orderedDraws(this.state.draws.length, "perceptual", this.perceptual).flatMap((index) => {
+        const draw = this.state.draws[index];
+        return draw === undefined ? [] : [this.item(draw)];
+      });
+      replace(this.list, rows);
+      this.applyFilter();
+      return;
+    }
     const summary = this.state.capture?.summary;
     const rows = frameRows(this.state.draws.length, summary?.unrecorded_draws ?? [], summary?.resolves ?? []).flatMap((row) => {
       if (row.kind === "unrecorded") return [this.unrecordedItem(row.entry)];

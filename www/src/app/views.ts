@@ -29,6 +29,7 @@ const VIEW_LABELS: Record<ImageKind, string> = {
   before: "Before",
   difference: "Differences",
   heatmap: "Heatmap",
+  perceptual: "FLIP",
 };
 
 const PANE_CAPTIONS: Record<ImageKind, string> = {
@@ -37,6 +38,7 @@ const PANE_CAPTIONS: Record<ImageKind, string> = {
   before: "Before the draw",
   difference: "Differences over replayed",
   heatmap: "Difference heatmap",
+  perceptual: "Perceptual error (FLIP)",
 };
 
 /** How many rendered images are kept for flicking back and forth. */
@@ -397,6 +399,16 @@ export class Views {
         : "",
       comparison.ambiguous_pixels > 0 ? ` · ${comparison.ambiguous_pixels} ambiguous` : "",
       stats.length > 0 ? ` · max |Δ| ${stats.join(", ")}` : "",
+      comparison.perceptual !== null
+        ? h(
+            "span",
+            {
+              attrs: { "data-testid": "perceptual" },
+              title: "How visible the difference is: LDR-FLIP's error (0 invisible to 1), its mean and 99th percentile over the target",
+            },
+            ` · FLIP mean ${comparison.perceptual.mean.toFixed(4)}, p99 ${comparison.perceptual.p99.toFixed(4)}`,
+          )
+        : "",
       ` · draw ${draw.index} ${targetLabel(info.target)}`,
     );
   }
