@@ -25,6 +25,8 @@ pub struct StageResources {
     /// The rasterizer's sample count and quality level (the targets'), which `sampleinfo` and `samplepos` of
     /// `rasterizer` read (22.4.x); 1 and 0 (the centre) until [`StageResources::set_rasterizer`].
     rasterizer: (u32, u32),
+    /// The arithmetic variants the stage's program runs under.
+    alu: crate::shader::AluVariants,
 }
 
 /// 16-byte registers of `bytes`, little-endian words, the last one padded with zeros.
@@ -63,6 +65,7 @@ impl StageResources {
             samplers: vec![None; SAMPLER_SLOTS],
             unbound,
             rasterizer: (1, 0),
+            alu: crate::shader::AluVariants::default(),
         };
         for declaration in exe.constant_buffers() {
             let slot = declaration.slot;
@@ -127,6 +130,11 @@ impl StageResources {
         }
     }
 
+    /// Sets the arithmetic variants the stage's program runs under.
+    pub fn set_alu_variants(&mut self, alu: crate::shader::AluVariants) {
+        self.alu = alu;
+    }
+
     /// Sets the rasterizer's sample count and quality level the stage's `sampleinfo`/`samplepos` of `rasterizer`
     /// see.
     pub fn set_rasterizer(&mut self, samples: u32, quality: u32) {
@@ -139,6 +147,7 @@ impl StageResources {
             unbound: self.unbound,
             rasterizer_sample_count: self.rasterizer.0,
             rasterizer_sample_quality: self.rasterizer.1,
+            alu: self.alu,
             ..Bindings::default()
         };
         for (place, buffer) in bindings.constant_buffers.iter_mut().zip(&self.constant_buffers) {

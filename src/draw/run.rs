@@ -628,13 +628,16 @@ impl<'s> PreparedDraw<'s> {
     }
 
     /// Replays the draw from now on under `variants` ([`super::variants`]) instead of the ones it was prepared with.
-    /// The stages the variants change are set up again; the shaded vertices are kept unless the texture filtering
-    /// changes (a vertex program may sample), so that a draw run again under rasterizer and output-merger variants
-    /// shades its vertices once.
+    /// The stages the variants change are set up again; the shaded vertices are kept unless the programs' texture
+    /// filtering or arithmetic changes (the vertex program runs under them too), so that a draw run again under
+    /// rasterizer and output-merger variants shades its vertices once.
     pub fn set_variants(&mut self, variants: super::Variants) {
-        if variants.filtering() != self.options.variants.filtering() {
-            self.vs.set_texture_variants(variants.filtering());
-            self.ps.set_texture_variants(variants.filtering());
+        let (old, new) = (self.options.variants, variants);
+        if new.filtering() != old.filtering() || new.arithmetic() != old.arithmetic() {
+            self.vs.set_texture_variants(new.filtering());
+            self.ps.set_texture_variants(new.filtering());
+            self.vs.set_alu_variants(new.arithmetic());
+            self.ps.set_alu_variants(new.arithmetic());
             self.cache.iter_mut().for_each(|slot| *slot = None);
         }
         self.options.variants = variants;
@@ -685,6 +688,8 @@ impl<'s> PreparedDraw<'s> {
         ps.set_texture_decoding(options.texture_decoding);
         vs.set_texture_variants(options.variants.filtering());
         ps.set_texture_variants(options.variants.filtering());
+        vs.set_alu_variants(options.variants.arithmetic());
+        ps.set_alu_variants(options.variants.arithmetic());
         let mut declared = [0u8; RENDER_TARGET_SLOTS];
         if let Some(pixel) = &pixel {
             for output in pixel.executable.outputs() {

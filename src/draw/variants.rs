@@ -8,6 +8,8 @@
 //! | `unsnapped-interpolation` | rasterizer | attributes and depth interpolated over the 16.8-snapped positions (3.2.4.1, 15.16.2) | over the float positions before snapping; coverage stays on the snapped ones |
 //! | `blend-8bit` | output merger | blending in float32, rounded once at the format conversion (17.1, 17.5) | on 8-bit UNORM targets, inputs and factors as 8-bit codes, each product rounded to a code, the sum saturated |
 //! | `lod-max-length` | texture sampling | isotropic LOD from the longer axis of the derivatives' ellipse (7.18.11's "ideal transformation") | from the longer derivative vector as it is |
+//! | `mad-fused` | shader ALU | `mad` rounded after the product and after the sum (3.1.3.2 allows either; WARP's is taken as unfused) | rounded once (a fused multiply-add) |
+//! | `f32tof16-nearest` | shader ALU | `f32tof16` toward zero, overflow to 65504 (3.2.2) | to nearest even, overflow to infinity (IEEE 754) |
 //! | `lod-log2-linear` | texture sampling | `log2` of the length; mip level and weight from the LOD in 8.8 fixed point (7.18.10) | `(E + M - 1) / 2` for the squared length `M 2^E` (a piecewise-linear `log2`, exact at powers of two); level and weight from the float LOD |
 //!
 //! Where they come from: llvmpipe (Mesa's gallivm, the reference of `../shared/tools/d3d11-ref`) interpolates over the
@@ -15,7 +17,7 @@
 //! an isotropic LOD as half the fast `log2` of the larger squared derivative length, per quad (`lp_bld_sample.c`);
 //! `fixtures/texture/README.md` measured its LODs 0.02 to 0.047 below the spec's, which this model gives (a 3-texel
 //! footprint: `(3 + 1.125 - 1) / 2 = 1.5625` against `log2 3 = 1.585`). Variants the spec leaves open elsewhere
-//! (filter weights in fixed point, anisotropic footprints, fused `mad`, denormals) are not modelled yet.
+//! (filter weights in fixed point, anisotropic footprints, denormals kept, guard-band clipping) are not modelled yet.
 
 use crate::Error;
 
@@ -32,15 +34,21 @@ pub enum Variant {
     LodMaxLength,
     /// An isotropic LOD from a piecewise-linear `log2`, mip levels and weight from the float LOD.
     LodLog2Linear,
+    /// `mad` as a fused multiply-add.
+    MadFused,
+    /// `f32tof16` rounding to nearest even.
+    F16Nearest,
 }
 
 impl Variant {
     /// Every variant, in the order reports list them.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 6] = [
         Variant::UnsnappedInterpolation,
         Variant::FixedPointBlend8,
         Variant::LodMaxLength,
         Variant::LodLog2Linear,
+        Variant::MadFused,
+        Variant::F16Nearest,
     ];
 
     /// The variant's name on the command line, in reports and in links.
@@ -50,6 +58,8 @@ impl Variant {
             Variant::FixedPointBlend8 => "blend-8bit",
             Variant::LodMaxLength => "lod-max-length",
             Variant::LodLog2Linear => "lod-log2-linear",
+            Variant::MadFused => "mad-fused",
+            Variant::F16Nearest => "f32tof16-nearest",
         }
     }
 
@@ -68,6 +78,8 @@ impl Variant {
             Variant::LodLog2Linear => {
                 "isotropic LOD from a piecewise-linear log2 (exact at powers of two), mip weight from the float LOD"
             }
+            Variant::MadFused => "mad rounded once (fused multiply-add) instead of after the product and the sum",
+            Variant::F16Nearest => "f32tof16 rounding to nearest even (IEEE) instead of toward zero (3.2.2)",
         }
     }
 
@@ -78,6 +90,8 @@ impl Variant {
             Variant::FixedPointBlend8 => "8-bit fixed-point blending",
             Variant::LodMaxLength => "LOD from the untransformed derivatives",
             Variant::LodLog2Linear => "a piecewise-linear log2 for the LOD",
+            Variant::MadFused => "fused multiply-adds",
+            Variant::F16Nearest => "half conversions to nearest",
         }
     }
 
@@ -87,6 +101,7 @@ impl Variant {
             Variant::UnsnappedInterpolation => "rasterizer",
             Variant::FixedPointBlend8 => "output merger",
             Variant::LodMaxLength | Variant::LodLog2Linear => "texture sampling",
+            Variant::MadFused | Variant::F16Nearest => "shader ALU",
         }
     }
 
@@ -102,6 +117,8 @@ impl Variant {
             Variant::FixedPointBlend8 => 2,
             Variant::LodMaxLength => 4,
             Variant::LodLog2Linear => 8,
+            Variant::MadFused => 16,
+            Variant::F16Nearest => 32,
         }
     }
 }
@@ -144,6 +161,14 @@ impl Variants {
         crate::shader::texture::FilterVariants {
             lod_max_length: self.contains(Variant::LodMaxLength),
             lod_log2_linear: self.contains(Variant::LodLog2Linear),
+        }
+    }
+
+    /// What the set asks of the programs' arithmetic.
+    pub fn arithmetic(self) -> crate::shader::AluVariants {
+        crate::shader::AluVariants {
+            fused_mad: self.contains(Variant::MadFused),
+            f16_nearest: self.contains(Variant::F16Nearest),
         }
     }
 

@@ -3,10 +3,12 @@
 //! to name the choice the GPU made.
 //!
 //! The draw is prepared once; each run re-runs from the recorded contents before the draw only the stages the
-//! variants change (the shaded vertices are kept, [`ReplaySession::rerun_with`]). With `N` variants there are `2^N`
-//! runs (the baseline, each alone, each combination): the best set is the one leaving the fewest differing pixels,
-//! the smaller set on a tie. The verdict says which set reproduces the recorded target, or how many pixels stay
-//! unexplained.
+//! variants change (the shaded vertices are kept, [`ReplaySession::rerun_with`]). First the baseline and each
+//! variant alone (`N + 1` runs); a variant whose run leaves the explained target's bytes exactly as the baseline's
+//! does nothing to this draw and is left out of the combinations, which are every set of two or more of the others
+//! (`2^k - k - 1` runs for `k` that do something: at most `2^N` in all). The best set is the one leaving the fewest
+//! differing pixels, the smaller set on a tie. The verdict says which set reproduces the recorded target, or how
+//! many pixels stay unexplained.
 
 use std::sync::Arc;
 
@@ -121,16 +123,25 @@ fn verdict(target: TargetSlot, baseline: &Outcome, best_set: Variants, best: &Ou
     }
 }
 
-/// Every set of variants, the empty set first (the baseline), then by the bits of [`Variant::ALL`].
-fn every_set() -> Vec<Variants> {
-    (0u32..1 << Variant::ALL.len())
+/// The first runs: the baseline (no variant), then each variant alone.
+fn first_sets() -> Vec<Variants> {
+    std::iter::once(Variants::NONE)
+        .chain(Variant::ALL.into_iter().map(|v| Variants::NONE.with(v)))
+        .collect()
+}
+
+/// Every set of two or more of `active`, by the bits of their positions.
+fn combinations(active: &[Variant]) -> Vec<Variants> {
+    let count = u32::try_from(active.len()).unwrap_or(0).min(16);
+    (0u32..1 << count)
+        .filter(|bits| bits.count_ones() >= 2)
         .map(|bits| {
             Variants::of(
-                Variant::ALL
-                    .into_iter()
+                active
+                    .iter()
                     .enumerate()
                     .filter(|(i, _)| bits & (1 << i) != 0)
-                    .map(|(_, v)| v),
+                    .map(|(_, v)| *v),
             )
         })
         .collect()
@@ -147,6 +158,10 @@ pub struct Explainer {
     sets: Vec<Variants>,
     /// The outcome of each set run so far.
     outcomes: Vec<(Variants, Outcome)>,
+    /// The explained target's replayed bytes of each run so far, by their digest.
+    digests: Vec<crate::capture::BlobId>,
+    /// Whether the combinations have been added to `sets` (after the first runs).
+    combined: bool,
     /// The explained target, once known.
     target: Option<TargetSlot>,
 }
@@ -174,13 +189,16 @@ impl Explainer {
         Ok(Explainer {
             index: draw.index,
             session: ReplaySession::prepare(draw, cache, options)?,
-            sets: every_set(),
+            sets: first_sets(),
             outcomes: Vec::new(),
+            digests: Vec::new(),
+            combined: false,
             target,
         })
     }
 
-    /// The runs in all: one per set of variants.
+    /// The runs in all, as far as known: the baseline and each variant alone, then (once they have run) the
+    /// combinations of the variants that changed the target.
     pub fn runs(&self) -> usize {
         self.sets.len()
     }
@@ -217,7 +235,24 @@ impl Explainer {
                 slot
             }
         };
+        let digest = replay
+            .target(slot)
+            .map(|t| crate::capture::BlobId::of(&t.replayed))
+            .ok_or_else(|| Error::new(format!("draw {index}"), format!("the replay wrote no {slot}")))?;
         self.outcomes.push((set, outcome_of(replay, slot)?));
+        self.digests.push(digest);
+        if !self.combined && self.outcomes.len() >= self.sets.len() {
+            self.combined = true;
+            let baseline = self.digests.first().copied();
+            let active: Vec<Variant> = self
+                .outcomes
+                .iter()
+                .zip(&self.digests)
+                .filter(|((set, _), digest)| set.iter().count() == 1 && Some(**digest) != baseline)
+                .flat_map(|((set, _), _)| set.iter())
+                .collect();
+            self.sets.extend(combinations(&active));
+        }
         Ok(self.outcomes.len() >= self.sets.len())
     }
 

@@ -123,6 +123,19 @@ pub struct Bindings<'a> {
     /// What `eval_*` instructions evaluate attributes with; without one they read the input register as it stands
     /// (the value at the location the rasterizer chose).
     pub pull_model: Option<&'a dyn PullModel>,
+    /// Arithmetic choices of a replay under variants (`crate::draw::variants`); the defaults are the spec's rules.
+    pub alu: AluVariants,
+}
+
+/// How the interpreter's arithmetic departs from its rules when a draw is replayed under variants
+/// (`crate::draw::variants`); every field false is the rule (the ALU module's documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AluVariants {
+    /// `mad-fused`: `mad` rounds once (a fused multiply-add) instead of after the product and after the sum.
+    pub fused_mad: bool,
+    /// `f32tof16-nearest`: `f32tof16` rounds to nearest even (IEEE 754's conversion: overflow to infinity) instead of
+    /// toward zero as 3.2.2 says.
+    pub f16_nearest: bool,
 }
 
 impl Default for Bindings<'_> {
@@ -136,6 +149,7 @@ impl Default for Bindings<'_> {
             rasterizer_sample_count: 1,
             rasterizer_sample_quality: 0,
             pull_model: None,
+            alu: AluVariants::default(),
         }
     }
 }

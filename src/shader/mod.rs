@@ -176,8 +176,8 @@ pub mod texture;
 mod trace;
 
 pub use binding::{
-    Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, PullLocation, PullModel, RESOURCE_SLOTS, SAMPLER_SLOTS,
-    ShaderResource, Unbound,
+    AluVariants, Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, PullLocation, PullModel, RESOURCE_SLOTS,
+    SAMPLER_SLOTS, ShaderResource, Unbound,
 };
 pub use executable::{
     ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,

@@ -45,6 +45,14 @@ const INFINITY_F16: u32 = 0x7C00;
 /// The quiet bit of a half NaN.
 const QUIET_F16: u32 = 0x0200;
 
+/// `f32tof16` rounding to nearest even (the `f32tof16-nearest` variant, [`crate::shader::AluVariants`]):
+/// IEEE 754's conversion, a finite value past the largest half becoming an infinity; a float denormal input reads as a
+/// zero of its sign, as in [`f32tof16`].
+#[inline]
+pub fn f32tof16_nearest(a: u32) -> u32 {
+    u32::from(half::f16::from_f32(f32::from_bits(flush_denorm(a))).to_bits())
+}
+
 /// `f32tof16` (22.13.2): a float to a half in the low 16 bits, the high 16 bits 0, by 3.2.2's rules for converting to
 /// a lower-range float format: round toward zero; a finite value too large becomes the largest half of its sign
 /// (`0x7BFF`, 65504 — never infinity); infinities stay infinities; NaN stays NaN (the sign and the top 10 fraction
@@ -171,6 +179,17 @@ mod tests {
         assert_eq!(f32tof16(0x3F80_1FFF), 0x3C00);
         // The same toward zero for negatives: -(1 + 2^-10 + 2^-11) -> -(1 + 2^-10).
         assert_eq!(f32tof16(0xBF80_3000), 0xBC01);
+    }
+
+    #[test]
+    fn f32tof16_to_nearest_rounds_ties_to_even_and_overflows_to_infinity() {
+        // the cases above under IEEE 754's rounding: 1 + 3 * 2^-11 is a tie -> the even 1 + 2^-9 (0x3C02); just below
+        // 1 + 2^-10 rounds up to it (0x3C01); 65520 is halfway to 2^16 -> infinity (0x7C00); a denormal input is 0
+        assert_eq!(f32tof16_nearest(0x3F80_3000), 0x3C02);
+        assert_eq!(f32tof16_nearest(0x3F80_1FFF), 0x3C01);
+        assert_eq!(f32tof16_nearest(0x477F_F000), 0x7C00);
+        assert_eq!(f32tof16_nearest(0x8000_0001), 0x8000);
+        assert_eq!(f32tof16_nearest(0xBF80_0000), 0x0000_BC00);
     }
 
     #[test]

@@ -24,6 +24,16 @@ pub fn mad(a: u32, b: u32, c: u32) -> u32 {
     add(mul(a, b), c)
 }
 
+/// `mad` fused (the `mad-fused` variant, [`crate::shader::AluVariants`]): `a * b + c` rounded once to
+/// nearest even (IEEE 754's fusedMultiplyAdd), denormals flushed on input and output.
+#[inline]
+pub fn mad_fused(a: u32, b: u32, c: u32) -> u32 {
+    let operand = |bits: u32| f32::from_bits(super::flush_denorm(bits));
+    let fused = operand(a).mul_add(operand(b), operand(c));
+    // the fused result is a float already: this only writes NaN as the canonical NaN and flushes a denormal
+    round_to_f32(f64::from(fused))
+}
+
 /// `div` (22.10.2): `a / b`, correctly rounded (computed directly, not as `a * (1/b)`), denormals flushed on input and
 /// output. `x / ±0 = ±inf` for `x != 0`, `0 / 0 = NaN`, `inf / inf = NaN`.
 #[inline]
@@ -376,6 +386,18 @@ mod tests {
         // 1 + 2^-11 (fraction 0x1000, even) and the next float, so the product is 1 + 2^-11 (0x3F801000). Adding
         // -(1 + 2^-11) gives +0. A fused mad would give 2^-24 instead.
         assert_eq!(mad(0x3F80_0800, 0x3F80_0800, 0xBF80_1000), POS_ZERO);
+    }
+
+    #[test]
+    fn a_fused_mad_rounds_once() {
+        // the same operands as above: a*b - (1 + 2^-11) = 2^-24 exactly, rounded once: 2^-24 (0x33800000)
+        assert_eq!(mad_fused(0x3F80_0800, 0x3F80_0800, 0xBF80_1000), 0x3380_0000);
+        // 2^-64 * 2^-63 + 2^-126 = 1.5 * 2^-126 (0x00C00000): a normal float, kept
+        assert_eq!(mad_fused(0x1F80_0000, 0x2000_0000, MIN_NORMAL), 0x00C0_0000);
+        // a denormal result flushes: 2^-64 * 2^-63 + 0 = 2^-127 -> +0; a denormal input reads as 0: 0 * 1 + 1 = 1
+        assert_eq!(mad_fused(0x1F80_0000, 0x2000_0000, POS_ZERO), POS_ZERO);
+        assert_eq!(mad_fused(0x0000_0001, 0x3F80_0000, 0x3F80_0000), 0x3F80_0000);
+        assert_eq!(mad_fused(NAN_F32, 0x3F80_0000, 0x3F80_0000), NAN_F32);
     }
 
     #[test]
