@@ -8,6 +8,7 @@
 //! | `unsnapped-interpolation` | rasterizer | attributes and depth interpolated over the 16.8-snapped positions (3.2.4.1, 15.16.2) | over the float positions before snapping; coverage stays on the snapped ones |
 //! | `blend-8bit` | output merger | blending in float32, rounded once at the format conversion (17.1, 17.5) | on 8-bit UNORM targets, inputs and factors as 8-bit codes, each product rounded to a code, the sum saturated |
 //! | `lod-max-length` | texture sampling | isotropic LOD from the longer axis of the derivatives' ellipse (7.18.11's "ideal transformation") | from the longer derivative vector as it is |
+//! | `filter-8bit` | texture sampling | filtering in float32 with 7.18.8's 8-bit weights | 8-bit UNORM textures lerped in 8-bit integer codes, per axis then per level (llvmpipe's AoS path) |
 //! | `mad-fused` | shader ALU | `mad` rounded after the product and after the sum (3.1.3.2 allows either; WARP's is taken as unfused) | rounded once (a fused multiply-add) |
 //! | `f32tof16-nearest` | shader ALU | `f32tof16` toward zero, overflow to 65504 (3.2.2) | to nearest even, overflow to infinity (IEEE 754) |
 //! | `lod-log2-linear` | texture sampling | `log2` of the length; mip level and weight from the LOD in 8.8 fixed point (7.18.10) | `(E + M - 1) / 2` for the squared length `M 2^E` (a piecewise-linear `log2`, exact at powers of two); level and weight from the float LOD |
@@ -17,7 +18,7 @@
 //! an isotropic LOD as half the fast `log2` of the larger squared derivative length, per quad (`lp_bld_sample.c`);
 //! `fixtures/texture/README.md` measured its LODs 0.02 to 0.047 below the spec's, which this model gives (a 3-texel
 //! footprint: `(3 + 1.125 - 1) / 2 = 1.5625` against `log2 3 = 1.585`). Variants the spec leaves open elsewhere
-//! (filter weights in fixed point, anisotropic footprints, denormals kept, guard-band clipping) are not modelled yet.
+//! (anisotropic footprints, denormals kept, guard-band clipping) are not modelled yet.
 
 use crate::Error;
 
@@ -34,6 +35,8 @@ pub enum Variant {
     LodMaxLength,
     /// An isotropic LOD from a piecewise-linear `log2`, mip levels and weight from the float LOD.
     LodLog2Linear,
+    /// 8-bit UNORM textures filtered in 8-bit integers.
+    Filter8,
     /// `mad` as a fused multiply-add.
     MadFused,
     /// `f32tof16` rounding to nearest even.
@@ -42,11 +45,12 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the order reports list them.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::UnsnappedInterpolation,
         Variant::FixedPointBlend8,
         Variant::LodMaxLength,
         Variant::LodLog2Linear,
+        Variant::Filter8,
         Variant::MadFused,
         Variant::F16Nearest,
     ];
@@ -58,6 +62,7 @@ impl Variant {
             Variant::FixedPointBlend8 => "blend-8bit",
             Variant::LodMaxLength => "lod-max-length",
             Variant::LodLog2Linear => "lod-log2-linear",
+            Variant::Filter8 => "filter-8bit",
             Variant::MadFused => "mad-fused",
             Variant::F16Nearest => "f32tof16-nearest",
         }
@@ -78,6 +83,9 @@ impl Variant {
             Variant::LodLog2Linear => {
                 "isotropic LOD from a piecewise-linear log2 (exact at powers of two), mip weight from the float LOD"
             }
+            Variant::Filter8 => {
+                "8-bit UNORM textures filtered in 8-bit integer lerps (levels by a truncated 8-bit weight) instead of float32"
+            }
             Variant::MadFused => "mad rounded once (fused multiply-add) instead of after the product and the sum",
             Variant::F16Nearest => "f32tof16 rounding to nearest even (IEEE) instead of toward zero (3.2.2)",
         }
@@ -90,6 +98,7 @@ impl Variant {
             Variant::FixedPointBlend8 => "8-bit fixed-point blending",
             Variant::LodMaxLength => "LOD from the untransformed derivatives",
             Variant::LodLog2Linear => "a piecewise-linear log2 for the LOD",
+            Variant::Filter8 => "8-bit texture filtering",
             Variant::MadFused => "fused multiply-adds",
             Variant::F16Nearest => "half conversions to nearest",
         }
@@ -100,7 +109,7 @@ impl Variant {
         match self {
             Variant::UnsnappedInterpolation => "rasterizer",
             Variant::FixedPointBlend8 => "output merger",
-            Variant::LodMaxLength | Variant::LodLog2Linear => "texture sampling",
+            Variant::LodMaxLength | Variant::LodLog2Linear | Variant::Filter8 => "texture sampling",
             Variant::MadFused | Variant::F16Nearest => "shader ALU",
         }
     }
@@ -119,6 +128,7 @@ impl Variant {
             Variant::LodLog2Linear => 8,
             Variant::MadFused => 16,
             Variant::F16Nearest => 32,
+            Variant::Filter8 => 64,
         }
     }
 }
@@ -161,6 +171,7 @@ impl Variants {
         crate::shader::texture::FilterVariants {
             lod_max_length: self.contains(Variant::LodMaxLength),
             lod_log2_linear: self.contains(Variant::LodLog2Linear),
+            filter_8bit: self.contains(Variant::Filter8),
         }
     }
 
@@ -223,13 +234,14 @@ impl Profile {
 pub const PROFILES: [Profile; 1] = [Profile {
     name: "llvmpipe",
     description: "Mesa's llvmpipe (through Wine's d3d11, as ../shared/tools/d3d11-ref runs it): interpolation over \
-                  unsnapped positions, 8-bit fixed-point blending and its isotropic LOD (the longer derivative, a \
-                  piecewise-linear log2), each measured on the sample captures",
+                  unsnapped positions, 8-bit fixed-point blending, its isotropic LOD (the longer derivative, a \
+                  piecewise-linear log2) and 8-bit texture filtering, each measured on the sample captures",
     variants: Variants(
         Variant::UnsnappedInterpolation.bit()
             | Variant::FixedPointBlend8.bit()
             | Variant::LodMaxLength.bit()
-            | Variant::LodLog2Linear.bit(),
+            | Variant::LodLog2Linear.bit()
+            | Variant::Filter8.bit(),
     ),
 }];
 
@@ -248,7 +260,7 @@ mod tests {
         assert_eq!(both.names(), "unsnapped-interpolation,blend-8bit");
         assert_eq!(
             Variants::parse("llvmpipe").unwrap().names(),
-            "unsnapped-interpolation,blend-8bit,lod-max-length,lod-log2-linear"
+            "unsnapped-interpolation,blend-8bit,lod-max-length,lod-log2-linear,filter-8bit"
         );
         assert_eq!(Variants::parse("").unwrap(), Variants::NONE);
         let error = Variants::parse("unsnapped-interpolation,warp9").unwrap_err();

@@ -165,14 +165,14 @@ struct Replayed {
     targets: Vec<ViewTarget>,
     /// The numbers kept when the rest is dropped.
     summary: Summary,
-    /// The render targets' perceptual error maps (LDR-FLIP) made so far: at the replay's end for targets of at most
-    /// [`PERCEPTUAL_AT_REPLAY`] pixels, when first shown for larger ones (so that a 1080p replay's last step does
-    /// not stall its progress).
+    /// The render targets' perceptual error maps (LDR-FLIP) made so far: when the draw's comparison is first asked
+    /// for, for targets of at most [`PERCEPTUAL_AT_COMPARE`] pixels, and when first shown for larger ones (never in a
+    /// replay step, whose progress the page measures).
     perceptual: Vec<(TargetId, crate::compare::flip::FlipMap)>,
 }
 
-/// The most pixels a render target has for its perceptual error to be computed as its replay finishes.
-const PERCEPTUAL_AT_REPLAY: u64 = 1 << 20;
+/// The most pixels a render target has for its perceptual error to be computed with the draw's comparison.
+const PERCEPTUAL_AT_COMPARE: u64 = 1 << 20;
 
 impl Replayed {
     /// The perceptual error map of render target `id` (made now if it was not), or `None` when it has none (nothing
@@ -641,8 +641,21 @@ impl ViewerCapture {
         }
     }
 
-    /// How draw `index`'s replayed targets compare with the recorded ones.
-    pub fn compare(&self, index: usize) -> Result<CompareResult> {
+    /// How draw `index`'s replayed targets compare with the recorded ones; the first time, the perceptual error of
+    /// each render target of at most [`PERCEPTUAL_AT_COMPARE`] pixels is computed (a larger one's when its map is
+    /// shown).
+    pub fn compare(&mut self, index: usize) -> Result<CompareResult> {
+        if let Some(Outcome::Full(replayed)) = self.outcomes.get_mut(&index) {
+            let small: Vec<TargetId> = replayed
+                .targets
+                .iter()
+                .filter(|t| u64::from(t.width).saturating_mul(u64::from(t.height)) <= PERCEPTUAL_AT_COMPARE)
+                .map(|t| t.id)
+                .collect();
+            for id in small {
+                replayed.perceptual(id)?;
+            }
+        }
         match self.outcomes.get(&index) {
             Some(Outcome::Full(replayed)) => Ok(replayed.summary.comparison.clone()),
             Some(Outcome::Summarized(summary)) => Ok(summary.comparison.clone()),
@@ -853,22 +866,12 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
             status,
         },
     };
-    let mut replayed = Replayed {
+    Ok(Replayed {
         session,
         targets,
         summary,
         perceptual: Vec::new(),
-    };
-    let small: Vec<TargetId> = replayed
-        .targets
-        .iter()
-        .filter(|t| u64::from(t.width).saturating_mul(u64::from(t.height)) <= PERCEPTUAL_AT_REPLAY)
-        .map(|t| t.id)
-        .collect();
-    for id in small {
-        replayed.perceptual(id)?;
-    }
-    Ok(replayed)
+    })
 }
 
 /// The protocol's comparison of one target.

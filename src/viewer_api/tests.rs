@@ -1028,8 +1028,9 @@ fn a_capture_read_by_position_is_the_capture_held_whole() {
             let summary =
                 |capture: &mut ViewerCapture| capture.replay_finish(draw).map(|s| json(&s)).map_err(|e| e.to_string());
             assert_eq!(summary(&mut ranged), summary(&mut whole), "{name} draw {draw}");
-            let compared = |capture: &ViewerCapture| capture.compare(draw).map(|c| json(&c)).map_err(|e| e.to_string());
-            assert_eq!(compared(&ranged), compared(&whole), "{name} draw {draw}");
+            let compared =
+                |capture: &mut ViewerCapture| capture.compare(draw).map(|c| json(&c)).map_err(|e| e.to_string());
+            assert_eq!(compared(&mut ranged), compared(&mut whole), "{name} draw {draw}");
         }
     }
 }
@@ -1142,13 +1143,13 @@ fn variants_set_by_name_replace_every_replay_and_an_explanation_names_the_pixels
         let step = capture.explain_step(1).unwrap();
         steps.push(step.done);
         if step.finished {
-            // the baseline and the six variants alone, then their combinations that change the target: the two
+            // the baseline and the seven variants alone, then their combinations that change the target: the two
             // variants of this draw together
-            assert_eq!(step.total, 8);
+            assert_eq!(step.total, 9);
             break;
         }
     }
-    assert_eq!(steps, (1..=8).collect::<Vec<u64>>());
+    assert_eq!(steps, (1..=9).collect::<Vec<u64>>());
     let explained = capture.explain_finish(1).unwrap();
     assert_eq!(explained.target, TargetId::Rt0);
     assert_eq!(explained.best, ["unsnapped-interpolation", "blend-8bit"]);
@@ -1158,7 +1159,7 @@ fn variants_set_by_name_replace_every_replay_and_an_explanation_names_the_pixels
         "{}",
         explained.verdict
     );
-    assert_eq!(explained.rows.len(), 6);
+    assert_eq!(explained.rows.len(), 7);
     // explanations compare bit for bit (the viewer's replay at the default tolerance matches: every difference is a
     // code); at (66, 28) the disc's edge has an alpha of 0.0022, which leaves the code in float32 and adds one in 8
     // bits (fixtures/captures/README.md): the explanation's best set gives the recorded code there
@@ -1184,7 +1185,8 @@ fn variants_set_by_name_replace_every_replay_and_an_explanation_names_the_pixels
             "unsnapped-interpolation",
             "blend-8bit",
             "lod-max-length",
-            "lod-log2-linear"
+            "lod-log2-linear",
+            "filter-8bit"
         ]
     );
     assert_eq!(capture.summary().variants, names);
@@ -1199,7 +1201,7 @@ fn variants_set_by_name_replace_every_replay_and_an_explanation_names_the_pixels
     let error = capture.set_variants("blend-8bit,warp").unwrap_err();
     assert_eq!(error.kind, ErrorKind::Request);
     assert!(error.detail.contains("\"warp\""), "{error}");
-    assert_eq!(capture.summary().variants.len(), 4);
+    assert_eq!(capture.summary().variants.len(), 5);
     assert!(capture.set_variants("").unwrap().is_empty());
 }
 

@@ -214,7 +214,7 @@ test("Explain names the variants that reproduce a blended draw, the inspector sa
   await page.keyboard.press("e");
   const verdict = await waitForText(page, '[data-testid="explain-verdict"]', /^reproduced by: /);
   assert.match(verdict, /^reproduced by: interpolation over unsnapped positions and 8-bit fixed-point blending \(\d+ differing pixels -> 0\)$/);
-  assert.equal(await page.locator('[data-testid="explain-table"] tbody tr').count(), 1 + 6 + 1);
+  assert.equal(await page.locator('[data-testid="explain-table"] tbody tr').count(), 1 + 7 + 1);
   await shot(page, "real-07-explain");
   await page.click("#explain-close");
   await clickPixel(page, 66, 28);

@@ -412,6 +412,61 @@ impl Sampling<'_> {
         Ok(())
     }
 
+    /// Whether this sample is filtered in 8-bit integers ([`super::lod::FilterVariants::filter_8bit`]): the variant
+    /// asked, an 8-bit UNORM view format (not SRGB), weighted texels (no comparison, no min/max), one tap (no
+    /// anisotropy), a 1D or 2D location (arrays too; not cubes, not volumes) addressed by WRAP or CLAMP.
+    fn eight_bit(&self, location: &Location, taps: u32) -> bool {
+        let info = self.view.format.info();
+        let modes = [self.sampler.address_u, self.sampler.address_v];
+        self.view.variants.filter_8bit
+            && info.kind == crate::format::NumericKind::Unorm
+            && !info.fields().is_empty()
+            && info.fields().iter().all(|f| f.bits == 8)
+            && matches!(self.combine, Combine::Weighted)
+            && taps <= 1
+            && location.cube.is_none()
+            && location.axes <= 2
+            && modes
+                .iter()
+                .all(|m| matches!(m, AddressMode::Wrap | AddressMode::Clamp))
+    }
+
+    /// One level's texels filtered in 8-bit integers ([`Sampling::eight_bit`]): the codes of the (up to) four taps,
+    /// lerped along u, then v, with the taps' 8-bit weights; the result codes.
+    fn level_8bit(&mut self, level: u32, location: &Location, linear: bool) -> Result<[i32; 4]> {
+        let size = self
+            .data
+            .size(level)
+            .ok_or_else(|| Error::new("texture", format!("the view has no mip {level}")))?;
+        let modes = [self.sampler.address_u, self.sampler.address_v];
+        let mut axes = [AxisTaps::UNUSED; 2];
+        for (axis, taps) in axes.iter_mut().enumerate().take(location.axes) {
+            let (Some(&u), Some(&n), Some(&mode)) = (location.uvw.get(axis), size.get(axis), modes.get(axis)) else {
+                continue;
+            };
+            *taps = axis_taps(u, mode, n, self.offset.get(axis).copied().unwrap_or(0), linear);
+        }
+        let mut codes = [[[0i32; 4]; 2]; 2];
+        for (i, tu) in axes[0].used().iter().enumerate() {
+            for (j, tv) in axes[1].used().iter().enumerate() {
+                let texel = match (tu.texel, tv.texel) {
+                    (Some(x), Some(y)) => self.data.texel(level, location.slice, [x, y, 0], &mut self.cache)?,
+                    _ => self.border(),
+                };
+                if let Some(row) = codes.get_mut(j).and_then(|r| r.get_mut(i)) {
+                    *row = texel.map(|word| code_8bit(f32::from_bits(word)));
+                }
+            }
+        }
+        // the right (lower) tap's weight in 256ths: the 8-bit fraction, exact
+        let weight = |taps: &AxisTaps| -> i32 { taps.used().get(1).map_or(0, |t| (t.weight * 256.0) as i32) };
+        let (wu, wv) = (weight(&axes[0]), weight(&axes[1]));
+        let [[c00, c10], [c01, c11]] = codes;
+        let top = lerp_8bit_texel(c00, c10, wu);
+        let bottom = lerp_8bit_texel(c01, c11, wu);
+        Ok(lerp_8bit_texel(top, bottom, wv))
+    }
+
     /// The filtered result at the chosen mip level(s), with `taps` anisotropic taps spread along `step` (normalized
     /// coordinates per tap) around the location.
     pub(super) fn filter(
@@ -427,6 +482,21 @@ impl Sampling<'_> {
         } else {
             filter.min_linear()
         };
+        if self.eight_bit(location, taps) {
+            let floor = self.level_8bit(mips.floor, location, linear)?;
+            // the level weight truncated to 8 bits; a level blend happens only when it is not 0
+            let w8 = (mips.ceil_weight * 256.0) as i32;
+            let codes = if w8 > 0 {
+                let ceil = self.level_8bit(mips.ceil, location, linear)?;
+                lerp_8bit_texel(floor, ceil, w8)
+            } else {
+                floor
+            };
+            return Ok(Partial {
+                value: codes.map(|c| c as f32 / 255.0),
+                raw: None,
+            });
+        }
         let floor = self.taps(mips.floor, location, linear, taps, step)?;
         if mips.ceil_weight == 0.0 {
             return Ok(floor);
@@ -483,6 +553,25 @@ impl Sampling<'_> {
             _ => sum,
         })
     }
+}
+
+/// A value in [0, 1] as an 8-bit code (the texel's own code: an 8-bit UNORM texel decodes to `code / 255`).
+fn code_8bit(value: f32) -> i32 {
+    if value.is_nan() {
+        return 0;
+    }
+    (value.clamp(0.0, 1.0) * 255.0).round() as i32
+}
+
+/// An 8-bit lerp of codes as llvmpipe's integer filter does it: `a + floor((w (b - a) + 128) / 256)`, `w` in 256ths.
+fn lerp_8bit(a: i32, b: i32, w: i32) -> i32 {
+    let delta = b.saturating_sub(a);
+    a.saturating_add(w.saturating_mul(delta).saturating_add(128) >> 8)
+}
+
+/// [`lerp_8bit`] of each component.
+fn lerp_8bit_texel(a: [i32; 4], b: [i32; 4], w: i32) -> [i32; 4] {
+    [0, 1, 2, 3].map(|c| lerp_8bit(a.get(c).copied().unwrap_or(0), b.get(c).copied().unwrap_or(0), w))
 }
 
 /// Derivatives of the address scaled to texels of the view's most detailed level and flattened to 2D, as 7.18.11

@@ -15,6 +15,11 @@ pub struct FilterVariants {
     /// (a piecewise-linear `log2`), and a linear mip filter's level and weight from that LOD in float32, not in 7.18.10's
     /// 8.8 fixed point.
     pub lod_log2_linear: bool,
+    /// `filter-8bit`: an 8-bit UNORM texture (not SRGB) filtered in 8-bit integers, as llvmpipe's AoS path does: each
+    /// linear axis a lerp of codes `a + floor((w (b - a) + 128) / 256)` with the 8-bit subtexel weight `w`, then
+    /// the mip levels by `trunc(256 f)` of the level weight `f`; the result a code (2D, WRAP or CLAMP addressing,
+    /// no comparison, min/max or anisotropy; other samples keep the float filter).
+    pub filter_8bit: bool,
 }
 
 /// Where a sample's level of detail comes from (7.18.11).

@@ -1638,6 +1638,7 @@ fn the_lod_variants_take_the_longer_untransformed_vector_and_the_linear_log2_of_
     let variants = |lod_max_length, lod_log2_linear| FilterVariants {
         lod_max_length,
         lod_log2_linear,
+        filter_8bit: false,
     };
     // a 3-texel footprint: the spec's log2 3 = 1.58496; the linear log2 of 9 halved: (3 + 1.125 - 1) / 2 = 1.5625,
     // llvmpipe's LOD as fixtures/texture/README.md fitted it (1.5576, within its 1/256 steps)
@@ -1670,4 +1671,30 @@ fn mips_chosen_from_a_float_lod_weigh_by_its_fraction_unquantized() {
     assert_eq!(lod::select_mips_float(1.5, false, 4).floor, 2);
     let past = lod::select_mips_float(3.5, true, 4);
     assert_eq!((past.floor, past.ceil, past.ceil_weight), (3, 3, 0.0));
+}
+
+#[test]
+fn an_8bit_texture_filtered_in_8bit_integers_rounds_each_lerp_to_a_code() {
+    // a 2x1 R8G8B8A8_UNORM texture, red 10 and 200; bilinear at u = 0.375: 0.375 x 2 - 0.5 = 0.25, weight 64/256 of
+    // the right texel. In float32 (7.18.8) red is (10 x 0.75 + 200 x 0.25) / 255 = 57.5 / 255; in 8-bit integers
+    // 10 + floor((64 x 190 + 128) / 256) = 10 + floor(48.0) = 58. From the right: at u = 0.625 (weight 192 of 200)
+    // 10 + floor((192 x 190 + 128) / 256) = 10 + floor(143.0) = 153; float32 152.5.
+    let s = shape(ResourceDimension::Texture2D, Format::R8G8B8A8Unorm, [2, 1, 1], 1, 1);
+    let resource = texture(s, |_, _, x, _, _| vec![if x == 0 { 10 } else { 200 }, 0, 0, 255]);
+    let mut view = view_of(&resource, SrvDimension::Texture2D, Format::R8G8B8A8Unorm);
+    let linear = sampler(Filter::MinMagMipLinear, AddressMode::Clamp);
+    assert_eq!(at(&view, &linear, [0.375, 0.5, 0.0, 0.0]), 57.5 / 255.0);
+    view.set_variants(FilterVariants {
+        filter_8bit: true,
+        ..FilterVariants::default()
+    });
+    assert_eq!(at(&view, &linear, [0.375, 0.5, 0.0, 0.0]), 58.0 / 255.0);
+    assert_eq!(at(&view, &linear, [0.625, 0.5, 0.0, 0.0]), 153.0 / 255.0);
+    // a float texture keeps the float filter under the variant
+    let mut ramp = ramp4();
+    ramp.set_variants(FilterVariants {
+        filter_8bit: true,
+        ..FilterVariants::default()
+    });
+    assert_eq!(at(&ramp, &linear, [0.375, 0.5, 0.0, 0.0]), 1.0);
 }
