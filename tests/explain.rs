@@ -255,20 +255,13 @@ fn iridia_replay_takes_a_profile_and_variants_and_names_them() {
             .unwrap()
             .ends_with("variants: blend-8bit")
     );
-    let bad = iridia(&[
-        "replay",
-        "fixtures/captures/02-alpha-blend.iridia",
-        "--profile",
-        "warp9",
-    ]);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("no profile \"warp9\" (known: llvmpipe)"));
-    let bad = iridia(&[
-        "replay",
-        "fixtures/captures/02-alpha-blend.iridia",
-        "--variants",
-        "fused",
-    ]);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("\"fused\""));
+    // an unknown profile or variant: exit 2, the message naming it
+    for (option, name, says) in [
+        ("--profile", "warp9", "no profile \"warp9\" (known: llvmpipe)"),
+        ("--variants", "fused", "\"fused\""),
+    ] {
+        let bad = iridia(&["replay", "fixtures/captures/02-alpha-blend.iridia", option, name]);
+        assert_eq!(bad.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&bad.stderr).contains(says), "{option} {name}");
+    }
 }

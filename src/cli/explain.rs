@@ -12,19 +12,24 @@ use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// What `iridia explain` was asked.
+/// What `iridia explain` is asked (its command-line arguments).
+#[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
-    /// The capture.
+    /// The capture (.iridia).
     pub capture: PathBuf,
-    /// The draw.
+    /// The draw (from 0).
+    #[arg(long, value_name = "N")]
     pub draw: usize,
-    /// `--target`: `rt0`..`rt7` or `depth`.
+    /// The target: rt0 to rt7, or depth (by default the compared target with the most differing pixels).
+    #[arg(long, value_name = "TARGET")]
     pub target: Option<String>,
-    /// `--tolerance SPEC` (by default exact).
+    /// The tolerance (as for replay; by default every bit counts).
+    #[arg(long, value_name = "SPEC")]
     pub tolerance: Option<String>,
-    /// `--json`.
+    /// Print JSON instead of the table.
+    #[arg(long)]
     pub json: bool,
-    /// `--max-memory`, `--max-work`.
+    #[command(flatten)]
     pub limits: super::common::Limits,
 }
 

@@ -158,24 +158,7 @@ enum Command {
     /// combined, and name the set that reproduces what the GPU wrote, or how many pixels stay unexplained. Compares
     /// bit for bit unless --tolerance. Exit 0 when the draw matches or a set reproduces it, 1 when pixels stay
     /// unexplained, 2 on an error.
-    Explain {
-        /// The capture (.iridia).
-        capture: PathBuf,
-        /// The draw (from 0).
-        #[arg(long, value_name = "N")]
-        draw: usize,
-        /// The target: rt0 to rt7, or depth (by default the compared target with the most differing pixels).
-        #[arg(long, value_name = "TARGET")]
-        target: Option<String>,
-        /// The tolerance (as for replay; by default every bit counts).
-        #[arg(long, value_name = "SPEC")]
-        tolerance: Option<String>,
-        /// Print JSON instead of the table.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        limits: common::Limits,
-    },
+    Explain(explain::ExplainArgs),
 }
 
 /// The exit code for an error: 2, with the message on stderr.
@@ -256,22 +239,7 @@ pub fn run() -> ExitCode {
                 Err(message) => failure(message),
             };
         }
-        Command::Explain {
-            capture,
-            draw,
-            target,
-            tolerance,
-            json,
-            limits,
-        } => {
-            let args = explain::ExplainArgs {
-                capture,
-                draw,
-                target,
-                tolerance,
-                json,
-                limits,
-            };
+        Command::Explain(args) => {
             return match explain::explain(&args) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
