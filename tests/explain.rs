@@ -265,3 +265,22 @@ fn iridia_replay_takes_a_profile_and_variants_and_names_them() {
         assert!(String::from_utf8_lossy(&bad.stderr).contains(says), "{option} {name}");
     }
 }
+
+#[test]
+fn the_depth_of_every_capture_with_a_depth_test_is_explained_by_unsnapped_interpolation() {
+    // fixtures/captures/README.md, "Depth": llvmpipe interpolates depth over the unsnapped positions, worked out by
+    // hand at 04's draw 5 (146, 39) and 01's (16, 122) (tests/cli_replay.rs does those sums), and seen in 05's and
+    // 20's depth; each draw's depth differences are explained by that variant (to within float rounding)
+    for (name, draw) in [
+        ("01-lit-mesh", 0),
+        ("04-frame", 5),
+        ("05-thin-triangles", 0),
+        ("20-recorded", 0),
+    ] {
+        let e = explained(name, draw, Some(TargetSlot::DepthStencil), ToleranceSpec::default());
+        assert!(e.baseline.differing_pixels > 0, "{name}: {e:?}");
+        assert!(e.best.variants.contains(&"unsnapped-interpolation"), "{name}: {e:?}");
+        let alone = e.variants.iter().find(|v| v.name == "unsnapped-interpolation").unwrap();
+        assert!(alone.max_ulp * 10 < e.baseline.max_ulp, "{name}: {e:?}");
+    }
+}
