@@ -123,16 +123,12 @@ impl StageResources {
         }
     }
 
-    /// Sets how the stage's texture views compute LODs and filter under variants.
-    pub fn set_texture_variants(&mut self, variants: crate::shader::texture::FilterVariants) {
+    /// Sets what the stage's program does under `variants`: its texture views' LODs and filtering, its arithmetic.
+    pub fn set_variants(&mut self, variants: super::Variants) {
         for view in self.views.iter_mut().flatten() {
-            view.set_variants(variants);
+            view.set_variants(variants.filtering());
         }
-    }
-
-    /// Sets the arithmetic variants the stage's program runs under.
-    pub fn set_alu_variants(&mut self, alu: crate::shader::AluVariants) {
-        self.alu = alu;
+        self.alu = variants.arithmetic();
     }
 
     /// Sets the rasterizer's sample count and quality level the stage's `sampleinfo`/`samplepos` of `rasterizer`

@@ -224,9 +224,7 @@ impl PreparedDraw<'_> {
         }
         let label = self.state.label.clone();
         let mut reporter = Reporter::new(None, &label).with_limit(self.options.work_limit);
-        let mut om = OutputMerger::new(&self.om_state, self.pixel_targets(x, y)?)
-            .map_err(|e| e.within(label.as_str()))?
-            .with_fixed_point_blend(self.options.variants.contains(super::Variant::FixedPointBlend8));
+        let mut om = self.output_merger(self.pixel_targets(x, y)?, &label)?;
         om.set_depth_range(self.viewport.min_depth, self.viewport.max_depth);
         let mut history = PixelHistory {
             label: label.clone(),

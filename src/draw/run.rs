@@ -634,10 +634,8 @@ impl<'s> PreparedDraw<'s> {
     pub fn set_variants(&mut self, variants: super::Variants) {
         let (old, new) = (self.options.variants, variants);
         if new.filtering() != old.filtering() || new.arithmetic() != old.arithmetic() {
-            self.vs.set_texture_variants(new.filtering());
-            self.ps.set_texture_variants(new.filtering());
-            self.vs.set_alu_variants(new.arithmetic());
-            self.ps.set_alu_variants(new.arithmetic());
+            self.vs.set_variants(new);
+            self.ps.set_variants(new);
             self.cache.iter_mut().for_each(|slot| *slot = None);
         }
         self.options.variants = variants;
@@ -649,6 +647,14 @@ impl<'s> PreparedDraw<'s> {
     /// The variants the draw is replayed under.
     pub fn variants(&self) -> super::Variants {
         self.options.variants
+    }
+
+    /// The draw's output merger over `targets` (the whole targets, or a pixel's for its history), blending as the
+    /// variants say; errors name the draw (`label`).
+    pub(super) fn output_merger(&self, targets: crate::output_merger::Targets, label: &str) -> Result<OutputMerger> {
+        Ok(OutputMerger::new(&self.om_state, targets)
+            .map_err(|e| e.within(label))?
+            .with_fixed_point_blend(self.options.variants.contains(super::Variant::FixedPointBlend8)))
     }
 
     /// [`PreparedDraw::new`] for either kind of [`StateRef`].
@@ -686,10 +692,8 @@ impl<'s> PreparedDraw<'s> {
         };
         vs.set_texture_decoding(options.texture_decoding);
         ps.set_texture_decoding(options.texture_decoding);
-        vs.set_texture_variants(options.variants.filtering());
-        ps.set_texture_variants(options.variants.filtering());
-        vs.set_alu_variants(options.variants.arithmetic());
-        ps.set_alu_variants(options.variants.arithmetic());
+        vs.set_variants(options.variants);
+        ps.set_variants(options.variants);
         let mut declared = [0u8; RENDER_TARGET_SLOTS];
         if let Some(pixel) = &pixel {
             for output in pixel.executable.outputs() {
@@ -942,9 +946,7 @@ impl<'s> PreparedDraw<'s> {
             ..Progress::default()
         };
         let targets = self.fresh_targets()?;
-        let mut om = OutputMerger::new(&self.om_state, targets)
-            .map_err(|e| e.within(label.as_str()))?
-            .with_fixed_point_blend(self.options.variants.contains(super::Variant::FixedPointBlend8));
+        let mut om = self.output_merger(targets, &label)?;
         om.set_depth_range(self.viewport.min_depth, self.viewport.max_depth);
         let [width, height] = self.size;
         let with_targets = self.formats.0.iter().any(Option::is_some) || self.formats.1.is_some();

@@ -198,6 +198,11 @@ impl Variants {
         }
     }
 
+    /// The set as a verdict names it: its variants' [`Variant::summary`] phrases joined by "and".
+    pub fn summary(self) -> String {
+        self.iter().map(Variant::summary).collect::<Vec<_>>().join(" and ")
+    }
+
     /// The names, comma-separated (empty for none): the form [`Variants::parse`] reads.
     pub fn names(self) -> String {
         self.iter().map(Variant::name).collect::<Vec<_>>().join(",")

@@ -227,6 +227,11 @@ impl FormatInfo {
         self.fields.get(..usize::from(self.field_count)).unwrap_or(&[])
     }
 
+    /// Whether the format is 8-bit UNORM: every stored field 8 bits, read as UNORM (not SRGB).
+    pub fn is_8bit_unorm(&self) -> bool {
+        self.kind == NumericKind::Unorm && !self.fields().is_empty() && self.fields().iter().all(|f| f.bits == 8)
+    }
+
     /// The shader type a format of `kind` returns.
     const fn shader_type_of(kind: NumericKind) -> ShaderType {
         match kind {

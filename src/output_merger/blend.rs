@@ -161,11 +161,8 @@ impl TargetPlan {
     /// The plan with blending in 8-bit fixed point when `on` and the target's format is 8-bit UNORM (every
     /// component 8 bits, not SRGB); unchanged otherwise.
     pub fn with_fixed_point_8bit(self, format: Format, on: bool) -> TargetPlan {
-        let info = format.info();
-        let eight_bit_unorm =
-            info.kind == NumericKind::Unorm && !info.fields().is_empty() && info.fields().iter().all(|f| f.bits == 8);
         TargetPlan {
-            fixed_point_8bit: on && eight_bit_unorm,
+            fixed_point_8bit: on && format.info().is_8bit_unorm(),
             ..self
         }
     }
@@ -205,8 +202,78 @@ pub struct BlendInputs {
     pub blend_factor: Texel,
 }
 
-/// Factor `blend` for component `c` (3 is alpha), per the table of 17.1.
-fn factor(blend: Blend, c: usize, inputs: &BlendInputs) -> u32 {
+/// The arithmetic a blend runs in: float32 words (17.1's rule, [`Float32`]) or 8-bit codes (the `blend-8bit`
+/// variant, [`Codes8`]). One factor table and one equation serve both ([`blend_in`]).
+trait BlendArithmetic {
+    /// The factor ONE.
+    const ONE: u32;
+    /// `1 - x`.
+    fn one_minus(x: u32) -> u32;
+    /// A product of a value and its factor.
+    fn mul(a: u32, b: u32) -> u32;
+    /// `a + b`.
+    fn add(a: u32, b: u32) -> u32;
+    /// `a - b`.
+    fn sub(a: u32, b: u32) -> u32;
+    /// The smaller (SRC_ALPHA_SAT, MIN).
+    fn min(a: u32, b: u32) -> u32;
+    /// The larger (MAX).
+    fn max(a: u32, b: u32) -> u32;
+}
+
+/// Float32 words: each product and the sum rounded to float32 with denormals flushed, 3.1's min and max.
+struct Float32;
+
+impl BlendArithmetic for Float32 {
+    const ONE: u32 = ONE;
+    fn one_minus(x: u32) -> u32 {
+        one_minus(x)
+    }
+    fn mul(a: u32, b: u32) -> u32 {
+        mul(a, b)
+    }
+    fn add(a: u32, b: u32) -> u32 {
+        add(a, b)
+    }
+    fn sub(a: u32, b: u32) -> u32 {
+        add(a, neg(b))
+    }
+    fn min(a: u32, b: u32) -> u32 {
+        min(a, b)
+    }
+    fn max(a: u32, b: u32) -> u32 {
+        max(a, b)
+    }
+}
+
+/// 8-bit codes: `1 - x` is `255 - x`, each product rounded to a code ([`product_8bit`]), sums saturated at 255 and
+/// differences at 0.
+struct Codes8;
+
+impl BlendArithmetic for Codes8 {
+    const ONE: u32 = 255;
+    fn one_minus(x: u32) -> u32 {
+        255u32.saturating_sub(x)
+    }
+    fn mul(a: u32, b: u32) -> u32 {
+        product_8bit(a, b)
+    }
+    fn add(a: u32, b: u32) -> u32 {
+        a.saturating_add(b).min(255)
+    }
+    fn sub(a: u32, b: u32) -> u32 {
+        a.saturating_sub(b)
+    }
+    fn min(a: u32, b: u32) -> u32 {
+        a.min(b)
+    }
+    fn max(a: u32, b: u32) -> u32 {
+        a.max(b)
+    }
+}
+
+/// Factor `blend` for component `c` (3 is alpha), per the table of 17.1, in arithmetic `A`.
+fn factor<A: BlendArithmetic>(blend: Blend, c: usize, inputs: &BlendInputs) -> u32 {
     let BlendInputs {
         source: s,
         source1: s1,
@@ -215,31 +282,31 @@ fn factor(blend: Blend, c: usize, inputs: &BlendInputs) -> u32 {
     } = inputs;
     match blend {
         Blend::Zero => 0,
-        Blend::One => ONE,
+        Blend::One => A::ONE,
         Blend::SrcColor => at(s, c),
-        Blend::InvSrcColor => one_minus(at(s, c)),
+        Blend::InvSrcColor => A::one_minus(at(s, c)),
         Blend::SrcAlpha => at(s, 3),
-        Blend::InvSrcAlpha => one_minus(at(s, 3)),
+        Blend::InvSrcAlpha => A::one_minus(at(s, 3)),
         Blend::DestAlpha => at(d, 3),
-        Blend::InvDestAlpha => one_minus(at(d, 3)),
+        Blend::InvDestAlpha => A::one_minus(at(d, 3)),
         Blend::DestColor => at(d, c),
-        Blend::InvDestColor => one_minus(at(d, c)),
+        Blend::InvDestColor => A::one_minus(at(d, c)),
         // (f, f, f, 1), f = min(1 - RT.a, o.a), min as the min instruction (17.1, 22.10.11).
-        Blend::SrcAlphaSat if c == 3 => ONE,
-        Blend::SrcAlphaSat => min(at(s, 3), one_minus(at(d, 3))),
+        Blend::SrcAlphaSat if c == 3 => A::ONE,
+        Blend::SrcAlphaSat => A::min(at(s, 3), A::one_minus(at(d, 3))),
         Blend::BlendFactor => at(k, c),
-        Blend::InvBlendFactor => one_minus(at(k, c)),
+        Blend::InvBlendFactor => A::one_minus(at(k, c)),
         Blend::Src1Color => at(s1, c),
-        Blend::InvSrc1Color => one_minus(at(s1, c)),
+        Blend::InvSrc1Color => A::one_minus(at(s1, c)),
         Blend::Src1Alpha => at(s1, 3),
-        Blend::InvSrc1Alpha => one_minus(at(s1, 3)),
+        Blend::InvSrc1Alpha => A::one_minus(at(s1, 3)),
     }
 }
 
-/// Blends one texel (17.1): per component, `op(source * source factor, destination * destination factor)`, each
-/// product and the sum rounded to float32 with denormals flushed; MIN and MAX take the source and destination
-/// themselves and ignore the factors (their factors are reported as 1).
-pub fn blend(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
+/// Blends one texel (17.1) in arithmetic `A`: per component, `op(source * source factor, destination * destination
+/// factor)`; MIN and MAX take the source and destination themselves and ignore the factors (their factors are
+/// reported as ONE).
+fn blend_in<A: BlendArithmetic>(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
     let mut terms = BlendTerms {
         source_factor: [0; 4],
         destination_factor: [0; 4],
@@ -260,17 +327,17 @@ pub fn blend(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
         let s = at(&inputs.source, c);
         let d = at(&inputs.destination, c);
         let (sf, df, value) = match op {
-            BlendOp::Min => (ONE, ONE, min(s, d)),
-            BlendOp::Max => (ONE, ONE, max(s, d)),
+            BlendOp::Min => (A::ONE, A::ONE, A::min(s, d)),
+            BlendOp::Max => (A::ONE, A::ONE, A::max(s, d)),
             BlendOp::Add | BlendOp::Subtract | BlendOp::RevSubtract => {
-                let sf = factor(src, c, inputs);
-                let df = factor(dest, c, inputs);
-                let weighted_source = mul(s, sf);
-                let weighted_destination = mul(d, df);
+                let sf = factor::<A>(src, c, inputs);
+                let df = factor::<A>(dest, c, inputs);
+                let weighted_source = A::mul(s, sf);
+                let weighted_destination = A::mul(d, df);
                 let value = match op {
-                    BlendOp::Subtract => add(weighted_source, neg(weighted_destination)),
-                    BlendOp::RevSubtract => add(weighted_destination, neg(weighted_source)),
-                    _ => add(weighted_source, weighted_destination),
+                    BlendOp::Subtract => A::sub(weighted_source, weighted_destination),
+                    BlendOp::RevSubtract => A::sub(weighted_destination, weighted_source),
+                    _ => A::add(weighted_source, weighted_destination),
                 };
                 (sf, df, value)
             }
@@ -280,6 +347,13 @@ pub fn blend(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
         *out = value;
     }
     terms
+}
+
+/// Blends one texel (17.1): per component, `op(source * source factor, destination * destination factor)`, each
+/// product and the sum rounded to float32 with denormals flushed; MIN and MAX take the source and destination
+/// themselves and ignore the factors (their factors are reported as 1).
+pub fn blend(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
+    blend_in::<Float32>(equation, inputs)
 }
 
 /// A word in [0, 1] (clamped by [`BlendRange::Unorm`]) as an 8-bit code: times 255 in float32, rounded to nearest
@@ -302,79 +376,25 @@ fn product_8bit(x: u32, f: u32) -> u32 {
 
 /// The `blend-8bit` variant of [`blend`] ([`crate::draw::variants`]): the blend of an 8-bit UNORM target in 8-bit
 /// fixed point, as llvmpipe does and 17.5 permits. The source, `o1`, the destination and the blend factor become
-/// 8-bit codes ([`code_8bit`]); each factor is a code (`1 - x` is `255 - x`; SRC_ALPHA_SAT is `min(As, 255 - Ad)`
-/// and 255 for alpha); each product is rounded to a code ([`product_8bit`]); ADD saturates at 255, SUBTRACT and
-/// REV_SUBTRACT at 0; MIN and MAX take the codes. Results and factors are given as `code / 255` in float32, which
-/// the format's conversion turns back into the same code.
+/// 8-bit codes ([`code_8bit`]) and blend in [`Codes8`]: each factor a code (`1 - x` is `255 - x`; SRC_ALPHA_SAT is
+/// `min(As, 255 - Ad)` and 255 for alpha), each product rounded to a code ([`product_8bit`]), ADD saturated at 255,
+/// SUBTRACT and REV_SUBTRACT at 0, MIN and MAX of the codes. Results and factors are given as `code / 255` in
+/// float32, which the format's conversion turns back into the same code.
 pub fn blend_fixed_point_8bit(equation: &BlendEquation, inputs: &BlendInputs) -> BlendTerms {
     let codes = |texel: &Texel| texel.map(code_8bit);
-    let (s, s1, d, k) = (
-        codes(&inputs.source),
-        codes(&inputs.source1),
-        codes(&inputs.destination),
-        codes(&inputs.blend_factor),
-    );
-    let factor_code = |blend: Blend, c: usize| -> u32 {
-        let inverse = |x: u32| 255u32.saturating_sub(x);
-        match blend {
-            Blend::Zero => 0,
-            Blend::One => 255,
-            Blend::SrcColor => at(&s, c),
-            Blend::InvSrcColor => inverse(at(&s, c)),
-            Blend::SrcAlpha => at(&s, 3),
-            Blend::InvSrcAlpha => inverse(at(&s, 3)),
-            Blend::DestAlpha => at(&d, 3),
-            Blend::InvDestAlpha => inverse(at(&d, 3)),
-            Blend::DestColor => at(&d, c),
-            Blend::InvDestColor => inverse(at(&d, c)),
-            Blend::SrcAlphaSat if c == 3 => 255,
-            Blend::SrcAlphaSat => at(&s, 3).min(inverse(at(&d, 3))),
-            Blend::BlendFactor => at(&k, c),
-            Blend::InvBlendFactor => inverse(at(&k, c)),
-            Blend::Src1Color => at(&s1, c),
-            Blend::InvSrc1Color => inverse(at(&s1, c)),
-            Blend::Src1Alpha => at(&s1, 3),
-            Blend::InvSrc1Alpha => inverse(at(&s1, 3)),
-        }
+    let in_codes = BlendInputs {
+        source: codes(&inputs.source),
+        source1: codes(&inputs.source1),
+        destination: codes(&inputs.destination),
+        blend_factor: codes(&inputs.blend_factor),
     };
-    let word = |code: u32| (code as f32 / 255.0).to_bits();
-    let mut terms = BlendTerms {
-        source_factor: [0; 4],
-        destination_factor: [0; 4],
-        result: [0; 4],
-    };
-    for c in 0..4 {
-        let (src, dest, op) = if c == 3 {
-            (equation.src_alpha, equation.dest_alpha, equation.op_alpha)
-        } else {
-            (equation.src, equation.dest, equation.op)
-        };
-        let (sc, dc) = (at(&s, c), at(&d, c));
-        let (sf, df, value) = match op {
-            BlendOp::Min => (255, 255, sc.min(dc)),
-            BlendOp::Max => (255, 255, sc.max(dc)),
-            BlendOp::Add | BlendOp::Subtract | BlendOp::RevSubtract => {
-                let (sf, df) = (factor_code(src, c), factor_code(dest, c));
-                let (source_term, destination_term) = (product_8bit(sc, sf), product_8bit(dc, df));
-                let value = match op {
-                    BlendOp::Subtract => source_term.saturating_sub(destination_term),
-                    BlendOp::RevSubtract => destination_term.saturating_sub(source_term),
-                    _ => source_term.saturating_add(destination_term).min(255),
-                };
-                (sf, df, value)
-            }
-        };
-        if let (Some(sf_out), Some(df_out), Some(out)) = (
-            terms.source_factor.get_mut(c),
-            terms.destination_factor.get_mut(c),
-            terms.result.get_mut(c),
-        ) {
-            *sf_out = word(sf);
-            *df_out = word(df);
-            *out = word(value);
-        }
+    let terms = blend_in::<Codes8>(equation, &in_codes);
+    let words = |texel: Texel| texel.map(|code| (code as f32 / 255.0).to_bits());
+    BlendTerms {
+        source_factor: words(terms.source_factor),
+        destination_factor: words(terms.destination_factor),
+        result: words(terms.result),
     }
-    terms
 }
 
 /// A logic operation on bits (17.1's table): `s` the program's output, `d` the target's contents.

@@ -100,11 +100,6 @@ fn default_target(replay: &DrawReplay) -> Option<TargetSlot> {
     best.map(|(slot, _)| slot)
 }
 
-/// A short phrase for a set of variants, as the verdict names it.
-fn phrase(set: Variants) -> String {
-    set.iter().map(Variant::summary).collect::<Vec<_>>().join(" and ")
-}
-
 /// The verdict line for a baseline and a best set.
 fn verdict(target: TargetSlot, baseline: &Outcome, best_set: Variants, best: &Outcome) -> String {
     let before = baseline.differing_pixels;
@@ -114,11 +109,11 @@ fn verdict(target: TargetSlot, baseline: &Outcome, best_set: Variants, best: &Ou
     } else if best_set.is_empty() || after >= before {
         format!("unexplained: {before} pixels remain (no variant reduces them)")
     } else if after == 0 {
-        format!("reproduced by: {} ({before} differing pixels -> 0)", phrase(best_set))
+        format!("reproduced by: {} ({before} differing pixels -> 0)", best_set.summary())
     } else {
         format!(
             "partly explained by: {} ({before} differing pixels -> {after}); unexplained: {after} pixels remain",
-            phrase(best_set)
+            best_set.summary()
         )
     }
 }

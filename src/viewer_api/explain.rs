@@ -119,7 +119,6 @@ impl ViewerCapture {
                     result: explain_result(&explanation),
                     baseline: explaining.baseline,
                     best,
-                    from_spec: self.variants.is_empty(),
                 },
             );
             while self.explanations.len() > KEPT_EXPLANATIONS {
@@ -150,26 +149,21 @@ impl ViewerCapture {
     }
 
     /// The line the pixel inspector shows for pixel (`x`, `row`) of target `id` of draw `index` (`row` in the
-    /// stacked sample planes): when the draw was explained, the viewer replays under the spec's rules (as the
-    /// explanation's baseline), the pixel differs in the baseline (compared bit for bit, as explanations compare)
+    /// stacked sample planes): when the draw was explained, the viewer replays under the spec's rules (as every
+    /// explanation's baseline does, whatever the viewer's variants were when it ran), the pixel differs in the baseline (compared bit for bit, as explanations compare)
     /// and matches under the best set, the set that explains it.
     pub(super) fn explained_by(&self, index: usize, id: TargetId, x: u32, row: u32) -> Option<String> {
         let explained = self.explanations.get(&index)?;
-        if !explained.from_spec || !self.variants.is_empty() || slot_of(explained.result.target) != slot_of(id) {
+        if !self.variants.is_empty() || slot_of(explained.result.target) != slot_of(id) {
             return None;
         }
         let differs = explained.baseline.as_ref()?.class_at(x, row) == Some(PixelClass::Differs);
         let best = explained.best.as_ref()?;
         (differs && best.class_at(x, row) == Some(PixelClass::Match)).then(|| {
+            let set = Variants::of(explained.result.best.iter().filter_map(|name| Variant::named(name)));
             format!(
                 "explained by: {} (the pixel matches under {})",
-                explained
-                    .result
-                    .best
-                    .iter()
-                    .filter_map(|name| Variant::named(name).map(Variant::summary))
-                    .collect::<Vec<_>>()
-                    .join(" and "),
+                set.summary(),
                 explained.result.best.join(", ")
             )
         })

@@ -309,9 +309,6 @@ struct Explained {
     baseline: Option<Comparison>,
     /// The explained target's comparison under the best set (`None` when no set does better).
     best: Option<Comparison>,
-    /// Whether the viewer's variants were none when it was made (only then do its baseline and the viewer's replay
-    /// agree).
-    from_spec: bool,
 }
 
 /// A capture opened for the viewer.

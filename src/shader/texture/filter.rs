@@ -9,6 +9,7 @@ use super::lod::{
 use super::view::{BlockCache, ComponentRange, TextureData, TextureView, component_ranges};
 use crate::api::enums::{AddressMode, ComparisonFunc, SrvDimension};
 use crate::api::resource::{Reduction, SamplerDesc};
+use crate::format::convert::f32_to_unorm;
 use crate::format::{ShaderType, Texel};
 use crate::{Error, Result};
 
@@ -416,12 +417,9 @@ impl Sampling<'_> {
     /// asked, an 8-bit UNORM view format (not SRGB), weighted texels (no comparison, no min/max), one tap (no
     /// anisotropy), a 1D or 2D location (arrays too; not cubes, not volumes) addressed by WRAP or CLAMP.
     fn eight_bit(&self, location: &Location, taps: u32) -> bool {
-        let info = self.view.format.info();
         let modes = [self.sampler.address_u, self.sampler.address_v];
         self.view.variants.filter_8bit
-            && info.kind == crate::format::NumericKind::Unorm
-            && !info.fields().is_empty()
-            && info.fields().iter().all(|f| f.bits == 8)
+            && self.view.format.info().is_8bit_unorm()
             && matches!(self.combine, Combine::Weighted)
             && taps <= 1
             && location.cube.is_none()
@@ -454,7 +452,8 @@ impl Sampling<'_> {
                     _ => self.border(),
                 };
                 if let Some(row) = codes.get_mut(j).and_then(|r| r.get_mut(i)) {
-                    *row = texel.map(|word| code_8bit(f32::from_bits(word)));
+                    // the texel's own code: an 8-bit UNORM texel decodes to code / 255 (3.2.3.5), 3.2.3.6 gives it back
+                    *row = texel.map(|word| f32_to_unorm(f32::from_bits(word), 8) as i32);
                 }
             }
         }
@@ -553,14 +552,6 @@ impl Sampling<'_> {
             _ => sum,
         })
     }
-}
-
-/// A value in [0, 1] as an 8-bit code (the texel's own code: an 8-bit UNORM texel decodes to `code / 255`).
-fn code_8bit(value: f32) -> i32 {
-    if value.is_nan() {
-        return 0;
-    }
-    (value.clamp(0.0, 1.0) * 255.0).round() as i32
 }
 
 /// An 8-bit lerp of codes as llvmpipe's integer filter does it: `a + floor((w (b - a) + 128) / 256)`, `w` in 256ths.
