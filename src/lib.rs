@@ -11,6 +11,7 @@ pub mod api;
 pub mod capture;
 pub mod compare;
 pub mod description;
+pub mod dispatch;
 pub mod draw;
 pub mod dxbc;
 pub mod error;

@@ -34,7 +34,7 @@ const STAGES: &[&[&str]] = &[
     &["raster"],
     &["output_merger"],
     &["compare"],
-    &["draw"],
+    &["draw", "dispatch"],
     &["description", "capture"],
     &["replay"],
     &["inspect"],

@@ -16,9 +16,12 @@ use std::path::{Path, PathBuf};
 
 use iridia::api::enums::SrvDimension;
 use iridia::api::resource::SamplerDesc;
-use iridia::dxbc::program::{self, Opcode, Program, ProgramKind};
+use iridia::dxbc::program::{self, Program, ProgramKind};
 use iridia::dxbc::{Container, Verify};
-use iridia::shader::{Bindings, Executable, LANES, LevelOfDetail, Machine, ShaderResource, Stage, Trace, Unbound};
+use iridia::shader::uav::SharedMemory;
+use iridia::shader::{
+    Bindings, Executable, LANES, LevelOfDetail, Machine, RunEnd, ShaderResource, Stage, Trace, Unbound,
+};
 use iridia::{Error, Result};
 
 /// Every `*.dxbc` under `dir`, recursively.
@@ -81,32 +84,18 @@ fn every_fixture_vertex_and_pixel_program_builds() {
             assert!(error.detail.contains("cb0 is read but not declared"), "{error}");
             continue;
         }
-        // Pixel programs with unordered access views (ps_5_0 may have them) are refused by name: UAVs are not
-        // implemented.
-        let uav = program.instructions.iter().any(|i| {
-            matches!(
-                i.opcode,
-                Opcode::DclUnorderedAccessViewTyped
-                    | Opcode::DclUnorderedAccessViewRaw
-                    | Opcode::DclUnorderedAccessViewStructured
-            )
-        });
         match program.kind {
-            ProgramKind::Pixel if uav => {
-                let error = result.unwrap_err();
-                assert!(
-                    error.detail.contains("unordered access views"),
-                    "{}: {error}",
-                    path.display()
-                );
-            }
-            ProgramKind::Vertex | ProgramKind::Pixel => {
+            ProgramKind::Vertex | ProgramKind::Pixel | ProgramKind::Compute => {
                 let exe = result.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 assert!(exe.instruction_count() > 0);
             }
             _ => {
                 let error = result.unwrap_err();
-                assert!(error.detail.contains("vertex and pixel"), "{}: {error}", path.display());
+                assert!(
+                    error.detail.contains("vertex, pixel and compute"),
+                    "{}: {error}",
+                    path.display()
+                );
             }
         }
     }
@@ -475,6 +464,7 @@ fn run_randomly(exe: &Executable, rng: &mut Rng, budget: u64) -> bool {
                 .collect();
             m.start_quads(exe, &quads)
         }
+        Stage::Compute => m.start_threads(exe, 1 + rng.below(LANES as u64) as usize),
     };
     started.unwrap();
     for lane in 0..m.lane_count() {
@@ -488,7 +478,21 @@ fn run_randomly(exe: &Executable, rng: &mut Rng, budget: u64) -> bool {
     let mut trace = Trace::new(rng.next() as u32);
     trace.limit = 64;
     let trace = (rng.below(4) == 0).then_some(&mut trace);
-    let ran = m.run(exe, &bindings, trace).is_ok();
+    let ran = if exe.stage() == Stage::Compute {
+        for lane in 0..m.lane_count() {
+            let id = [rng.word(), rng.word(), rng.word()];
+            m.set_thread(lane, id, id, id, rng.word());
+        }
+        let shared = SharedMemory::new(exe.shared_words() as usize);
+        // Every barrier, then the end (or an error).
+        let mut end = m.run_threads(exe, &bindings, &shared, trace);
+        while end == Ok(RunEnd::Barrier) {
+            end = m.run_threads(exe, &bindings, &shared, None);
+        }
+        end.is_ok()
+    } else {
+        m.run(exe, &bindings, trace).is_ok()
+    };
     for lane in 0..m.lane_count() {
         for register in 0..exe.output_register_count() {
             m.output(lane, register);

@@ -445,6 +445,26 @@ api_enum! {
 }
 
 api_enum! {
+    /// How an unordered access view sees its resource (`D3D11_UAV_DIMENSION`; 5.3.9).
+    UavDimension, "UAV_DIMENSION_" {
+        /// Unknown.
+        Unknown = 0 => "UNKNOWN",
+        /// A buffer: typed, raw or structured.
+        Buffer = 1 => "BUFFER",
+        /// A 1D texture.
+        Texture1D = 2 => "TEXTURE1D",
+        /// A 1D texture array.
+        Texture1DArray = 3 => "TEXTURE1DARRAY",
+        /// A 2D texture.
+        Texture2D = 4 => "TEXTURE2D",
+        /// A 2D texture array.
+        Texture2DArray = 5 => "TEXTURE2DARRAY",
+        /// A 3D texture (a range of its depth slices).
+        Texture3D = 8 => "TEXTURE3D",
+    }
+}
+
+api_enum! {
     /// How a render target view sees its resource (`D3D11_RTV_DIMENSION`; 5.2).
     RtvDimension, "RTV_DIMENSION_" {
         /// Unknown.

@@ -30,3 +30,8 @@ pub const SHADER_RESOURCE_SLOTS: usize = 128;
 /// Sampler slots of a program stage (`D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`; 7.18: "16 samplers slots per Pipeline
 /// stage").
 pub const SAMPLER_SLOTS: usize = 16;
+
+/// Unordered access view slots of the pipeline (`D3D11_1_UAV_SLOT_COUNT`, 64 since D3D11.1; D3D11.0 had 8,
+/// `D3D11_PS_CS_UAV_REGISTER_COUNT`). The compute stage has its own; the pixel stage shares its with the render
+/// targets (5.3.9).
+pub const UAV_SLOTS: usize = 64;

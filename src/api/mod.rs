@@ -7,6 +7,7 @@
 //! [`crate::format`]. The pipeline stages read these descriptions and turn them into their own working forms; the
 //! front doors ([`crate::capture`], [`crate::description`]) build them.
 
+pub mod dispatch;
 pub mod draw;
 pub mod enums;
 pub mod fixed_function;

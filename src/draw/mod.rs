@@ -102,6 +102,7 @@ pub mod vertex;
 mod tests;
 
 pub use crate::api::draw::DrawState;
+pub use bindings::StageResources;
 pub use fragment::{Fragment, FragmentOutcome, PixelHistory, PixelValues, ProgramTrace, SampleRecord, VertexRecord};
 pub use history::{HistoryOptions, PixelOutcome};
 pub use output::{DrawOutput, DrawStats, TargetImage, UpdatedTargets, with_targets};

@@ -11,10 +11,13 @@ use crate::api::enums::SrvDimension;
 use crate::api::resource::SamplerDesc;
 
 use super::texture::{self, TextureView};
+use super::uav::UnorderedAccessView;
 
 pub use super::texture::LevelOfDetail;
 
-pub use crate::api::limits::{CONSTANT_BUFFER_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS as RESOURCE_SLOTS};
+pub use crate::api::limits::{
+    CONSTANT_BUFFER_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS as RESOURCE_SLOTS, UAV_SLOTS,
+};
 
 /// A shader resource view as the interpreter reads it: one method per texture instruction family, each for one lane.
 /// The methods are [`super::texture`]'s functions; results are the four shader-visible words
@@ -109,6 +112,8 @@ pub struct Bindings<'a> {
     pub resources: Vec<Option<&'a dyn ShaderResource>>,
     /// `s0`..`s15`.
     pub samplers: [Option<&'a SamplerDesc>; SAMPLER_SLOTS],
+    /// `u0`..`u63`: unordered access views; entries past the end are unbound.
+    pub uavs: Vec<Option<&'a UnorderedAccessView>>,
     /// What an empty declared slot does.
     pub unbound: Unbound,
     /// The rasterizer's sample count for this draw (the render targets' and depth buffer's `SampleDesc.Count`, 1
@@ -145,6 +150,7 @@ impl Default for Bindings<'_> {
             constant_buffers: [None; CONSTANT_BUFFER_SLOTS],
             resources: Vec::new(),
             samplers: [None; SAMPLER_SLOTS],
+            uavs: Vec::new(),
             unbound: Unbound::default(),
             rasterizer_sample_count: 1,
             rasterizer_sample_quality: 0,
@@ -169,6 +175,11 @@ impl<'a> Bindings<'a> {
     pub fn sampler(&self, slot: usize) -> Option<&'a SamplerDesc> {
         self.samplers.get(slot).copied().flatten()
     }
+
+    /// The unordered access view at `u{slot}`, if bound.
+    pub fn uav(&self, slot: usize) -> Option<&'a UnorderedAccessView> {
+        self.uavs.get(slot).copied().flatten()
+    }
 }
 
 impl std::fmt::Debug for Bindings<'_> {
@@ -188,6 +199,10 @@ impl std::fmt::Debug for Bindings<'_> {
                 &bound(&self.resources.iter().map(Option::is_some).collect::<Vec<_>>()),
             )
             .field("samplers", &bound(&self.samplers.map(|s| s.is_some())))
+            .field(
+                "uavs",
+                &bound(&self.uavs.iter().map(Option::is_some).collect::<Vec<_>>()),
+            )
             .field("unbound", &self.unbound)
             .field("rasterizer_sample_count", &self.rasterizer_sample_count)
             .field("rasterizer_sample_quality", &self.rasterizer_sample_quality)

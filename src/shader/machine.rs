@@ -18,6 +18,9 @@ use super::executable::{
 };
 use super::lanes::{LANES, LaneMask, Lanes, bit, has};
 use super::trace::{LaneStep, Trace, TraceStep, TracedWrite};
+use super::uav::SharedMemory;
+
+mod memory;
 
 /// Four components, post-swizzle, for every lane.
 type Vec4 = [Lanes; 4];
@@ -120,10 +123,21 @@ enum Leave {
     Return,
 }
 
-/// What the run loop reads besides the machine: the program and the bindings.
+/// What the run loop reads besides the machine: the program, the bindings and a compute batch's group memory.
 struct Context<'r, 'b> {
     exe: &'r Executable,
     bindings: &'r Bindings<'b>,
+    shared: Option<&'r SharedMemory>,
+}
+
+/// How a compute batch's run ([`Machine::run_threads`]) stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every lane ended.
+    Finished,
+    /// The lanes reached a `sync` with `_t` (22.17.7: every thread of the group waits there): run the group's other
+    /// batches to the same point, then this one again.
+    Barrier,
 }
 
 /// A batch of lanes and their registers: [`LANES`] vertices, or up to eight 2x2 quads.
@@ -157,6 +171,10 @@ pub struct Machine {
     coverage_written: LaneMask,
     stencil_written: LaneMask,
     ran: bool,
+    /// Where a compute batch stopped at a barrier resumes.
+    resume_at: Option<usize>,
+    /// Set by a `sync_*_t` the batch's lanes executed; the run loop stops after it.
+    at_barrier: bool,
 }
 
 impl Default for Machine {
@@ -192,6 +210,8 @@ impl Machine {
             coverage_written: 0,
             stencil_written: 0,
             ran: false,
+            resume_at: None,
+            at_barrier: false,
         }
     }
 
@@ -250,6 +270,41 @@ impl Machine {
         Ok(())
     }
 
+    /// Prepares a batch of `count` compute threads (1 to [`LANES`]) for `exe`. The caller fills each lane's thread
+    /// IDs with [`Machine::set_thread`] and runs the batch with [`Machine::run_threads`].
+    pub fn start_threads(&mut self, exe: &Executable, count: usize) -> Result<()> {
+        if exe.stage != Stage::Compute {
+            return Err(Error::new(exe.name.clone(), "start_threads needs a compute program"));
+        }
+        if count == 0 || count > LANES {
+            return Err(Error::new(
+                exe.name.clone(),
+                format!("a batch holds 1 to {LANES} threads, not {count}"),
+            ));
+        }
+        self.start(exe, count, 0);
+        Ok(())
+    }
+
+    /// Sets lane `lane`'s thread IDs (18.6.5): its position in the dispatch (`vThreadID`), its group's
+    /// (`vThreadGroupID`), its position in the group (`vThreadIDInGroup`) and that flattened
+    /// (`vThreadIDInGroupFlattened`).
+    pub fn set_thread(&mut self, lane: usize, thread: [u32; 3], group: [u32; 3], in_group: [u32; 3], flattened: u32) {
+        let values = [
+            (0u32, [thread[0], thread[1], thread[2], 0]),
+            (1, [group[0], group[1], group[2], 0]),
+            (2, [in_group[0], in_group[1], in_group[2], 0]),
+            (3, [flattened, 0, 0, 0]),
+        ];
+        for (register, value) in values {
+            for (c, v) in value.into_iter().enumerate() {
+                if let Some(slot) = self.input_mut(register, c).and_then(|rows| rows.get_mut(lane)) {
+                    *slot = v;
+                }
+            }
+        }
+    }
+
     fn start(&mut self, exe: &Executable, count: usize, helper: LaneMask) {
         let layout = exe.layout;
         let reset = |rows: &mut Vec<Lanes>, n: usize| {
@@ -288,6 +343,9 @@ impl Machine {
         self.coverage_written = 0;
         self.stencil_written = 0;
         self.ran = false;
+        self.resume_at = None;
+        self.at_barrier = false;
+        self.steps = 0;
     }
 
     /// How many lanes the batch holds.
@@ -439,25 +497,95 @@ impl Machine {
                 "the batch has already run; start a new one",
             ));
         }
+        if exe.stage == Stage::Compute {
+            return Err(Error::new(
+                exe.name.clone(),
+                "a compute batch runs with its group's shared memory (run_threads)",
+            ));
+        }
         check_bindings(exe, bindings)?;
         self.ran = true;
-        let context = Context { exe, bindings };
+        let context = Context {
+            exe,
+            bindings,
+            shared: None,
+        };
         self.exec = self.present;
-        let result = self.run_program(&context, trace.as_deref_mut());
+        let result = self.run_program(&context, 0, trace.as_deref_mut());
         if let Some(trace) = trace {
             trace.settle();
         }
         self.exec = 0;
-        self.steps = result?;
+        self.steps = result?.0;
         Ok(())
     }
 
-    /// Runs the program from its first instruction until it ends, fails or runs out of budget; gives the
-    /// instructions it executed.
-    fn run_program(&mut self, context: &Context<'_, '_>, mut trace: Option<&mut Trace>) -> Result<u64> {
+    /// Runs a compute batch started with [`Machine::start_threads`] with its group's `shared` memory, until every
+    /// lane ends or the lanes reach a barrier; call again after the group's other batches reached it to go on.
+    /// Instructions count against the budget across the calls; [`Machine::steps`] is their total so far.
+    pub fn run_threads(
+        &mut self,
+        exe: &Executable,
+        bindings: &Bindings<'_>,
+        shared: &SharedMemory,
+        mut trace: Option<&mut Trace>,
+    ) -> Result<RunEnd> {
+        if self.stage != Some(Stage::Compute) || exe.stage != Stage::Compute || self.layout != exe.layout {
+            return Err(Error::new(
+                exe.name.clone(),
+                "the batch was not started for this program (call start_threads first)",
+            ));
+        }
+        let start = match (self.ran, self.resume_at.take()) {
+            (false, _) => {
+                check_bindings(exe, bindings)?;
+                self.ran = true;
+                self.exec = self.present;
+                0
+            }
+            (true, Some(pc)) => pc,
+            (true, None) => return Ok(RunEnd::Finished),
+        };
+        let context = Context {
+            exe,
+            bindings,
+            shared: Some(shared),
+        };
+        let result = self.run_program(&context, start, trace.as_deref_mut());
+        let (steps, end) = match result {
+            Ok(done) => done,
+            Err(e) => {
+                self.exec = 0;
+                return Err(e);
+            }
+        };
+        self.steps = steps;
+        match end {
+            Some(pc) => {
+                self.resume_at = Some(pc);
+                Ok(RunEnd::Barrier)
+            }
+            None => {
+                if let Some(trace) = trace {
+                    trace.settle();
+                }
+                self.exec = 0;
+                Ok(RunEnd::Finished)
+            }
+        }
+    }
+
+    /// Runs the program from op `start` until it ends, fails, runs out of budget or (compute) stops at a barrier;
+    /// gives the instructions executed so far (this batch's, across barriers) and where to resume after a barrier.
+    fn run_program(
+        &mut self,
+        context: &Context<'_, '_>,
+        start: usize,
+        mut trace: Option<&mut Trace>,
+    ) -> Result<(u64, Option<usize>)> {
         let exe = context.exe;
-        let mut pc = 0usize;
-        let mut steps: u64 = 0;
+        let mut pc = start;
+        let mut steps: u64 = if start == 0 { 0 } else { self.steps };
         while let Some(op) = exe.ops.get(pc) {
             steps = steps.saturating_add(1);
             if steps > self.budget {
@@ -478,11 +606,15 @@ impl Machine {
                 self.record(context, op, before, trace);
             }
             match next {
+                Some(next) if self.at_barrier => {
+                    self.at_barrier = false;
+                    return Ok((steps, Some(next)));
+                }
                 Some(next) => pc = next,
                 None => break,
             }
         }
-        Ok(steps)
+        Ok((steps, None))
     }
 
     /// Executes `op` (at position `pc`); returns the next position, or `None` when the program ends.
@@ -651,6 +783,13 @@ impl Machine {
             Opcode::Discard => {
                 self.read_sources(context, op);
                 self.discarded |= self.condition(op) & self.exec;
+            }
+            Opcode::Sync => {
+                // 22.17.7: the memory fences order this interpreter's accesses already (each executes in program
+                // order, lane by lane); `_t` makes the group's threads wait for each other.
+                if op.sync & crate::dxbc::program::SyncFlags::THREADS_IN_GROUP != 0 && self.exec != 0 {
+                    self.at_barrier = true;
+                }
             }
             _ => {
                 if self.exec != 0 {
@@ -958,6 +1097,7 @@ impl Machine {
             O::DerivRtxFine => self.derivative(false, true, op),
             O::DerivRtyFine => self.derivative(true, true, op),
             O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid => self.pull(context, op),
+            _ if op.memory.is_some() => return self.memory(context, op),
             _ => return self.texture(context, op),
         }
         self.finish(context, op);
@@ -1707,6 +1847,28 @@ fn check_bindings(exe: &Executable, bindings: &Bindings<'_>) -> Result<()> {
                 ),
             )
             .at(format!("t{}", resource.slot)));
+        }
+    }
+    for uav in &exe.uavs {
+        let view = usize::try_from(uav.slot).ok().and_then(|s| bindings.uav(s));
+        let Some(view) = view else {
+            if strict {
+                return Err(missing(format!("u{}", uav.slot)));
+            }
+            continue;
+        };
+        if !super::uav::fits_declaration(uav.kind, view) {
+            return Err(Error::new(
+                exe.name.clone(),
+                format!(
+                    "u{} is declared {:?} but the view bound there is a {:?} {:?} view",
+                    uav.slot,
+                    uav.kind,
+                    view.access(),
+                    view.dimension()
+                ),
+            )
+            .at(format!("u{}", uav.slot)));
         }
     }
     Ok(())

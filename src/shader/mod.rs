@@ -174,18 +174,19 @@ mod lanes;
 mod machine;
 pub mod texture;
 mod trace;
+pub mod uav;
 
 pub use binding::{
     AluVariants, Bindings, CONSTANT_BUFFER_SLOTS, LevelOfDetail, PullLocation, PullModel, RESOURCE_SLOTS,
-    SAMPLER_SLOTS, ShaderResource, Unbound,
+    SAMPLER_SLOTS, ShaderResource, UAV_SLOTS, Unbound,
 };
 pub use executable::{
     ConstantBufferDeclaration, DepthOutput, Executable, InputDeclaration, InputRegister, MAX_CALL_DEPTH,
     MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration,
-    ResourceKind, SamplerDeclaration, Stage,
+    ResourceKind, SamplerDeclaration, SharedMemoryDeclaration, Stage, UavDeclaration, UavKind,
 };
 pub use lanes::{LANES, LaneMask, Lanes};
-pub use machine::{DEFAULT_BUDGET, Machine};
+pub use machine::{DEFAULT_BUDGET, Machine, RunEnd};
 pub use trace::{DEFAULT_TRACE_LIMIT, LaneStep, Trace, TraceStep, TracedWrite};
 
 #[cfg(test)]

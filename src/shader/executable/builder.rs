@@ -4,25 +4,26 @@
 
 use super::declarations::{
     ConstantBufferDeclaration, DepthOutput, InputDeclaration, InputRegister, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS,
-    MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration, Stage,
+    MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration,
+    SharedMemoryDeclaration, Stage, UavDeclaration, UavKind,
 };
 use super::flow::match_flow;
 use super::ir::{
-    Destination, DestinationFile, Executable, Flow, Index, IndexableArray, Layout, Op, Scalar, ScalarFile, Source,
-    SourceFile, SourceModifier, TextureOperands, apply_modifier, place,
+    Destination, DestinationFile, Executable, Flow, Index, IndexableArray, Layout, MemoryOperands, MemoryTarget, Op,
+    Scalar, ScalarFile, Source, SourceFile, SourceModifier, TextureOperands, apply_modifier, place,
 };
-use super::shape::{Out, Shape, Tex, Ty, introduced_in, pixel_only, shape};
+use super::shape::{Mem, Out, Shape, Tex, Ty, introduced_in, pixel_only, shape};
 use crate::dxbc::program::{
     Components, CustomData, Declaration, Immediate, Index as IrIndex, Instruction, InterpolationMode, Modifier, Opcode,
-    Operand, Program, ProgramKind, RegisterType, ResourceDimension, Selection, SystemName,
+    Operand, Program, ProgramKind, RegisterType, ResourceDimension, ReturnType, Selection, SystemName,
 };
-use crate::shader::binding::{CONSTANT_BUFFER_SLOTS, RESOURCE_SLOTS, SAMPLER_SLOTS};
+use crate::shader::binding::{CONSTANT_BUFFER_SLOTS, RESOURCE_SLOTS, SAMPLER_SLOTS, UAV_SLOTS};
 use crate::text::mask_letters;
 use crate::{Error, Result};
 
 impl Executable {
     /// Checks `program` and pre-decodes it. Fails, naming the program and the instruction, on anything the run loop
-    /// could not execute: a program that is not `vs`/`ps` 4.0-5.0, an opcode of another stage or one not
+    /// could not execute: a program that is not `vs`/`ps`/`cs` 4.0-5.0, an opcode of another stage or one not
     /// implemented, an operand of the wrong kind, a register past its declaration, unbalanced flow control.
     pub fn new(program: &Program) -> Result<Executable> {
         Builder::new(program)?.build()
@@ -45,6 +46,19 @@ struct Builder<'p> {
     depth_output: Option<DepthOutput>,
     input_registers: u32,
     output_registers: u32,
+    uavs: Vec<UavDeclaration>,
+    shared: Vec<SharedMemoryDeclaration>,
+    thread_group: Option<[u32; 3]>,
+}
+
+/// The most bytes of thread group shared memory a compute program declares (18.6.3:
+/// `D3D11_CS_TGSM_REGISTER_COUNT` 8192 32-bit registers, 32 KiB).
+pub const MAX_SHARED_MEMORY_BYTES: u32 = 32768;
+
+/// The largest X and Y, the largest Z and the most threads of a thread group (18.6.4): 1024, 64 and 1024 for
+/// `cs_5_0`; 768, 1 and 768 for `cs_4_x`.
+fn thread_group_limits(model: u32) -> (u32, u32, u32) {
+    if model >= 50 { (1024, 64, 1024) } else { (768, 1, 768) }
 }
 
 impl<'p> Builder<'p> {
@@ -61,10 +75,11 @@ impl<'p> Builder<'p> {
         let stage = match program.kind {
             ProgramKind::Vertex => Stage::Vertex,
             ProgramKind::Pixel => Stage::Pixel,
+            ProgramKind::Compute => Stage::Compute,
             _ => {
                 return Err(Error::new(
                     name,
-                    "only vertex and pixel programs run in this interpreter",
+                    "only vertex, pixel and compute programs run in this interpreter",
                 ));
             }
         };
@@ -89,6 +104,9 @@ impl<'p> Builder<'p> {
             depth_output: None,
             input_registers: 0,
             output_registers: 0,
+            uavs: Vec::new(),
+            shared: Vec::new(),
+            thread_group: None,
         })
     }
 
@@ -120,6 +138,12 @@ impl<'p> Builder<'p> {
             }
             ops.push(self.op(index, instruction)?);
         }
+        if self.stage == Stage::Compute && self.thread_group.is_none() {
+            return Err(Error::new(
+                self.name.clone(),
+                "a compute program needs dcl_thread_group (18.6.4)",
+            ));
+        }
         let switches = match_flow(&self.name, &mut ops)?;
         let temps = usize::try_from(self.temps).unwrap_or(0).saturating_mul(4);
         let indexable = self
@@ -127,10 +151,16 @@ impl<'p> Builder<'p> {
             .iter()
             .map(|a| usize::try_from(a.size).unwrap_or(0).saturating_mul(4))
             .fold(0usize, usize::saturating_add);
+        // A compute program keeps its four thread-ID inputs in v0..v3 (`InputRegister::thread_row`).
+        let input_rows = if self.stage == Stage::Compute {
+            4
+        } else {
+            self.input_registers
+        };
         let layout = Layout {
             temps,
             indexable,
-            inputs: usize::try_from(self.input_registers).unwrap_or(0).saturating_mul(4),
+            inputs: usize::try_from(input_rows).unwrap_or(0).saturating_mul(4),
             outputs: usize::try_from(self.output_registers).unwrap_or(0).saturating_mul(4),
         };
         Ok(Executable {
@@ -149,6 +179,9 @@ impl<'p> Builder<'p> {
             depth_output: self.depth_output,
             input_registers: self.input_registers,
             output_registers: self.output_registers,
+            uavs: self.uavs,
+            shared: self.shared,
+            thread_group: self.thread_group,
         })
     }
 
@@ -270,15 +303,94 @@ impl<'p> Builder<'p> {
                     instruction.opcode.name()
                 )));
             }
-            Declaration::UavTyped { .. } | Declaration::UavRaw { .. } | Declaration::UavStructured { .. } => {
-                return Err(err(format!(
-                    "{}: unordered access views are not supported in a vertex or pixel program",
-                    instruction.opcode.name()
-                )));
+            Declaration::UavTyped {
+                register,
+                dimension,
+                return_types,
+                globally_coherent,
+                ..
+            } => {
+                let kind = UavKind::Typed {
+                    dimension: *dimension,
+                    return_types: *return_types,
+                };
+                if matches!(
+                    dimension,
+                    ResourceDimension::Texture2DMs
+                        | ResourceDimension::Texture2DMsArray
+                        | ResourceDimension::TextureCube
+                        | ResourceDimension::TextureCubeArray
+                        | ResourceDimension::Unknown
+                ) {
+                    return Err(err(format!("a typed UAV cannot be {dimension:?} (5.3.9)")));
+                }
+                self.declare_uav(index, instruction, register, kind, *globally_coherent)?;
+            }
+            Declaration::UavRaw {
+                register,
+                globally_coherent,
+                ..
+            } => self.declare_uav(index, instruction, register, UavKind::Raw, *globally_coherent)?,
+            Declaration::UavStructured {
+                register,
+                stride,
+                globally_coherent,
+                has_counter,
+                ..
+            } => {
+                if *stride == 0 || stride % 4 != 0 {
+                    return Err(err(format!(
+                        "a structure stride of {stride} bytes is not a positive multiple of 4"
+                    )));
+                }
+                let kind = UavKind::Structured {
+                    stride: *stride,
+                    counter: *has_counter,
+                };
+                self.declare_uav(index, instruction, register, kind, *globally_coherent)?;
+            }
+            Declaration::ThreadGroup(size) => {
+                if self.stage != Stage::Compute {
+                    return Err(err("dcl_thread_group belongs to a compute program".into()));
+                }
+                let (most_xy, most_z, most) = thread_group_limits(self.model());
+                let [x, y, z] = *size;
+                let threads = u64::from(x).saturating_mul(u64::from(y)).saturating_mul(u64::from(z));
+                if x == 0 || y == 0 || z == 0 || x > most_xy || y > most_xy || z > most_z || threads > u64::from(most) {
+                    return Err(err(format!(
+                        "a thread group of {x}x{y}x{z} is outside 18.6.4's limits for {} (X and Y 1 to {most_xy}, Z 1 to {most_z}, at most {most} threads)",
+                        self.name
+                    )));
+                }
+                if self.thread_group.is_some() {
+                    return Err(err("a second dcl_thread_group".into()));
+                }
+                self.thread_group = Some(*size);
+            }
+            Declaration::TgsmRaw { register, byte_count } => {
+                if byte_count % 4 != 0 || *byte_count == 0 {
+                    return Err(err(format!(
+                        "{byte_count} bytes of raw shared memory is not a positive multiple of 4"
+                    )));
+                }
+                self.declare_shared(index, instruction, register, 0, byte_count / 4)?;
+            }
+            Declaration::TgsmStructured {
+                register,
+                stride,
+                count,
+            } => {
+                if *stride == 0 || stride % 4 != 0 || *count == 0 {
+                    return Err(err(format!(
+                        "shared memory of {count} structures of {stride} bytes: the stride must be a positive multiple of 4 and the count positive"
+                    )));
+                }
+                let words = (stride / 4).saturating_mul(*count);
+                self.declare_shared(index, instruction, register, *stride, words)?;
             }
             _ => {
                 return Err(err(format!(
-                    "{} belongs to another stage, not a vertex or pixel program",
+                    "{} belongs to another stage, not a vertex, pixel or compute program",
                     instruction.opcode.name()
                 )));
             }
@@ -307,6 +419,68 @@ impl<'p> Builder<'p> {
                 ),
             )),
         }
+    }
+
+    fn declare_uav(
+        &mut self,
+        index: usize,
+        instruction: &Instruction,
+        register: &Operand,
+        kind: UavKind,
+        globally_coherent: bool,
+    ) -> Result<()> {
+        let slot = self.slot_of(index, instruction, register, UAV_SLOTS, "u")?;
+        if self.uavs.iter().any(|u| u.slot == slot) {
+            return Err(self.error(index, instruction, format!("u{slot} is declared twice")));
+        }
+        self.uavs.push(UavDeclaration {
+            slot,
+            kind,
+            globally_coherent,
+        });
+        Ok(())
+    }
+
+    fn declare_shared(
+        &mut self,
+        index: usize,
+        instruction: &Instruction,
+        register: &Operand,
+        stride: u32,
+        words: u32,
+    ) -> Result<()> {
+        if self.stage != Stage::Compute {
+            return Err(self.error(
+                index,
+                instruction,
+                "thread group shared memory belongs to a compute program (18.6.3)",
+            ));
+        }
+        let number = match register.indices.as_slice() {
+            [IrIndex::Immediate32(n)] => *n,
+            _ => return Err(self.error(index, instruction, "g# takes one immediate index")),
+        };
+        if self.shared.iter().any(|g| g.register == number) {
+            return Err(self.error(index, instruction, format!("g{number} is declared twice")));
+        }
+        let first_word = self.shared.iter().map(|g| g.words).fold(0u32, u32::saturating_add);
+        let total = first_word.saturating_add(words);
+        if u64::from(total).saturating_mul(4) > u64::from(MAX_SHARED_MEMORY_BYTES) {
+            return Err(self.error(
+                index,
+                instruction,
+                format!(
+                    "g{number} takes the thread group shared memory past the {MAX_SHARED_MEMORY_BYTES} bytes 18.6.3 allows"
+                ),
+            ));
+        }
+        self.shared.push(SharedMemoryDeclaration {
+            register: number,
+            stride,
+            words,
+            first_word,
+        });
+        Ok(())
     }
 
     fn declare_resource(
@@ -348,6 +522,7 @@ impl<'p> Builder<'p> {
             Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
         );
         let pixel = self.stage == Stage::Pixel;
+        let compute = self.stage == Stage::Compute;
         let number = match register.indices.as_slice() {
             [IrIndex::Immediate32(n)] => Some(*n),
             [] => None,
@@ -415,7 +590,11 @@ impl<'p> Builder<'p> {
                     self.input_registers = self.input_registers.max(n.saturating_add(1));
                     InputRegister::V(n)
                 }
-                RegisterType::InputPrimitiveId => InputRegister::PrimitiveId,
+                RegisterType::InputPrimitiveId if !compute => InputRegister::PrimitiveId,
+                RegisterType::InputThreadId if compute => InputRegister::ThreadId,
+                RegisterType::InputThreadGroupId if compute => InputRegister::ThreadGroupId,
+                RegisterType::InputThreadIdInGroup if compute => InputRegister::ThreadIdInGroup,
+                RegisterType::InputThreadIdInGroupFlattened if compute => InputRegister::ThreadIdInGroupFlattened,
                 RegisterType::InputCoverageMask if pixel => InputRegister::Coverage,
                 RegisterType::InnerCoverage if pixel => InputRegister::InnerCoverage,
                 other => {
@@ -440,6 +619,7 @@ impl<'p> Builder<'p> {
         match self.stage {
             Stage::Vertex => "vertex",
             Stage::Pixel => "pixel",
+            Stage::Compute => "compute",
         }
     }
 
@@ -471,6 +651,8 @@ impl<'p> Builder<'p> {
             texture: None,
             resinfo_return: instruction.resinfo_return,
             sample_info_return: instruction.sample_info_return,
+            memory: None,
+            sync: instruction.sync_flags.0,
         };
         let operands = &instruction.operands;
         match shape(opcode) {
@@ -515,6 +697,7 @@ impl<'p> Builder<'p> {
                 self.flow_operands(index, instruction, sources, &mut op)?;
             }
             Shape::Texture(tex) => self.texture(index, instruction, tex, &mut op)?,
+            Shape::Memory(mem) => self.memory(index, instruction, mem, &mut op)?,
         }
         if instruction.saturate && !matches!(shape(opcode), Shape::Alu { .. }) {
             return Err(err(format!(
@@ -793,12 +976,17 @@ impl<'p> Builder<'p> {
                 Some(slot)
             }
             RegisterType::Rasterizer if matches!(tex, Tex::SampleInfo | Tex::SamplePos) => None,
-            RegisterType::UnorderedAccessView | RegisterType::ThreadGroupSharedMemory => {
-                return Err(err(format!(
-                    "{} on {:?} is not supported in a vertex or pixel program",
-                    opcode.name(),
-                    resource_operand.register
-                )));
+            RegisterType::UnorderedAccessView | RegisterType::ThreadGroupSharedMemory
+                if matches!(tex, Tex::LoadRaw | Tex::LoadStructured | Tex::Bufinfo | Tex::Resinfo) =>
+            {
+                let target = self.memory_target(index, instruction, resource_operand)?;
+                self.check_memory_use(index, instruction, target, tex_memory_use(tex))?;
+                op.memory = Some(MemoryOperands {
+                    target,
+                    swizzle,
+                    mask: 0,
+                });
+                return Ok(());
             }
             other => {
                 return Err(err(format!(
@@ -839,6 +1027,227 @@ impl<'p> Builder<'p> {
             channel,
             offsets,
         });
+        Ok(())
+    }
+
+    /// The `u#` or `g#` a memory operand names, checked against the declarations.
+    fn memory_target(&self, index: usize, instruction: &Instruction, operand: &Operand) -> Result<MemoryTarget> {
+        let err = |detail: String| self.error(index, instruction, detail);
+        match operand.register {
+            RegisterType::UnorderedAccessView => {
+                let slot = self.slot_of(index, instruction, operand, UAV_SLOTS, "u")?;
+                if !self.uavs.iter().any(|u| u.slot == slot) {
+                    return Err(err(format!("u{slot} is not declared")));
+                }
+                Ok(MemoryTarget::Uav(slot))
+            }
+            RegisterType::ThreadGroupSharedMemory => {
+                let number = match operand.indices.as_slice() {
+                    [IrIndex::Immediate32(n)] => *n,
+                    _ => return Err(err("g# takes one immediate index".into())),
+                };
+                let position = self
+                    .shared
+                    .iter()
+                    .position(|g| g.register == number)
+                    .ok_or_else(|| err(format!("g{number} is not declared")))?;
+                Ok(MemoryTarget::Shared(u32::try_from(position).unwrap_or(u32::MAX)))
+            }
+            other => Err(err(format!(
+                "{}'s memory operand is {other:?}, not u# or g#",
+                instruction.opcode.name()
+            ))),
+        }
+    }
+
+    /// Checks that a memory instruction suits its target's declaration (22.4.8-13, 22.17): typed loads and stores on
+    /// typed UAVs, raw accesses on raw memory, structured ones on structured memory, the counter on a structured UAV
+    /// (append or counter views are bound to those), atomics on raw, structured or 32-bit integer typed memory.
+    fn check_memory_use(
+        &self,
+        index: usize,
+        instruction: &Instruction,
+        target: MemoryTarget,
+        use_: MemoryUse,
+    ) -> Result<()> {
+        let opcode = instruction.opcode;
+        let (name, kind) = match target {
+            MemoryTarget::Uav(slot) => (
+                format!("u{slot}"),
+                self.uavs.iter().find(|u| u.slot == slot).map(|u| u.kind),
+            ),
+            MemoryTarget::Shared(position) => {
+                let declaration = usize::try_from(position).ok().and_then(|p| self.shared.get(p));
+                (
+                    format!("g{}", declaration.map_or(0, |g| g.register)),
+                    declaration.map(|g| {
+                        if g.stride == 0 {
+                            UavKind::Raw
+                        } else {
+                            UavKind::Structured {
+                                stride: g.stride,
+                                counter: false,
+                            }
+                        }
+                    }),
+                )
+            }
+        };
+        let shared = matches!(target, MemoryTarget::Shared(_));
+        let fine = match (use_, kind) {
+            (_, None) => false,
+            (MemoryUse::Typed, Some(UavKind::Typed { dimension, .. })) => {
+                !shared && dimension != ResourceDimension::Unknown
+            }
+            (MemoryUse::Raw, Some(UavKind::Raw)) => true,
+            (MemoryUse::Structured, Some(UavKind::Structured { .. })) => true,
+            (MemoryUse::Size, Some(UavKind::Raw | UavKind::Structured { .. })) => !shared,
+            (MemoryUse::Size, Some(UavKind::Typed { .. })) => !shared,
+            (MemoryUse::Atomic, Some(UavKind::Raw | UavKind::Structured { .. })) => true,
+            (MemoryUse::Atomic, Some(UavKind::Typed { return_types, .. })) => {
+                !shared && matches!(return_types[0], ReturnType::Uint | ReturnType::Sint)
+            }
+            (MemoryUse::Counter, Some(UavKind::Structured { .. })) => !shared,
+            _ => false,
+        };
+        if fine {
+            Ok(())
+        } else {
+            Err(self.error(
+                index,
+                instruction,
+                format!("{} cannot use {name}, declared {kind:?}", opcode.name()),
+            ))
+        }
+    }
+
+    /// Pre-decodes a UAV or shared-memory instruction: its memory operand, addresses and values (integers; a typed
+    /// store's value is a float for float-returning declarations, so its modifiers mean what they do on floats).
+    fn memory(&self, index: usize, instruction: &Instruction, mem: Mem, op: &mut Op) -> Result<()> {
+        let opcode = instruction.opcode;
+        let operands = &instruction.operands;
+        let err = |detail: String| self.error(index, instruction, detail);
+        let count = match mem {
+            Mem::LoadTyped | Mem::StoreTyped | Mem::StoreRaw => 3,
+            Mem::StoreStructured => 4,
+            Mem::Atomic { values } => 2usize.saturating_add(usize::from(values)),
+            Mem::ImmediateAtomic { values } => 3usize.saturating_add(usize::from(values)),
+            Mem::Counter => 2,
+            Mem::Sync => 0,
+        };
+        if operands.len() != count {
+            return Err(err(format!(
+                "{} takes {count} operands, not {}",
+                opcode.name(),
+                operands.len()
+            )));
+        }
+        if mem == Mem::Sync {
+            let flags = instruction.sync_flags;
+            use crate::dxbc::program::SyncFlags as F;
+            let compute_only = flags.contains(F::THREADS_IN_GROUP)
+                || flags.contains(F::THREAD_GROUP_SHARED_MEMORY)
+                || flags.contains(F::UAV_MEMORY_GROUP);
+            if !(flags.contains(F::UAV_MEMORY_GLOBAL)
+                || flags.contains(F::UAV_MEMORY_GROUP)
+                || flags.contains(F::THREAD_GROUP_SHARED_MEMORY))
+            {
+                return Err(err(
+                    "sync needs _uglobal, _ugroup or _g: a memory to fence (22.17.7)".into()
+                ));
+            }
+            if compute_only && self.stage != Stage::Compute {
+                return Err(err(
+                    "outside a compute program only sync_uglobal is allowed (22.17.7)".into()
+                ));
+            }
+            return Ok(());
+        }
+        let operand = |i: usize| operands.get(i).ok_or_else(|| err(format!("operand {i} is missing")));
+        let mask_of = |operand: &Operand| match operand.components {
+            Components::Four(Selection::Mask(mask)) => mask,
+            Components::Four(Selection::Select1(c)) => 1u8.wrapping_shl(u32::from(c & 3)),
+            _ => 0b1111,
+        };
+        // Where the memory operand, the address operands and the value operands are.
+        let (memory_at, addresses, values): (usize, &[usize], &[usize]) = match mem {
+            Mem::LoadTyped => (2, &[1], &[]),
+            Mem::StoreTyped | Mem::StoreRaw => (0, &[1], &[2]),
+            Mem::StoreStructured => (0, &[1, 2], &[3]),
+            Mem::Atomic { values: 1 } => (0, &[1], &[2]),
+            Mem::Atomic { .. } => (0, &[1], &[2, 3]),
+            Mem::ImmediateAtomic { values: 1 } => (1, &[2], &[3]),
+            Mem::ImmediateAtomic { .. } => (1, &[2], &[3, 4]),
+            Mem::Counter => (1, &[], &[]),
+            Mem::Sync => (0, &[], &[]),
+        };
+        let memory_operand = operand(memory_at)?;
+        let target = self.memory_target(index, instruction, memory_operand)?;
+        let use_ = match mem {
+            Mem::LoadTyped | Mem::StoreTyped => MemoryUse::Typed,
+            Mem::StoreRaw => MemoryUse::Raw,
+            Mem::StoreStructured => MemoryUse::Structured,
+            Mem::Atomic { .. } | Mem::ImmediateAtomic { .. } => MemoryUse::Atomic,
+            Mem::Counter | Mem::Sync => MemoryUse::Counter,
+        };
+        self.check_memory_use(index, instruction, target, use_)?;
+        let swizzle = match memory_operand.components {
+            Components::Four(Selection::Swizzle(s)) => s.map(|c| c & 3),
+            Components::Four(Selection::Select1(c)) => [c & 3; 4],
+            _ => [0, 1, 2, 3],
+        };
+        let mut mask = mask_of(memory_operand);
+        match mem {
+            // 22.4.11, 22.4.13: ".x, .xy, .xyz, .xyzw" only, the components written without gaps.
+            Mem::StoreRaw | Mem::StoreStructured if !matches!(mask, 0b0001 | 0b0011 | 0b0111 | 0b1111) => {
+                return Err(err(format!(
+                    "{}'s write mask must be .x, .xy, .xyz or .xyzw, not {}",
+                    opcode.name(),
+                    mask_name(mask)
+                )));
+            }
+            Mem::StoreTyped => mask = 0b1111,
+            _ => {}
+        }
+        // The destination register of loads, immediate atomics and counters.
+        if matches!(mem, Mem::LoadTyped | Mem::ImmediateAtomic { .. } | Mem::Counter) {
+            let destination = self.destination(index, instruction, operand(0)?)?;
+            if !matches!(mem, Mem::LoadTyped) && destination.mask.count_ones() > 1 {
+                return Err(err(format!(
+                    "{} returns one component; its destination mask is {}",
+                    opcode.name(),
+                    mask_name(destination.mask)
+                )));
+            }
+            op.destinations.push(destination);
+        }
+        for at in addresses {
+            op.sources
+                .push(self.source(index, instruction, operand(*at)?, Ty::I, 0b1111)?);
+        }
+        let float_values = match (mem, target) {
+            (Mem::StoreTyped, MemoryTarget::Uav(slot)) => self.uavs.iter().any(|u| {
+                u.slot == slot
+                    && matches!(
+                        u.kind,
+                        UavKind::Typed {
+                            return_types: [ReturnType::Float | ReturnType::Unorm | ReturnType::Snorm, ..],
+                            ..
+                        }
+                    )
+            }),
+            _ => false,
+        };
+        for at in values {
+            let (ty, used) = match mem {
+                Mem::StoreTyped => (if float_values { Ty::F } else { Ty::I }, 0b1111),
+                Mem::StoreRaw | Mem::StoreStructured => (Ty::I, mask),
+                _ => (Ty::I, 0b0001),
+            };
+            op.sources
+                .push(self.source(index, instruction, operand(*at)?, ty, used)?);
+        }
+        op.memory = Some(MemoryOperands { target, swizzle, mask });
         Ok(())
     }
 
@@ -1086,9 +1495,24 @@ impl<'p> Builder<'p> {
             RegisterType::InputPrimitiveId if self.has_input(InputRegister::PrimitiveId) => ScalarFile::PrimitiveId,
             RegisterType::InputCoverageMask if self.has_input(InputRegister::Coverage) => ScalarFile::Coverage,
             RegisterType::InnerCoverage if self.has_input(InputRegister::InnerCoverage) => ScalarFile::InnerCoverage,
+            other if self.thread_input(other).is_some() => {
+                ScalarFile::Input(self.thread_input(other).unwrap_or(0).saturating_mul(4))
+            }
             other => return Err(err(format!("{other:?} cannot be a relative index"))),
         };
         Ok(Scalar { file, component })
+    }
+
+    /// For a declared compute thread-ID input register, the input register the run loop keeps it in.
+    fn thread_input(&self, register: RegisterType) -> Option<u32> {
+        let input = match register {
+            RegisterType::InputThreadId => InputRegister::ThreadId,
+            RegisterType::InputThreadGroupId => InputRegister::ThreadGroupId,
+            RegisterType::InputThreadIdInGroup => InputRegister::ThreadIdInGroup,
+            RegisterType::InputThreadIdInGroupFlattened => InputRegister::ThreadIdInGroupFlattened,
+            _ => return None,
+        };
+        self.has_input(input).then(|| input.thread_row()).flatten()
     }
 
     fn has_input(&self, register: InputRegister) -> bool {
@@ -1184,6 +1608,9 @@ impl<'p> Builder<'p> {
             RegisterType::InputPrimitiveId if self.has_input(InputRegister::PrimitiveId) => SourceFile::PrimitiveId,
             RegisterType::InputCoverageMask if self.has_input(InputRegister::Coverage) => SourceFile::Coverage,
             RegisterType::InnerCoverage if self.has_input(InputRegister::InnerCoverage) => SourceFile::InnerCoverage,
+            other if self.thread_input(other).is_some() => {
+                SourceFile::Input(Index::Imm(self.thread_input(other).unwrap_or(0)))
+            }
             other => return Err(err(format!("{other:?} cannot be read here (declared?)"))),
         };
         Ok(Source {
@@ -1192,6 +1619,32 @@ impl<'p> Builder<'p> {
             modifier,
             used,
         })
+    }
+}
+
+/// What a memory instruction does with its memory, for [`Builder::check_memory_use`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MemoryUse {
+    /// `ld_uav_typed`, `store_uav_typed`.
+    Typed,
+    /// `ld_raw`, `store_raw`.
+    Raw,
+    /// `ld_structured`, `store_structured`.
+    Structured,
+    /// `bufinfo`, `resinfo` on a `u#`.
+    Size,
+    /// `atomic_*`, `imm_atomic_*` but the counter.
+    Atomic,
+    /// `imm_atomic_alloc`, `imm_atomic_consume`.
+    Counter,
+}
+
+/// What a texture-shaped instruction on a `u#` or `g#` does with it.
+fn tex_memory_use(tex: Tex) -> MemoryUse {
+    match tex {
+        Tex::LoadRaw => MemoryUse::Raw,
+        Tex::LoadStructured => MemoryUse::Structured,
+        _ => MemoryUse::Size,
     }
 }
 

@@ -26,6 +26,8 @@ pub enum Stage {
     Vertex,
     /// A pixel program: lanes come in 2x2 quads.
     Pixel,
+    /// A compute program (section 18): lanes are threads of one thread group, in flattened order.
+    Compute,
 }
 
 /// An input register a program declares.
@@ -39,6 +41,29 @@ pub enum InputRegister {
     Coverage,
     /// `vInnerCoverage`.
     InnerCoverage,
+    /// `vThreadID` (18.6.5): the thread's position in the whole dispatch.
+    ThreadId,
+    /// `vThreadGroupID`: the thread group's position in the dispatch.
+    ThreadGroupId,
+    /// `vThreadIDInGroup`: the thread's position in its group.
+    ThreadIdInGroup,
+    /// `vThreadIDInGroupFlattened`: `z * x_size * y_size + y * x_size + x` of the position in the group.
+    ThreadIdInGroupFlattened,
+}
+
+impl InputRegister {
+    /// For a compute program's thread-ID inputs, which input register the run loop keeps it in: a compute program
+    /// has no `v#`, so the four take `v0`..`v3` of the batch's input file ([`crate::shader::Machine::start_threads`]
+    /// fills them).
+    pub fn thread_row(self) -> Option<u32> {
+        match self {
+            InputRegister::ThreadId => Some(0),
+            InputRegister::ThreadGroupId => Some(1),
+            InputRegister::ThreadIdInGroup => Some(2),
+            InputRegister::ThreadIdInGroupFlattened => Some(3),
+            _ => None,
+        }
+    }
 }
 
 /// An input declaration (`dcl_input*`).
@@ -112,6 +137,51 @@ pub enum ResourceKind {
         /// The structure size in bytes.
         stride: u32,
     },
+}
+
+/// What kind of view an unordered access view declaration expects (`dcl_uav_*`, 5.3.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UavKind {
+    /// `dcl_uav_typed`: a typed buffer or texture, read and written through its format.
+    Typed {
+        /// Its dimension.
+        dimension: ResourceDimension,
+        /// What each component returns.
+        return_types: [ReturnType; 4],
+    },
+    /// `dcl_uav_raw`: a byte address buffer.
+    Raw,
+    /// `dcl_uav_structured`: a structured buffer.
+    Structured {
+        /// The structure size in bytes.
+        stride: u32,
+        /// Declared with a hidden counter (`_opc`: `imm_atomic_alloc`/`consume` use it).
+        counter: bool,
+    },
+}
+
+/// An unordered access view declaration (`u#`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UavDeclaration {
+    /// The slot.
+    pub slot: u32,
+    /// What it expects.
+    pub kind: UavKind,
+    /// `globallycoherent`.
+    pub globally_coherent: bool,
+}
+
+/// A thread group shared memory declaration (`dcl_tgsm_raw` / `dcl_tgsm_structured`, 18.6.3): `g#` and its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedMemoryDeclaration {
+    /// The `g#` number.
+    pub register: u32,
+    /// The structure stride in bytes; for raw memory, 0.
+    pub stride: u32,
+    /// Its size in 32-bit words.
+    pub words: u32,
+    /// Its first word in the group's shared memory.
+    pub first_word: u32,
 }
 
 /// A shader resource declaration (`t#`).

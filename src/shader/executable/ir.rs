@@ -3,7 +3,7 @@
 
 use super::declarations::{
     ConstantBufferDeclaration, DepthOutput, InputDeclaration, OutputDeclaration, OutputRegister, ResourceDeclaration,
-    SamplerDeclaration, Stage,
+    SamplerDeclaration, SharedMemoryDeclaration, Stage, UavDeclaration,
 };
 use crate::dxbc::program::{InstructionReturnType, Opcode, ResinfoReturnType};
 
@@ -237,6 +237,26 @@ pub(crate) struct TextureOperands {
     pub offsets: [i32; 3],
 }
 
+/// The memory a UAV or shared-memory instruction reads or writes (22.4.8-13, 22.17.8-28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MemoryTarget {
+    /// `u#`: the slot.
+    Uav(u32),
+    /// `g#`: its declaration's position in [`Executable::shared`].
+    Shared(u32),
+}
+
+/// What a UAV or shared-memory instruction needs besides its value operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemoryOperands {
+    /// The memory.
+    pub target: MemoryTarget,
+    /// For loads, the memory operand's swizzle: result component `c` is the loaded word `swizzle[c]`.
+    pub swizzle: [u8; 4],
+    /// For stores, the memory operand's write mask (`.x`, `.xy`, `.xyz` or `.xyzw`).
+    pub mask: u8,
+}
+
 /// One pre-decoded instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Op {
@@ -258,6 +278,10 @@ pub(crate) struct Op {
     pub flow: Flow,
     /// For texture instructions.
     pub texture: Option<TextureOperands>,
+    /// For UAV and shared-memory instructions.
+    pub memory: Option<MemoryOperands>,
+    /// `sync`'s flags (`SyncFlags`).
+    pub sync: u32,
     /// `resinfo`'s return type.
     pub resinfo_return: ResinfoReturnType,
     /// `sampleinfo`'s return type.
@@ -296,6 +320,9 @@ pub struct Executable {
     pub(crate) depth_output: Option<DepthOutput>,
     pub(crate) input_registers: u32,
     pub(crate) output_registers: u32,
+    pub(crate) uavs: Vec<UavDeclaration>,
+    pub(crate) shared: Vec<SharedMemoryDeclaration>,
+    pub(crate) thread_group: Option<[u32; 3]>,
 }
 
 impl Executable {
@@ -332,6 +359,26 @@ impl Executable {
     /// Its sampler declarations.
     pub fn samplers(&self) -> &[SamplerDeclaration] {
         &self.samplers
+    }
+
+    /// Its unordered access view declarations.
+    pub fn uavs(&self) -> &[UavDeclaration] {
+        &self.uavs
+    }
+
+    /// Its thread group shared memory declarations.
+    pub fn shared_memory(&self) -> &[SharedMemoryDeclaration] {
+        &self.shared
+    }
+
+    /// The 32-bit words of shared memory one thread group needs (every `g#` together).
+    pub fn shared_words(&self) -> u32 {
+        self.shared.iter().map(|g| g.words).fold(0, u32::saturating_add)
+    }
+
+    /// A compute program's thread group size (`dcl_thread_group`).
+    pub fn thread_group(&self) -> Option<[u32; 3]> {
+        self.thread_group
     }
 
     /// How it writes depth, if it does.

@@ -14,10 +14,10 @@ mod shape;
 pub use declarations::{
     ConstantBufferDeclaration, DepthOutput, InputDeclaration, InputRegister, MAX_CALL_DEPTH, MAX_IO_REGISTERS,
     MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration, ResourceKind,
-    SamplerDeclaration, Stage,
+    SamplerDeclaration, SharedMemoryDeclaration, Stage, UavDeclaration, UavKind,
 };
 pub use ir::Executable;
 pub(crate) use ir::{
-    Destination, DestinationFile, Flow, Index, Layout, Op, Scalar, ScalarFile, Source, SourceFile, SourceModifier,
-    apply_modifier,
+    Destination, DestinationFile, Flow, Index, Layout, MemoryOperands, MemoryTarget, Op, Scalar, ScalarFile, Source,
+    SourceFile, SourceModifier, apply_modifier,
 };

@@ -54,6 +54,28 @@ pub(super) enum Tex {
     LoadStructured,
 }
 
+/// A UAV or shared-memory instruction's operand layout (22.4.8-13, 22.17.7-28); `ld_raw`, `ld_structured`,
+/// `bufinfo` and `resinfo` are [`Tex`] shapes whose resource operand may also be a `u#` or `g#`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mem {
+    /// `ld_uav_typed dest, address, u#`.
+    LoadTyped,
+    /// `store_uav_typed u#.xyzw, address, value`.
+    StoreTyped,
+    /// `store_raw u#|g#.mask, byteOffset, value`.
+    StoreRaw,
+    /// `store_structured u#|g#.mask, index, byteOffset, value`.
+    StoreStructured,
+    /// `atomic_* u#|g#, address, value[, value]`: `values` operands after the address.
+    Atomic { values: u8 },
+    /// `imm_atomic_* dest, u#|g#, address, value[, value]`.
+    ImmediateAtomic { values: u8 },
+    /// `imm_atomic_alloc` / `imm_atomic_consume dest, u#`.
+    Counter,
+    /// `sync`: no operands.
+    Sync,
+}
+
 /// What an opcode is, for checking and pre-decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Shape {
@@ -68,6 +90,8 @@ pub(super) enum Shape {
     Flow { sources: u8 },
     /// A texture instruction.
     Texture(Tex),
+    /// A UAV or shared-memory instruction.
+    Memory(Mem),
     /// Not runnable here, with the reason.
     Unsupported(&'static str),
 }
@@ -184,22 +208,28 @@ pub(super) fn shape(opcode: Opcode) -> Shape {
         O::Bufinfo => Shape::Texture(Tex::Bufinfo),
         O::LdRaw => Shape::Texture(Tex::LoadRaw),
         O::LdStructured => Shape::Texture(Tex::LoadStructured),
+        O::LdUavTyped => Shape::Memory(Mem::LoadTyped),
+        O::StoreUavTyped => Shape::Memory(Mem::StoreTyped),
+        O::StoreRaw => Shape::Memory(Mem::StoreRaw),
+        O::StoreStructured => Shape::Memory(Mem::StoreStructured),
+        O::AtomicCmpStore => Shape::Memory(Mem::Atomic { values: 2 }),
+        O::ImmAtomicCmpExch => Shape::Memory(Mem::ImmediateAtomic { values: 2 }),
+        O::ImmAtomicAlloc | O::ImmAtomicConsume => Shape::Memory(Mem::Counter),
+        o if o.is_atomic() => Shape::Memory(Mem::Atomic { values: 1 }),
+        o if o.is_immediate_atomic() => Shape::Memory(Mem::ImmediateAtomic { values: 1 }),
+        O::Sync => Shape::Memory(Mem::Sync),
         o if o.is_geometry_emit() => {
             Shape::Unsupported("is a geometry program instruction (22.8), not supported in a vertex or pixel program")
         }
         o if o.is_hull_phase() => {
             Shape::Unsupported("is a hull program phase, not supported in a vertex or pixel program")
         }
-        O::Sync => Shape::Unsupported("(22.17.7) is not supported in a vertex or pixel program"),
-        o if o.is_uav_operation() => Shape::Unsupported(
-            "is an unordered access view operation (22.17), not supported in a vertex or pixel program",
-        ),
         O::InterfaceCall => Shape::Unsupported("(interfaces, 7.19) is not implemented"),
         O::Abort | O::DebugBreak => Shape::Unsupported("is a debug instruction, not supported"),
         o if o.is_feedback() || o == O::CheckAccessFullyMapped => {
             Shape::Unsupported("(tiled-resource feedback, 5.9.4.5) is not part of shader model 5.0")
         }
-        _ => Shape::Unsupported("is not an instruction a vertex or pixel program runs"),
+        _ => Shape::Unsupported("is not an instruction a vertex, pixel or compute program runs"),
     }
 }
 

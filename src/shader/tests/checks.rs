@@ -2,6 +2,23 @@
 
 use super::exe_error;
 
+/// The error `Executable::new` gives for a listing built by the crate's own assembler (`crate::dxbc::asm`), which
+/// knows the compute declarations the test assembler does not.
+fn listing_error(text: &str) -> crate::Error {
+    let program = crate::dxbc::asm::assemble_program(text).unwrap();
+    match crate::shader::Executable::new(&program) {
+        Ok(_) => panic!("the program was accepted"),
+        Err(e) => e,
+    }
+}
+
+/// As [`refused`], for a listing of the crate's assembler.
+fn listing_refused(text: &str, opcode: &str, detail: &str) {
+    let error = listing_error(text);
+    assert!(error.at.contains(&format!(", {opcode})")), "{error}");
+    assert!(error.detail.contains(detail), "{error}");
+}
+
 /// The error for a program, checked to name `what` and an instruction with `opcode`, and to say `detail`.
 fn refused(text: &str, opcode: &str, detail: &str) {
     let error = exe_error(text);
@@ -81,18 +98,35 @@ fn instructions_of_other_stages_are_refused() {
     refused(
         "ps_5_0\n dcl_temps 1\n store_raw u0.x, l(0), r0.x\n ret",
         "store_raw",
-        "not supported in a vertex or pixel program",
+        "u0 is not declared",
     );
-    refused("ps_5_0\n sync\n ret", "sync", "not supported");
+    listing_refused("ps_5_0\n sync_g_t\n ret", "sync", "only sync_uglobal");
+    listing_refused("ps_5_0\n sync_uglobal_t\n ret", "sync", "only sync_uglobal");
+    listing_refused(
+        "ps_5_0\n dcl_uav_raw u0\n dcl_temps 1\n store_raw u0.xz, l(0), r0.xy\n ret",
+        "store_raw",
+        ".x, .xy, .xyz or .xyzw",
+    );
+    listing_refused(
+        "cs_5_0\n dcl_uav_raw u0\n dcl_temps 1\n dcl_thread_group 1, 1, 1\n ld_uav_typed r0.x, l(0), u0.x\n ret",
+        "ld_uav_typed",
+        "cannot use u0",
+    );
 }
 
 #[test]
-fn programs_other_than_vs_and_ps_4_0_to_5_0_are_refused() {
-    let error = exe_error("cs_5_0\n ret");
-    assert_eq!(error.what, "cs_5_0");
-    assert!(error.detail.contains("vertex and pixel"), "{error}");
+fn programs_other_than_vs_ps_and_cs_4_0_to_5_0_are_refused() {
     let error = exe_error("gs_4_0\n ret");
-    assert!(error.detail.contains("vertex and pixel"), "{error}");
+    assert_eq!(error.what, "gs_4_0");
+    assert!(error.detail.contains("vertex, pixel and compute"), "{error}");
+    let error = listing_error("cs_5_0\n ret");
+    assert!(error.detail.contains("dcl_thread_group"), "{error}");
+    let error = listing_error("cs_5_0\n dcl_thread_group 1024, 1, 2\n ret");
+    assert!(error.detail.contains("18.6.4"), "{error}");
+    let error = listing_error("cs_4_0\n dcl_thread_group 8, 8, 2\n ret");
+    assert!(error.detail.contains("Z 1 to 1"), "{error}");
+    let error = listing_error("cs_5_0\n dcl_thread_group 1, 1, 1\n dcl_tgsm_raw g0, 32772\n ret");
+    assert!(error.detail.contains("32768 bytes"), "{error}");
 }
 
 #[test]

@@ -1,0 +1,445 @@
+//! Memory a program writes: unordered access views (`u#`, 5.3.9) and a thread group's shared memory (`g#`, 18.6.3).
+//!
+//! An [`UnorderedAccessView`] holds the bytes its view sees (a buffer's elements, or one mip level's slices of a
+//! texture, rows packed) behind a lock, so that a batch's lanes, and the batches of a thread group, read and write it
+//! in the order the run loop executes them; [`SharedMemory`] holds one group's `g#` words. Both answer out-of-range
+//! accesses as the instructions of 22.4.8-13 and 22.17 say:
+//!
+//! - a load past the end gives 0 per 32-bit component (`ld_raw`, `ld_structured` on `u#`, `ld_uav_typed` as `ld`);
+//! - a store or atomic past the end writes nothing (`store_*`, `atomic_*`: "nothing is written to memory");
+//! - what the spec leaves undefined is given a fixed answer here, documented where it is made: an immediate atomic
+//!   past the end returns 0 ("an undefined result"), a structured access whose byte offset passes the stride reads 0
+//!   and writes nothing (the spec makes the whole UAV undefined), and `g#` accesses past their declaration read 0 and
+//!   write nothing (the spec makes all shared memory undefined).
+
+use std::cell::RefCell;
+use std::sync::Mutex;
+
+use crate::api::enums::UavDimension;
+use crate::dxbc::program::ResourceDimension;
+use crate::format::{Format, TexelCodec};
+use crate::{Error, Result};
+
+use super::executable::UavKind;
+
+/// How a view addresses its memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UavAccess {
+    /// Typed: elements of a format, addressed by coordinates (buffer index; x, slice; x, y; x, y, slice; x, y, z).
+    Typed,
+    /// Raw (byte address): 32-bit words addressed by byte offset.
+    Raw,
+    /// Structured: structures of `stride` bytes addressed by index and byte offset.
+    Structured {
+        /// The structure size in bytes.
+        stride: u32,
+    },
+}
+
+/// The hidden counter of an append or counter structured view (`D3D11_BUFFER_UAV_FLAG_APPEND` / `_COUNTER`,
+/// 22.17.17-18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UavCounter {
+    /// No counter: `imm_atomic_alloc`/`consume` on the view are an error.
+    None,
+    /// An append/consume buffer's counter.
+    Append,
+    /// A counter buffer's counter.
+    Counter,
+}
+
+/// The atomic operations of 22.17.8-28 on one 32-bit word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// Bitwise AND.
+    And,
+    /// Bitwise OR.
+    Or,
+    /// Bitwise XOR.
+    Xor,
+    /// Integer add, wrapping ("insensitive to sign").
+    Add,
+    /// Signed maximum.
+    SignedMax,
+    /// Signed minimum.
+    SignedMin,
+    /// Unsigned maximum.
+    UnsignedMax,
+    /// Unsigned minimum.
+    UnsignedMin,
+    /// Exchange: the word becomes the value.
+    Exchange,
+    /// Compare and exchange: the word becomes the second value if it equals the first.
+    CompareExchange,
+}
+
+impl AtomicOp {
+    /// The word after the operation on `old` with `value` (and `with`, the compare-exchange's new value).
+    pub fn apply(self, old: u32, value: u32, with: u32) -> u32 {
+        match self {
+            AtomicOp::And => old & value,
+            AtomicOp::Or => old | value,
+            AtomicOp::Xor => old ^ value,
+            AtomicOp::Add => old.wrapping_add(value),
+            AtomicOp::SignedMax => (old as i32).max(value as i32) as u32,
+            AtomicOp::SignedMin => (old as i32).min(value as i32) as u32,
+            AtomicOp::UnsignedMax => old.max(value),
+            AtomicOp::UnsignedMin => old.min(value),
+            AtomicOp::Exchange => value,
+            AtomicOp::CompareExchange => {
+                if old == value {
+                    with
+                } else {
+                    old
+                }
+            }
+        }
+    }
+}
+
+/// An unordered access view's memory, as a program sees it: the elements of the view's window, a typed view's
+/// format, its counter.
+#[derive(Debug)]
+pub struct UnorderedAccessView {
+    dimension: UavDimension,
+    access: UavAccess,
+    format: Format,
+    codec: Option<TexelCodec>,
+    /// Width in elements (buffers: the element count), height, depth or array slices.
+    size: [u32; 3],
+    element_bytes: u32,
+    counter_kind: UavCounter,
+    memory: Mutex<Memory>,
+}
+
+/// The locked part of a view.
+#[derive(Debug)]
+struct Memory {
+    bytes: Vec<u8>,
+    counter: u32,
+}
+
+impl UnorderedAccessView {
+    /// A view of `bytes`: `size` is (elements, 1, 1) for a buffer, (width, slices, 1) for a 1D array, (width,
+    /// height, slices or depth) for 2D arrays and 3D textures. A typed view decodes and encodes `format`; a raw view
+    /// sees 32-bit words, a structured one structures of `stride` bytes. `bytes` must hold exactly the elements.
+    pub fn new(
+        dimension: UavDimension,
+        access: UavAccess,
+        format: Format,
+        size: [u32; 3],
+        bytes: Vec<u8>,
+        counter: UavCounter,
+        initial_count: u32,
+    ) -> Result<UnorderedAccessView> {
+        let what = "unordered access view";
+        let (codec, element_bytes) = match access {
+            UavAccess::Typed => {
+                let codec = TexelCodec::new(format)?;
+                if codec.block_size() != (1, 1) {
+                    return Err(Error::new(what, format!("{format} cannot be a UAV's format (5.3.9)")));
+                }
+                let bytes = u32::try_from(codec.element_bytes()).map_err(|_| Error::new(what, "element size"))?;
+                (Some(codec), bytes)
+            }
+            UavAccess::Raw => (None, 4),
+            UavAccess::Structured { stride } => {
+                if stride == 0 || stride % 4 != 0 {
+                    return Err(Error::new(
+                        what,
+                        format!("a structure stride of {stride} bytes is not a positive multiple of 4"),
+                    ));
+                }
+                (None, stride)
+            }
+        };
+        if dimension != UavDimension::Buffer && access != UavAccess::Typed {
+            return Err(Error::new(what, "raw and structured views are buffer views (5.3.9)"));
+        }
+        if counter != UavCounter::None && !matches!(access, UavAccess::Structured { .. }) {
+            return Err(Error::new(
+                what,
+                "only a structured buffer view has an append or counter flag",
+            ));
+        }
+        let expected = size
+            .iter()
+            .fold(u64::from(element_bytes), |a, s| a.saturating_mul(u64::from(*s)));
+        if u64::try_from(bytes.len()).ok() != Some(expected) {
+            return Err(Error::new(
+                what,
+                format!(
+                    "{} bytes given for {}x{}x{} elements of {element_bytes} bytes",
+                    bytes.len(),
+                    size[0],
+                    size[1],
+                    size[2]
+                ),
+            ));
+        }
+        Ok(UnorderedAccessView {
+            dimension,
+            access,
+            format,
+            codec,
+            size,
+            element_bytes,
+            counter_kind: counter,
+            memory: Mutex::new(Memory {
+                bytes,
+                counter: initial_count,
+            }),
+        })
+    }
+
+    /// The view's dimension.
+    pub fn dimension(&self) -> UavDimension {
+        self.dimension
+    }
+
+    /// How it addresses its memory.
+    pub fn access(&self) -> UavAccess {
+        self.access
+    }
+
+    /// A typed view's format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Its counter's kind.
+    pub fn counter_kind(&self) -> UavCounter {
+        self.counter_kind
+    }
+
+    /// (width or elements, height or slices, depth or slices).
+    pub fn size(&self) -> [u32; 3] {
+        self.size
+    }
+
+    /// The element count `bufinfo` reports (22.4.1): a buffer's elements (a raw view's 32-bit words), for a texture
+    /// its width.
+    pub fn elements(&self) -> u32 {
+        self.size[0]
+    }
+
+    /// The bytes and the counter now (after a dispatch, what it wrote).
+    pub fn contents(&self) -> (Vec<u8>, u32) {
+        let memory = self.lock();
+        (memory.bytes.clone(), memory.counter)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Memory> {
+        // A poisoned lock only means a panic elsewhere; the bytes are still what was written.
+        self.memory.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The byte offset of the element at `address` (coordinates as the dimension takes them), or `None` outside.
+    fn element_offset(&self, address: [u32; 3]) -> Option<usize> {
+        let [w, h, d] = self.size;
+        let [x, y, z] = match self.dimension {
+            UavDimension::Buffer | UavDimension::Texture1D => [address[0], 0, 0],
+            UavDimension::Texture1DArray => [address[0], address[1], 0],
+            UavDimension::Texture2D => [address[0], address[1], 0],
+            UavDimension::Texture2DArray | UavDimension::Texture3D => address,
+            UavDimension::Unknown => return None,
+        };
+        if x >= w || y >= h || z >= d {
+            return None;
+        }
+        let index = u64::from(z)
+            .checked_mul(u64::from(h))?
+            .checked_add(u64::from(y))?
+            .checked_mul(u64::from(w))?
+            .checked_add(u64::from(x))?;
+        usize::try_from(index.checked_mul(u64::from(self.element_bytes))?).ok()
+    }
+
+    /// `ld_uav_typed` (22.4.8): the element at `address` decoded to four words; outside the view, zeros (as `ld`).
+    pub fn load_typed(&self, address: [u32; 3]) -> Result<[u32; 4]> {
+        let (Some(codec), Some(at)) = (self.codec, self.element_offset(address)) else {
+            return Ok([0; 4]);
+        };
+        let memory = self.lock();
+        match memory.bytes.get(at..) {
+            Some(bytes) => codec.decode(bytes),
+            None => Ok([0; 4]),
+        }
+    }
+
+    /// `store_uav_typed` (22.4.9): `value` encoded in the view's format at `address`; outside the view, nothing.
+    pub fn store_typed(&self, address: [u32; 3], value: [u32; 4]) -> Result<()> {
+        let (Some(codec), Some(at)) = (self.codec, self.element_offset(address)) else {
+            return Ok(());
+        };
+        let mut memory = self.lock();
+        match memory.bytes.get_mut(at..) {
+            Some(bytes) => codec.encode(value, bytes),
+            None => Ok(()),
+        }
+    }
+
+    /// The byte address of 32-bit word `word` (0..3) of an access at `address` (raw: the byte offset; structured:
+    /// index and byte offset), or `None` when it is out of bounds. A structured access whose byte offset passes the
+    /// structure is out of bounds too (the spec leaves that undefined).
+    fn word_address(&self, address: [u32; 2], word: u32) -> Option<usize> {
+        let total = u64::from(self.size[0]).saturating_mul(u64::from(self.element_bytes));
+        let extra = u64::from(word).checked_mul(4)?;
+        let at = match self.access {
+            UavAccess::Raw => u64::from(address[0]).checked_add(extra)?,
+            UavAccess::Structured { stride } => {
+                let offset = u64::from(address[1]).checked_add(extra)?;
+                if offset.checked_add(4)? > u64::from(stride) || address[0] >= self.size[0] {
+                    return None;
+                }
+                u64::from(address[0])
+                    .checked_mul(u64::from(stride))?
+                    .checked_add(offset)?
+            }
+            UavAccess::Typed => {
+                // Atomics on an R32_UINT/SINT typed view: the element's word.
+                let offset = self.element_offset([address[0], address[1], 0])?;
+                return (word == 0 && self.element_bytes == 4).then_some(offset);
+            }
+        };
+        // 32-bit accesses are aligned: the low two bits of a byte address are ignored.
+        let at = at & !3;
+        (at.checked_add(4)? <= total)
+            .then(|| usize::try_from(at).ok())
+            .flatten()
+    }
+
+    /// Word `word` of a raw or structured load (22.4.10, 22.4.12); 0 out of bounds.
+    pub fn load_word(&self, address: [u32; 2], word: u32) -> u32 {
+        let Some(at) = self.word_address(address, word) else {
+            return 0;
+        };
+        read_word(&self.lock().bytes, at)
+    }
+
+    /// Word `word` of a raw or structured store (22.4.11, 22.4.13); nothing out of bounds.
+    pub fn store_word(&self, address: [u32; 2], word: u32, value: u32) {
+        if let Some(at) = self.word_address(address, word) {
+            write_word(&mut self.lock().bytes, at, value);
+        }
+    }
+
+    /// An atomic operation at `address` (raw: byte offset; structured: index, byte offset; typed: coordinates):
+    /// the word before it, or `None` out of bounds (nothing written; the spec leaves the returned value undefined).
+    pub fn atomic(&self, address: [u32; 3], op: AtomicOp, value: u32, with: u32) -> Option<u32> {
+        let at = match self.access {
+            UavAccess::Typed => self.element_offset(address).filter(|_| self.element_bytes == 4),
+            _ => self.word_address([address[0], address[1]], 0),
+        }?;
+        let mut memory = self.lock();
+        let old = read_word(&memory.bytes, at);
+        write_word(&mut memory.bytes, at, op.apply(old, value, with));
+        Some(old)
+    }
+
+    /// `imm_atomic_alloc` (22.17.17): the counter before it is incremented (wrapping); `None` without a counter.
+    pub fn increment_counter(&self) -> Option<u32> {
+        if self.counter_kind == UavCounter::None {
+            return None;
+        }
+        let mut memory = self.lock();
+        let old = memory.counter;
+        memory.counter = old.wrapping_add(1);
+        Some(old)
+    }
+
+    /// `imm_atomic_consume` (22.17.18): the counter after it is decremented (wrapping); `None` without a counter.
+    pub fn decrement_counter(&self) -> Option<u32> {
+        if self.counter_kind == UavCounter::None {
+            return None;
+        }
+        let mut memory = self.lock();
+        memory.counter = memory.counter.wrapping_sub(1);
+        Some(memory.counter)
+    }
+}
+
+/// Whether a view can be used through a declaration of `kind` (5.3.9: the view's type and dimension are the
+/// declaration's).
+pub(crate) fn fits_declaration(kind: UavKind, view: &UnorderedAccessView) -> bool {
+    use ResourceDimension as R;
+    use UavDimension as V;
+    match kind {
+        UavKind::Raw => view.access() == UavAccess::Raw,
+        UavKind::Structured { .. } => matches!(view.access(), UavAccess::Structured { .. }),
+        UavKind::Typed { dimension, .. } => {
+            view.access() == UavAccess::Typed
+                && matches!(
+                    (dimension, view.dimension()),
+                    (R::Buffer, V::Buffer)
+                        | (R::Texture1D, V::Texture1D)
+                        | (R::Texture1DArray, V::Texture1DArray)
+                        | (R::Texture2D, V::Texture2D)
+                        | (R::Texture2DArray, V::Texture2DArray)
+                        | (R::Texture3D, V::Texture3D)
+                )
+        }
+    }
+}
+
+/// The little-endian word at byte `at` (in bounds by the caller's check; 0 otherwise).
+fn read_word(bytes: &[u8], at: usize) -> u32 {
+    at.checked_add(4)
+        .and_then(|end| bytes.get(at..end))
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// Writes the little-endian word at byte `at` (nothing out of bounds).
+fn write_word(bytes: &mut [u8], at: usize, value: u32) {
+    if let Some(slot) = at.checked_add(4).and_then(|end| bytes.get_mut(at..end)) {
+        slot.copy_from_slice(&value.to_le_bytes());
+    }
+}
+
+/// One thread group's shared memory (18.6.3): every `g#` the program declares, as 32-bit words, zeroed when the
+/// group starts (the spec leaves its initial contents undefined).
+#[derive(Debug, Default)]
+pub struct SharedMemory {
+    words: RefCell<Vec<u32>>,
+}
+
+impl SharedMemory {
+    /// `words` zeroed words.
+    pub fn new(words: usize) -> SharedMemory {
+        SharedMemory {
+            words: RefCell::new(vec![0; words]),
+        }
+    }
+
+    /// Zeroes every word, for the next group.
+    pub fn clear(&self) {
+        self.words.borrow_mut().iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// The word at `index`; 0 outside.
+    pub fn load(&self, index: usize) -> u32 {
+        self.words.borrow().get(index).copied().unwrap_or(0)
+    }
+
+    /// Sets the word at `index`; nothing outside.
+    pub fn store(&self, index: usize, value: u32) {
+        if let Some(word) = self.words.borrow_mut().get_mut(index) {
+            *word = value;
+        }
+    }
+
+    /// An atomic operation on the word at `index`: the word before it, `None` outside.
+    pub fn atomic(&self, index: usize, op: AtomicOp, value: u32, with: u32) -> Option<u32> {
+        let mut words = self.words.borrow_mut();
+        let word = words.get_mut(index)?;
+        let old = *word;
+        *word = op.apply(old, value, with);
+        Some(old)
+    }
+
+    /// Every word, as it is now.
+    pub fn words(&self) -> Vec<u32> {
+        self.words.borrow().clone()
+    }
+}
