@@ -17,6 +17,7 @@
 //! the only data made from a size alone, may take at most [`MAX_TARGET_BYTES`] together.
 
 mod data;
+mod dispatch;
 mod json;
 mod values;
 
@@ -46,6 +47,7 @@ use std::sync::Arc;
 use values::{Node, WHAT};
 
 pub use data::DATA_KEYS;
+pub use dispatch::{DispatchDescription, read_dispatches};
 
 /// The most bytes the render targets and the depth buffer of one description may take together (512 MiB): an
 /// Iridia limit, so that a short description cannot ask for gigabytes.

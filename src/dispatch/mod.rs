@@ -199,7 +199,8 @@ pub fn uav_view(binding: &UnorderedAccessViewBinding) -> Result<UnorderedAccessV
                 let data = texture
                     .subresource(level, 0)
                     .ok_or_else(|| Error::new(what, "the mip level has no data"))?;
-                let plane = usize::try_from(layout.plane_bytes).map_err(|_| Error::new(what, "size"))?;
+                let plane = usize::try_from(layout.row_bytes.saturating_mul(layout.rows))
+                    .map_err(|_| Error::new(what, "size"))?;
                 for z in first..first.saturating_add(count) {
                     let start = usize::try_from(z).unwrap_or(usize::MAX).saturating_mul(plane);
                     let slice = data

@@ -217,10 +217,14 @@ impl UnorderedAccessView {
         self.size
     }
 
-    /// The element count `bufinfo` reports (22.4.1): a buffer's elements (a raw view's 32-bit words), for a texture
-    /// its width.
+    /// What `bufinfo` reports (22.4.1): a typed buffer's elements, a structured buffer's structures, a raw buffer's
+    /// bytes ("the number of bytes in the view"); 0 for a texture.
     pub fn elements(&self) -> u32 {
-        self.size[0]
+        match (self.dimension, self.access) {
+            (UavDimension::Buffer, UavAccess::Raw) => self.size[0].saturating_mul(4),
+            (UavDimension::Buffer, _) => self.size[0],
+            _ => 0,
+        }
     }
 
     /// The bytes and the counter now (after a dispatch, what it wrote).
@@ -255,16 +259,19 @@ impl UnorderedAccessView {
         usize::try_from(index.checked_mul(u64::from(self.element_bytes))?).ok()
     }
 
-    /// `ld_uav_typed` (22.4.8): the element at `address` decoded to four words; outside the view, zeros (as `ld`).
+    /// `ld_uav_typed` (22.4.8): the element at `address` decoded to four words; outside the view, as `ld` out of
+    /// range: 0 in the format's components and the defaults of the others (alpha 1, 19.1.3.3).
     pub fn load_typed(&self, address: [u32; 3]) -> Result<[u32; 4]> {
-        let (Some(codec), Some(at)) = (self.codec, self.element_offset(address)) else {
+        let Some(codec) = self.codec else {
             return Ok([0; 4]);
         };
+        let zeros = [0u8; 16];
         let memory = self.lock();
-        match memory.bytes.get(at..) {
-            Some(bytes) => codec.decode(bytes),
-            None => Ok([0; 4]),
-        }
+        let bytes = self
+            .element_offset(address)
+            .and_then(|at| memory.bytes.get(at..))
+            .unwrap_or(&zeros);
+        codec.decode(bytes)
     }
 
     /// `store_uav_typed` (22.4.9): `value` encoded in the view's format at `address`; outside the view, nothing.
