@@ -122,3 +122,31 @@ fn every_compute_fixture_matches_the_reference_or_the_spec() {
     );
     assert!(views >= 40, "{views} views compared");
 }
+
+/// `iridia draw` on a dispatch description writes every view as the reference renderer does: the same bytes (u0,
+/// u2 exact; u1 an append buffer, sorted) and the counter in `PREFIX.json`.
+#[test]
+fn iridia_draw_runs_a_dispatch_description() {
+    let out = std::env::temp_dir().join(format!("iridia-compute-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let prefix = out.join("md");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_iridia"))
+        .arg("draw")
+        .arg(fixtures().join("multi_dispatch.json"))
+        .arg("--out")
+        .arg(&prefix)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let dir = fixtures().join("out");
+    for slot in [0, 2] {
+        let ours = std::fs::read(out.join(format!("md.u{slot}.bin"))).unwrap();
+        assert_eq!(ours, std::fs::read(dir.join(format!("multi_dispatch.u{slot}.bin"))).unwrap(), "u{slot}");
+    }
+    let ours = std::fs::read(out.join("md.u1.bin")).unwrap();
+    let expected = std::fs::read(dir.join("multi_dispatch.u1.bin")).unwrap();
+    assert_eq!(sorted(&ours, 1), sorted(&expected, 1));
+    let summary = json(&out.join("md.json"));
+    assert_eq!(summary["uavs"][1]["counter"], 18);
+    std::fs::remove_dir_all(&out).ok();
+}

@@ -3,6 +3,10 @@
 //! each draw's statistics), `PREFIX.rtN.bin` and `PREFIX.depth.bin` (raw little-endian texels, top row first, rows
 //! packed). Depth-stencil texels are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32),
 //! where the reference renderer returns GL's (`depth24 << 8 | stencil`).
+//!
+//! A dispatch description (one with `"cs"`, `fixtures/compute`'s format) runs its dispatches in order instead and
+//! writes every unordered access view as that renderer does: `PREFIX.json` (`dispatches`, `uavs` with slot, bytes,
+//! file and counter) and `PREFIX.uN.bin` (the view's bytes after the last dispatch).
 
 use iridia::api::resource::Resource;
 use iridia::description::{self, Description};
@@ -91,6 +95,9 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
         };
         std::fs::read(&file).map_err(|e| iridia::Error::new(file.display().to_string(), e.to_string()))
     };
+    if description::is_dispatch_description(&text) {
+        return dispatch(path, &text, &mut load, prefix);
+    }
     let description: Description =
         description::read(&text, &mut load).map_err(|e| format!("{}: {e}", path.display()))?;
     let primitives: u64 = 1;
@@ -155,4 +162,68 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
     let json = serde_json::to_string_pretty(&summary).map_err(|e| format!("cannot write the summary: {e}"))?;
     let json_path = with_suffix(".json");
     std::fs::write(&json_path, json).map_err(|e| format!("{}: cannot write: {e}", json_path.display()))
+}
+
+/// A view in a dispatch description's `PREFIX.json`.
+#[derive(Serialize)]
+struct UavEntry {
+    slot: usize,
+    bytes: usize,
+    file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counter: Option<u32>,
+}
+
+/// A dispatch description's `PREFIX.json`.
+#[derive(Serialize)]
+struct DispatchSummary {
+    description: String,
+    dispatches: Vec<[u32; 3]>,
+    stats: Vec<iridia::dispatch::DispatchStats>,
+    uavs: Vec<UavEntry>,
+}
+
+/// Runs a dispatch description's dispatches against its views and writes the views under `prefix`.
+fn dispatch(
+    path: &Path,
+    text: &str,
+    load: &mut dyn FnMut(&str) -> iridia::Result<Vec<u8>>,
+    prefix: &Path,
+) -> Result<(), String> {
+    use iridia::dispatch::{DispatchOptions, contents, run_dispatch_on, uav_views};
+    let at = |e: iridia::Error| format!("{}: {e}", path.display());
+    let description = description::read_dispatches(text, load).map_err(at)?;
+    let bindings = description.dispatches.first().map(|d| d.uavs.clone()).unwrap_or_default();
+    let views = uav_views(&bindings).map_err(at)?;
+    let mut stats = Vec::new();
+    for (index, state) in description.dispatches.iter().enumerate() {
+        let done = run_dispatch_on(state, &views, &DispatchOptions::default())
+            .map_err(|e| format!("{}: dispatch {index}: {e}", path.display()))?;
+        stats.push(done);
+    }
+    let mut uavs = Vec::new();
+    for (slot, view) in views.iter().enumerate() {
+        let Some(view) = view else { continue };
+        let after = contents(view);
+        let mut name = prefix.as_os_str().to_owned();
+        name.push(format!(".u{slot}.bin"));
+        let file = PathBuf::from(name);
+        std::fs::write(&file, &after.bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+        uavs.push(UavEntry {
+            slot,
+            bytes: after.bytes.len(),
+            file: file_name(&file),
+            counter: after.counter,
+        });
+    }
+    let summary = DispatchSummary {
+        description: file_name(path),
+        dispatches: description.dispatches.iter().map(|d| d.groups).collect(),
+        stats,
+        uavs,
+    };
+    let json = serde_json::to_string_pretty(&summary).map_err(|e| format!("cannot write the summary: {e}"))?;
+    let mut name = prefix.as_os_str().to_owned();
+    name.push(".json");
+    std::fs::write(&name, json).map_err(|e| format!("{}: cannot write: {e}", PathBuf::from(&name).display()))
 }

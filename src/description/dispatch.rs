@@ -110,6 +110,11 @@ pub fn read_dispatches(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>
     Ok(DispatchDescription { dispatches })
 }
 
+/// Whether `text` is a dispatch description (a JSON object with a `"cs"` key) rather than a draw description.
+pub fn is_dispatch_description(text: &str) -> bool {
+    super::json::parse(text).is_ok_and(|value| value.get("cs").is_some())
+}
+
 /// `"dispatch": [x, y, z]`, each 0 to 65535 (18.6.5).
 fn group_counts(node: &Node<'_>) -> Result<[u32; 3]> {
     let items = node.items()?;

@@ -47,7 +47,7 @@ use std::sync::Arc;
 use values::{Node, WHAT};
 
 pub use data::DATA_KEYS;
-pub use dispatch::{DispatchDescription, read_dispatches};
+pub use dispatch::{DispatchDescription, is_dispatch_description, read_dispatches};
 
 /// The most bytes the render targets and the depth buffer of one description may take together (512 MiB): an
 /// Iridia limit, so that a short description cannot ask for gigabytes.

@@ -47,7 +47,7 @@ impl Default for DispatchOptions {
 }
 
 /// What a dispatch did, counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct DispatchStats {
     /// Thread groups run.
     pub groups: u64,
