@@ -129,19 +129,32 @@
 //! - `ld_raw`/`ld_structured` (22.4.10, 22.4.12) read the word at the byte offset plus 4 times each swizzle
 //!   component a written destination component names; an offset past 32 bits reads 0 (out of bounds).
 //!
+//! # Compute programs and memory (section 18, 22.4.8-13, 22.17)
+//!
+//! A compute batch ([`Machine::start_threads`]) is up to [`LANES`] threads of one group; the four thread-ID inputs
+//! live in `v0`..`v3` of the batch ([`Machine::set_thread`]). [`Machine::run_threads`] runs it with the group's
+//! [`uav::SharedMemory`] until it ends or its lanes reach a `sync_*_t` barrier ([`RunEnd::Barrier`]); the caller
+//! (`crate::dispatch`) runs the group's other batches to the barrier, then this one on. Memory fences need nothing
+//! more: every access happens when its instruction executes, lane by lane in lane order. UAV instructions read and
+//! write [`Bindings::uavs`] ([`uav::UnorderedAccessView`]); a pixel program's helper and discarded lanes change no
+//! memory (22.17.8). `bufinfo` counts a raw view's bytes (22.4.1).
+//!
 //! # Checked when building
 //!
-//! [`Executable::new`] refuses, with an error naming the program and the instruction: programs other than `vs`/`ps`
-//! 4.0-5.0; opcodes newer than the program's model; instructions of other stages (geometry, hull, compute, UAV
-//! access: "not supported in a vertex or pixel program") and the pixel-only ones in a vertex program (22.1.7);
+//! [`Executable::new`] refuses, with an error naming the program and the instruction: programs other than
+//! `vs`/`ps`/`cs` 4.0-5.0; a compute program without `dcl_thread_group` or past 18.6.4's group sizes, shared memory
+//! past 32 KiB (18.6.3); opcodes newer than the program's model; instructions of other stages (geometry, hull:
+//! "not an instruction a vertex, pixel or compute program runs"; `g#` and `sync` with `_t`/`_g`/`_ugroup` outside
+//! compute) and the pixel-only ones in a vertex or compute program (22.1.7); memory instructions on memory declared
+//! otherwise (a typed load on a raw view, the counter of a raw view, store masks other than `.x`..`.xyzw`);
 //! operands of the wrong kind or count; `_sat` and `_abs` where not defined; registers past their declarations
 //! (`r#` past `dcl_temps`, undeclared `v#`/`o#`/`x#`/`cb#`/`icb`/`t#`/`s#`); more than 4096 temporaries (7.3);
 //! texture instructions on a resource of the wrong shape; unbalanced `if`/`loop`/`switch`; `break`/`continue`
 //! outside their constructs; labels not placed after an unnested `ret` (22.7.15) and calls to labels that do not
 //! exist.
 //!
-//! Not implemented: interfaces (`fcall`, 7.19), unordered access views, tiled-resource feedback; each is refused by
-//! name.
+//! Not implemented: interfaces (`fcall`, 7.19), geometry, hull and domain programs, tiled-resource feedback; each is
+//! refused by name.
 //!
 //! # Speed
 //!
