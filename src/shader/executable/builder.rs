@@ -494,7 +494,7 @@ impl<'p> Builder<'p> {
             return Err(self.error(
                 index,
                 instruction,
-                "unordered access views are not supported in a vertex or pixel program",
+                format!("a shader resource declaration names {:?}, not a t#", register.register),
             ));
         }
         let slot = self.slot_of(index, instruction, register, RESOURCE_SLOTS, "t")?;
