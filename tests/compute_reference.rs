@@ -5,7 +5,12 @@
 //! always exactly. Where the reference follows GL rather than D3D11 (`*_spec_differs`, the fixtures' README says how),
 //! the spec's bytes (`out/NAME.spec.uN.bin`, from the fixtures' model) are the expected ones.
 
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::arithmetic_side_effects)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -141,7 +146,11 @@ fn iridia_draw_runs_a_dispatch_description() {
     let dir = fixtures().join("out");
     for slot in [0, 2] {
         let ours = std::fs::read(out.join(format!("md.u{slot}.bin"))).unwrap();
-        assert_eq!(ours, std::fs::read(dir.join(format!("multi_dispatch.u{slot}.bin"))).unwrap(), "u{slot}");
+        assert_eq!(
+            ours,
+            std::fs::read(dir.join(format!("multi_dispatch.u{slot}.bin"))).unwrap(),
+            "u{slot}"
+        );
     }
     let ours = std::fs::read(out.join("md.u1.bin")).unwrap();
     let expected = std::fs::read(dir.join("multi_dispatch.u1.bin")).unwrap();

@@ -85,14 +85,14 @@ fn every_fixture_vertex_and_pixel_program_builds() {
             continue;
         }
         match program.kind {
-            ProgramKind::Vertex | ProgramKind::Pixel | ProgramKind::Compute => {
+            ProgramKind::Vertex | ProgramKind::Pixel | ProgramKind::Compute | ProgramKind::Geometry => {
                 let exe = result.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 assert!(exe.instruction_count() > 0);
             }
             _ => {
                 let error = result.unwrap_err();
                 assert!(
-                    error.detail.contains("vertex, pixel and compute"),
+                    error.detail.contains("vertex, pixel, geometry and compute"),
                     "{}: {error}",
                     path.display()
                 );
@@ -465,6 +465,7 @@ fn run_randomly(exe: &Executable, rng: &mut Rng, budget: u64) -> bool {
             m.start_quads(exe, &quads)
         }
         Stage::Compute => m.start_threads(exe, 1 + rng.below(LANES as u64) as usize),
+        Stage::Geometry => m.start_primitives(exe, 1 + rng.below(LANES as u64) as usize),
     };
     started.unwrap();
     for lane in 0..m.lane_count() {

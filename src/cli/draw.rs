@@ -193,7 +193,11 @@ fn dispatch(
     use iridia::dispatch::{DispatchOptions, contents, run_dispatch_on, uav_views};
     let at = |e: iridia::Error| format!("{}: {e}", path.display());
     let description = description::read_dispatches(text, load).map_err(at)?;
-    let bindings = description.dispatches.first().map(|d| d.uavs.clone()).unwrap_or_default();
+    let bindings = description
+        .dispatches
+        .first()
+        .map(|d| d.uavs.clone())
+        .unwrap_or_default();
     let views = uav_views(&bindings).map_err(at)?;
     let mut stats = Vec::new();
     for (index, state) in description.dispatches.iter().enumerate() {

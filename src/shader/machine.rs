@@ -86,6 +86,18 @@ struct Registers {
     primitive_id: Lanes,
     coverage_in: Lanes,
     inner_coverage: Lanes,
+    gs_instance: Lanes,
+}
+
+/// What a geometry batch's lane did at an `emit` or `cut` (22.8), in execution order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Emission {
+    /// The lane (invocation).
+    pub lane: u8,
+    /// The stream.
+    pub stream: u8,
+    /// A vertex (its output words start at this index of [`Machine::emitted_words`]), or `None` for a cut.
+    pub vertex: Option<usize>,
 }
 
 /// Where instruction operands are evaluated: one four-row value per source and per destination.
@@ -175,6 +187,12 @@ pub struct Machine {
     resume_at: Option<usize>,
     /// Set by a `sync_*_t` the batch's lanes executed; the run loop stops after it.
     at_barrier: bool,
+    /// A geometry batch's emits and cuts, in execution order.
+    emissions: Vec<Emission>,
+    /// The output words of every emitted vertex (`o#` rows of the lane, all of them).
+    emitted_words: Vec<u32>,
+    /// Vertices each lane emitted (past `dcl_maxout`, emits are dropped: 13.3).
+    emit_counts: [u32; LANES],
 }
 
 impl Default for Machine {
@@ -212,6 +230,9 @@ impl Machine {
             ran: false,
             resume_at: None,
             at_barrier: false,
+            emissions: Vec::new(),
+            emitted_words: Vec::new(),
+            emit_counts: [0; LANES],
         }
     }
 
@@ -270,6 +291,61 @@ impl Machine {
         Ok(())
     }
 
+    /// Prepares a batch of `count` geometry program invocations (1 to [`LANES`]): the caller fills each lane's input
+    /// primitive ([`Machine::vertex_input_mut`]), `vPrim` ([`Machine::set_primitive_id`]) and `vGSInstanceID`
+    /// ([`Machine::set_gs_instance`]), runs it and reads [`Machine::emissions`].
+    pub fn start_primitives(&mut self, exe: &Executable, count: usize) -> Result<()> {
+        if exe.stage != Stage::Geometry {
+            return Err(Error::new(
+                exe.name.clone(),
+                "start_primitives needs a geometry program",
+            ));
+        }
+        if count == 0 || count > LANES {
+            return Err(Error::new(
+                exe.name.clone(),
+                format!("a batch holds 1 to {LANES} invocations, not {count}"),
+            ));
+        }
+        self.start(exe, count, 0);
+        Ok(())
+    }
+
+    /// A geometry batch's input `v[vertex][register]`, component `component`, for every lane, to fill in place.
+    pub fn vertex_input_mut(
+        &mut self,
+        exe: &Executable,
+        vertex: u32,
+        register: u32,
+        component: usize,
+    ) -> Option<&mut Lanes> {
+        if register >= exe.input_registers || component > 3 {
+            return None;
+        }
+        let r = vertex.checked_mul(exe.input_registers)?.checked_add(register)?;
+        self.input_mut(r, component)
+    }
+
+    /// Sets `vGSInstanceID` of lane `lane`.
+    pub fn set_gs_instance(&mut self, lane: usize, value: u32) {
+        if let Some(slot) = self.registers.gs_instance.get_mut(lane) {
+            *slot = value;
+        }
+    }
+
+    /// A geometry batch's emits and cuts in execution order (each lane's in its program order).
+    pub fn emissions(&self) -> &[Emission] {
+        &self.emissions
+    }
+
+    /// The output words of an emitted vertex: `o0.xyzw`, `o1.xyzw`, ... of the lane when it emitted.
+    pub fn emitted_vertex(&self, first: usize) -> &[u32] {
+        let count = self.layout.outputs;
+        self.emitted_words
+            .get(first..first.saturating_add(count))
+            .unwrap_or(&[])
+    }
+
     /// Prepares a batch of `count` compute threads (1 to [`LANES`]) for `exe`. The caller fills each lane's thread
     /// IDs with [`Machine::set_thread`] and runs the batch with [`Machine::run_threads`].
     pub fn start_threads(&mut self, exe: &Executable, count: usize) -> Result<()> {
@@ -323,6 +399,7 @@ impl Machine {
             &mut registers.primitive_id,
             &mut registers.coverage_in,
             &mut registers.inner_coverage,
+            &mut registers.gs_instance,
         ] {
             *scalar = ZERO;
         }
@@ -346,6 +423,9 @@ impl Machine {
         self.resume_at = None;
         self.at_barrier = false;
         self.steps = 0;
+        self.emissions.clear();
+        self.emitted_words.clear();
+        self.emit_counts = [0; LANES];
     }
 
     /// How many lanes the batch holds.
@@ -784,6 +864,12 @@ impl Machine {
                 self.read_sources(context, op);
                 self.discarded |= self.condition(op) & self.exec;
             }
+            Opcode::Emit
+            | Opcode::EmitStream
+            | Opcode::Emitthencut
+            | Opcode::EmitthencutStream
+            | Opcode::Cut
+            | Opcode::CutStream => self.emit(context, op),
             Opcode::Sync => {
                 // 22.17.7: the memory fences order this interpreter's accesses already (each executes in program
                 // order, lane by lane); `_t` makes the group's threads wait for each other.
@@ -798,6 +884,48 @@ impl Machine {
             }
         }
         Ok(Some(next))
+    }
+
+    /// `emit`, `cut`, `emitThenCut` (22.8) for the executing lanes, in lane order: an emit records the lane's every
+    /// output register as a vertex of the stream unless the lane already emitted `dcl_maxout` vertices (13.3: "stopping
+    /// writes"); a cut records the end of the lane's strip. Output registers keep their values after an emit (13.4
+    /// makes them undefined).
+    fn emit(&mut self, context: &Context<'_, '_>, op: &Op) {
+        let emits = !matches!(op.opcode, Opcode::Cut | Opcode::CutStream);
+        let cuts = !matches!(op.opcode, Opcode::Emit | Opcode::EmitStream);
+        let most = context.exe.geometry.map_or(0, |g| g.max_vertices);
+        let rows = self.layout.outputs;
+        for lane in 0..self.lane_count {
+            if !has(self.exec, lane) {
+                continue;
+            }
+            let lane_byte = u8::try_from(lane).unwrap_or(u8::MAX);
+            if emits
+                && let Some(count) = self.emit_counts.get_mut(lane)
+                && *count < most
+            {
+                {
+                    *count = count.saturating_add(1);
+                    let first = self.emitted_words.len();
+                    for r in 0..rows {
+                        let word = self.registers.outputs.get(r).and_then(|row| row.get(lane)).copied();
+                        self.emitted_words.push(word.unwrap_or(0));
+                    }
+                    self.emissions.push(Emission {
+                        lane: lane_byte,
+                        stream: op.stream,
+                        vertex: Some(first),
+                    });
+                }
+            }
+            if cuts {
+                self.emissions.push(Emission {
+                    lane: lane_byte,
+                    stream: op.stream,
+                    vertex: None,
+                });
+            }
+        }
     }
 
     /// The `ret` that ends a function: back to the caller with the lanes that called, or the end of the program.
@@ -2046,6 +2174,7 @@ fn read_scalar(registers: &Registers, context: &Context<'_, '_>, n: usize, scala
         ScalarFile::PrimitiveId => *out = registers.primitive_id,
         ScalarFile::Coverage => *out = registers.coverage_in,
         ScalarFile::InnerCoverage => *out = registers.inner_coverage,
+        ScalarFile::GsInstanceId => *out = registers.gs_instance,
     }
 }
 
@@ -2153,6 +2282,33 @@ fn read_source(registers: &Registers, context: &Context<'_, '_>, n: usize, sourc
         SourceFile::PrimitiveId => scalar_register(&registers.primitive_id, out),
         SourceFile::Coverage => scalar_register(&registers.coverage_in, out),
         SourceFile::InnerCoverage => scalar_register(&registers.inner_coverage, out),
+        SourceFile::GsInstanceId => scalar_register(&registers.gs_instance, out),
+        SourceFile::VertexInput { vertex, register } => {
+            // v[vertex][register]: the vertex's registers follow each other in the input file.
+            let per_vertex = context.exe.input_registers;
+            let vertices = context.exe.geometry.map_or(0, |g| g.input_vertices);
+            let elements = element_rows(registers, context, n, vertex, vertices);
+            let first = usize::try_from(u64::from(register).saturating_mul(4)).unwrap_or(usize::MAX);
+            for c in components(used) {
+                let target = row_mut(out, c);
+                for (lane, t) in target.iter_mut().enumerate().take(n) {
+                    *t = elements
+                        .get(lane)
+                        .copied()
+                        .flatten()
+                        .and_then(|e| {
+                            e.checked_div(4)?
+                                .checked_mul(usize::try_from(per_vertex).ok()?)?
+                                .checked_mul(4)
+                        })
+                        .and_then(|e| e.checked_add(first)?.checked_add(usize::from(comp(c))))
+                        .and_then(|r| registers.inputs.get(r))
+                        .and_then(|v| v.get(lane))
+                        .copied()
+                        .unwrap_or(0);
+                }
+            }
+        }
     }
     apply_modifier_lanes(source.modifier, used, n, out);
 }

@@ -3,9 +3,10 @@
 //! [`Executable`].
 
 use super::declarations::{
-    ConstantBufferDeclaration, DepthOutput, InputDeclaration, InputRegister, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS,
-    MAX_TEMPORARIES, OutputDeclaration, OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration,
-    SharedMemoryDeclaration, Stage, UavDeclaration, UavKind,
+    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, InputDeclaration, InputRegister,
+    MAX_GEOMETRY_OUTPUT_VERTICES, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration,
+    OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration, SharedMemoryDeclaration, Stage,
+    UavDeclaration, UavKind,
 };
 use super::flow::match_flow;
 use super::ir::{
@@ -49,6 +50,11 @@ struct Builder<'p> {
     uavs: Vec<UavDeclaration>,
     shared: Vec<SharedMemoryDeclaration>,
     thread_group: Option<[u32; 3]>,
+    geometry: GeometryDeclaration,
+    /// The stream the next output declarations belong to (`dcl_stream`).
+    current_stream: u8,
+    /// The vertex count a geometry program's `v[N][r]` declarations state.
+    declared_vertices: Option<u32>,
 }
 
 /// The most bytes of thread group shared memory a compute program declares (18.6.3:
@@ -76,10 +82,11 @@ impl<'p> Builder<'p> {
             ProgramKind::Vertex => Stage::Vertex,
             ProgramKind::Pixel => Stage::Pixel,
             ProgramKind::Compute => Stage::Compute,
+            ProgramKind::Geometry => Stage::Geometry,
             _ => {
                 return Err(Error::new(
                     name,
-                    "only vertex, pixel and compute programs run in this interpreter",
+                    "only vertex, pixel, geometry and compute programs run in this interpreter",
                 ));
             }
         };
@@ -107,6 +114,16 @@ impl<'p> Builder<'p> {
             uavs: Vec::new(),
             shared: Vec::new(),
             thread_group: None,
+            geometry: GeometryDeclaration {
+                input_vertices: 0,
+                input_primitive: 0,
+                output_topology: 0,
+                max_vertices: 0,
+                instances: 1,
+                streams: 0,
+            },
+            current_stream: 0,
+            declared_vertices: None,
         })
     }
 
@@ -138,6 +155,26 @@ impl<'p> Builder<'p> {
             }
             ops.push(self.op(index, instruction)?);
         }
+        if self.stage == Stage::Geometry {
+            let g = self.geometry;
+            if g.input_vertices == 0 || g.output_topology == 0 {
+                return Err(Error::new(
+                    self.name.clone(),
+                    "a geometry program needs dcl_inputprimitive and dcl_outputtopology (22.3.6, 22.3.8)",
+                ));
+            }
+            if let Some(declared) = self.declared_vertices
+                && declared != g.input_vertices
+            {
+                return Err(Error::new(
+                    self.name.clone(),
+                    format!(
+                        "its inputs declare {declared} vertices, dcl_inputprimitive {}",
+                        g.input_vertices
+                    ),
+                ));
+            }
+        }
         if self.stage == Stage::Compute && self.thread_group.is_none() {
             return Err(Error::new(
                 self.name.clone(),
@@ -152,10 +189,11 @@ impl<'p> Builder<'p> {
             .map(|a| usize::try_from(a.size).unwrap_or(0).saturating_mul(4))
             .fold(0usize, usize::saturating_add);
         // A compute program keeps its four thread-ID inputs in v0..v3 (`InputRegister::thread_row`).
-        let input_rows = if self.stage == Stage::Compute {
-            4
-        } else {
-            self.input_registers
+        let input_rows = match self.stage {
+            Stage::Compute => 4,
+            // v[vertex][register]: every vertex's registers, vertex after vertex.
+            Stage::Geometry => self.geometry.input_vertices.saturating_mul(self.input_registers),
+            _ => self.input_registers,
         };
         let layout = Layout {
             temps,
@@ -182,6 +220,7 @@ impl<'p> Builder<'p> {
             uavs: self.uavs,
             shared: self.shared,
             thread_group: self.thread_group,
+            geometry: (self.stage == Stage::Geometry).then_some(self.geometry),
         })
     }
 
@@ -348,6 +387,51 @@ impl<'p> Builder<'p> {
                     counter: *has_counter,
                 };
                 self.declare_uav(index, instruction, register, kind, *globally_coherent)?;
+            }
+            Declaration::GsInputPrimitive(primitive) if self.stage == Stage::Geometry => {
+                let raw = primitive.raw();
+                // D3D10_SB_PRIMITIVE: point 1, line 2, triangle 3, line_adj 6, triangle_adj 7, patches 8.. (1..32
+                // control points).
+                let vertices = match raw {
+                    1..=3 => raw,
+                    6 => 4,
+                    7 => 6,
+                    8..=39 => raw.saturating_sub(7),
+                    _ => return Err(err(format!("dcl_inputprimitive {raw} is not a primitive (22.3.6)"))),
+                };
+                self.geometry.input_vertices = vertices;
+                self.geometry.input_primitive = raw;
+            }
+            Declaration::GsOutputTopology(topology) if self.stage == Stage::Geometry => {
+                let raw = topology.raw();
+                if !matches!(raw, 1 | 3 | 5) {
+                    return Err(err(format!(
+                        "dcl_outputtopology {raw}: a geometry program outputs a point list, line strip or triangle strip (22.3.8)"
+                    )));
+                }
+                self.geometry.output_topology = raw;
+            }
+            Declaration::MaxOutputVertexCount(count) if self.stage == Stage::Geometry => {
+                if *count > MAX_GEOMETRY_OUTPUT_VERTICES {
+                    return Err(err(format!(
+                        "dcl_maxout {count} is past the {MAX_GEOMETRY_OUTPUT_VERTICES} vertices 22.3.5 allows"
+                    )));
+                }
+                self.geometry.max_vertices = *count;
+            }
+            Declaration::GsInstanceCount(count) if self.stage == Stage::Geometry => {
+                if !(1..=32).contains(count) {
+                    return Err(err(format!("dcl_gsinstances {count}: 1 to 32 instances (22.3.7)")));
+                }
+                self.geometry.instances = *count;
+            }
+            Declaration::Stream(register) if self.stage == Stage::Geometry => {
+                let stream = match register.indices.as_slice() {
+                    [IrIndex::Immediate32(n)] if *n < 4 => *n as u8,
+                    _ => return Err(err("dcl_stream takes m0 to m3 (22.3.9)".into())),
+                };
+                self.geometry.streams |= 1 << stream;
+                self.current_stream = stream;
             }
             Declaration::ThreadGroup(size) => {
                 if self.stage != Stage::Compute {
@@ -523,14 +607,24 @@ impl<'p> Builder<'p> {
         );
         let pixel = self.stage == Stage::Pixel;
         let compute = self.stage == Stage::Compute;
+        let geometry_input = self.stage == Stage::Geometry && register.register == RegisterType::Input;
         let number = match register.indices.as_slice() {
-            [IrIndex::Immediate32(n)] => Some(*n),
+            [IrIndex::Immediate32(n)] if !geometry_input => Some(*n),
+            // a geometry program's input: v[vertices][register]
+            // (checked against dcl_inputprimitive, which may come later, when the program is built)
+            [IrIndex::Immediate32(vertices), IrIndex::Immediate32(n)] if geometry_input => {
+                if self.declared_vertices.is_some_and(|v| v != *vertices) {
+                    return Err(self.error(index, instruction, "inputs declare different vertex counts"));
+                }
+                self.declared_vertices = Some(*vertices);
+                Some(*n)
+            }
             [] => None,
             _ => {
                 return Err(self.error(
                     index,
                     instruction,
-                    "a vertex or pixel program's input or output has one immediate index",
+                    "an input or output has one immediate index (a geometry program's inputs two: v[vertex][register])",
                 ));
             }
         };
@@ -582,6 +676,7 @@ impl<'p> Builder<'p> {
                 register: output,
                 mask,
                 system,
+                stream: self.current_stream,
             });
         } else {
             let input = match register.register {
@@ -591,6 +686,7 @@ impl<'p> Builder<'p> {
                     InputRegister::V(n)
                 }
                 RegisterType::InputPrimitiveId if !compute => InputRegister::PrimitiveId,
+                RegisterType::InputGsInstanceId if self.stage == Stage::Geometry => InputRegister::GsInstanceId,
                 RegisterType::InputThreadId if compute => InputRegister::ThreadId,
                 RegisterType::InputThreadGroupId if compute => InputRegister::ThreadGroupId,
                 RegisterType::InputThreadIdInGroup if compute => InputRegister::ThreadIdInGroup,
@@ -620,6 +716,7 @@ impl<'p> Builder<'p> {
             Stage::Vertex => "vertex",
             Stage::Pixel => "pixel",
             Stage::Compute => "compute",
+            Stage::Geometry => "geometry",
         }
     }
 
@@ -653,6 +750,7 @@ impl<'p> Builder<'p> {
             sample_info_return: instruction.sample_info_return,
             memory: None,
             sync: instruction.sync_flags.0,
+            stream: 0,
         };
         let operands = &instruction.operands;
         match shape(opcode) {
@@ -698,6 +796,7 @@ impl<'p> Builder<'p> {
             }
             Shape::Texture(tex) => self.texture(index, instruction, tex, &mut op)?,
             Shape::Memory(mem) => self.memory(index, instruction, mem, &mut op)?,
+            Shape::Emit => self.emit(index, instruction, &mut op)?,
         }
         if instruction.saturate && !matches!(shape(opcode), Shape::Alu { .. }) {
             return Err(err(format!(
@@ -1027,6 +1126,47 @@ impl<'p> Builder<'p> {
             channel,
             offsets,
         });
+        Ok(())
+    }
+
+    /// Checks an `emit`/`cut` instruction (22.8): a geometry program's; the `_stream` forms name a declared stream
+    /// (`m#`), the others are for programs that declare none.
+    fn emit(&self, index: usize, instruction: &Instruction, op: &mut Op) -> Result<()> {
+        let err = |detail: String| self.error(index, instruction, detail);
+        if self.stage != Stage::Geometry {
+            return Err(err(format!(
+                "{} is a geometry program instruction (22.8)",
+                instruction.opcode.name()
+            )));
+        }
+        let with_stream = matches!(
+            instruction.opcode,
+            Opcode::EmitStream | Opcode::CutStream | Opcode::EmitthencutStream
+        );
+        match (with_stream, instruction.operands.as_slice()) {
+            (false, []) => {
+                if self.geometry.streams != 0 {
+                    return Err(err(format!(
+                        "{} in a program that declares streams: use the _stream form (22.8.1)",
+                        instruction.opcode.name()
+                    )));
+                }
+            }
+            (true, [operand]) if operand.register == RegisterType::Stream => {
+                let stream = match operand.indices.as_slice() {
+                    [IrIndex::Immediate32(n)] if *n < 4 && self.geometry.streams >> n & 1 == 1 => *n as u8,
+                    _ => return Err(err("the stream must be a declared m0..m3 (22.8.2)".into())),
+                };
+                op.stream = stream;
+            }
+            _ => {
+                return Err(err(format!(
+                    "{} takes {} operand",
+                    instruction.opcode.name(),
+                    if with_stream { "a stream" } else { "no" }
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -1454,6 +1594,12 @@ impl<'p> Builder<'p> {
         };
         let file = match operand.register {
             RegisterType::Temp => ScalarFile::Temp(self.temp_row(index, instruction, operand)?),
+            RegisterType::InputGsInstanceId if self.has_input(InputRegister::GsInstanceId) => ScalarFile::GsInstanceId,
+            RegisterType::Input if self.stage == Stage::Geometry => {
+                return Err(err(
+                    "a geometry program's input as a relative index is not supported".into()
+                ));
+            }
             RegisterType::Input => {
                 let n = immediate(0)?;
                 if n >= self.input_registers {
@@ -1578,9 +1724,32 @@ impl<'p> Builder<'p> {
                 });
             }
             RegisterType::Temp => SourceFile::Temp(self.temp_row(index, instruction, operand)?),
+            RegisterType::Input if self.stage == Stage::Geometry => {
+                let (vertex, register) = match operand.indices.as_slice() {
+                    [vertex, IrIndex::Immediate32(register)] => (self.index(index, instruction, vertex)?, *register),
+                    _ => {
+                        return Err(err(
+                            "a geometry program reads v[vertex][register], the register immediate".into(),
+                        ));
+                    }
+                };
+                if register >= self.input_registers {
+                    return Err(err(format!("v[][{register}] is not declared")));
+                }
+                if let Index::Imm(v) = vertex
+                    && v >= self.geometry.input_vertices
+                {
+                    return Err(err(format!(
+                        "v[{v}][] is past the {} vertices of the input primitive",
+                        self.geometry.input_vertices
+                    )));
+                }
+                SourceFile::VertexInput { vertex, register }
+            }
             RegisterType::Input => {
                 SourceFile::Input(self.io_index(index, instruction, operand, self.input_registers, "v")?)
             }
+            RegisterType::InputGsInstanceId if self.has_input(InputRegister::GsInstanceId) => SourceFile::GsInstanceId,
             RegisterType::IndexableTemp => {
                 let (array, index) = self.indexable(index, instruction, operand)?;
                 SourceFile::Indexable { array, index }

@@ -28,6 +28,30 @@ pub enum Stage {
     Pixel,
     /// A compute program (section 18): lanes are threads of one thread group, in flattened order.
     Compute,
+    /// A geometry program (section 13): lanes are invocations, one per input primitive and instance.
+    Geometry,
+}
+
+/// The most vertices a geometry program declares it emits (`dcl_maxout`, 22.3.5: at most 1024).
+pub const MAX_GEOMETRY_OUTPUT_VERTICES: u32 = 1024;
+
+/// What a geometry program declares about its primitives (13.2, 13.3, 22.3.5-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryDeclaration {
+    /// Vertices of each input primitive (`dcl_inputprimitive`: 1 point, 2 line, 3 triangle, 4 line with adjacency,
+    /// 6 triangle with adjacency, N for an N-control-point patch).
+    pub input_vertices: u32,
+    /// The raw `dcl_inputprimitive` value (`D3D10_SB_PRIMITIVE`).
+    pub input_primitive: u32,
+    /// The output topology (`dcl_outputtopology`): `D3D10_SB_PRIMITIVE_TOPOLOGY` 1 point list, 3 line strip, 5
+    /// triangle strip.
+    pub output_topology: u32,
+    /// The most vertices one invocation emits (`dcl_maxout`); later emits are dropped (13.3).
+    pub max_vertices: u32,
+    /// Invocations per input primitive (`dcl_gsinstances`, 13.2.1; 1 when not declared).
+    pub instances: u32,
+    /// The streams declared (`dcl_stream m#`), bit `s` for stream `s`; none means stream 0 alone.
+    pub streams: u8,
 }
 
 /// An input register a program declares.
@@ -49,6 +73,8 @@ pub enum InputRegister {
     ThreadIdInGroup,
     /// `vThreadIDInGroupFlattened`: `z * x_size * y_size + y * x_size + x` of the position in the group.
     ThreadIdInGroupFlattened,
+    /// `vGSInstanceID` (13.2.1).
+    GsInstanceId,
 }
 
 impl InputRegister {
@@ -105,6 +131,8 @@ pub struct OutputDeclaration {
     pub mask: u8,
     /// The system value it carries (`_sgv`/`_siv` forms).
     pub system: Option<SystemName>,
+    /// A geometry program's stream the declaration belongs to (the `dcl_stream` before it; 0 otherwise).
+    pub stream: u8,
 }
 
 /// A constant buffer declaration (`dcl_constantbuffer cb#[size]`).

@@ -2,8 +2,8 @@
 //! swizzles and modifiers, flow control with its jump targets, and the [`Executable`] that holds them.
 
 use super::declarations::{
-    ConstantBufferDeclaration, DepthOutput, InputDeclaration, OutputDeclaration, OutputRegister, ResourceDeclaration,
-    SamplerDeclaration, SharedMemoryDeclaration, Stage, UavDeclaration,
+    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, InputDeclaration, OutputDeclaration, OutputRegister,
+    ResourceDeclaration, SamplerDeclaration, SharedMemoryDeclaration, Stage, UavDeclaration,
 };
 use crate::dxbc::program::{InstructionReturnType, Opcode, ResinfoReturnType};
 
@@ -58,6 +58,8 @@ pub(crate) enum ScalarFile {
     Coverage,
     /// `vInnerCoverage`.
     InnerCoverage,
+    /// `vGSInstanceID`.
+    GsInstanceId,
 }
 
 /// How a source operand's modifier applies, resolved for the instruction's operand type (22.18).
@@ -112,6 +114,15 @@ pub(crate) enum SourceFile {
     Coverage,
     /// `vInnerCoverage`.
     InnerCoverage,
+    /// A geometry program's `v[vertex][register]`.
+    VertexInput {
+        /// The input primitive's vertex.
+        vertex: Index,
+        /// The register.
+        register: u32,
+    },
+    /// `vGSInstanceID`.
+    GsInstanceId,
 }
 
 /// A source operand: where, which components (post-swizzle component `c` reads `swizzle[c]`), which modifier, and
@@ -282,6 +293,8 @@ pub(crate) struct Op {
     pub memory: Option<MemoryOperands>,
     /// `sync`'s flags (`SyncFlags`).
     pub sync: u32,
+    /// The stream of `emit_stream`, `cut_stream`, `emitThenCut_stream` (0 for the forms without one).
+    pub stream: u8,
     /// `resinfo`'s return type.
     pub resinfo_return: ResinfoReturnType,
     /// `sampleinfo`'s return type.
@@ -323,6 +336,7 @@ pub struct Executable {
     pub(crate) uavs: Vec<UavDeclaration>,
     pub(crate) shared: Vec<SharedMemoryDeclaration>,
     pub(crate) thread_group: Option<[u32; 3]>,
+    pub(crate) geometry: Option<GeometryDeclaration>,
 }
 
 impl Executable {
@@ -374,6 +388,11 @@ impl Executable {
     /// The 32-bit words of shared memory one thread group needs (every `g#` together).
     pub fn shared_words(&self) -> u32 {
         self.shared.iter().map(|g| g.words).fold(0, u32::saturating_add)
+    }
+
+    /// What a geometry program declares about its primitives.
+    pub fn geometry(&self) -> Option<GeometryDeclaration> {
+        self.geometry
     }
 
     /// A compute program's thread group size (`dcl_thread_group`).

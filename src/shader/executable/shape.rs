@@ -92,6 +92,8 @@ pub(super) enum Shape {
     Texture(Tex),
     /// A UAV or shared-memory instruction.
     Memory(Mem),
+    /// `emit`, `cut`, `emitThenCut` and their `_stream` forms (22.8).
+    Emit,
     /// Not runnable here, with the reason.
     Unsupported(&'static str),
 }
@@ -218,9 +220,7 @@ pub(super) fn shape(opcode: Opcode) -> Shape {
         o if o.is_atomic() => Shape::Memory(Mem::Atomic { values: 1 }),
         o if o.is_immediate_atomic() => Shape::Memory(Mem::ImmediateAtomic { values: 1 }),
         O::Sync => Shape::Memory(Mem::Sync),
-        o if o.is_geometry_emit() => {
-            Shape::Unsupported("is a geometry program instruction (22.8), not supported in a vertex or pixel program")
-        }
+        o if o.is_geometry_emit() => Shape::Emit,
         o if o.is_hull_phase() => {
             Shape::Unsupported("is a hull program phase, not supported in a vertex or pixel program")
         }

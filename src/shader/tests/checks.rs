@@ -94,7 +94,7 @@ fn instructions_of_other_stages_are_refused() {
         "deriv_rtx_coarse",
         "only in pixel",
     );
-    refused("ps_4_0\n emit\n ret", "emit", "geometry program");
+    refused("ps_4_0\n emit\n ret", "emit", "geometry program instruction");
     refused(
         "ps_5_0\n dcl_temps 1\n store_raw u0.x, l(0), r0.x\n ret",
         "store_raw",
@@ -115,10 +115,10 @@ fn instructions_of_other_stages_are_refused() {
 }
 
 #[test]
-fn programs_other_than_vs_ps_and_cs_4_0_to_5_0_are_refused() {
-    let error = exe_error("gs_4_0\n ret");
-    assert_eq!(error.what, "gs_4_0");
-    assert!(error.detail.contains("vertex, pixel and compute"), "{error}");
+fn programs_other_than_vs_ps_gs_and_cs_4_0_to_5_0_are_refused() {
+    let error = listing_error("hs_5_0\n ret");
+    assert_eq!(error.what, "hs_5_0");
+    assert!(error.detail.contains("vertex, pixel, geometry and compute"), "{error}");
     let error = listing_error("cs_5_0\n ret");
     assert!(error.detail.contains("dcl_thread_group"), "{error}");
     let error = listing_error("cs_5_0\n dcl_thread_group 1024, 1, 2\n ret");

@@ -8,6 +8,7 @@ mod alu_dispatch;
 mod asm;
 mod checks;
 mod flow;
+mod geometry;
 mod multisample;
 mod quads;
 mod registers;
