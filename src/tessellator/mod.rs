@@ -40,6 +40,9 @@
 //!   reference's: points ring by ring, outside in, and triangles side by side in the same walk. Point output lists
 //!   each point once, in order.
 //!
+//! `fixtures/tessellator/` holds 960 patches tessellated by Mesa's llvmpipe, which runs its copy of the reference
+//! tessellator; the unit tests require the same coordinates, order and winding.
+//!
 //! Work is bounded: factors are at most 64, so a patch gives at most [`MAX_POINTS`] points and [`MAX_INDICES`]
 //! indices.
 //!
