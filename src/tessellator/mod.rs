@@ -12,8 +12,8 @@
 //!   nothing.
 //! - **Clamping (11.7.11).** Edge factors are clamped to the partitioning's range: integer and pow2 `[1, 64]`,
 //!   fractional even `[2, 64]`, fractional odd `[1, 63]`; inside factors too, NaN becoming the lower bound, except that
-//!   fractional odd raises an inside factor's lower bound to `1 + 2^-16` once any factor is above `1 + 2^-17`, so the
-//!   patch keeps a picture frame. Integer and pow2 partitioning then round up to an integer. An isoline's density is
+//!   fractional odd raises an inside factor's lower bound to `1 + 2^-16` once any factor (a triangle's: any edge
+//!   factor, as the reference checks) is above `1 + 2^-17`, so the patch keeps a picture frame. Integer and pow2 partitioning then round up to an integer. An isoline's density is
 //!   clamped to `[1, 64]` and rounded up whatever the partitioning; its detail follows the partitioning (11.7.10).
 //!   Pow2 is integer to the hardware: rounding to a power of two is the hull shader's job (11.7.2, 11.7.7.1).
 //! - **Maximum (10.13, 11.7.11.1).** `dcl_hs_max_tessfactor` is enforced by the clamping code HLSL adds to the hull
