@@ -22,6 +22,7 @@ pub mod output_merger;
 pub mod raster;
 pub mod replay;
 pub mod shader;
+pub mod tessellator;
 pub mod text;
 pub mod viewer_api;
 

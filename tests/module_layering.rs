@@ -31,6 +31,7 @@ const STAGES: &[&[&str]] = &[
     &["dxbc"],
     &["shader"],
     &["input_assembler"],
+    &["tessellator"],
     &["raster"],
     &["output_merger"],
     &["compare"],
