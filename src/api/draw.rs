@@ -48,6 +48,10 @@ pub struct DrawState {
     pub call: DrawCall,
     /// The vertex shader stage's bindings.
     pub vs: StageBindings,
+    /// The geometry program's DXBC (section 13), if one is bound.
+    pub geometry_shader: Option<Arc<[u8]>>,
+    /// The geometry program's constant buffers, views and samplers.
+    pub gs: StageBindings,
     /// The pixel shader stage's bindings.
     pub ps: StageBindings,
     /// Rasterizer state (15.1).
@@ -90,6 +94,8 @@ impl DrawState {
             topology: PrimitiveTopology::Undefined,
             call,
             vs: StageBindings::default(),
+            geometry_shader: None,
+            gs: StageBindings::default(),
             ps: StageBindings::default(),
             rasterizer: RasterizerDesc::default(),
             depth_stencil: DepthStencilDesc::default(),

@@ -65,6 +65,8 @@ const TOP_KEYS: &[&str] = &[
     "sample_quality",
     "vs",
     "ps",
+    "gs",
+    "gs_cbuffers",
     "width",
     "height",
     "rt_format",
@@ -102,6 +104,8 @@ const TOP_KEYS: &[&str] = &[
 const DRAW_KEYS: &[&str] = &[
     "vs",
     "ps",
+    "gs",
+    "gs_cbuffers",
     "depth",
     "input_layout",
     "vertex_buffers",
@@ -467,6 +471,8 @@ struct GivenVertexBuffer {
 struct Sections<'a> {
     vs: Option<Arc<[u8]>>,
     ps: Option<Arc<[u8]>>,
+    gs: Option<Arc<[u8]>>,
+    gs_cbuffers: Option<Vec<(u32, ConstantBufferBinding)>>,
     input_layout: Option<Vec<InputElementDesc>>,
     vertex_buffers: Option<Vec<GivenVertexBuffer>>,
     indices: Option<Node<'a>>,
@@ -503,6 +509,8 @@ impl<'a> Sections<'a> {
         Ok(Self {
             vs: optional(node, "vs", |n| files.file(n))?,
             ps: optional(node, "ps", |n| files.file(n))?,
+            gs: optional(node, "gs", |n| files.file(n))?,
+            gs_cbuffers: optional(node, "gs_cbuffers", |n| constant_buffers(n, files))?,
             input_layout: optional(node, "input_layout", input_layout)?,
             vertex_buffers: optional(node, "vertex_buffers", |n| vertex_buffers(n, files))?,
             indices: node.get("indices"),
@@ -539,6 +547,8 @@ impl<'a> Sections<'a> {
         Self {
             vs: pick(self.vs, &fallback.vs),
             ps: pick(self.ps, &fallback.ps),
+            gs: pick(self.gs, &fallback.gs),
+            gs_cbuffers: pick(self.gs_cbuffers, &fallback.gs_cbuffers),
             input_layout: pick(self.input_layout, &fallback.input_layout),
             vertex_buffers: pick(self.vertex_buffers, &fallback.vertex_buffers),
             indices: pick(self.indices, &fallback.indices),
@@ -1165,6 +1175,12 @@ fn build_draw(
 
     let mut draw = DrawState::new(label, vs, call);
     draw.pixel_shader = sections.ps.clone();
+    draw.geometry_shader = sections.gs.clone();
+    draw.gs.constant_buffers = bind_all(
+        source("gs_cbuffers"),
+        sections.gs_cbuffers.clone().unwrap_or_default(),
+        CONSTANT_BUFFER_SLOTS,
+    )?;
     draw.input_layout = sections.input_layout.clone().unwrap_or_default();
     draw.vertex_buffers = vertex_buffers.into_iter().map(|b| Some(b.binding)).collect();
     draw.index_buffer = index_buffer;

@@ -151,7 +151,7 @@ impl PreparedDraw<'_> {
         let mut index = 0u64;
         for instance in 0..self.ia.instance_count() {
             let shaded = self.vertices(instance, &mut machine, &mut reporter)?;
-            for primitive in self.ia.primitives() {
+            for primitive in self.primitives_of(&shaded) {
                 let primitive_index = index;
                 index = index.saturating_add(1);
                 if primitive.kind != crate::input_assembler::PrimitiveKind::Triangle {
@@ -247,7 +247,7 @@ impl PreparedDraw<'_> {
         for instance in 0..self.ia.instance_count() {
             let shaded = self.vertices(instance, &mut vertex_machine, &mut reporter)?;
             let this = &*self;
-            for primitive in this.ia.primitives() {
+            for primitive in this.primitives_of(&shaded) {
                 let primitive_index = index;
                 index = index.saturating_add(1);
                 let Some(context) = this.context(primitive, &shaded) else {

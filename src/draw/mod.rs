@@ -89,6 +89,7 @@
 pub mod ambiguity;
 mod bindings;
 pub mod fragment;
+mod geometry;
 pub mod history;
 pub mod link;
 pub mod output;

@@ -27,6 +27,7 @@ use std::sync::Arc;
 use super::ambiguity;
 use super::bindings::StageResources;
 use super::fragment::{Fragment, FragmentOutcome, ProgramRecord, SampleRecord};
+use super::geometry::GeometryStage;
 use super::link::{Interpolation, Linkage, Location, PixelSource};
 use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, render_target_place};
 use super::program::{Program, ShaderCache};
@@ -109,8 +110,11 @@ pub struct PreparedDraw<'s> {
     pub(super) vertex: Arc<Program>,
     /// The pixel program, if one is bound.
     pub(super) pixel: Option<Arc<Program>>,
-    /// The vertex outputs kept and the pixel inputs filled.
+    /// The last stage's outputs kept (the geometry program's if one is bound, else the vertex program's) and the
+    /// pixel inputs filled.
     pub(super) linkage: Linkage,
+    /// The geometry stage, if a geometry program is bound, with its resources.
+    pub(super) geometry: Option<(GeometryStage, StageResources)>,
     /// The input assembly.
     pub(super) ia: InputAssembler,
     /// The vertex stage's resources.
@@ -675,7 +679,35 @@ impl<'s> PreparedDraw<'s> {
         {
             return Err(state.error("ps", format!("{} is not a pixel program", pixel.executable.name())));
         }
-        let linkage = Linkage::new(&vertex, pixel.as_deref(), label)?;
+        let geometry_program = match &state.geometry_shader {
+            Some(bytes) => Some(cache.program(bytes, &format!("{label} gs"))?),
+            None => None,
+        };
+        if let Some(geometry) = &geometry_program
+            && geometry.executable.stage() != crate::shader::Stage::Geometry
+        {
+            return Err(state.error(
+                "gs",
+                format!("{} is not a geometry program", geometry.executable.name()),
+            ));
+        }
+        let last = geometry_program.as_deref().unwrap_or(&vertex);
+        let linkage = Linkage::new(last, pixel.as_deref(), label)?;
+        let geometry = match geometry_program {
+            Some(program) => {
+                let stage = GeometryStage::new(&vertex, program, label)?;
+                let mut resources = StageResources::new(
+                    &stage.program.executable,
+                    &state.gs,
+                    options.unbound,
+                    &format!("{label} gs"),
+                )?;
+                resources.set_texture_decoding(options.texture_decoding);
+                resources.set_variants(options.variants);
+                Some((stage, resources))
+            }
+            None => None,
+        };
         let ia = InputAssembler::new(
             state,
             &vertex.inputs(),
@@ -793,6 +825,7 @@ impl<'s> PreparedDraw<'s> {
         let per_instance = ia.primitives().count() as u64;
         // the cache's cost in words: the shaded vertices, and each instance's slot and allocation however few
         // vertices it has (a draw of no vertex and 2^32 - 1 instances must not make 2^32 slots)
+        // (with a geometry program, what it emits is not known before it runs: the vertex program's count stands in)
         let total_words = (ia.vertex_count() as u64)
             .saturating_mul(instances)
             .saturating_mul(ShadedVertices::words_per_vertex(&linkage) as u64)
@@ -808,6 +841,7 @@ impl<'s> PreparedDraw<'s> {
             vertex,
             pixel,
             linkage,
+            geometry,
             ia,
             vs,
             ps,
@@ -903,20 +937,54 @@ impl<'s> PreparedDraw<'s> {
         }
         let what = format!("{} vs", self.state.label);
         let bindings = self.vs.bindings();
-        let shaded = Arc::new(shade_instance(
+        let shaded = shade_instance(
             &self.ia,
             &self.vertex.executable,
             &bindings,
-            &self.linkage,
+            self.vertex_linkage(),
             instance,
             machine,
             reporter,
             &what,
-        )?);
+        )?;
+        let shaded = Arc::new(self.geometry_of(shaded, machine, reporter)?);
         if let Some(place) = slot.and_then(|s| self.cache.get_mut(s)) {
             *place = Some(shaded.clone());
         }
         Ok(shaded)
+    }
+
+    /// What the vertex program's vertices keep: the geometry program's inputs when one is bound, else what the
+    /// rasterizer and the pixel program read.
+    pub(super) fn vertex_linkage(&self) -> &Linkage {
+        match &self.geometry {
+            Some((stage, _)) => &stage.vertex_linkage,
+            None => &self.linkage,
+        }
+    }
+
+    /// An instance's vertices after the geometry stage: the vertices and primitives its program emits, or
+    /// `shaded` itself without one.
+    pub(super) fn geometry_of(
+        &self,
+        shaded: ShadedVertices,
+        machine: &mut Machine,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<ShadedVertices> {
+        let Some((stage, resources)) = &self.geometry else {
+            return Ok(shaded);
+        };
+        let what = format!("{} gs", self.state.label);
+        let bindings = resources.bindings();
+        stage.run(&self.ia, &shaded, &bindings, &self.linkage, machine, reporter, &what)
+    }
+
+    /// The primitives of an instance's vertices: those a geometry program made, or the input assembler's.
+    pub(super) fn primitives_of<'a>(&'a self, shaded: &'a ShadedVertices) -> Box<dyn Iterator<Item = Primitive> + 'a> {
+        match shaded.generated_primitives() {
+            Some(primitives) => Box::new(primitives.iter().copied()),
+            None => Box::new(self.ia.primitives()),
+        }
     }
 
     /// A machine with the draw's instruction budget.
@@ -990,7 +1058,11 @@ impl<'s> PreparedDraw<'s> {
                 current: None,
             },
             None => Place::Vertices {
-                shaded: super::vertex::begin_instance(&self.ia, &self.linkage, &format!("{} vs", self.state.label))?,
+                shaded: super::vertex::begin_instance(
+                    &self.ia,
+                    self.vertex_linkage(),
+                    &format!("{} vs", self.state.label),
+                )?,
                 inputs: VertexInputs::default(),
             },
         })
@@ -1030,7 +1102,7 @@ impl<'s> PreparedDraw<'s> {
                         &self.ia,
                         &self.vertex.executable,
                         &bindings,
-                        &self.linkage,
+                        self.vertex_linkage(),
                         run.instance,
                         shaded,
                         inputs,
@@ -1039,7 +1111,8 @@ impl<'s> PreparedDraw<'s> {
                         &what,
                     )?;
                     if complete {
-                        let shaded = Arc::new(std::mem::take(shaded));
+                        let vertices = std::mem::take(shaded);
+                        let shaded = Arc::new(self.geometry_of(vertices, &mut run.vertex_machine, reporter)?);
                         if let Some(place) = usize::try_from(run.instance).ok().and_then(|s| self.cache.get_mut(s)) {
                             *place = Some(shaded.clone());
                         }
@@ -1095,7 +1168,7 @@ impl<'s> PreparedDraw<'s> {
             stats.vertices_shaded = stats.vertices_shaded.saturating_add(shaded.len() as u64);
         }
         // one walk of the primitives per call (the iterator borrows the draw, so it cannot be kept between calls)
-        let mut primitives = self.ia.primitives().skip(*next);
+        let mut primitives = self.primitives_of(shaded).skip(*next);
         let mut first = true;
         loop {
             if !first && reporter.work_done >= limit {
@@ -1374,7 +1447,7 @@ impl<'s> PreparedDraw<'s> {
         let (allowed_first, allowed_end) = (clamp(allowed.top), clamp(allowed.bottom));
         let mut low = f32::INFINITY;
         let mut high = f32::NEG_INFINITY;
-        for primitive in self.ia.primitives() {
+        for primitive in self.primitives_of(shaded) {
             let Some(context) = self.context(primitive, shaded) else {
                 continue;
             };
@@ -1427,7 +1500,7 @@ impl<'s> PreparedDraw<'s> {
         let mut reported = 0u64;
         let mut primitives = 0u64;
         let result = (|| {
-            for primitive in self.ia.primitives() {
+            for primitive in self.primitives_of(shaded) {
                 if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     return Err(Error::of_kind(
                         crate::error::ErrorKind::Cancelled,

@@ -2,7 +2,7 @@
 //! post-transform cache this amounts to), in batches of [`LANES`], and the outputs the rest of the draw reads are kept:
 //! the clip-space position, the components the pixel program reads, and the clip and cull distances.
 
-use crate::input_assembler::{InputAssembler, VertexInputs};
+use crate::input_assembler::{InputAssembler, Primitive, VertexInputs};
 use crate::shader::{Bindings, Executable, LANES, Machine, Trace};
 use crate::{Error, Result};
 use std::ops::Range;
@@ -31,6 +31,9 @@ pub struct ShadedVertices {
     cull: Vec<f32>,
     /// Distances per vertex in `cull`.
     cull_count: usize,
+    /// The instance's primitives over these vertices when a geometry program made them ([`super::geometry`]);
+    /// `None`: the input assembler's.
+    primitives: Option<Vec<Primitive>>,
 }
 
 /// `count` items of a per-vertex run starting at vertex `slot`.
@@ -68,6 +71,43 @@ impl ShadedVertices {
     /// The cull distances of vertex `slot`.
     pub fn cull_distances(&self, slot: usize) -> &[f32] {
         run_of(&self.cull, slot, self.cull_count)
+    }
+
+    /// No vertex yet, keeping what `linkage` names.
+    pub(super) fn empty(linkage: &Linkage) -> ShadedVertices {
+        ShadedVertices {
+            varying_count: linkage.varyings.len(),
+            clip_count: linkage.clip_distances.len(),
+            cull_count: linkage.cull_distances.len(),
+            ..ShadedVertices::default()
+        }
+    }
+
+    /// Adds a vertex whose output register `register`, component `component` is `word(register, component)`,
+    /// keeping what `linkage` names.
+    pub(super) fn push(&mut self, linkage: &Linkage, word: impl Fn(u32, u8) -> u32) {
+        let (position_register, position_components) = linkage.position;
+        self.positions
+            .push(position_components.map(|c| c.map_or(0., |c| f32::from_bits(word(position_register, c)))));
+        for &(register, component) in &linkage.varyings {
+            self.varyings.push(word(register, component));
+        }
+        for &(register, component) in &linkage.clip_distances {
+            self.clip.push(f32::from_bits(word(register, component)));
+        }
+        for &(register, component) in &linkage.cull_distances {
+            self.cull.push(f32::from_bits(word(register, component)));
+        }
+    }
+
+    /// Sets the primitives a geometry program made of these vertices.
+    pub(super) fn set_primitives(&mut self, primitives: Vec<Primitive>) {
+        self.primitives = Some(primitives);
+    }
+
+    /// The primitives a geometry program made of these vertices, if one did.
+    pub fn generated_primitives(&self) -> Option<&[Primitive]> {
+        self.primitives.as_deref()
     }
 
     /// The words kept per vertex.
@@ -146,6 +186,7 @@ pub(super) fn begin_instance(ia: &InputAssembler, linkage: &Linkage, what: &str)
         clip_count: linkage.clip_distances.len(),
         cull: Vec::with_capacity(count.saturating_mul(linkage.cull_distances.len())),
         cull_count: linkage.cull_distances.len(),
+        primitives: None,
     })
 }
 

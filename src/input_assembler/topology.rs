@@ -240,6 +240,32 @@ pub struct Primitives<'a> {
     next_id: u32,
 }
 
+impl Primitives<'_> {
+    /// The next primitive with the vertices a geometry program receives for it (13.10: `v[0]`, `v[1]` ...), and how
+    /// many: one for a point, two for a line, three for a triangle (in the order the rasterizer takes them), four
+    /// for a line with adjacency and six for a triangle with adjacency (in the order of the stream, 8.10's
+    /// figure; a line strip's line `k` is vertices `k..k+3`). `None` at the end; an error for a triangle strip
+    /// with adjacency, whose geometry-program order this implementation does not build.
+    pub fn next_for_geometry(&mut self) -> Option<crate::Result<(Primitive, [u32; 6], usize)>> {
+        let primitive = self.next()?;
+        let [r0, r1, r2, r3, r4, r5] = self.recent;
+        let [a, b, c] = primitive.vertices;
+        Some(match self.assembly.topology {
+            Topology::PointList => Ok((primitive, [a; 6], 1)),
+            Topology::LineList | Topology::LineStrip => Ok((primitive, [a, b, b, b, b, b], 2)),
+            Topology::TriangleList | Topology::TriangleStrip => Ok((primitive, [a, b, c, c, c, c], 3)),
+            // a line strip's line k with adjacency is vertices k..k+3, as a list's four (8.10's figure)
+            Topology::LineListAdj | Topology::LineStripAdj => Ok((primitive, [r2, r3, r4, r5, r5, r5], 4)),
+            Topology::TriangleListAdj => Ok((primitive, [r0, r1, r2, r3, r4, r5], 6)),
+            Topology::TriangleStripAdj => Err(crate::Error::new(
+                "input assembler",
+                "triangle strips with adjacency into a geometry program are not supported",
+            )
+            .kind(crate::error::ErrorKind::Unsupported)),
+        })
+    }
+}
+
 impl Iterator for Primitives<'_> {
     type Item = Primitive;
 

@@ -1,0 +1,308 @@
+//! The geometry stage of a draw (section 13): the geometry program runs once per input primitive and instance
+//! (`dcl_gsinstances`, 13.2.1), in batches of [`LANES`] invocations in primitive order, instance order within a
+//! primitive; the vertices each invocation emits to the rasterized stream are assembled into the primitives of its
+//! output topology (13.3: points, or strips restarted at every `cut` and at the invocation's end, partial primitives
+//! dropped, 13.7), in invocation order, and kept as the instance's vertices for the rasterizer.
+//!
+//! - The vertex program's outputs reach the geometry program's `v[vertex][register]` by semantic, as the pixel
+//!   program's inputs are linked ([`super::link`]): [`GeometryStage::vertex_linkage`] keeps exactly the vertex
+//!   output components the geometry program reads.
+//! - A triangle strip's triangle `k` is the vertices `k, k+1, k+2`, odd ones written `k, k+2, k+1` (8.14's leading
+//!   vertex first, wound as the even ones), as the input assembler makes a strip's.
+//! - `SV_PrimitiveID` in the pixel program is the geometry program's `SV_PrimitiveID` output at the leading vertex
+//!   if it writes one, 0 otherwise.
+//! - Stream 0 is rasterized (13.5.2: the default without a stream-output declaration).
+//! - Not built yet, and refused when met: a non-zero `SV_RenderTargetArrayIndex` or `SV_ViewportArrayIndex` (the
+//!   draw module renders into one slice through viewport 0), strips with adjacency as input.
+
+use std::sync::Arc;
+
+use crate::dxbc::signature::SystemValue;
+use crate::error::ErrorKind;
+use crate::input_assembler::{InputAssembler, Primitive, PrimitiveKind};
+use crate::shader::{Bindings, LANES, Machine};
+use crate::{Error, Result};
+
+use super::link::Linkage;
+use super::program::Program;
+use super::progress::Reporter;
+use super::vertex::{MAX_KEPT_WORDS, ShadedVertices};
+
+/// A draw's geometry program, linked to the vertex program before it and the pixel program after it.
+#[derive(Debug)]
+pub struct GeometryStage {
+    /// The program.
+    pub program: Arc<Program>,
+    /// What the vertex program's vertices keep: the components the geometry program reads (position and distances
+    /// too, unused).
+    pub vertex_linkage: Linkage,
+    /// For each of the geometry program's input components (register, component), its place in the kept words of
+    /// [`GeometryStage::vertex_linkage`], or `None` when no vertex output carries it (reads 0).
+    pub inputs: Vec<(u32, u8, Option<usize>)>,
+    /// The output register of `SV_PrimitiveID`, `SV_RenderTargetArrayIndex`, `SV_ViewportArrayIndex`, if written.
+    primitive_id: Option<(u32, u8)>,
+    array_indices: Vec<(u32, u8, &'static str)>,
+}
+
+/// The first component set in `mask`.
+fn first_component(mask: u8) -> u8 {
+    (0u8..4).find(|c| mask >> c & 1 == 1).unwrap_or(0)
+}
+
+impl GeometryStage {
+    /// Links `geometry`'s inputs to `vertex`'s outputs by semantic. `what` names the draw in errors.
+    pub fn new(vertex: &Program, geometry: Arc<Program>, what: &str) -> Result<GeometryStage> {
+        let outputs = vertex
+            .shader
+            .output_signature
+            .as_ref()
+            .map(|s| s.elements.clone())
+            .unwrap_or_default();
+        let mut vertex_linkage = Linkage::new(vertex, None, what).unwrap_or_default();
+        let mut inputs = Vec::new();
+        let exe = &geometry.executable;
+        let declared = |register: u32| {
+            exe.inputs()
+                .iter()
+                .filter(|i| i.register == crate::shader::InputRegister::V(register))
+                .fold(0u8, |m, i| m | i.mask)
+        };
+        let elements = geometry
+            .shader
+            .input_signature
+            .as_ref()
+            .map(|s| s.elements.clone())
+            .unwrap_or_default();
+        for element in &elements {
+            let mask = element.mask & declared(element.register);
+            let source = outputs.iter().find(|o| {
+                o.semantic_index == element.semantic_index
+                    && o.semantic_name.eq_ignore_ascii_case(&element.semantic_name)
+            });
+            for c in (0u8..4).filter(|c| mask >> c & 1 == 1) {
+                let place = source.filter(|o| o.mask >> c & 1 == 1).map(|o| {
+                    vertex_linkage.varyings.push((o.register, c));
+                    vertex_linkage.varyings.len().saturating_sub(1)
+                });
+                inputs.push((element.register, c, place));
+            }
+        }
+        let gs_outputs = geometry
+            .shader
+            .output_signature
+            .as_ref()
+            .map(|s| s.elements.clone())
+            .unwrap_or_default();
+        let rasterized = |e: &&crate::dxbc::signature::SignatureElement| e.stream == 0;
+        let primitive_id = gs_outputs
+            .iter()
+            .filter(rasterized)
+            .find(|e| e.d3d_name() == SystemValue::PRIMITIVE_ID)
+            .map(|e| (e.register, first_component(e.mask)));
+        let array_indices = gs_outputs
+            .iter()
+            .filter(rasterized)
+            .filter_map(|e| match e.d3d_name() {
+                SystemValue::RENDER_TARGET_ARRAY_INDEX => {
+                    Some((e.register, first_component(e.mask), "SV_RenderTargetArrayIndex"))
+                }
+                SystemValue::VIEWPORT_ARRAY_INDEX => {
+                    Some((e.register, first_component(e.mask), "SV_ViewportArrayIndex"))
+                }
+                _ => None,
+            })
+            .collect();
+        Ok(GeometryStage {
+            program: geometry,
+            vertex_linkage,
+            inputs,
+            primitive_id,
+            array_indices,
+        })
+    }
+
+    /// Runs the geometry program over every primitive the input assembler makes of `vertices` (one instance's,
+    /// kept by [`GeometryStage::vertex_linkage`]); gives the emitted vertices, kept by `linkage` (the geometry
+    /// program's outputs linked to the pixel program), with their primitives.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run(
+        &self,
+        ia: &InputAssembler,
+        vertices: &ShadedVertices,
+        bindings: &Bindings<'_>,
+        linkage: &Linkage,
+        machine: &mut Machine,
+        reporter: &mut Reporter<'_>,
+        what: &str,
+    ) -> Result<ShadedVertices> {
+        let exe = &self.program.executable;
+        let declaration = exe
+            .geometry()
+            .ok_or_else(|| Error::new(what, "the geometry program declares no primitives"))?;
+        let instances = declaration.instances.max(1);
+        let mut out = ShadedVertices::empty(linkage);
+        let mut primitives: Vec<Primitive> = Vec::new();
+        let mut walk = ia.primitives();
+        // invocations waiting for a batch: (input primitive, its geometry-program vertices and count, instance)
+        let mut pending: Vec<(Primitive, [u32; 6], usize, u32)> = Vec::with_capacity(LANES);
+        let mut finished = false;
+        while !finished {
+            pending.clear();
+            while pending.len() < LANES {
+                let Some(next) = walk.next_for_geometry() else {
+                    finished = true;
+                    break;
+                };
+                let (primitive, slots, count) = next.map_err(|e| e.within(what))?;
+                if count != declaration.input_vertices as usize {
+                    return Err(Error::new(
+                        what,
+                        format!(
+                            "the geometry program takes primitives of {} vertices; the topology gives {count}",
+                            declaration.input_vertices
+                        ),
+                    ));
+                }
+                for instance in 0..instances {
+                    pending.push((primitive, slots, count, instance));
+                }
+                // an instanced program can overfill the batch: run what there is, keep the rest for the next
+                if pending.len() >= LANES {
+                    break;
+                }
+            }
+            for chunk in pending.chunks(LANES) {
+                self.run_batch(
+                    chunk,
+                    vertices,
+                    bindings,
+                    linkage,
+                    machine,
+                    &mut out,
+                    &mut primitives,
+                    what,
+                )?;
+                let lanes = chunk.len() as u64;
+                reporter.work(lanes.saturating_mul(machine.steps().max(1)))?;
+            }
+        }
+        out.set_primitives(primitives);
+        Ok(out)
+    }
+
+    /// One batch of invocations: inputs filled, run, emissions assembled into `out` and `primitives`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_batch(
+        &self,
+        batch: &[(Primitive, [u32; 6], usize, u32)],
+        vertices: &ShadedVertices,
+        bindings: &Bindings<'_>,
+        linkage: &Linkage,
+        machine: &mut Machine,
+        out: &mut ShadedVertices,
+        primitives: &mut Vec<Primitive>,
+        what: &str,
+    ) -> Result<()> {
+        let exe = &self.program.executable;
+        machine.start_primitives(exe, batch.len()).map_err(|e| e.within(what))?;
+        for (lane, (primitive, slots, count, instance)) in batch.iter().enumerate() {
+            for (k, slot) in slots.iter().take(*count).enumerate() {
+                let kept = vertices.varyings(*slot as usize);
+                for &(register, component, place) in &self.inputs {
+                    let value = place.and_then(|p| kept.get(p)).copied().unwrap_or(0);
+                    let k = u32::try_from(k).unwrap_or(u32::MAX);
+                    if let Some(row) = machine.vertex_input_mut(exe, k, register, usize::from(component))
+                        && let Some(word) = row.get_mut(lane)
+                    {
+                        *word = value;
+                    }
+                }
+            }
+            machine.set_primitive_id(lane, primitive.id);
+            machine.set_gs_instance(lane, *instance);
+        }
+        machine.run(exe, bindings, None).map_err(|e| e.within(what))?;
+        let topology = exe.geometry().map_or(0, |g| g.output_topology);
+        let words = usize::try_from(exe.output_register_count())
+            .unwrap_or(0)
+            .saturating_mul(4);
+        for lane in 0..batch.len() {
+            // this invocation's strip since the last cut: each vertex's slot in `out`, its SV_PrimitiveID and array
+            // indices (the per-primitive values a primitive takes from its leading vertex, 8.14)
+            let mut strip: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+            let events: Vec<Option<usize>> = machine
+                .emissions()
+                .iter()
+                .filter(|e| usize::from(e.lane) == lane && e.stream == 0)
+                .map(|e| e.vertex)
+                .chain(std::iter::once(None))
+                .collect();
+            for event in events {
+                let Some(first) = event else {
+                    strip.clear();
+                    continue;
+                };
+                let outputs = machine.emitted_vertex(first);
+                if outputs.len() < words {
+                    continue;
+                }
+                if out
+                    .len()
+                    .saturating_add(1)
+                    .saturating_mul(ShadedVertices::words_per_vertex(linkage))
+                    > MAX_KEPT_WORDS
+                {
+                    return Err(Error::new(
+                        what,
+                        format!("the geometry program's vertices pass the {MAX_KEPT_WORDS} words Iridia keeps"),
+                    )
+                    .kind(ErrorKind::Budget));
+                }
+                let word_of = |register: u32, component: u8| {
+                    let at = usize::try_from(register)
+                        .unwrap_or(usize::MAX)
+                        .saturating_mul(4)
+                        .saturating_add(usize::from(component));
+                    outputs.get(at).copied().unwrap_or(0)
+                };
+                let slot = u32::try_from(out.len()).unwrap_or(u32::MAX);
+                out.push(linkage, word_of);
+                let id = self.primitive_id.map_or(0, |(r, c)| word_of(r, c));
+                let indices = self.array_indices.iter().map(|&(r, c, _)| word_of(r, c)).collect();
+                strip.push((slot, id, indices));
+                let made = match (topology, strip.as_slice()) {
+                    (1, [.., v]) => Some((v, [v.0; 3], PrimitiveKind::Point)),
+                    (3, [.., a, b]) => Some((a, [a.0, b.0, b.0], PrimitiveKind::Line)),
+                    (5, [.., a, b, c]) => {
+                        let k = strip.len().saturating_sub(3);
+                        let vertices = if k.is_multiple_of(2) {
+                            [a.0, b.0, c.0]
+                        } else {
+                            [a.0, c.0, b.0]
+                        };
+                        Some((a, vertices, PrimitiveKind::Triangle))
+                    }
+                    _ => None,
+                };
+                let Some((leading, vertices, kind)) = made else {
+                    continue;
+                };
+                for (value, (_, _, name)) in leading.2.iter().zip(&self.array_indices) {
+                    if *value != 0 {
+                        return Err(Error::new(
+                            what,
+                            format!("the geometry program writes {name} {value}: only 0 is supported yet"),
+                        )
+                        .kind(ErrorKind::Unsupported));
+                    }
+                }
+                primitives.push(Primitive {
+                    vertices,
+                    id: leading.1,
+                    kind,
+                });
+            }
+        }
+        Ok(())
+    }
+}
