@@ -52,6 +52,8 @@ pub struct DrawState {
     pub geometry_shader: Option<Arc<[u8]>>,
     /// The geometry program's constant buffers, views and samplers.
     pub gs: StageBindings,
+    /// Stream output, if the last program before the rasterizer was created with a declaration.
+    pub stream_output: Option<StreamOutputState>,
     /// The pixel shader stage's bindings.
     pub ps: StageBindings,
     /// Rasterizer state (15.1).
@@ -96,6 +98,7 @@ impl DrawState {
             vs: StageBindings::default(),
             geometry_shader: None,
             gs: StageBindings::default(),
+            stream_output: None,
             ps: StageBindings::default(),
             rasterizer: RasterizerDesc::default(),
             depth_stencil: DepthStencilDesc::default(),
@@ -529,4 +532,43 @@ mod tests {
         let e = draw.check_limits().unwrap_err();
         assert!(e.detail.contains("9 render target slots"), "{e}");
     }
+}
+
+/// One element of a stream-output declaration (`D3D11_SO_DECLARATION_ENTRY`, 14.3): which stream, the output it
+/// writes (by semantic; `None` for a gap of `component_count` components), which of its components, which buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamOutputEntry {
+    /// The stream (0..3).
+    pub stream: u32,
+    /// The output element's semantic name and index; `None`: a gap (the buffer's bytes there are left as they are).
+    pub semantic: Option<(String, u32)>,
+    /// The first component written (0 = x).
+    pub start_component: u8,
+    /// How many components (1..4).
+    pub component_count: u8,
+    /// The buffer slot (0..3).
+    pub slot: u32,
+}
+
+/// A buffer bound for stream output (`SOSetTargets`, 14.2): its contents before the draw and where writing starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamOutputTarget {
+    /// The buffer's bytes.
+    pub buffer: Arc<[u8]>,
+    /// The byte offset the draw's first vertex goes to.
+    pub offset: u32,
+}
+
+/// Stream output (section 14): the declaration the geometry program (or, without one, the vertex program) was created
+/// with, the buffer strides, the stream that reaches the rasterizer, and the bound buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamOutputState {
+    /// The declaration, in order.
+    pub entries: Vec<StreamOutputEntry>,
+    /// Each buffer slot's vertex stride in bytes.
+    pub strides: [u32; 4],
+    /// The stream rasterized; `None` for `D3D11_SO_NO_RASTERIZED_STREAM`.
+    pub rasterized_stream: Option<u32>,
+    /// The bound buffers by slot.
+    pub targets: [Option<StreamOutputTarget>; 4],
 }

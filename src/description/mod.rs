@@ -23,7 +23,7 @@ mod values;
 
 use crate::api::draw::{
     ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, IndexFormat, RenderTargetView,
-    StageBindings, VertexBufferBinding, bind_slot,
+    StageBindings, StreamOutputEntry, StreamOutputState, StreamOutputTarget, VertexBufferBinding, bind_slot,
 };
 use crate::api::enums::{DepthWriteMask, InputClassification};
 use crate::api::enums::{DsvDimension, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension};
@@ -67,6 +67,7 @@ const TOP_KEYS: &[&str] = &[
     "ps",
     "gs",
     "gs_cbuffers",
+    "stream_output",
     "width",
     "height",
     "rt_format",
@@ -106,6 +107,7 @@ const DRAW_KEYS: &[&str] = &[
     "ps",
     "gs",
     "gs_cbuffers",
+    "stream_output",
     "depth",
     "input_layout",
     "vertex_buffers",
@@ -181,6 +183,7 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
         None => vec![None],
     };
     let mut draws = Vec::with_capacity(draw_nodes.len());
+    let mut stream_buffers = StreamBuffers::default();
     for (index, node) in draw_nodes.iter().enumerate() {
         let label = match node {
             Some(_) => format!("draws[{index}]"),
@@ -194,7 +197,13 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
             None => Sections::default(),
         };
         let sections = own.or(&top);
-        draws.push(build_draw(label, sections, &targets, node.as_ref(), &root, &mut files)?);
+        let stream_output = match &sections.stream_output {
+            Some(so) => Some(stream_output(so, &mut stream_buffers)?),
+            None => None,
+        };
+        let mut draw = build_draw(label, sections, &targets, node.as_ref(), &root, &mut files)?;
+        draw.stream_output = stream_output;
+        draws.push(draw);
     }
     Ok(Description {
         width,
@@ -203,6 +212,112 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
         render_targets: render_targets.into_iter().map(|(r, _)| r).collect(),
         depth_stencil: depth_stencil.map(|(r, _)| r),
         draws,
+    })
+}
+
+/// The stream-output buffers of a description, made by slot from the first `"stream_output"` that names the slot
+/// (the reference renderer keeps them across the draws).
+#[derive(Default)]
+struct StreamBuffers {
+    by_slot: [Option<Arc<[u8]>>; 4],
+    bytes: u64,
+}
+
+/// `"stream_output"`: the declaration, strides, rasterized stream (-1: none) and the buffers bound, `bytes` long and
+/// filled with the 32-bit `"fill"` word when first made.
+fn stream_output(node: &Node<'_>, made: &mut StreamBuffers) -> Result<StreamOutputState> {
+    node.expect_object(&["entries", "strides", "rasterized_stream", "buffers"])?;
+    let mut entries = Vec::new();
+    if let Some(list) = node.get("entries") {
+        for item in list.items_at_most(64)? {
+            item.expect_object(&[
+                "stream",
+                "semantic",
+                "index",
+                "start_component",
+                "component_count",
+                "slot",
+            ])?;
+            let semantic = match item.get("semantic") {
+                Some(n) if matches!(n.value, json::Value::Null) => None,
+                Some(n) => Some((n.str()?.to_owned(), optional(&item, "index", Node::u32)?.unwrap_or(0))),
+                None => None,
+            };
+            entries.push(StreamOutputEntry {
+                stream: optional(&item, "stream", |n| n.u32_at_most(3))?.unwrap_or(0),
+                semantic,
+                start_component: optional(&item, "start_component", |n| n.u32_at_most(3))?.unwrap_or(0) as u8,
+                component_count: optional(&item, "component_count", |n| n.u32_at_most(4))?.unwrap_or(4) as u8,
+                slot: optional(&item, "slot", |n| n.u32_at_most(3))?.unwrap_or(0),
+            });
+        }
+    }
+    let mut strides = [0u32; 4];
+    if let Some(list) = node.get("strides") {
+        for (stride, item) in strides.iter_mut().zip(list.items_at_most(4)?) {
+            *stride = item.u32_at_most(2048)?;
+        }
+    }
+    let rasterized_stream = match node.get("rasterized_stream") {
+        Some(n) => {
+            let value = n.integer(-1, 3)?;
+            u32::try_from(value).ok()
+        }
+        None => Some(0),
+    };
+    let mut targets: [Option<StreamOutputTarget>; 4] = Default::default();
+    if let Some(list) = node.get("buffers") {
+        for (index, item) in list.items_at_most(4)?.into_iter().enumerate() {
+            item.expect_object(&["slot", "bytes", "offset", "fill"])?;
+            let slot = slot_of(&item, index, 4)? as usize;
+            let buffer = match made.by_slot.get(slot).cloned().flatten() {
+                Some(buffer) => buffer,
+                None => {
+                    let bytes = optional(&item, "bytes", |n| n.u32_at_most(1 << 28))?.unwrap_or(0);
+                    made.bytes = made.bytes.saturating_add(u64::from(bytes));
+                    if made.bytes > MAX_TARGET_BYTES {
+                        return Err(item.error(format!("the stream-output buffers pass {MAX_TARGET_BYTES} bytes")));
+                    }
+                    let fill = optional(&item, "fill", |n| match n.value {
+                        json::Value::String(text) => text
+                            .strip_prefix("0x")
+                            .or_else(|| text.strip_prefix("0X"))
+                            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                            .or_else(|| values::integer_text(text).and_then(|v| u32::try_from(v).ok()))
+                            .ok_or_else(|| n.error("a 32-bit word (a number or \"0x\" and hex digits)")),
+                        _ => n.u32(),
+                    })?
+                    .unwrap_or(0);
+                    let words = fill.to_le_bytes();
+                    let buffer: Arc<[u8]> = words
+                        .iter()
+                        .copied()
+                        .cycle()
+                        .take(usize::try_from(bytes).unwrap_or(0))
+                        .collect::<Vec<u8>>()
+                        .into();
+                    if let Some(place) = made.by_slot.get_mut(slot) {
+                        *place = Some(buffer.clone());
+                    }
+                    buffer
+                }
+            };
+            let offset = optional(&item, "offset", |n| n.integer(-1, i128::from(u32::MAX)))?.unwrap_or(0);
+            let Ok(offset) = u32::try_from(offset) else {
+                return Err(
+                    item.error("offset -1 (append where the buffer's filled size stands, 14.4) is not supported yet")
+                );
+            };
+            if let Some(target) = targets.get_mut(slot) {
+                *target = Some(StreamOutputTarget { buffer, offset });
+            }
+        }
+    }
+    Ok(StreamOutputState {
+        entries,
+        strides,
+        rasterized_stream,
+        targets,
     })
 }
 
@@ -473,6 +588,7 @@ struct Sections<'a> {
     ps: Option<Arc<[u8]>>,
     gs: Option<Arc<[u8]>>,
     gs_cbuffers: Option<Vec<(u32, ConstantBufferBinding)>>,
+    stream_output: Option<Node<'a>>,
     input_layout: Option<Vec<InputElementDesc>>,
     vertex_buffers: Option<Vec<GivenVertexBuffer>>,
     indices: Option<Node<'a>>,
@@ -511,6 +627,7 @@ impl<'a> Sections<'a> {
             ps: optional(node, "ps", |n| files.file(n))?,
             gs: optional(node, "gs", |n| files.file(n))?,
             gs_cbuffers: optional(node, "gs_cbuffers", |n| constant_buffers(n, files))?,
+            stream_output: node.get("stream_output"),
             input_layout: optional(node, "input_layout", input_layout)?,
             vertex_buffers: optional(node, "vertex_buffers", |n| vertex_buffers(n, files))?,
             indices: node.get("indices"),
@@ -549,6 +666,7 @@ impl<'a> Sections<'a> {
             ps: pick(self.ps, &fallback.ps),
             gs: pick(self.gs, &fallback.gs),
             gs_cbuffers: pick(self.gs_cbuffers, &fallback.gs_cbuffers),
+            stream_output: pick(self.stream_output, &fallback.stream_output),
             input_layout: pick(self.input_layout, &fallback.input_layout),
             vertex_buffers: pick(self.vertex_buffers, &fallback.vertex_buffers),
             indices: pick(self.indices, &fallback.indices),

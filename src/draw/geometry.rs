@@ -26,6 +26,7 @@ use crate::{Error, Result};
 use super::link::Linkage;
 use super::program::Program;
 use super::progress::Reporter;
+use super::stream_output::{StreamOutputPlan, StreamRecords};
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices};
 
 /// A draw's geometry program, linked to the vertex program before it and the pixel program after it.
@@ -131,10 +132,17 @@ impl GeometryStage {
         vertices: &ShadedVertices,
         bindings: &Bindings<'_>,
         linkage: &Linkage,
+        stream_output: Option<&StreamOutputPlan>,
         machine: &mut Machine,
         reporter: &mut Reporter<'_>,
         what: &str,
     ) -> Result<ShadedVertices> {
+        // 13.5.2: stream 0 is rasterized unless a stream-output declaration says otherwise
+        let rasterized = match stream_output {
+            Some(plan) => plan.rasterized.and_then(|s| u8::try_from(s).ok()),
+            None => Some(0),
+        };
+        let mut records = StreamRecords::default();
         let exe = &self.program.executable;
         let declaration = exe
             .geometry()
@@ -180,13 +188,20 @@ impl GeometryStage {
                     machine,
                     &mut out,
                     &mut primitives,
+                    rasterized,
                     what,
                 )?;
+                if let Some(plan) = stream_output {
+                    stream_records(machine, chunk.len(), plan, &mut records);
+                }
                 let lanes = chunk.len() as u64;
                 reporter.work(lanes.saturating_mul(machine.steps().max(1)))?;
             }
         }
         out.set_primitives(primitives);
+        if stream_output.is_some() {
+            out.set_stream_records(records);
+        }
         Ok(out)
     }
 
@@ -201,6 +216,7 @@ impl GeometryStage {
         machine: &mut Machine,
         out: &mut ShadedVertices,
         primitives: &mut Vec<Primitive>,
+        rasterized: Option<u8>,
         what: &str,
     ) -> Result<()> {
         let exe = &self.program.executable;
@@ -223,6 +239,9 @@ impl GeometryStage {
         }
         machine.run(exe, bindings, None).map_err(|e| e.within(what))?;
         let topology = exe.geometry().map_or(0, |g| g.output_topology);
+        let Some(rasterized) = rasterized else {
+            return Ok(());
+        };
         let words = usize::try_from(exe.output_register_count())
             .unwrap_or(0)
             .saturating_mul(4);
@@ -233,7 +252,7 @@ impl GeometryStage {
             let events: Vec<Option<usize>> = machine
                 .emissions()
                 .iter()
-                .filter(|e| usize::from(e.lane) == lane && e.stream == 0)
+                .filter(|e| usize::from(e.lane) == lane && e.stream == rasterized)
                 .map(|e| e.vertex)
                 .chain(std::iter::once(None))
                 .collect();
@@ -304,5 +323,59 @@ impl GeometryStage {
             }
         }
         Ok(())
+    }
+}
+
+/// The primitives a geometry batch's invocations emitted to the streams `plan` writes, in invocation order, each
+/// stream's strips assembled as for the rasterizer (points, lines of a line strip, triangles of a triangle strip with
+/// odd ones leading vertex first).
+fn stream_records(machine: &Machine, lanes: usize, plan: &StreamOutputPlan, records: &mut StreamRecords) {
+    let topology = machine.geometry_topology();
+    for lane in 0..lanes {
+        for stream in 0u8..4 {
+            if plan.slots.get(usize::from(stream)).is_none_or(|s| *s == 0) {
+                continue;
+            }
+            let mut strip: Vec<usize> = Vec::new();
+            let events = machine
+                .emissions()
+                .iter()
+                .filter(|e| usize::from(e.lane) == lane && e.stream == stream)
+                .map(|e| e.vertex);
+            for event in events {
+                let Some(first) = event else {
+                    strip.clear();
+                    continue;
+                };
+                strip.push(first);
+                let vertices: Option<Vec<usize>> = match (topology, strip.as_slice()) {
+                    (1, [.., v]) => Some(vec![*v]),
+                    (3, [.., a, b]) => Some(vec![*a, *b]),
+                    (5, [.., a, b, c]) => {
+                        let k = strip.len().saturating_sub(3);
+                        Some(if k.is_multiple_of(2) {
+                            vec![*a, *b, *c]
+                        } else {
+                            vec![*a, *c, *b]
+                        })
+                    }
+                    _ => None,
+                };
+                if let Some(vertices) = vertices {
+                    let count = u8::try_from(vertices.len()).unwrap_or(0);
+                    records.push(plan, stream, count, |v, register, component| {
+                        let at = usize::try_from(register)
+                            .unwrap_or(usize::MAX)
+                            .saturating_mul(4)
+                            .saturating_add(usize::from(component));
+                        vertices
+                            .get(v)
+                            .and_then(|first| machine.emitted_vertex(*first).get(at))
+                            .copied()
+                            .unwrap_or(0)
+                    });
+                }
+            }
+        }
     }
 }

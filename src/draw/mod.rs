@@ -96,6 +96,7 @@ pub mod output;
 pub mod program;
 pub mod progress;
 mod run;
+pub mod stream_output;
 pub mod variants;
 pub mod vertex;
 
@@ -129,8 +130,21 @@ pub fn run_sequence(
     // (the resource as the draws were given it, the resource as the draws so far left it)
     let mut current: Vec<(Arc<Resource>, Arc<Resource>)> = Vec::new();
     let mut outputs = Vec::with_capacity(draws.len());
+    // stream-output buffers likewise: (as given, as the draws so far left them)
+    let mut streamed: Vec<[Arc<[u8]>; 2]> = Vec::new();
     for draw in draws {
         let mut state = draw.clone();
+        let mut given_streams: Vec<(usize, Arc<[u8]>)> = Vec::new();
+        if let Some(so) = state.stream_output.as_mut() {
+            for (slot, target) in so.targets.iter_mut().enumerate() {
+                if let Some(target) = target {
+                    given_streams.push((slot, target.buffer.clone()));
+                    if let Some([_, now]) = streamed.iter().find(|[given, _]| Arc::ptr_eq(given, &target.buffer)) {
+                        target.buffer = now.clone();
+                    }
+                }
+            }
+        }
         let substitute = |resource: &mut Arc<Resource>| {
             if let Some((_, now)) = current.iter().find(|(given, _)| Arc::ptr_eq(given, resource)) {
                 *resource = now.clone();
@@ -165,6 +179,17 @@ pub fn run_sequence(
                 match current.iter_mut().find(|(g, _)| Arc::ptr_eq(g, original)) {
                     Some(entry) => entry.1 = after,
                     None => current.push((original.clone(), after)),
+                }
+            }
+        }
+        if let Some(after) = output.stream_output.as_ref() {
+            for (slot, original) in given_streams {
+                if let Some(bytes) = after.buffers.get(slot).and_then(Option::as_ref) {
+                    let now: Arc<[u8]> = bytes.clone().into();
+                    match streamed.iter_mut().find(|[g, _]| Arc::ptr_eq(g, &original)) {
+                        Some([_, entry]) => *entry = now,
+                        None => streamed.push([original, now]),
+                    }
                 }
             }
         }

@@ -141,6 +141,9 @@ pub struct DrawOutput {
     /// sample 0's first): whether its coverage depends on rounding at a triangle edge (see the module documentation
     /// of [`crate::draw`]); empty when not asked for.
     pub ambiguous: Vec<bool>,
+    /// The stream-output buffers after the draw and the primitives written and needed per stream, when the draw has
+    /// a stream-output declaration.
+    pub stream_output: Option<super::stream_output::StreamOutputBuffers>,
 }
 
 /// The mip level and array (or 3D depth) slice a render target view writes: its mip slice and, for arrays and 3D,

@@ -32,6 +32,7 @@ use super::link::{Interpolation, Linkage, Location, PixelSource};
 use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, render_target_place};
 use super::program::{Program, ShaderCache};
 use super::progress::{Progress, ProgressCallback, Reporter};
+use super::stream_output::{StreamOutputBuffers, StreamOutputPlan, StreamRecords};
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices, shade_instance};
 
 /// The largest render target side D3D11 allows (`D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`), the implicit scissor of a
@@ -115,6 +116,8 @@ pub struct PreparedDraw<'s> {
     pub(super) linkage: Linkage,
     /// The geometry stage, if a geometry program is bound, with its resources.
     pub(super) geometry: Option<(GeometryStage, StageResources)>,
+    /// Stream output, if the draw has a declaration.
+    pub(super) stream_output: Option<StreamOutputPlan>,
     /// The input assembly.
     pub(super) ia: InputAssembler,
     /// The vertex stage's resources.
@@ -457,6 +460,8 @@ pub struct DrawRun {
     instance: u32,
     /// Where in the instance.
     place: Place,
+    /// The stream-output buffers, with a declaration.
+    stream_output: Option<StreamOutputBuffers>,
 }
 
 impl DrawRun {
@@ -692,7 +697,21 @@ impl<'s> PreparedDraw<'s> {
             ));
         }
         let last = geometry_program.as_deref().unwrap_or(&vertex);
-        let linkage = Linkage::new(last, pixel.as_deref(), label)?;
+        let mut linkage = Linkage::new(last, pixel.as_deref(), label)?;
+        let stream_output = match &state.stream_output {
+            Some(so) => Some(StreamOutputPlan::new(so, last, label)?),
+            None => None,
+        };
+        // without a geometry program, the vertices keep what stream output writes too
+        if state.geometry_shader.is_none()
+            && let Some(plan) = &stream_output
+        {
+            for source in plan.sources() {
+                if !linkage.varyings.contains(&source) {
+                    linkage.varyings.push(source);
+                }
+            }
+        }
         let geometry = match geometry_program {
             Some(program) => {
                 let stage = GeometryStage::new(&vertex, program, label)?;
@@ -842,6 +861,7 @@ impl<'s> PreparedDraw<'s> {
             pixel,
             linkage,
             geometry,
+            stream_output,
             ia,
             vs,
             ps,
@@ -972,11 +992,50 @@ impl<'s> PreparedDraw<'s> {
         reporter: &mut Reporter<'_>,
     ) -> Result<ShadedVertices> {
         let Some((stage, resources)) = &self.geometry else {
-            return Ok(shaded);
+            return Ok(self.vertex_stream_output(shaded));
         };
         let what = format!("{} gs", self.state.label);
         let bindings = resources.bindings();
-        stage.run(&self.ia, &shaded, &bindings, &self.linkage, machine, reporter, &what)
+        stage.run(
+            &self.ia,
+            &shaded,
+            &bindings,
+            &self.linkage,
+            self.stream_output.as_ref(),
+            machine,
+            reporter,
+            &what,
+        )
+    }
+
+    /// Stream output from the vertex program (no geometry program): the input assembler's primitives, each
+    /// vertex's words from the kept outputs; with no stream rasterized, nothing reaches the rasterizer.
+    fn vertex_stream_output(&self, mut shaded: ShadedVertices) -> ShadedVertices {
+        let Some(plan) = &self.stream_output else {
+            return shaded;
+        };
+        let mut records = StreamRecords::default();
+        for primitive in self.ia.primitives() {
+            let count: u8 = match primitive.kind {
+                PrimitiveKind::Point => 1,
+                PrimitiveKind::Line => 2,
+                PrimitiveKind::Triangle => 3,
+            };
+            records.push(plan, 0, count, |v, register, component| {
+                let place = self.linkage.varyings.iter().position(|k| *k == (register, component));
+                primitive
+                    .vertices
+                    .get(v)
+                    .and_then(|slot| place.and_then(|p| shaded.varyings(*slot as usize).get(p)))
+                    .copied()
+                    .unwrap_or(0)
+            });
+        }
+        shaded.set_stream_records(records);
+        if plan.rasterized != Some(0) {
+            shaded.set_primitives(Vec::new());
+        }
+        shaded
     }
 
     /// The primitives of an instance's vertices: those a geometry program made, or the input assembler's.
@@ -1032,6 +1091,8 @@ impl<'s> PreparedDraw<'s> {
         };
         let mut progress = progress;
         progress.vertices_done = place.cached_vertices();
+        let mut stream_output = self.state.stream_output.as_ref().map(StreamOutputBuffers::new);
+        self.write_stream_output(&mut stream_output, &place);
         Ok(DrawRun {
             om,
             ambiguous,
@@ -1042,7 +1103,26 @@ impl<'s> PreparedDraw<'s> {
             work_done: 0,
             instance: 0,
             place,
+            stream_output,
         })
+    }
+
+    /// Writes what the instance at `place` sends to stream output, once its vertices are shaded (the draw's run
+    /// reaches each instance's primitives once).
+    fn write_stream_output(&self, buffers: &mut Option<StreamOutputBuffers>, place: &Place) {
+        if let (
+            Some(buffers),
+            Some(plan),
+            Place::Primitives {
+                shaded,
+                next: 0,
+                current: None,
+            },
+        ) = (buffers.as_mut(), &self.stream_output, place)
+            && let Some(records) = shaded.stream_records()
+        {
+            buffers.write(plan, records);
+        }
     }
 
     /// Where instance `instance` begins: its vertices from the cache, or to be shaded.
@@ -1121,6 +1201,7 @@ impl<'s> PreparedDraw<'s> {
                             next: 0,
                             current: None,
                         };
+                        self.write_stream_output(&mut run.stream_output, &run.place);
                     }
                 }
                 Place::Primitives { .. } => {
@@ -1138,6 +1219,7 @@ impl<'s> PreparedDraw<'s> {
                         } else {
                             Place::Done
                         };
+                        self.write_stream_output(&mut run.stream_output, &run.place);
                         // vertices taken from the cache count as shaded now
                         reporter.progress.vertices_done = reporter
                             .progress
@@ -1595,6 +1677,7 @@ impl<'s> PreparedDraw<'s> {
             depth_stencil,
             stats: run.stats,
             ambiguous: run.ambiguous,
+            stream_output: run.stream_output,
         })
     }
 

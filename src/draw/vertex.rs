@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use super::link::Linkage;
 use super::progress::Reporter;
+use super::stream_output::StreamRecords;
 
 /// The most 32-bit words a draw keeps of its shaded vertices at once (256 MiB): an Iridia limit, so that a call
 /// naming 2^25 vertices with a stride of 0 (which no buffer bounds) cannot ask for gigabytes.
@@ -34,6 +35,8 @@ pub struct ShadedVertices {
     /// The instance's primitives over these vertices when a geometry program made them ([`super::geometry`]);
     /// `None`: the input assembler's.
     primitives: Option<Vec<Primitive>>,
+    /// What the instance sends to stream output, when the draw has a declaration.
+    stream_records: Option<StreamRecords>,
 }
 
 /// `count` items of a per-vertex run starting at vertex `slot`.
@@ -103,6 +106,16 @@ impl ShadedVertices {
     /// Sets the primitives a geometry program made of these vertices.
     pub(super) fn set_primitives(&mut self, primitives: Vec<Primitive>) {
         self.primitives = Some(primitives);
+    }
+
+    /// Sets what the instance sends to stream output.
+    pub(super) fn set_stream_records(&mut self, records: StreamRecords) {
+        self.stream_records = Some(records);
+    }
+
+    /// What the instance sends to stream output, if the draw has a declaration.
+    pub fn stream_records(&self) -> Option<&StreamRecords> {
+        self.stream_records.as_ref()
     }
 
     /// The primitives a geometry program made of these vertices, if one did.
@@ -187,6 +200,7 @@ pub(super) fn begin_instance(ia: &InputAssembler, linkage: &Linkage, what: &str)
         cull: Vec::with_capacity(count.saturating_mul(linkage.cull_distances.len())),
         cull_count: linkage.cull_distances.len(),
         primitives: None,
+        stream_records: None,
     })
 }
 

@@ -193,6 +193,8 @@ pub struct Machine {
     emitted_words: Vec<u32>,
     /// Vertices each lane emitted (past `dcl_maxout`, emits are dropped: 13.3).
     emit_counts: [u32; LANES],
+    /// The started geometry program's output topology.
+    geometry_topology: u32,
 }
 
 impl Default for Machine {
@@ -233,6 +235,7 @@ impl Machine {
             emissions: Vec::new(),
             emitted_words: Vec::new(),
             emit_counts: [0; LANES],
+            geometry_topology: 0,
         }
     }
 
@@ -333,6 +336,12 @@ impl Machine {
         }
     }
 
+    /// The output topology of the geometry program the batch last started (`D3D10_SB_PRIMITIVE_TOPOLOGY`: 1 point
+    /// list, 3 line strip, 5 triangle strip; 0 for other programs).
+    pub fn geometry_topology(&self) -> u32 {
+        self.geometry_topology
+    }
+
     /// A geometry batch's emits and cuts in execution order (each lane's in its program order).
     pub fn emissions(&self) -> &[Emission] {
         &self.emissions
@@ -426,6 +435,7 @@ impl Machine {
         self.emissions.clear();
         self.emitted_words.clear();
         self.emit_counts = [0; LANES];
+        self.geometry_topology = exe.geometry.map_or(0, |g| g.output_topology);
     }
 
     /// How many lanes the batch holds.
