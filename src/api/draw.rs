@@ -54,6 +54,9 @@ pub struct DrawState {
     pub gs: StageBindings,
     /// Stream output, if the last program before the rasterizer was created with a declaration.
     pub stream_output: Option<StreamOutputState>,
+    /// The unordered access views the pixel program sees (`OMSetRenderTargetsAndUnorderedAccessViews`, 5.3.9), by
+    /// slot (`u#`; the slots after the render targets').
+    pub uavs: Vec<Option<super::dispatch::UnorderedAccessViewBinding>>,
     /// The pixel shader stage's bindings.
     pub ps: StageBindings,
     /// Rasterizer state (15.1).
@@ -99,6 +102,7 @@ impl DrawState {
             geometry_shader: None,
             gs: StageBindings::default(),
             stream_output: None,
+            uavs: Vec::new(),
             ps: StageBindings::default(),
             rasterizer: RasterizerDesc::default(),
             depth_stencil: DepthStencilDesc::default(),

@@ -246,7 +246,7 @@ fn buffer_views(node: &Node<'_>, files: &mut Files<'_>) -> Result<Vec<(u32, Shad
 }
 
 /// `"uavs"`: every unordered access view, each over a resource of its own.
-fn uav_bindings(node: &Node<'_>, files: &mut Files<'_>) -> Result<Vec<Option<UnorderedAccessViewBinding>>> {
+pub(super) fn uav_bindings(node: &Node<'_>, files: &mut Files<'_>) -> Result<Vec<Option<UnorderedAccessViewBinding>>> {
     let mut pairs = Vec::new();
     let mut total: u64 = 0;
     for (index, item) in node.items()?.into_iter().enumerate() {

@@ -68,6 +68,7 @@ const TOP_KEYS: &[&str] = &[
     "gs",
     "gs_cbuffers",
     "stream_output",
+    "uavs",
     "width",
     "height",
     "rt_format",
@@ -182,6 +183,11 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
         Some(draws) => draws.items()?.into_iter().map(Some).collect(),
         None => vec![None],
     };
+    // the pixel program's UAVs (top level only): bound once for every draw, as the reference renderer binds them
+    let uavs = match root.get("uavs") {
+        Some(node) => dispatch::uav_bindings(&node, &mut files)?,
+        None => Vec::new(),
+    };
     let mut draws = Vec::with_capacity(draw_nodes.len());
     let mut stream_buffers = StreamBuffers::default();
     for (index, node) in draw_nodes.iter().enumerate() {
@@ -203,6 +209,7 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
         };
         let mut draw = build_draw(label, sections, &targets, node.as_ref(), &root, &mut files)?;
         draw.stream_output = stream_output;
+        draw.uavs = uavs.clone();
         draws.push(draw);
     }
     Ok(Description {

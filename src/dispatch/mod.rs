@@ -20,11 +20,10 @@
 use std::sync::Arc;
 
 use crate::api::dispatch::{DispatchState, MAX_THREAD_GROUPS_PER_DIMENSION, UnorderedAccessViewBinding};
-use crate::api::enums::UavDimension;
-use crate::api::resource::Resource;
 use crate::draw::{DEFAULT_WORK_LIMIT, Program, StageResources};
 use crate::error::ErrorKind;
-use crate::shader::uav::{SharedMemory, UavAccess, UavCounter, UnorderedAccessView};
+use crate::shader::uav::{SharedMemory, UnorderedAccessView};
+pub use crate::shader::uav::{UavContents, contents, uav_view};
 use crate::shader::{LANES, Machine, RunEnd, Stage, Unbound};
 use crate::{Error, Result};
 
@@ -57,15 +56,6 @@ pub struct DispatchStats {
     pub work: u64,
 }
 
-/// One unordered access view after a dispatch: the bytes of its window and its counter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UavContents {
-    /// The view's elements (a buffer's window; a texture's mip level, the view's slices, rows packed).
-    pub bytes: Vec<u8>,
-    /// The hidden counter of an append or counter view.
-    pub counter: Option<u32>,
-}
-
 /// What a dispatch wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DispatchOutput {
@@ -85,15 +75,6 @@ pub fn run_dispatch(state: &DispatchState, options: &DispatchOptions) -> Result<
     })
 }
 
-/// What a view holds now.
-pub fn contents(view: &UnorderedAccessView) -> UavContents {
-    let (bytes, counter) = view.contents();
-    UavContents {
-        bytes,
-        counter: (view.counter_kind() != UavCounter::None).then_some(counter),
-    }
-}
-
 /// The views of `bindings`, each holding a copy of its window of the resource (a dispatch writes these; several
 /// dispatches may share them, as a frame's do).
 pub fn uav_views(bindings: &[Option<UnorderedAccessViewBinding>]) -> Result<Vec<Option<UnorderedAccessView>>> {
@@ -107,125 +88,6 @@ pub fn uav_views(bindings: &[Option<UnorderedAccessViewBinding>]) -> Result<Vec<
                 .transpose()
         })
         .collect()
-}
-
-/// A view's window of its resource as an [`UnorderedAccessView`] (5.3.9's view rules checked).
-pub fn uav_view(binding: &UnorderedAccessViewBinding) -> Result<UnorderedAccessView> {
-    let desc = &binding.desc;
-    let what = "unordered access view";
-    let counter = match (desc.append, desc.counter) {
-        (false, false) => UavCounter::None,
-        (true, false) => UavCounter::Append,
-        (false, true) => UavCounter::Counter,
-        (true, true) => return Err(Error::new(what, "a view cannot be both append and counter")),
-    };
-    let initial = binding.initial_count.unwrap_or(0);
-    match (&*binding.resource, desc.dimension) {
-        (Resource::Buffer(bytes), UavDimension::Buffer) => {
-            let (access, element_bytes) = if desc.raw {
-                (UavAccess::Raw, 4u64)
-            } else if desc.structure_stride != 0 {
-                (
-                    UavAccess::Structured {
-                        stride: desc.structure_stride,
-                    },
-                    u64::from(desc.structure_stride),
-                )
-            } else {
-                let info = crate::format::TexelCodec::new(desc.format)?;
-                (UavAccess::Typed, info.element_bytes() as u64)
-            };
-            let start = u64::from(desc.first_element).saturating_mul(element_bytes);
-            let length = u64::from(desc.num_elements).saturating_mul(element_bytes);
-            let end = start.saturating_add(length);
-            if end > bytes.len() as u64 {
-                return Err(Error::new(
-                    what,
-                    format!(
-                        "elements {}..{} of {element_bytes} bytes pass the end of the {}-byte buffer",
-                        desc.first_element,
-                        u64::from(desc.first_element).saturating_add(u64::from(desc.num_elements)),
-                        bytes.len()
-                    ),
-                ));
-            }
-            let window = usize::try_from(start)
-                .ok()
-                .zip(usize::try_from(end).ok())
-                .and_then(|(s, e)| bytes.get(s..e))
-                .ok_or_else(|| Error::new(what, "the window is past the buffer"))?;
-            UnorderedAccessView::new(
-                UavDimension::Buffer,
-                access,
-                desc.format,
-                [desc.num_elements, 1, 1],
-                window.to_vec(),
-                counter,
-                initial,
-            )
-        }
-        (Resource::Texture(texture), dimension) => {
-            if desc.raw || desc.structure_stride != 0 || counter != UavCounter::None {
-                return Err(Error::new(what, "a texture view is typed (5.3.9)"));
-            }
-            let shape = &texture.shape;
-            let level = desc.mip_slice;
-            let [width, height, depth] = shape.mip_size(level);
-            if level >= shape.mip_levels {
-                return Err(Error::new(what, format!("mip level {level} of {}", shape.mip_levels)));
-            }
-            let (slices, first, count) = match dimension {
-                UavDimension::Texture1D | UavDimension::Texture2D => (shape.array_size, 0, 1),
-                UavDimension::Texture1DArray | UavDimension::Texture2DArray => {
-                    (shape.array_size, desc.first_array_slice, desc.array_size)
-                }
-                UavDimension::Texture3D => (depth, desc.first_array_slice, desc.array_size),
-                other => return Err(Error::new(what, format!("a {other:?} view of a texture"))),
-            };
-            let count = if count == u32::MAX {
-                slices.saturating_sub(first)
-            } else {
-                count
-            };
-            if count == 0 || first.checked_add(count).is_none_or(|end| end > slices) {
-                return Err(Error::new(
-                    what,
-                    format!("slices {first}..+{count} pass the texture's {slices}"),
-                ));
-            }
-            let layout = shape.mip_layout(level)?;
-            let mut bytes = Vec::new();
-            if dimension == UavDimension::Texture3D {
-                let data = texture
-                    .subresource(level, 0)
-                    .ok_or_else(|| Error::new(what, "the mip level has no data"))?;
-                let plane = usize::try_from(layout.row_bytes.saturating_mul(layout.rows))
-                    .map_err(|_| Error::new(what, "size"))?;
-                for z in first..first.saturating_add(count) {
-                    let start = usize::try_from(z).unwrap_or(usize::MAX).saturating_mul(plane);
-                    let slice = data
-                        .get(start..start.saturating_add(plane))
-                        .ok_or_else(|| Error::new(what, format!("depth slice {z} has no data")))?;
-                    bytes.extend_from_slice(slice);
-                }
-            } else {
-                for slice in first..first.saturating_add(count) {
-                    let data = texture
-                        .subresource(level, slice)
-                        .ok_or_else(|| Error::new(what, format!("slice {slice} has no data")))?;
-                    bytes.extend_from_slice(data);
-                }
-            }
-            let size = match dimension {
-                UavDimension::Texture1D => [width, 1, 1],
-                UavDimension::Texture1DArray => [width, count, 1],
-                UavDimension::Texture2D => [width, height, 1],
-                _ => [width, height, count],
-            };
-            UnorderedAccessView::new(dimension, UavAccess::Typed, desc.format, size, bytes, counter, initial)
-        }
-        (_, dimension) => Err(Error::new(what, format!("a {dimension:?} view of a buffer"))),
-    }
 }
 
 /// Runs `state`'s program over every thread against `views` (as [`uav_views`] made them; they keep what it wrote).

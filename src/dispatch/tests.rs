@@ -12,6 +12,8 @@ use std::sync::Arc;
 use super::*;
 use crate::api::dispatch::UnorderedAccessViewDesc;
 use crate::api::draw::StageBindings;
+use crate::api::enums::UavDimension;
+use crate::api::resource::Resource;
 use crate::format::Format;
 
 fn program(listing: &str) -> Arc<[u8]> {

@@ -243,6 +243,8 @@ impl PreparedDraw<'_> {
         };
         let mut vertex_machine = self.machine();
         let mut pixel_machine = self.machine();
+        // the pixel program's UAVs as the draw found them (what earlier fragments wrote is not replayed here)
+        let uavs = self.pixel_uavs()?;
         let mut index = 0u64;
         for instance in 0..self.ia.instance_count() {
             let shaded = self.vertices(instance, &mut vertex_machine, &mut reporter)?;
@@ -299,6 +301,7 @@ impl PreparedDraw<'_> {
                         stripes: None,
                         probe: Some((hit.lane, &mut fragment)),
                         trace: options.trace_pixel,
+                        uavs: &uavs,
                     };
                     this.shade_quads(
                         &mut batch,

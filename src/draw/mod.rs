@@ -114,6 +114,7 @@ pub use run::{DrawOptions, DrawRun, PreparedDraw, run_draw};
 pub use variants::{PROFILES, Profile, Variant, Variants};
 
 use crate::Result;
+use crate::api::dispatch::UnorderedAccessViewBinding;
 use crate::api::resource::Resource;
 use std::sync::Arc;
 
@@ -121,6 +122,7 @@ use std::sync::Arc;
 /// wrote, see it as that draw left it (views are matched by the resource they were given, as a description's draws
 /// share their targets). Returns each draw's output; the last one holds the targets after all. `progress` is called
 /// for each draw in turn.
+#[allow(clippy::too_many_lines)] // one pass over the draws, carrying each kind of output to the next
 pub fn run_sequence(
     draws: &[DrawState],
     cache: &mut ShaderCache,
@@ -130,10 +132,17 @@ pub fn run_sequence(
     // (the resource as the draws were given it, the resource as the draws so far left it)
     let mut current: Vec<(Arc<Resource>, Arc<Resource>)> = Vec::new();
     let mut outputs = Vec::with_capacity(draws.len());
+    // UAVs likewise: (the resource as given, the binding as the draws so far left it)
+    let mut uav_now: Vec<(Arc<Resource>, UnorderedAccessViewBinding)> = Vec::new();
     // stream-output buffers likewise: (as given, as the draws so far left them)
     let mut streamed: Vec<[Arc<[u8]>; 2]> = Vec::new();
     for draw in draws {
         let mut state = draw.clone();
+        for binding in state.uavs.iter_mut().flatten() {
+            if let Some((_, now)) = uav_now.iter().find(|(given, _)| Arc::ptr_eq(given, &binding.resource)) {
+                *binding = now.clone();
+            }
+        }
         let mut given_streams: Vec<(usize, Arc<[u8]>)> = Vec::new();
         if let Some(so) = state.stream_output.as_mut() {
             for (slot, target) in so.targets.iter_mut().enumerate() {
@@ -180,6 +189,22 @@ pub fn run_sequence(
                     Some(entry) => entry.1 = after,
                     None => current.push((original.clone(), after)),
                 }
+            }
+        }
+        // the pixel program's UAVs: the next draw's views see what this one wrote (and the counters carry on)
+        for (slot, binding) in draw.uavs.iter().enumerate() {
+            let (Some(binding), Some(Some(after))) = (binding, output.uavs.get(slot)) else {
+                continue;
+            };
+            let resource = Arc::new(crate::shader::uav::resource_after(binding, &after.bytes)?);
+            let now = UnorderedAccessViewBinding {
+                resource,
+                desc: binding.desc,
+                initial_count: after.counter.or(binding.initial_count),
+            };
+            match uav_now.iter_mut().find(|(g, _)| Arc::ptr_eq(g, &binding.resource)) {
+                Some(entry) => entry.1 = now,
+                None => uav_now.push((binding.resource.clone(), now)),
             }
         }
         if let Some(after) = output.stream_output.as_ref() {

@@ -144,6 +144,8 @@ pub struct DrawOutput {
     /// The stream-output buffers after the draw and the primitives written and needed per stream, when the draw has
     /// a stream-output declaration.
     pub stream_output: Option<super::stream_output::StreamOutputBuffers>,
+    /// The pixel program's unordered access views after the draw, by slot.
+    pub uavs: Vec<Option<crate::shader::uav::UavContents>>,
 }
 
 /// The mip level and array (or 3D depth) slice a render target view writes: its mip slice and, for arrays and 3D,

@@ -34,6 +34,7 @@ use super::program::{Program, ShaderCache};
 use super::progress::{Progress, ProgressCallback, Reporter};
 use super::stream_output::{StreamOutputBuffers, StreamOutputPlan, StreamRecords};
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices, shade_instance};
+use crate::shader::uav::{UnorderedAccessView, contents, uav_view};
 
 /// The largest render target side D3D11 allows (`D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`), the implicit scissor of a
 /// draw without targets (16.11).
@@ -462,6 +463,8 @@ pub struct DrawRun {
     place: Place,
     /// The stream-output buffers, with a declaration.
     stream_output: Option<StreamOutputBuffers>,
+    /// The pixel program's unordered access views, as the run has written them.
+    uavs: Vec<Option<UnorderedAccessView>>,
 }
 
 impl DrawRun {
@@ -579,6 +582,8 @@ pub(super) struct Sink<'a> {
     pub probe: Option<(usize, &'a mut Fragment)>,
     /// History: trace the probe's lane.
     pub trace: bool,
+    /// The pixel program's unordered access views.
+    pub uavs: &'a [Option<UnorderedAccessView>],
 }
 
 impl Sink<'_> {
@@ -1092,6 +1097,7 @@ impl<'s> PreparedDraw<'s> {
         let mut progress = progress;
         progress.vertices_done = place.cached_vertices();
         let mut stream_output = self.state.stream_output.as_ref().map(StreamOutputBuffers::new);
+        let uavs = self.pixel_uavs()?;
         self.write_stream_output(&mut stream_output, &place);
         Ok(DrawRun {
             om,
@@ -1104,6 +1110,7 @@ impl<'s> PreparedDraw<'s> {
             instance: 0,
             place,
             stream_output,
+            uavs,
         })
     }
 
@@ -1123,6 +1130,21 @@ impl<'s> PreparedDraw<'s> {
         {
             buffers.write(plan, records);
         }
+    }
+
+    /// The pixel program's unordered access views, each holding its window of the resource as bound.
+    pub(super) fn pixel_uavs(&self) -> Result<Vec<Option<UnorderedAccessView>>> {
+        self.state
+            .uavs
+            .iter()
+            .enumerate()
+            .map(|(slot, binding)| {
+                binding
+                    .as_ref()
+                    .map(|b| uav_view(b).map_err(|e| e.within(format!("{} u{slot}", self.state.label))))
+                    .transpose()
+            })
+            .collect()
     }
 
     /// Where instance `instance` begins: its vertices from the cache, or to be shaded.
@@ -1241,6 +1263,7 @@ impl<'s> PreparedDraw<'s> {
             stats,
             pixel_machine,
             place,
+            uavs,
             ..
         } = run;
         let Place::Primitives { shaded, next, current } = place else {
@@ -1298,6 +1321,7 @@ impl<'s> PreparedDraw<'s> {
                 stripes: None,
                 probe: None,
                 trace: false,
+                uavs,
             };
             // the quads in batches of LANES / 4, as a draw run at once makes them, so that a run part by part
             // shades the very same batches
@@ -1365,7 +1389,9 @@ impl<'s> PreparedDraw<'s> {
     /// allow several threads; by default as many as the machine runs at once, [`MIN_BAND_ROWS`] of the target's
     /// rows a thread at least, or as many as the options ask, 2 rows a thread at least.
     fn band_count(&self, run: &DrawRun, limit: u64) -> u32 {
+        // a pixel program writing unordered access views draws on one thread, its writes in the order it runs them
         if cfg!(target_arch = "wasm32")
+            || !self.state.uavs.is_empty()
             || limit != u64::MAX
             || !matches!(
                 run.place,
@@ -1577,6 +1603,7 @@ impl<'s> PreparedDraw<'s> {
             stripes: Some(stripes),
             probe: None,
             trace: false,
+            uavs: &[],
         };
         let mut batch: Vec<QuadJob> = Vec::with_capacity(LANES / 4);
         let mut reported = 0u64;
@@ -1678,6 +1705,7 @@ impl<'s> PreparedDraw<'s> {
             stats: run.stats,
             ambiguous: run.ambiguous,
             stream_output: run.stream_output,
+            uavs: run.uavs.iter().map(|v| v.as_ref().map(contents)).collect(),
         })
     }
 
@@ -2051,6 +2079,7 @@ impl<'s> PreparedDraw<'s> {
             };
             let mut bindings = self.ps.bindings();
             bindings.pull_model = Some(&pull);
+            bindings.uavs = sink.uavs.iter().map(Option::as_ref).collect();
             machine
                 .run(exe, &bindings, trace.as_mut())
                 .map_err(|e| e.within(format!("{label} ps")))?;

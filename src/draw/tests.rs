@@ -2060,3 +2060,62 @@ fn a_draw_past_its_work_limit_fails_with_a_budget_error_naming_it() {
     .unwrap_err();
     assert_eq!(error.kind, ErrorKind::Budget, "{error}");
 }
+
+/// `ps_uav`: each pixel stores (x, y) at structure `y * 4 + x` of `u1` and adds 1 to word 0 of the raw `u2`; pixels
+/// in the right half (x >= 2) `discard` first. `o0` gets 1.
+fn ps_uav() -> Vec<u8> {
+    program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_5_0\n\
+         dcl_input_ps_siv linear noperspective v0.xy, position\n\
+         dcl_output o0.xyzw\n\
+         dcl_uav_structured u1, 8\n\
+         dcl_uav_raw u2\n\
+         dcl_temps 1\n\
+         ftou r0.xy, v0.xyxx\n\
+         uge r0.z, r0.x, l(2)\n\
+         discard_nz r0.z\n\
+         imad r0.w, r0.y, l(4), r0.x\n\
+         store_structured u1.xy, r0.w, l(0), r0.xyxx\n\
+         atomic_iadd u2, l(0), l(1)\n\
+         mov o0.xyzw, l(1.000000, 1.000000, 1.000000, 1.000000)\n\
+         ret\n",
+    )
+}
+
+/// A pixel program's UAVs (5.3.9): a 4x4 target covered by two triangles; every pixel of the left half (8) stores its
+/// position and counts itself, the right half discards before (22.5.1: no memory written), helper lanes write
+/// nothing (22.17.8). Two draws of the same description: the second sees the first's count (the UAV is bound once,
+/// its contents carry on: 16).
+#[test]
+fn a_pixel_program_writes_its_unordered_access_views() {
+    let json = r#"{"vs": "vs", "ps": "ps", "width": 4, "height": 4, "rt_format": "R32_FLOAT",
+        "input_layout": [{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}],
+        "vertex_buffers": [{"stride": 16, "f32": [-1, 1, 0, 1, 1, 1, 0, 1, -1, -1, 0, 1,
+                                                   1, 1, 0, 1, 1, -1, 0, 1, -1, -1, 0, 1]}],
+        "vertex_count": 6, "rasterizer": {"cull": "NONE"},
+        "uavs": [{"slot": 1, "kind": "structured", "stride": 8, "elements": 16, "u32": [
+                    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+                    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99]},
+                 {"slot": 2, "kind": "raw", "elements": 1}],
+        "draws": [{}, {}]}"#;
+    let outputs = draw(json, &[("vs", vs_pos()), ("ps", ps_uav())]);
+    let words = |bytes: &[u8]| -> Vec<u32> {
+        bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let first = &outputs[0];
+    let structures = words(&first.uavs[1].as_ref().unwrap().bytes);
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let at = (y * 4 + x) as usize * 2;
+            let expected = if x < 2 { [x, y] } else { [99, 99] };
+            assert_eq!(structures[at..at + 2], expected, "pixel ({x}, {y})");
+        }
+    }
+    assert_eq!(words(&first.uavs[2].as_ref().unwrap().bytes), [8]);
+    assert_eq!(words(&outputs[1].uavs[2].as_ref().unwrap().bytes), [16]);
+}

@@ -15,7 +15,9 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 
+use crate::api::dispatch::UnorderedAccessViewBinding;
 use crate::api::enums::UavDimension;
+use crate::api::resource::Resource;
 use crate::dxbc::program::ResourceDimension;
 use crate::format::{Format, TexelCodec};
 use crate::{Error, Result};
@@ -401,6 +403,221 @@ fn read_word(bytes: &[u8], at: usize) -> u32 {
 fn write_word(bytes: &mut [u8], at: usize, value: u32) {
     if let Some(slot) = at.checked_add(4).and_then(|end| bytes.get_mut(at..end)) {
         slot.copy_from_slice(&value.to_le_bytes());
+    }
+}
+
+/// One unordered access view after a dispatch: the bytes of its window and its counter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UavContents {
+    /// The view's elements (a buffer's window; a texture's mip level, the view's slices, rows packed).
+    pub bytes: Vec<u8>,
+    /// The hidden counter of an append or counter view.
+    pub counter: Option<u32>,
+}
+
+/// What a view holds now.
+pub fn contents(view: &UnorderedAccessView) -> UavContents {
+    let (bytes, counter) = view.contents();
+    UavContents {
+        bytes,
+        counter: (view.counter_kind() != UavCounter::None).then_some(counter),
+    }
+}
+
+/// A view's window of its resource as an [`UnorderedAccessView`] (5.3.9's view rules checked).
+pub fn uav_view(binding: &UnorderedAccessViewBinding) -> Result<UnorderedAccessView> {
+    let desc = &binding.desc;
+    let what = "unordered access view";
+    let counter = match (desc.append, desc.counter) {
+        (false, false) => UavCounter::None,
+        (true, false) => UavCounter::Append,
+        (false, true) => UavCounter::Counter,
+        (true, true) => return Err(Error::new(what, "a view cannot be both append and counter")),
+    };
+    let initial = binding.initial_count.unwrap_or(0);
+    match (&*binding.resource, desc.dimension) {
+        (Resource::Buffer(bytes), UavDimension::Buffer) => {
+            let (access, element_bytes) = if desc.raw {
+                (UavAccess::Raw, 4u64)
+            } else if desc.structure_stride != 0 {
+                (
+                    UavAccess::Structured {
+                        stride: desc.structure_stride,
+                    },
+                    u64::from(desc.structure_stride),
+                )
+            } else {
+                let info = crate::format::TexelCodec::new(desc.format)?;
+                (UavAccess::Typed, info.element_bytes() as u64)
+            };
+            let start = u64::from(desc.first_element).saturating_mul(element_bytes);
+            let length = u64::from(desc.num_elements).saturating_mul(element_bytes);
+            let end = start.saturating_add(length);
+            if end > bytes.len() as u64 {
+                return Err(Error::new(
+                    what,
+                    format!(
+                        "elements {}..{} of {element_bytes} bytes pass the end of the {}-byte buffer",
+                        desc.first_element,
+                        u64::from(desc.first_element).saturating_add(u64::from(desc.num_elements)),
+                        bytes.len()
+                    ),
+                ));
+            }
+            let window = usize::try_from(start)
+                .ok()
+                .zip(usize::try_from(end).ok())
+                .and_then(|(s, e)| bytes.get(s..e))
+                .ok_or_else(|| Error::new(what, "the window is past the buffer"))?;
+            UnorderedAccessView::new(
+                UavDimension::Buffer,
+                access,
+                desc.format,
+                [desc.num_elements, 1, 1],
+                window.to_vec(),
+                counter,
+                initial,
+            )
+        }
+        (Resource::Texture(texture), dimension) => {
+            if desc.raw || desc.structure_stride != 0 || counter != UavCounter::None {
+                return Err(Error::new(what, "a texture view is typed (5.3.9)"));
+            }
+            let shape = &texture.shape;
+            let level = desc.mip_slice;
+            let [width, height, depth] = shape.mip_size(level);
+            if level >= shape.mip_levels {
+                return Err(Error::new(what, format!("mip level {level} of {}", shape.mip_levels)));
+            }
+            let (slices, first, count) = match dimension {
+                UavDimension::Texture1D | UavDimension::Texture2D => (shape.array_size, 0, 1),
+                UavDimension::Texture1DArray | UavDimension::Texture2DArray => {
+                    (shape.array_size, desc.first_array_slice, desc.array_size)
+                }
+                UavDimension::Texture3D => (depth, desc.first_array_slice, desc.array_size),
+                other => return Err(Error::new(what, format!("a {other:?} view of a texture"))),
+            };
+            let count = if count == u32::MAX {
+                slices.saturating_sub(first)
+            } else {
+                count
+            };
+            if count == 0 || first.checked_add(count).is_none_or(|end| end > slices) {
+                return Err(Error::new(
+                    what,
+                    format!("slices {first}..+{count} pass the texture's {slices}"),
+                ));
+            }
+            let layout = shape.mip_layout(level)?;
+            let mut bytes = Vec::new();
+            if dimension == UavDimension::Texture3D {
+                let data = texture
+                    .subresource(level, 0)
+                    .ok_or_else(|| Error::new(what, "the mip level has no data"))?;
+                let plane = usize::try_from(layout.row_bytes.saturating_mul(layout.rows))
+                    .map_err(|_| Error::new(what, "size"))?;
+                for z in first..first.saturating_add(count) {
+                    let start = usize::try_from(z).unwrap_or(usize::MAX).saturating_mul(plane);
+                    let slice = data
+                        .get(start..start.saturating_add(plane))
+                        .ok_or_else(|| Error::new(what, format!("depth slice {z} has no data")))?;
+                    bytes.extend_from_slice(slice);
+                }
+            } else {
+                for slice in first..first.saturating_add(count) {
+                    let data = texture
+                        .subresource(level, slice)
+                        .ok_or_else(|| Error::new(what, format!("slice {slice} has no data")))?;
+                    bytes.extend_from_slice(data);
+                }
+            }
+            let size = match dimension {
+                UavDimension::Texture1D => [width, 1, 1],
+                UavDimension::Texture1DArray => [width, count, 1],
+                UavDimension::Texture2D => [width, height, 1],
+                _ => [width, height, count],
+            };
+            UnorderedAccessView::new(dimension, UavAccess::Typed, desc.format, size, bytes, counter, initial)
+        }
+        (_, dimension) => Err(Error::new(what, format!("a {dimension:?} view of a buffer"))),
+    }
+}
+
+/// The resource `binding` views, with the view's window holding `bytes` (what a view's [`UnorderedAccessView::contents`]
+/// gave): a buffer's elements or a texture's mip level slices replaced, the rest as it was. For the draw after, which
+/// sees what this one wrote.
+pub fn resource_after(binding: &UnorderedAccessViewBinding, bytes: &[u8]) -> Result<Resource> {
+    let what = "unordered access view";
+    let desc = &binding.desc;
+    match &*binding.resource {
+        Resource::Buffer(data) => {
+            let element = if desc.raw {
+                4
+            } else if desc.structure_stride != 0 {
+                u64::from(desc.structure_stride)
+            } else {
+                TexelCodec::new(desc.format)?.element_bytes() as u64
+            };
+            let start = usize::try_from(u64::from(desc.first_element).saturating_mul(element))
+                .map_err(|_| Error::new(what, "window"))?;
+            let mut out = data.to_vec();
+            let window = start
+                .checked_add(bytes.len())
+                .and_then(|end| out.get_mut(start..end))
+                .ok_or_else(|| Error::new(what, "the view's bytes pass the buffer"))?;
+            window.copy_from_slice(bytes);
+            Ok(Resource::Buffer(out.into()))
+        }
+        Resource::Texture(texture) => {
+            let mut texture = texture.clone();
+            let level = desc.mip_slice;
+            let first = match desc.dimension {
+                UavDimension::Texture1DArray | UavDimension::Texture2DArray => desc.first_array_slice,
+                _ => 0,
+            };
+            let mut rest = bytes;
+            let mips = texture.shape.mip_levels;
+            if desc.dimension == UavDimension::Texture3D {
+                let layout = texture.shape.mip_layout(level)?;
+                let plane = usize::try_from(layout.row_bytes.saturating_mul(layout.rows)).unwrap_or(usize::MAX);
+                let index = usize::try_from(level).unwrap_or(usize::MAX);
+                let data = texture
+                    .subresources
+                    .get(index)
+                    .ok_or_else(|| Error::new(what, "no mip data"))?;
+                let mut out = data.to_vec();
+                let start = usize::try_from(desc.first_array_slice)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(plane);
+                let window = start
+                    .checked_add(rest.len())
+                    .and_then(|end| out.get_mut(start..end))
+                    .ok_or_else(|| Error::new(what, "the view's bytes pass the mip level"))?;
+                window.copy_from_slice(rest);
+                if let Some(place) = texture.subresources.get_mut(index) {
+                    *place = out.into();
+                }
+            } else {
+                let mut slice = first;
+                while !rest.is_empty() {
+                    let index = slice
+                        .checked_mul(mips)
+                        .and_then(|s| s.checked_add(level))
+                        .and_then(|s| usize::try_from(s).ok())
+                        .ok_or_else(|| Error::new(what, "slice"))?;
+                    let place = texture
+                        .subresources
+                        .get_mut(index)
+                        .ok_or_else(|| Error::new(what, "the view's bytes pass the texture"))?;
+                    let length = place.len().min(rest.len());
+                    let (now, later) = rest.split_at(length);
+                    *place = now.to_vec().into();
+                    rest = later;
+                    slice = slice.saturating_add(1);
+                }
+            }
+            Ok(Resource::Texture(texture))
+        }
     }
 }
 
