@@ -42,7 +42,7 @@ mod reader;
 mod writer;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
 pub use convert::{ResolveLayout, UavAccessKind, UavLayout, api_call_text, uav_layout};

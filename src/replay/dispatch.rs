@@ -298,3 +298,163 @@ fn compare_uav(
     };
     Ok(Some(report))
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::arithmetic_side_effects)] // tests index their own data
+mod tests {
+    use super::*;
+    use crate::capture::tests::dispatches::{after, record};
+    use crate::capture::{Capture, CaptureWriter, DispatchRecord};
+
+    /// `record` written with a draw before it, read back and replayed.
+    fn replayed(record: &DispatchRecord) -> DispatchReplay {
+        let mut writer = CaptureWriter::in_memory();
+        writer.add_dispatch(record).unwrap();
+        let mut capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
+        replay_dispatch(
+            &capture.dispatch(0).unwrap(),
+            &ToleranceSpec::default(),
+            &DispatchOptions::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_recorded_views_match_the_replay() {
+        let replay = replayed(&record());
+        assert!(replay.compared());
+        assert!(replay.matches());
+        assert_eq!(replay.stats.threads, 8);
+        assert_eq!(replay.uavs.len(), 2);
+        let u0 = &replay.uavs[0];
+        assert_eq!(u0.name(), "u0");
+        assert_eq!(&u0.replayed[..], &after()[0].as_ref().unwrap().bytes[..]);
+        let report = u0.report.as_ref().unwrap();
+        assert_eq!((report.unit, report.compared, report.differing), ("element", 10, 0));
+        let u1 = &replay.uavs[1];
+        assert_eq!(u1.replayed_counter, Some(13));
+        assert_eq!(
+            u1.report.as_ref().unwrap().counter,
+            Some(CounterReport {
+                recorded: 13,
+                replayed: 13,
+                matches: true
+            })
+        );
+    }
+
+    #[test]
+    fn one_altered_byte_differs_at_its_element() {
+        // byte 44 is word 11: word 1 of structure 5, the group ID 1
+        let mut altered = record();
+        altered.after[0].as_mut().unwrap().bytes[44] ^= 0x10;
+        let replay = replayed(&altered);
+        assert!(!replay.matches());
+        let report = replay.uavs[0].report.as_ref().unwrap();
+        assert!(!report.matches);
+        assert_eq!((report.compared, report.differing), (10, 1));
+        assert_eq!(
+            report.first_word_differences,
+            [WordDifference {
+                element: 5,
+                word: 1,
+                offset: 44,
+                recorded: 0x11,
+                replayed: 1,
+            }]
+        );
+        assert_eq!(replay.uavs[1].matches(), Some(true));
+    }
+
+    #[test]
+    fn a_recorded_counter_is_compared_exactly() {
+        let mut altered = record();
+        altered.after[1].as_mut().unwrap().counter = Some(12);
+        let replay = replayed(&altered);
+        let report = replay.uavs[1].report.as_ref().unwrap();
+        assert!(!report.matches);
+        assert_eq!(report.differing, 0);
+        assert_eq!(report.counter.unwrap().replayed, 13);
+        // only the counter recorded: still compared
+        altered.after[1].as_mut().unwrap().bytes = Vec::new();
+        let mut writer = CaptureWriter::in_memory();
+        let entry_after = altered.after.clone();
+        altered.after = vec![None, None];
+        writer.add_dispatch(&altered).unwrap();
+        let _ = entry_after;
+        let mut capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
+        let replay = replay_dispatch(
+            &capture.dispatch(0).unwrap(),
+            &ToleranceSpec::default(),
+            &DispatchOptions::default(),
+        )
+        .unwrap();
+        assert!(!replay.compared());
+        assert!(replay.matches());
+    }
+
+    #[test]
+    fn a_typed_texture_view_is_compared_texel_by_texel_under_the_tolerance() {
+        use crate::api::dispatch::{DispatchState, UnorderedAccessViewBinding, UnorderedAccessViewDesc};
+        use crate::api::enums::{ResourceDimension, UavDimension};
+        use crate::api::resource::{Resource, Texture, TextureShape};
+        use crate::dispatch::UavContents;
+        use crate::format::Format;
+        // each thread of a 2x2 group writes (x + 2y) / 4 to its texel of a 2x2 R8G8B8A8_UNORM texture
+        let listing = "cs_5_0
+dcl_uav_typed_texture2d (unorm,unorm,unorm,unorm) u0
+dcl_input vThreadID.xy
+dcl_temps 1
+dcl_thread_group 2, 2, 1
+imad r0.x, vThreadID.y, l(2), vThreadID.x
+utof r0.x, r0.x
+mul r0.xyzw, r0.xxxx, l(0.25, 0.25, 0.25, 0.25)
+store_uav_typed u0.xyzw, vThreadID.xyyy, r0.xyzw
+ret
+";
+        let shape = TextureShape {
+            dimension: ResourceDimension::Texture2D,
+            format: Format::R8G8B8A8Unorm,
+            width: 2,
+            height: 2,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+            sample_count: 1,
+        };
+        let state = DispatchState {
+            compute_shader: crate::dxbc::asm::assemble(listing).unwrap().into(),
+            bindings: Default::default(),
+            uavs: vec![Some(UnorderedAccessViewBinding {
+                resource: Arc::new(Resource::Texture(
+                    Texture::new(shape, vec![Arc::from(vec![0u8; 16])]).unwrap(),
+                )),
+                desc: UnorderedAccessViewDesc {
+                    format: Format::R8G8B8A8Unorm,
+                    dimension: UavDimension::Texture2D,
+                    ..Default::default()
+                },
+                initial_count: None,
+            })],
+            groups: [1, 1, 1],
+        };
+        // 0, 0.25, 0.5, 0.75 x 255 + 0.5, truncated: 0, 64, 128, 191; texel 3 recorded one code off (within the
+        // default tolerance), then three
+        let texels = |last: u8| -> Vec<u8> { [0u8, 64, 128, last].iter().flat_map(|c| [*c; 4]).collect() };
+        let mut record = DispatchRecord::new(state);
+        record.after = vec![Some(UavContents {
+            bytes: texels(192),
+            counter: None,
+        })];
+        let replay = replayed(&record);
+        let report = replay.uavs[0].report.as_ref().unwrap();
+        assert_eq!((report.unit, report.compared, report.differing), ("texel", 4, 0));
+        assert!(replay.matches(), "{report:?}");
+        record.after[0].as_mut().unwrap().bytes = texels(194);
+        let replay = replayed(&record);
+        let report = replay.uavs[0].report.as_ref().unwrap();
+        assert_eq!(report.differing, 1);
+        assert!(!replay.matches());
+        assert_eq!(report.texels.as_ref().unwrap().first_differences.len(), 1);
+    }
+}
