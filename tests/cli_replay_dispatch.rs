@@ -78,7 +78,11 @@ fn expected() -> Vec<u8> {
 
 /// The capture: the post-process draw, then the dispatch recording `after`.
 fn capture(after: Vec<u8>) -> Vec<u8> {
-    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/captures/03-post-process.iridia")).unwrap();
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/captures/03-post-process.iridia"
+    ))
+    .unwrap();
     let mut source = Capture::open(bytes).unwrap();
     let mut writer = CaptureWriter::in_memory();
     writer.add_draw(&DrawRecord::from(source.draw(0).unwrap())).unwrap();
@@ -107,10 +111,18 @@ fn a_dispatch_replays_among_the_draws_and_matches() {
     let path = path.to_str().unwrap();
     let out = run(&["replay", path]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines: Vec<&str> = text.lines().collect();
     let draw = lines.iter().position(|l| l.starts_with("   0  ")).unwrap();
-    let row = lines.iter().position(|l| l.trim_start().starts_with("d0  dispatch 0")).unwrap();
+    let row = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("d0  dispatch 0"))
+        .unwrap();
     assert!(row > draw, "{text}");
     assert!(lines[row].contains("u0") && lines[row].ends_with("matches"), "{text}");
     assert!(text.contains("1 dispatches, 1 compared: 1 match, 0 differ"), "{text}");
@@ -128,9 +140,15 @@ fn a_dispatch_replays_among_the_draws_and_matches() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("1 draw, 1 dispatch"), "{text}");
-    assert!(text.contains("dispatch 0 before draw 1  Dispatch(2, 1, 1)  2x1x1 groups"), "{text}");
+    assert!(
+        text.contains("dispatch 0 before draw 1  Dispatch(2, 1, 1)  2x1x1 groups"),
+        "{text}"
+    );
     assert!(text.contains("  cs  cs_5_0"), "{text}");
-    assert!(text.contains("  u0    structured, 10 x 8 bytes  after recorded"), "{text}");
+    assert!(
+        text.contains("  u0    structured, 10 x 8 bytes  after recorded"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -145,16 +163,24 @@ fn an_altered_recorded_byte_differs_at_its_element() {
     assert_eq!(uav["differing"], 1);
     let first = &uav["first_word_differences"][0];
     assert_eq!((first["element"].as_u64(), first["word"].as_u64()), (Some(6), Some(1)));
-    assert_eq!((first["recorded"].as_u64(), first["replayed"].as_u64()), (Some(99), Some(18)));
+    assert_eq!(
+        (first["recorded"].as_u64(), first["replayed"].as_u64()),
+        (Some(99), Some(18))
+    );
     let out = run(&["replay", path.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("u0[6].w1 0x12 != 0x63") && text.contains("DIFFERS"), "{text}");
+    assert!(
+        text.contains("u0[6].w1 0x12 != 0x63") && text.contains("DIFFERS"),
+        "{text}"
+    );
 }
 
 #[test]
 fn a_hostile_manifest_is_an_error_not_a_panic() {
     let good = capture(expected());
-    let huge = with_manifest(&good, |m| m["dispatches"][0]["groups"] = serde_json::json!([4294967295u32, 65535, 65535]));
+    let huge = with_manifest(&good, |m| {
+        m["dispatches"][0]["groups"] = serde_json::json!([4294967295u32, 65535, 65535])
+    });
     let path = write("huge", &huge);
     let out = run(&["replay", path.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -163,7 +189,9 @@ fn a_hostile_manifest_is_an_error_not_a_panic() {
     let out = run(&["info", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     // a view that says it sees more than was recorded after it
-    let wide = with_manifest(&good, |m| m["dispatches"][0]["uavs"][0]["view"]["num_elements"] = 9.into());
+    let wide = with_manifest(&good, |m| {
+        m["dispatches"][0]["uavs"][0]["view"]["num_elements"] = 9.into()
+    });
     let out = run(&["replay", write("wide", &wide).to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");

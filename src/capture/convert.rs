@@ -4,15 +4,15 @@
 //! their shapes give, slots within D3D11's limits and bound once).
 
 use super::manifest::{
-    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DrawEntry, F32,
-    InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResolveEntry, ResourceEntry,
-    SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry,
-    ViewportEntry, DispatchEntry, UavEntry, UnorderedAccessViewEntry,
+    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DispatchEntry, DrawEntry,
+    F32, InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResolveEntry,
+    ResourceEntry, SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry,
+    TextureShapeEntry, UavEntry, UnorderedAccessViewEntry, ViewportEntry,
 };
-use crate::api::dispatch::{MAX_THREAD_GROUPS_PER_DIMENSION, UnorderedAccessViewDesc};
-use crate::api::enums::UavDimension;
 use super::{MAX_BLOB_BYTES, capture_error};
+use crate::api::dispatch::{MAX_THREAD_GROUPS_PER_DIMENSION, UnorderedAccessViewDesc};
 use crate::api::draw::DrawCall;
+use crate::api::enums::UavDimension;
 use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
 use crate::api::fixed_function::{
     BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc, StencilFaceDesc,
@@ -1193,9 +1193,7 @@ impl DrawCheck<'_> {
             let [x, y, z] = entry.groups;
             return Err(self.error(
                 "groups",
-                format!(
-                    "{x}x{y}x{z} thread groups: at most {MAX_THREAD_GROUPS_PER_DIMENSION} in a dimension (18.6.5)"
-                ),
+                format!("{x}x{y}x{z} thread groups: at most {MAX_THREAD_GROUPS_PER_DIMENSION} in a dimension (18.6.5)"),
             ));
         }
         self.stage("cs", &entry.cs, true)?;
@@ -1234,10 +1232,7 @@ impl DrawCheck<'_> {
                     layout.slices
                 )
             } else {
-                format!(
-                    "the view's {} elements of {} bytes",
-                    layout.width, layout.element_bytes
-                )
+                format!("the view's {} elements of {} bytes", layout.width, layout.element_bytes)
             };
             self.sized_blob(&format!("{path} after"), after, layout.bytes, &what)?;
         }

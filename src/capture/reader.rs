@@ -9,8 +9,8 @@ use super::manifest::{
     BlobId, BlobRef, DispatchEntry, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResolveEntry, ResourceEntry,
     StageEntry, VERSION_MAJOR, locate_dispatch_error, locate_draw_error, locate_resolve_error,
 };
-use crate::api::dispatch::{DispatchState, UnorderedAccessViewBinding, UnorderedAccessViewDesc};
 use super::{DEFAULT_CACHE_BYTES, capture_error};
+use crate::api::dispatch::{DispatchState, UnorderedAccessViewBinding, UnorderedAccessViewDesc};
 use crate::api::draw::{
     ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, RenderTargetView, StageBindings,
     VertexBufferBinding, bind_slot,
@@ -799,7 +799,13 @@ impl<R: Read + Seek> Capture<R> {
         let mut after = Vec::new();
         for (position, (uav, layout)) in entry.uavs.iter().zip(layouts).enumerate() {
             let path = format!("uavs[{position}]");
-            let resource = build_resource(&item, &format!("{path} resource"), &uav.resource, &mut load, &mut resources)?;
+            let resource = build_resource(
+                &item,
+                &format!("{path} resource"),
+                &uav.resource,
+                &mut load,
+                &mut resources,
+            )?;
             let binding = UnorderedAccessViewBinding {
                 resource,
                 desc: UnorderedAccessViewDesc::from(&uav.view),

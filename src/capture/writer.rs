@@ -5,17 +5,17 @@ use super::capture_error;
 use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
     BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DispatchEntry, DrawEntry, F32, FORMAT_NAME,
-    IndexBufferEntry, UavEntry,
-    Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry, ResourceEntry,
-    ShaderResourceEntry, StageEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR, VertexBufferEntry,
+    IndexBufferEntry, Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
+    ResourceEntry, ShaderResourceEntry, StageEntry, UavEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR,
+    VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
 use crate::Result;
 use crate::api::dispatch::DispatchState;
-use crate::dispatch::UavContents;
 use crate::api::draw::{DrawState, StageBindings};
 use crate::api::resource::{Resource, Texture, TextureShape};
+use crate::dispatch::UavContents;
 use crate::format::Format;
 use std::collections::HashMap;
 use std::io::{Cursor, Write};

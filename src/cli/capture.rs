@@ -125,7 +125,10 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
         let text = serde_json::to_string_pretty(&value).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
     } else {
-        print!("{}", info_text(path, &capture, &draws, &resolves, &dispatches, &model_of));
+        print!(
+            "{}",
+            info_text(path, &capture, &draws, &resolves, &dispatches, &model_of)
+        );
     }
     let problems: Vec<String> = draws
         .iter()

@@ -22,8 +22,8 @@
 use super::common::{open, print_out, tolerance_of, unrecorded_line};
 use iridia::capture::{Capture, FrameEvent};
 use iridia::compare::TargetReport;
-use iridia::draw::ShaderCache;
 use iridia::dispatch::DispatchOptions;
+use iridia::draw::ShaderCache;
 use iridia::replay::{
     DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, replay_dispatch, replay_draw,
     replay_resolve,
@@ -191,7 +191,9 @@ fn dispatch_totals(replay: &DispatchReplay) -> (u64, u64) {
         .uavs
         .iter()
         .filter_map(|u| u.report.as_ref())
-        .fold((0, 0), |(c, d), r| (c.saturating_add(r.compared), d.saturating_add(r.differing)))
+        .fold((0, 0), |(c, d), r| {
+            (c.saturating_add(r.compared), d.saturating_add(r.differing))
+        })
 }
 
 /// What differs first in a dispatch: `u0[5].w1 0x7 != 0x9`, `u1 counter 13 != 12`, a typed view's largest error.

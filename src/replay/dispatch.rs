@@ -169,7 +169,8 @@ pub fn replay_dispatch(
             .map(|view| crate::dispatch::contents(view).bytes.into())
             .unwrap_or_else(|| Arc::from(Vec::new()));
         let replayed_bytes: Arc<[u8]> = replayed.bytes.clone().into();
-        let report = compare_uav(recorded, &replayed_bytes, replayed.counter, tolerance).map_err(|e| e.within(name.as_str()))?;
+        let report =
+            compare_uav(recorded, &replayed_bytes, replayed.counter, tolerance).map_err(|e| e.within(name.as_str()))?;
         uavs.push(UavReplay {
             slot: recorded.slot,
             layout: recorded.layout,

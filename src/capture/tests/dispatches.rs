@@ -177,7 +177,13 @@ fn a_dispatch_with_nothing_recorded_after_reads_back_without_it() {
     assert_eq!(capture.events(), [FrameEvent::Dispatch(0)]);
     let dispatch = capture.dispatch(0).unwrap();
     assert_eq!(dispatch.label, "Dispatch(2, 1, 1)");
-    assert!(dispatch.after.iter().flatten().all(|u| u.bytes.is_none() && u.counter.is_none()));
+    assert!(
+        dispatch
+            .after
+            .iter()
+            .flatten()
+            .all(|u| u.bytes.is_none() && u.counter.is_none())
+    );
 }
 
 #[test]
@@ -200,7 +206,10 @@ fn captures_without_dispatches_are_read_and_written_without_the_list() {
 fn hostile_counts_and_sizes_are_problems_of_the_dispatch() {
     let error = problem(|d| d["groups"] = serde_json::json!([70000, 1, 1]));
     assert_eq!(error.at, "dispatch 0 groups");
-    assert!(error.detail.contains("70000x1x1 thread groups: at most 65535"), "{error}");
+    assert!(
+        error.detail.contains("70000x1x1 thread groups: at most 65535"),
+        "{error}"
+    );
     // a view of 11 structures where the recorded after holds 10
     let error = problem(|d| d["uavs"][0]["view"]["num_elements"] = 11.into());
     assert_eq!(error.at, "dispatch 0 uavs[0] after");
@@ -252,7 +261,9 @@ fn a_manifest_that_does_not_read_is_refused_naming_the_dispatch() {
     let edited = with_manifest(&archive(), |m| m["dispatches"][0]["uavs"][1]["view"]["raw"] = 1.into());
     let error = Capture::open(edited).unwrap_err();
     assert_eq!(error.at, "dispatch 0 uavs[1] view");
-    let edited = with_manifest(&archive(), |m| m["dispatches"][0]["groups"] = serde_json::json!([-1, 1, 1]));
+    let edited = with_manifest(&archive(), |m| {
+        m["dispatches"][0]["groups"] = serde_json::json!([-1, 1, 1])
+    });
     assert_eq!(Capture::open(edited).unwrap_err().at, "dispatch 0 groups");
     // a manifest cut short
     let truncated = rezip(&archive(), |name, data| {
