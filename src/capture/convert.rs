@@ -4,19 +4,21 @@
 //! their shapes give, slots within D3D11's limits and bound once).
 
 use super::manifest::{
-    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DrawEntry, F32,
-    InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResolveEntry, ResourceEntry,
-    SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry, TextureShapeEntry,
-    ViewportEntry,
+    BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DispatchEntry, DrawEntry,
+    F32, InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResolveEntry,
+    ResourceEntry, SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry,
+    TextureShapeEntry, UavEntry, UnorderedAccessViewEntry, ViewportEntry,
 };
 use super::{MAX_BLOB_BYTES, capture_error};
+use crate::api::dispatch::{MAX_THREAD_GROUPS_PER_DIMENSION, UnorderedAccessViewDesc};
 use crate::api::draw::DrawCall;
+use crate::api::enums::UavDimension;
 use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
 use crate::api::fixed_function::{
     BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc, StencilFaceDesc,
 };
 use crate::api::limits::{
-    CONSTANT_BUFFER_SLOTS, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
+    CONSTANT_BUFFER_SLOTS, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS, UAV_SLOTS,
     VERTEX_BUFFER_SLOTS, VIEWPORT_SLOTS,
 };
 use crate::api::resource::{
@@ -312,6 +314,23 @@ same_fields!(
         array_size,
         read_only_depth,
         read_only_stencil,
+    }
+);
+
+same_fields!(
+    UnorderedAccessViewDesc,
+    UnorderedAccessViewEntry {
+        format,
+        dimension,
+        mip_slice,
+        first_array_slice,
+        array_size,
+        first_element,
+        num_elements,
+        raw,
+        append,
+        counter,
+        structure_stride,
     }
 );
 
@@ -711,7 +730,12 @@ impl DrawCheck<'_> {
         match &stage.dxbc {
             Some(blob) => self.blob(&format!("{name} dxbc"), blob)?,
             None if required => {
-                return Err(self.error(&format!("{name} dxbc"), "the vertex stage has no program"));
+                let what = if name == "cs" {
+                    "the dispatch has no compute program"
+                } else {
+                    "the vertex stage has no program"
+                };
+                return Err(self.error(&format!("{name} dxbc"), what));
             }
             None => {}
         }
@@ -945,5 +969,279 @@ impl DrawCheck<'_> {
             .mip_layout(level)
             .map_err(|e| self.error(&format!("{side} resource"), e.detail))?;
         Ok((level, layout.bytes))
+    }
+}
+
+/// How an unordered access view's elements are read and compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UavAccessKind {
+    /// A raw (byte address) buffer view: 32-bit words.
+    Raw,
+    /// A structured buffer view: structures of `stride` bytes, each of 32-bit words.
+    Structured {
+        /// Bytes per structure.
+        stride: u32,
+    },
+    /// A typed view of a buffer or texture: texels of the view's format.
+    Typed,
+}
+
+/// The window an unordered access view sees (what a dispatch's `after` holds, docs/capture-format.md section 5):
+/// its elements' kind, format and count, and its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct UavLayout {
+    /// How its elements are read.
+    pub access: UavAccessKind,
+    /// The view's format.
+    pub format: Format,
+    /// Bytes per element (a word for raw views, a structure, a texel).
+    pub element_bytes: u64,
+    /// Elements per row: a buffer view's elements, a texture mip's width.
+    pub width: u32,
+    /// Rows: 1 for a buffer; a texture mip's height times the slices the view sees, slice after slice.
+    pub height: u32,
+    /// Array or depth slices the view sees (1 for buffers).
+    pub slices: u32,
+    /// Bytes of the window.
+    pub bytes: u64,
+}
+
+/// The window `view` sees of a resource: a buffer of `buffer_bytes` bytes, or a texture of `shape`, by the rules
+/// [`crate::dispatch::uav_view`] applies (5.3.9), checked from the manifest alone. Errors have no place; the caller
+/// adds it.
+pub fn uav_layout(
+    view: &UnorderedAccessViewDesc,
+    buffer_bytes: Option<u64>,
+    shape: Option<&TextureShape>,
+) -> Result<UavLayout> {
+    let fail = |detail: String| Err(Error::new("", detail));
+    if view.append && view.counter {
+        return fail("a view cannot be both append and counter".to_owned());
+    }
+    let has_counter = view.append || view.counter;
+    let element_bytes_of = |format: Format| -> Result<u64> {
+        let codec = crate::format::TexelCodec::new(format).map_err(|e| Error::new("", e.detail))?;
+        Ok(u64::try_from(codec.element_bytes()).unwrap_or(u64::MAX))
+    };
+    match (buffer_bytes, shape) {
+        (Some(buffer_bytes), _) => {
+            if view.dimension != UavDimension::Buffer {
+                return fail(format!("a {} view of a buffer", view.dimension));
+            }
+            let (access, element_bytes) = if view.raw {
+                (UavAccessKind::Raw, 4u64)
+            } else if view.structure_stride != 0 {
+                if view.structure_stride.checked_rem(4) != Some(0) {
+                    return fail(format!(
+                        "a structure stride of {} bytes: strides are multiples of 4",
+                        view.structure_stride
+                    ));
+                }
+                (
+                    UavAccessKind::Structured {
+                        stride: view.structure_stride,
+                    },
+                    u64::from(view.structure_stride),
+                )
+            } else {
+                (UavAccessKind::Typed, element_bytes_of(view.format)?)
+            };
+            if has_counter && !matches!(access, UavAccessKind::Structured { .. }) {
+                return fail("an append or counter view is of a structured buffer (5.3.9)".to_owned());
+            }
+            let end = u64::from(view.first_element).saturating_add(u64::from(view.num_elements));
+            if end.saturating_mul(element_bytes) > buffer_bytes {
+                return fail(format!(
+                    "elements {}..{end} of {element_bytes} bytes pass the end of the {buffer_bytes}-byte buffer",
+                    view.first_element
+                ));
+            }
+            Ok(UavLayout {
+                access,
+                format: view.format,
+                element_bytes,
+                width: view.num_elements,
+                height: 1,
+                slices: 1,
+                bytes: u64::from(view.num_elements).saturating_mul(element_bytes),
+            })
+        }
+        (None, Some(shape)) => {
+            shape.validate().map_err(|e| Error::new("", e.detail))?;
+            if view.raw || view.structure_stride != 0 || has_counter {
+                return fail("a texture view is typed: not raw, structured, append or counter (5.3.9)".to_owned());
+            }
+            if shape.sample_count != 1 {
+                return fail(format!(
+                    "a texture of {} samples per texel has no unordered access view",
+                    shape.sample_count
+                ));
+            }
+            if !shape.format.can_view_as(view.format) {
+                return fail(format!("a view of {} of a resource of {}", view.format, shape.format));
+            }
+            let element_bytes = element_bytes_of(view.format)?;
+            let fits = matches!(
+                (view.dimension, shape.dimension),
+                (
+                    UavDimension::Texture1D | UavDimension::Texture1DArray,
+                    ResourceDimension::Texture1D
+                ) | (
+                    UavDimension::Texture2D | UavDimension::Texture2DArray,
+                    ResourceDimension::Texture2D
+                ) | (UavDimension::Texture3D, ResourceDimension::Texture3D)
+            );
+            if !fits {
+                return fail(format!("a {} view of a {} resource", view.dimension, shape.dimension));
+            }
+            let level = view.mip_slice;
+            if level >= shape.mip_levels {
+                return fail(format!(
+                    "mip slice {level} of a resource of {} mip levels",
+                    shape.mip_levels
+                ));
+            }
+            let [width, height, depth] = shape.mip_size(level);
+            let (slices, first, count) = match view.dimension {
+                UavDimension::Texture1DArray | UavDimension::Texture2DArray => {
+                    (shape.array_size, view.first_array_slice, view.array_size)
+                }
+                UavDimension::Texture3D => (depth, view.first_array_slice, view.array_size),
+                _ => (shape.array_size, 0, 1),
+            };
+            let count = if count == u32::MAX {
+                slices.saturating_sub(first)
+            } else {
+                count
+            };
+            if count == 0 || first.checked_add(count).is_none_or(|end| end > slices) {
+                return fail(format!("slices {first}..+{count} pass the resource's {slices}"));
+            }
+            let layout = shape.mip_layout(level).map_err(|e| Error::new("", e.detail))?;
+            let plane = layout.row_bytes.saturating_mul(layout.rows);
+            Ok(UavLayout {
+                access: UavAccessKind::Typed,
+                format: view.format,
+                element_bytes,
+                width,
+                height: height.saturating_mul(count),
+                slices: count,
+                bytes: plane.saturating_mul(u64::from(count)),
+            })
+        }
+        (None, None) => fail("a view of no resource".to_owned()),
+    }
+}
+
+impl DrawCheck<'_> {
+    /// A dispatch entry (version 1.3) of a capture of `draw_count` draws and `resolves`, whose previous dispatch came
+    /// at `earliest` (draws before it, resolves before it): its place in the frame (consistent with the resolves'),
+    /// the group counts (at most 65535 a dimension, 18.6.5), the compute stage, and each view (a slot below 64 bound
+    /// once, its resource, a window that fits it, an `after` of the window's size, a counter after it only for a
+    /// counter view). Gives each view's window, in the entry's order.
+    pub fn dispatch(
+        &self,
+        entry: &DispatchEntry,
+        draw_count: usize,
+        resolves: &[ResolveEntry],
+        earliest: (u64, u64),
+    ) -> Result<Vec<UavLayout>> {
+        let draws = u64::try_from(draw_count).unwrap_or(u64::MAX);
+        if entry.before_draw > draws {
+            return Err(self.error(
+                "before_draw",
+                format!("{} is past the capture's {draws} draws", entry.before_draw),
+            ));
+        }
+        let resolve_count = u64::try_from(resolves.len()).unwrap_or(u64::MAX);
+        if entry.before_resolve > resolve_count {
+            return Err(self.error(
+                "before_resolve",
+                format!(
+                    "{} is past the capture's {resolve_count} resolves",
+                    entry.before_resolve
+                ),
+            ));
+        }
+        if entry.before_draw < earliest.0 || entry.before_resolve < earliest.1 {
+            return Err(self.error(
+                "before_draw",
+                format!(
+                    "{} draws and {} resolves before it, fewer than before the previous dispatch ({} and {}): \
+                     dispatches are listed in the frame's order",
+                    entry.before_draw, entry.before_resolve, earliest.0, earliest.1
+                ),
+            ));
+        }
+        let resolve_at = |n: u64| usize::try_from(n).ok().and_then(|n| resolves.get(n));
+        let previous = entry.before_resolve.checked_sub(1).and_then(resolve_at);
+        let next = resolve_at(entry.before_resolve);
+        if previous.is_some_and(|r| r.before_draw > entry.before_draw)
+            || next.is_some_and(|r| r.before_draw < entry.before_draw)
+        {
+            return Err(self.error(
+                "before_resolve",
+                format!(
+                    "{} resolves before it do not fit its before_draw {}: the resolves on either side come at other \
+                     draws",
+                    entry.before_resolve, entry.before_draw
+                ),
+            ));
+        }
+        if entry.groups.iter().any(|g| *g > MAX_THREAD_GROUPS_PER_DIMENSION) {
+            let [x, y, z] = entry.groups;
+            return Err(self.error(
+                "groups",
+                format!("{x}x{y}x{z} thread groups: at most {MAX_THREAD_GROUPS_PER_DIMENSION} in a dimension (18.6.5)"),
+            ));
+        }
+        self.stage("cs", &entry.cs, true)?;
+        self.count("uavs", entry.uavs.len(), UAV_SLOTS)?;
+        let mut seen = HashSet::new();
+        let mut layouts = Vec::with_capacity(entry.uavs.len());
+        for (index, uav) in entry.uavs.iter().enumerate() {
+            let path = format!("uavs[{index}]");
+            self.slot(&path, uav.slot, UAV_SLOTS, &mut seen)?;
+            layouts.push(self.uav(&path, uav)?);
+        }
+        Ok(layouts)
+    }
+
+    /// One view of a dispatch: its resource, its window, its after and counter.
+    fn uav(&self, path: &str, uav: &UavEntry) -> Result<UavLayout> {
+        let view = UnorderedAccessViewDesc::from(&uav.view);
+        let layout = match &uav.resource {
+            ResourceEntry::Buffer { data } => {
+                self.blob(&format!("{path} resource data"), data)?;
+                uav_layout(&view, Some(data.size), None)
+            }
+            ResourceEntry::Texture { shape, subresources } => {
+                self.texture(&format!("{path} resource"), shape, subresources)?;
+                uav_layout(&view, None, Some(&TextureShape::from(shape)))
+            }
+        }
+        .map_err(|e| self.error(&format!("{path} view"), e.detail))?;
+        if let Some(after) = &uav.after {
+            let what = if matches!(uav.resource, ResourceEntry::Texture { .. }) {
+                format!(
+                    "the view's {}x{} texels of {} in {} slices",
+                    layout.width,
+                    layout.height.checked_div(layout.slices).unwrap_or(0),
+                    layout.format,
+                    layout.slices
+                )
+            } else {
+                format!("the view's {} elements of {} bytes", layout.width, layout.element_bytes)
+            };
+            self.sized_blob(&format!("{path} after"), after, layout.bytes, &what)?;
+        }
+        if uav.counter_after.is_some() && !(view.append || view.counter) {
+            return Err(self.error(
+                &format!("{path} counter_after"),
+                "a counter after the dispatch for a view without one (neither append nor counter)",
+            ));
+        }
+        Ok(layout)
     }
 }

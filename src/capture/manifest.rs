@@ -12,6 +12,7 @@ use crate::api::draw::IndexFormat;
 use crate::api::enums::{
     AddressMode, Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, DsvDimension, FillMode, Filter,
     InputClassification, LogicOp, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension, StencilOp,
+    UavDimension,
 };
 use crate::api::limits::RENDER_TARGET_SLOTS;
 use crate::format::Format;
@@ -27,7 +28,7 @@ pub const FORMAT_NAME: &str = "iridia-capture";
 pub const VERSION_MAJOR: u32 = 1;
 
 /// The format's minor version: minor versions add optional fields, which older readers ignore.
-pub const VERSION_MINOR: u32 = 2;
+pub const VERSION_MINOR: u32 = 3;
 
 /// The whole manifest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,6 +51,82 @@ pub struct Manifest {
     /// The frame's `ResolveSubresource` calls in the frame's order (version 1.2; absent or empty: none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resolves: Vec<ResolveEntry>,
+    /// The frame's `Dispatch` calls in the frame's order (version 1.3; absent or empty: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dispatches: Vec<DispatchEntry>,
+}
+
+/// A `Dispatch` of the frame (version 1.3): where it came among the draws and resolves, the compute program with
+/// its bindings, every bound unordered access view with its whole resource before the dispatch, and what the GPU
+/// left in each view's window (and counter) after it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DispatchEntry {
+    /// How many recorded draws (entries of `draws`) came before it in submission order.
+    pub before_draw: u64,
+    /// How many resolves (entries of `resolves`) came before it in submission order.
+    pub before_resolve: u64,
+    /// A marker or debug name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The API call, as text, e.g. `"Dispatch(4, 1, 1)"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_call: Option<String>,
+    /// `ThreadGroupCountX`, `Y` and `Z`.
+    pub groups: [u32; 3],
+    /// The compute stage: its program (required) and bindings.
+    pub cs: StageEntry,
+    /// The bound unordered access views (any order, each slot once).
+    pub uavs: Vec<UavEntry>,
+}
+
+impl DispatchEntry {
+    /// What to call it: its name, else its API call, else `Dispatch(x, y, z)`.
+    pub fn label(&self) -> String {
+        let [x, y, z] = self.groups;
+        self.name
+            .clone()
+            .or_else(|| self.api_call.clone())
+            .unwrap_or_else(|| format!("Dispatch({x}, {y}, {z})"))
+    }
+}
+
+/// An unordered access view bound to a slot of a dispatch: the view, its whole resource before the dispatch, the
+/// counter it was bound with, and the view's window (and counter) after the dispatch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UavEntry {
+    /// The slot, 0 to 63.
+    pub slot: u32,
+    /// The view description.
+    pub view: UnorderedAccessViewEntry,
+    /// The resource and all its contents before the dispatch.
+    pub resource: ResourceEntry,
+    /// `pUAVInitialCounts`' value for the slot; `null` keeps the view's counter (replayed as 0).
+    #[serde(default)]
+    pub initial_count: Option<u32>,
+    /// The view's window after the dispatch as the GPU left it (docs/capture-format.md section 5); `null` when not
+    /// recorded.
+    #[serde(default)]
+    pub after: Option<BlobRef>,
+    /// An append or counter view's hidden counter after the dispatch; `null` when not recorded (or no counter).
+    #[serde(default)]
+    pub counter_after: Option<u32>,
+}
+
+/// `D3D11_UNORDERED_ACCESS_VIEW_DESC`, flattened: fields a dimension does not use are 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)] // D3D11's fields, documented on `UnorderedAccessViewDesc`
+pub struct UnorderedAccessViewEntry {
+    pub format: Format,
+    pub dimension: UavDimension,
+    pub mip_slice: u32,
+    pub first_array_slice: u32,
+    pub array_size: u32,
+    pub first_element: u32,
+    pub num_elements: u32,
+    pub raw: bool,
+    pub append: bool,
+    pub counter: bool,
+    pub structure_stride: u32,
 }
 
 /// A `ResolveSubresource` of the frame (version 1.2): where it came, the resolve format, the multisampled source
@@ -723,51 +800,54 @@ pub struct DepthStencilTargetEntry {
     pub after: Option<BlobRef>,
 }
 
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// serde's message when `value` does not read as a `T`.
+fn check<T: DeserializeOwned>(value: &Value) -> Option<String> {
+    serde_json::from_value::<T>(value.clone()).err().map(|e| e.to_string())
+}
+/// The first item of a list (or the list) that does not read as `T`s, with its path.
+fn check_list<T: DeserializeOwned>(path: &str, value: &Value) -> Option<(String, String)> {
+    if let Value::Array(items) = value {
+        for (index, item) in items.iter().enumerate() {
+            if let Some(message) = check::<T>(item) {
+                return Some((format!("{path}[{index}]"), message));
+            }
+        }
+    }
+    check::<Vec<T>>(value).map(|message| (path.to_owned(), message))
+}
+/// The first part of a stage that does not read, with its path.
+fn check_stage(path: &str, value: &Value) -> Option<(String, String)> {
+    if let Value::Object(stage) = value {
+        let lists = [
+            (
+                "constant_buffers",
+                check_list::<ConstantBufferEntry> as fn(&str, &Value) -> _,
+            ),
+            ("shader_resources", check_list::<ShaderResourceEntry>),
+            ("samplers", check_list::<SamplerEntry>),
+        ];
+        for (key, checker) in lists {
+            if let Some(item) = stage.get(key)
+                && let Some(found) = checker(&format!("{path} {key}"), item)
+            {
+                return Some(found);
+            }
+        }
+        if let Some(dxbc) = stage.get("dxbc")
+            && let Some(message) = check::<Option<BlobRef>>(dxbc)
+        {
+            return Some((format!("{path} dxbc"), message));
+        }
+    }
+    check::<StageEntry>(value).map(|message| (path.to_owned(), message))
+}
+
 /// Finds where in a draw a manifest that did not deserialize goes wrong: the path of the first part (a top-level
 /// field, a list item, a stage's list item) that does not deserialize on its own, with serde's message for it.
 pub(crate) fn locate_draw_error(draw: &serde_json::Value) -> Option<(String, String)> {
-    use serde::de::DeserializeOwned;
-    use serde_json::Value;
-
-    fn check<T: DeserializeOwned>(value: &Value) -> Option<String> {
-        serde_json::from_value::<T>(value.clone()).err().map(|e| e.to_string())
-    }
-    fn check_list<T: DeserializeOwned>(path: &str, value: &Value) -> Option<(String, String)> {
-        if let Value::Array(items) = value {
-            for (index, item) in items.iter().enumerate() {
-                if let Some(message) = check::<T>(item) {
-                    return Some((format!("{path}[{index}]"), message));
-                }
-            }
-        }
-        check::<Vec<T>>(value).map(|message| (path.to_owned(), message))
-    }
-    fn check_stage(path: &str, value: &Value) -> Option<(String, String)> {
-        if let Value::Object(stage) = value {
-            let lists = [
-                (
-                    "constant_buffers",
-                    check_list::<ConstantBufferEntry> as fn(&str, &Value) -> _,
-                ),
-                ("shader_resources", check_list::<ShaderResourceEntry>),
-                ("samplers", check_list::<SamplerEntry>),
-            ];
-            for (key, checker) in lists {
-                if let Some(item) = stage.get(key)
-                    && let Some(found) = checker(&format!("{path} {key}"), item)
-                {
-                    return Some(found);
-                }
-            }
-            if let Some(dxbc) = stage.get("dxbc")
-                && let Some(message) = check::<Option<BlobRef>>(dxbc)
-            {
-                return Some((format!("{path} dxbc"), message));
-            }
-        }
-        check::<StageEntry>(value).map(|message| (path.to_owned(), message))
-    }
-
     let Value::Object(fields) = draw else {
         return check::<DrawEntry>(draw).map(|message| (String::new(), message));
     };
@@ -879,4 +959,60 @@ pub(crate) fn locate_resolve_error(resolve: &serde_json::Value) -> Option<(Strin
         }
     }
     one::<ResolveEntry>("", resolve)
+}
+
+/// Finds where in a dispatch entry a manifest that did not deserialize goes wrong, as [`locate_draw_error`] does for
+/// a draw: the path of the first part (`groups`, `cs constant_buffers[1]`, `uavs[0] view`) that does not deserialize.
+pub(crate) fn locate_dispatch_error(dispatch: &Value) -> Option<(String, String)> {
+    fn one<T: DeserializeOwned>(path: &str, value: &Value) -> Option<(String, String)> {
+        check::<T>(value).map(|message| (path.to_owned(), message))
+    }
+    type Checker = fn(&str, &Value) -> Option<(String, String)>;
+    if let Value::Object(fields) = dispatch {
+        let parts: &[(&str, Checker)] = &[
+            ("before_draw", one::<u64>),
+            ("before_resolve", one::<u64>),
+            ("name", one::<Option<String>>),
+            ("api_call", one::<Option<String>>),
+            ("groups", one::<[u32; 3]>),
+            ("cs", check_stage),
+        ];
+        for &(key, checker) in parts {
+            if let Some(value) = fields.get(key)
+                && let Some(found) = checker(key, value)
+            {
+                return Some(found);
+            }
+        }
+        if let Some(Value::Array(uavs)) = fields.get("uavs") {
+            let parts: &[(&str, Checker)] = &[
+                ("slot", one::<u32>),
+                ("view", one::<UnorderedAccessViewEntry>),
+                ("resource", one::<ResourceEntry>),
+                ("initial_count", one::<Option<u32>>),
+                ("after", one::<Option<BlobRef>>),
+                ("counter_after", one::<Option<u32>>),
+            ];
+            for (index, uav) in uavs.iter().enumerate() {
+                if let Value::Object(uav_fields) = uav {
+                    for &(key, checker) in parts {
+                        if let Some(value) = uav_fields.get(key)
+                            && let Some(found) = checker(&format!("uavs[{index}] {key}"), value)
+                        {
+                            return Some(found);
+                        }
+                    }
+                }
+                if let Some(found) = one::<UavEntry>(&format!("uavs[{index}]"), uav) {
+                    return Some(found);
+                }
+            }
+        }
+        if let Some(value) = fields.get("uavs")
+            && let Some(found) = one::<Vec<UavEntry>>("uavs", value)
+        {
+            return Some(found);
+        }
+    }
+    one::<DispatchEntry>("", dispatch)
 }

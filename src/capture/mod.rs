@@ -12,6 +12,10 @@
 //!   `ResolveSubresource` calls in their place among the draws: [`Capture::resolves`] from the manifest,
 //!   [`Capture::resolve`] with their blobs ([`CapturedResolve`]: every source sample, the destination before and
 //!   after), each checked at open as a draw is (5.6.6's rules: `convert::DrawCheck::resolve`).
+//!   Since version 1.3 it also lists the frame's `Dispatch` calls likewise: [`Capture::dispatches`],
+//!   [`Capture::dispatch`] ([`CapturedDispatch`]: the compute program and its bindings, every unordered access view
+//!   with its whole resource before the dispatch, and each view's window and counter after it);
+//!   [`Capture::events`] gives draws, resolves and dispatches in the frame's order.
 //! - [`CaptureWriter`] writes one: blobs go into the archive as draws (and resolves, [`CaptureWriter::add_resolve`])
 //!   are added (deduplicated by hash), the manifest last, so a recorder appends draw after draw and holds only the manifest's entries in memory.
 //! - [`manifest`] holds the manifest's types: the format's JSON, field for field.
@@ -38,19 +42,19 @@ mod reader;
 mod writer;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
-pub use convert::{ResolveLayout, api_call_text};
+pub use convert::{ResolveLayout, UavAccessKind, UavLayout, api_call_text, uav_layout};
 pub use manifest::{
-    BlobId, BlobRef, FORMAT_NAME, Manifest, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
-    UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
+    BlobId, BlobRef, DispatchEntry, FORMAT_NAME, Manifest, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
+    UavEntry, UnorderedAccessViewEntry, UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
 };
 pub use reader::{
-    Capture, CapturedDraw, CapturedResolve, DrawSummary, ProgramSummary, RecordedTarget, ShaderStage, TargetSlot,
-    TargetSummary, TargetViewDesc,
+    Capture, CapturedDispatch, CapturedDraw, CapturedResolve, DispatchSummary, DrawSummary, FrameEvent, ProgramSummary,
+    RecordedTarget, RecordedUav, ShaderStage, TargetSlot, TargetSummary, TargetViewDesc, UavSummary,
 };
-pub use writer::{CaptureWriter, DrawRecord, ResolveRecord, write_capture};
+pub use writer::{CaptureWriter, DispatchRecord, DrawRecord, ResolveRecord, write_capture};
 
 use crate::Error;
 

@@ -2,20 +2,22 @@
 
 use super::archive::{Archive, MANIFEST_NAME};
 use super::convert::{
-    DrawCheck, ResolveLayout, SurfaceLayout, depth_stencil_layout, render_target_layout, surface_texture,
+    DrawCheck, ResolveLayout, SurfaceLayout, UavLayout, depth_stencil_layout, render_target_layout, surface_texture,
+    uav_layout,
 };
 use super::manifest::{
-    BlobId, BlobRef, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResolveEntry, ResourceEntry, StageEntry,
-    VERSION_MAJOR, locate_draw_error, locate_resolve_error,
+    BlobId, BlobRef, DispatchEntry, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResolveEntry, ResourceEntry,
+    StageEntry, VERSION_MAJOR, locate_dispatch_error, locate_draw_error, locate_resolve_error,
 };
 use super::{DEFAULT_CACHE_BYTES, capture_error};
+use crate::api::dispatch::{DispatchState, UnorderedAccessViewBinding, UnorderedAccessViewDesc};
 use crate::api::draw::{
     ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, RenderTargetView, StageBindings,
     VertexBufferBinding, bind_slot,
 };
 use crate::api::enums::PrimitiveTopology;
 use crate::api::limits::{
-    CONSTANT_BUFFER_SLOTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS, VERTEX_BUFFER_SLOTS,
+    CONSTANT_BUFFER_SLOTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS, UAV_SLOTS, VERTEX_BUFFER_SLOTS,
 };
 use crate::api::resource::{
     DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, Texture, TextureShape,
@@ -187,6 +189,88 @@ pub struct CapturedResolve {
     pub after: Option<Arc<[u8]>>,
 }
 
+/// One call of the frame a capture holds, by its index in its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FrameEvent {
+    /// Draw `n` of `draws`.
+    Draw(usize),
+    /// Resolve `n` of `resolves` (version 1.2).
+    Resolve(usize),
+    /// Dispatch `n` of `dispatches` (version 1.3).
+    Dispatch(usize),
+}
+
+/// What the manifest says of one dispatch, without reading a blob.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchSummary {
+    /// Its position in the capture's `dispatches`, from 0.
+    pub index: usize,
+    /// How many draws came before it.
+    pub before_draw: u64,
+    /// How many resolves came before it.
+    pub before_resolve: u64,
+    /// What to call it ([`DispatchEntry::label`]).
+    pub label: String,
+    /// Thread groups in X, Y and Z.
+    pub groups: [u32; 3],
+    /// Its compute program's blob.
+    pub program: Option<BlobRef>,
+    /// Its views, in the manifest's order.
+    pub uavs: Vec<UavSummary>,
+    /// Why it cannot be read, if it cannot.
+    pub problem: Option<Error>,
+}
+
+/// One view of a dispatch, as the manifest gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UavSummary {
+    /// The slot (`u0` ..).
+    pub slot: u32,
+    /// The view.
+    pub view: UnorderedAccessViewDesc,
+    /// Its window, when the view fits its resource.
+    pub layout: Option<UavLayout>,
+    /// Whether the window after the dispatch was recorded.
+    pub after_recorded: bool,
+    /// The counter after the dispatch, when recorded.
+    pub counter_after: Option<u32>,
+}
+
+/// What was recorded in one view after a dispatch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedUav {
+    /// The slot.
+    pub slot: u32,
+    /// The view's window: the layout of `bytes`.
+    pub layout: UavLayout,
+    /// The window after the dispatch as the GPU left it; `None` when not recorded.
+    pub bytes: Option<Arc<[u8]>>,
+    /// An append or counter view's counter after it; `None` when not recorded.
+    pub counter: Option<u32>,
+}
+
+/// One dispatch read from a capture: its state, ready for [`crate::dispatch::run_dispatch`], and what each view
+/// held after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapturedDispatch {
+    /// Its position in the capture's `dispatches`, from 0.
+    pub index: usize,
+    /// How many draws came before it.
+    pub before_draw: u64,
+    /// How many resolves came before it.
+    pub before_resolve: u64,
+    /// Its marker or debug name.
+    pub name: Option<String>,
+    /// The API call, as recorded.
+    pub api_call: Option<String>,
+    /// What to call it ([`DispatchEntry::label`]).
+    pub label: String,
+    /// Everything it reads; each view's resource holds its contents before the dispatch.
+    pub state: DispatchState,
+    /// Per `u#` slot (as `state.uavs`): what was recorded after the dispatch; `None` for an unbound slot.
+    pub after: Vec<Option<RecordedUav>>,
+}
+
 /// What to call a draw, in every list and report: its marker or debug name, else the API call as recorded, else
 /// the call with its arguments ([`super::api_call_text`]).
 fn draw_label(name: Option<&str>, api_call: Option<&str>, call: DrawCall) -> String {
@@ -269,6 +353,8 @@ pub struct Capture<R> {
     problems: Vec<Option<Error>>,
     /// What was found wrong with each resolve.
     resolve_problems: Vec<Option<Error>>,
+    /// What was found wrong with each dispatch.
+    dispatch_problems: Vec<Option<Error>>,
     cache: BlobCache,
     /// The most bytes one draw's blobs may inflate to.
     draw_memory_limit: u64,
@@ -331,11 +417,32 @@ impl<R: Read + Seek> Capture<R> {
                 result.err()
             })
             .collect();
+        let mut earliest = (0, 0);
+        let dispatch_problems = manifest
+            .dispatches
+            .iter()
+            .enumerate()
+            .map(|(index, dispatch)| {
+                let blob_size = |id: &BlobId| archive.blob_size(id);
+                let check = DrawCheck {
+                    item: "dispatch",
+                    index,
+                    blob_size: &blob_size,
+                };
+                let result = check.dispatch(dispatch, manifest.draws.len(), &manifest.resolves, earliest);
+                earliest = (
+                    earliest.0.max(dispatch.before_draw),
+                    earliest.1.max(dispatch.before_resolve),
+                );
+                result.err()
+            })
+            .collect();
         Ok(Self {
             archive,
             manifest,
             problems,
             resolve_problems,
+            dispatch_problems,
             cache: BlobCache {
                 limit: DEFAULT_CACHE_BYTES,
                 bytes: 0,
@@ -434,9 +541,16 @@ impl<R: Read + Seek> Capture<R> {
         })
     }
 
-    /// The first problem of any draw or resolve: `Ok` when every one can be read.
+    /// The first problem of any draw, resolve or dispatch: `Ok` when every one can be read.
     pub fn check(&self) -> Result<()> {
-        match self.problems.iter().chain(&self.resolve_problems).flatten().next() {
+        match self
+            .problems
+            .iter()
+            .chain(&self.resolve_problems)
+            .chain(&self.dispatch_problems)
+            .flatten()
+            .next()
+        {
             Some(problem) => Err(problem.clone()),
             None => Ok(()),
         }
@@ -536,34 +650,239 @@ impl<R: Read + Seek> Capture<R> {
         }
         // each blob inflated once for the draw however often it references it (an array's equal slices), even when
         // it is past the cache's limit; their declared sizes, summed before each is inflated, within the draw's limit
-        let mut read: HashMap<BlobId, Arc<[u8]>> = HashMap::new();
-        let mut total: u64 = 0;
-        let limit = self.draw_memory_limit;
-        let mut load = |path: &str, blob: &BlobRef| -> Result<Arc<[u8]>> {
-            if let Some(bytes) = read.get(&blob.sha256) {
-                return Ok(Arc::clone(bytes));
-            }
-            let size = self.archive.blob_size(&blob.sha256).unwrap_or(0);
-            total = total.saturating_add(size);
-            if total > limit {
-                return Err(Error::of_kind(
-                    crate::error::ErrorKind::Budget,
-                    "capture",
-                    format!(
-                        "the draw's blobs inflate to more than its memory limit of {limit} bytes (at least {total}; \
-                         --max-memory on the command line, Settings in the viewer)"
-                    ),
-                )
-                .at(format!("draw {index} {path}")));
-            }
-            let bytes = self.blob(&blob.sha256).map_err(|e| {
-                capture_error(format!("blob {}…: {}", blob.sha256.short(), e.detail)).at(format!("draw {index} {path}"))
-            })?;
-            read.insert(blob.sha256, Arc::clone(&bytes));
-            Ok(bytes)
-        };
+        let mut blobs = ItemBlobs::new(format!("draw {index}"), "draw", self.draw_memory_limit);
+        let mut load = |path: &str, blob: &BlobRef| self.load_for(&mut blobs, path, blob);
         build_draw(index, &entry, &mut load)
     }
+}
+
+/// The blobs read for one draw or dispatch: each inflated once however often the item references it, their declared
+/// sizes summed, before each is inflated, within the item's memory limit.
+struct ItemBlobs {
+    read: HashMap<BlobId, Arc<[u8]>>,
+    total: u64,
+    limit: u64,
+    /// `draw 3`, `dispatch 0`: where errors are.
+    at: String,
+    /// `draw` or `dispatch`, for the limit's message.
+    kind: &'static str,
+}
+
+impl ItemBlobs {
+    fn new(at: String, kind: &'static str, limit: u64) -> Self {
+        Self {
+            read: HashMap::new(),
+            total: 0,
+            limit,
+            at,
+            kind,
+        }
+    }
+}
+
+impl<R: Read + Seek> Capture<R> {
+    /// Blob `blob` for the item at `path` of `blobs`' item, within its memory limit.
+    fn load_for(&mut self, blobs: &mut ItemBlobs, path: &str, blob: &BlobRef) -> Result<Arc<[u8]>> {
+        if let Some(bytes) = blobs.read.get(&blob.sha256) {
+            return Ok(Arc::clone(bytes));
+        }
+        let size = self.archive.blob_size(&blob.sha256).unwrap_or(0);
+        blobs.total = blobs.total.saturating_add(size);
+        if blobs.total > blobs.limit {
+            return Err(Error::of_kind(
+                crate::error::ErrorKind::Budget,
+                "capture",
+                format!(
+                    "the {}'s blobs inflate to more than its memory limit of {} bytes (at least {}; \
+                     --max-memory on the command line, Settings in the viewer)",
+                    blobs.kind, blobs.limit, blobs.total
+                ),
+            )
+            .at(format!("{} {path}", blobs.at)));
+        }
+        let bytes = self.blob(&blob.sha256).map_err(|e| {
+            capture_error(format!("blob {}…: {}", blob.sha256.short(), e.detail)).at(format!("{} {path}", blobs.at))
+        })?;
+        blobs.read.insert(blob.sha256, Arc::clone(&bytes));
+        Ok(bytes)
+    }
+
+    /// The frame's dispatches (version 1.3), in the frame's order, as the manifest gives them.
+    pub fn dispatches(&self) -> &[DispatchEntry] {
+        &self.manifest.dispatches
+    }
+
+    /// Why dispatch `index` cannot be read, if it cannot (found at open).
+    pub fn dispatch_problem(&self, index: usize) -> Option<&Error> {
+        self.dispatch_problems.get(index).and_then(Option::as_ref)
+    }
+
+    /// Every dispatch's summary, from the manifest alone.
+    pub fn dispatch_summaries(&self) -> Vec<DispatchSummary> {
+        self.manifest
+            .dispatches
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let uavs = entry
+                    .uavs
+                    .iter()
+                    .map(|uav| {
+                        let view = UnorderedAccessViewDesc::from(&uav.view);
+                        let layout = match &uav.resource {
+                            ResourceEntry::Buffer { data } => uav_layout(&view, Some(data.size), None),
+                            ResourceEntry::Texture { shape, .. } => {
+                                uav_layout(&view, None, Some(&TextureShape::from(shape)))
+                            }
+                        };
+                        UavSummary {
+                            slot: uav.slot,
+                            view,
+                            layout: layout.ok(),
+                            after_recorded: uav.after.is_some(),
+                            counter_after: uav.counter_after,
+                        }
+                    })
+                    .collect();
+                DispatchSummary {
+                    index,
+                    before_draw: entry.before_draw,
+                    before_resolve: entry.before_resolve,
+                    label: entry.label(),
+                    groups: entry.groups,
+                    program: entry.cs.dxbc,
+                    uavs,
+                    problem: self.dispatch_problem(index).cloned(),
+                }
+            })
+            .collect()
+    }
+
+    /// The frame's draws, resolves and dispatches in submission order (from the manifest's `before_draw` and
+    /// `before_resolve`).
+    pub fn events(&self) -> Vec<FrameEvent> {
+        frame_events(&self.manifest)
+    }
+
+    /// Reads dispatch `index`: inflates its blobs (only those, within the memory limit a draw has) and builds its
+    /// state, each view bound with its resource before the dispatch, and what was recorded after it.
+    pub fn dispatch(&mut self, index: usize) -> Result<CapturedDispatch> {
+        let count = self.manifest.dispatches.len();
+        let entry = self
+            .manifest
+            .dispatches
+            .get(index)
+            .cloned()
+            .ok_or_else(|| capture_error(format!("there is no dispatch {index}; the capture has {count}")))?;
+        if let Some(problem) = self.dispatch_problem(index) {
+            return Err(problem.clone());
+        }
+        let blob_size = |id: &BlobId| self.archive.blob_size(id);
+        let layouts = DrawCheck {
+            item: "dispatch",
+            index,
+            blob_size: &blob_size,
+        }
+        .dispatch(&entry, self.manifest.draws.len(), &self.manifest.resolves, (0, 0))?;
+        let item = format!("dispatch {index}");
+        let mut blobs = ItemBlobs::new(item.clone(), "dispatch", self.draw_memory_limit);
+        let mut load = |path: &str, blob: &BlobRef| self.load_for(&mut blobs, path, blob);
+        let program = entry
+            .cs
+            .dxbc
+            .as_ref()
+            .ok_or_else(|| capture_error("the dispatch has no compute program").at(format!("{item} cs dxbc")))?;
+        let compute_shader = load("cs dxbc", program)?;
+        let mut resources = Vec::new();
+        let bindings = build_stage(&item, "cs", &entry.cs, &mut load, &mut resources)?;
+        let mut uavs = Vec::new();
+        let mut after = Vec::new();
+        for (position, (uav, layout)) in entry.uavs.iter().zip(layouts).enumerate() {
+            let path = format!("uavs[{position}]");
+            let resource = build_resource(
+                &item,
+                &format!("{path} resource"),
+                &uav.resource,
+                &mut load,
+                &mut resources,
+            )?;
+            let binding = UnorderedAccessViewBinding {
+                resource,
+                desc: UnorderedAccessViewDesc::from(&uav.view),
+                initial_count: uav.initial_count,
+            };
+            let place = |e: Error| capture_error(e.detail).at(format!("{item} {path}"));
+            bind_slot(&mut uavs, uav.slot, binding, UAV_SLOTS).map_err(place)?;
+            let bytes = match &uav.after {
+                Some(blob) => Some(load(&format!("{path} after"), blob)?),
+                None => None,
+            };
+            let recorded = RecordedUav {
+                slot: uav.slot,
+                layout,
+                bytes,
+                counter: uav.counter_after,
+            };
+            bind_slot(&mut after, uav.slot, recorded, UAV_SLOTS).map_err(place)?;
+        }
+        after.resize(uavs.len(), None);
+        Ok(CapturedDispatch {
+            index,
+            before_draw: entry.before_draw,
+            before_resolve: entry.before_resolve,
+            name: entry.name.clone(),
+            api_call: entry.api_call.clone(),
+            label: entry.label(),
+            state: DispatchState {
+                compute_shader,
+                bindings,
+                uavs,
+                groups: entry.groups,
+            },
+            after,
+        })
+    }
+}
+
+/// The order of a manifest's draws, resolves and dispatches: before draw `i`, the resolves and dispatches whose
+/// `before_draw` is at most `i`, a dispatch after the first `before_resolve` resolves; after the last draw, the rest.
+pub(crate) fn frame_events(manifest: &Manifest) -> Vec<FrameEvent> {
+    let mut events = Vec::new();
+    let mut resolves = manifest.resolves.iter().enumerate().peekable();
+    let mut dispatches = manifest.dispatches.iter().enumerate().peekable();
+    let mut flush = |events: &mut Vec<FrameEvent>, upto: u64| loop {
+        let resolve = resolves.peek().filter(|(_, r)| r.before_draw <= upto).map(|(i, _)| *i);
+        let dispatch = dispatches
+            .peek()
+            .filter(|(_, d)| d.before_draw <= upto)
+            .map(|(i, d)| (*i, d.before_resolve));
+        match (resolve, dispatch) {
+            (Some(r), Some((d, before_resolve))) => {
+                if before_resolve <= u64::try_from(r).unwrap_or(u64::MAX) {
+                    dispatches.next();
+                    events.push(FrameEvent::Dispatch(d));
+                } else {
+                    resolves.next();
+                    events.push(FrameEvent::Resolve(r));
+                }
+            }
+            (Some(r), None) => {
+                resolves.next();
+                events.push(FrameEvent::Resolve(r));
+            }
+            (None, Some((d, _))) => {
+                dispatches.next();
+                events.push(FrameEvent::Dispatch(d));
+            }
+            (None, None) => break,
+        }
+    };
+    for index in 0..manifest.draws.len() {
+        flush(&mut events, u64::try_from(index).unwrap_or(u64::MAX));
+        events.push(FrameEvent::Draw(index));
+    }
+    flush(&mut events, u64::MAX);
+    events
 }
 
 /// A target's layout for a summary when its view does not check out (the draw's problem says why): the view's
@@ -683,6 +1002,15 @@ fn locate_manifest_error(bytes: &[u8], error: &serde_json::Error) -> Error {
             return capture_error(message).at(format!("resolve {index} {path}").trim_end().to_owned());
         }
     }
+    let dispatches = value
+        .get("dispatches")
+        .and_then(|r| r.as_array())
+        .map_or(&[][..], Vec::as_slice);
+    for (index, dispatch) in dispatches.iter().enumerate() {
+        if let Some((path, message)) = locate_dispatch_error(dispatch) {
+            return capture_error(message).at(format!("dispatch {index} {path}").trim_end().to_owned());
+        }
+    }
     fallback()
 }
 
@@ -725,8 +1053,9 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
     }
     state.topology = entry.topology;
     let mut resources = Vec::new();
-    state.vs = build_stage(index, "vs", &entry.vs, load, &mut resources)?;
-    state.ps = build_stage(index, "ps", &entry.ps, load, &mut resources)?;
+    let item = format!("draw {index}");
+    state.vs = build_stage(&item, "vs", &entry.vs, load, &mut resources)?;
+    state.ps = build_stage(&item, "ps", &entry.ps, load, &mut resources)?;
     state.rasterizer = (&entry.rasterizer).into();
     state.depth_stencil = (&entry.depth_stencil).into();
     state.stencil_ref = entry.stencil_ref;
@@ -813,16 +1142,45 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
     })
 }
 
+/// A resource of an item (`draw 3`) at `path`: built once for equal entries and shared through `resources`, as the
+/// API would have bound one resource.
+fn build_resource(
+    item: &str,
+    path: &str,
+    entry: &ResourceEntry,
+    load: &mut LoadBlob<'_>,
+    resources: &mut Vec<(ResourceEntry, Arc<Resource>)>,
+) -> Result<Arc<Resource>> {
+    if let Some((_, resource)) = resources.iter().find(|(known, _)| known == entry) {
+        return Ok(resource.clone());
+    }
+    let resource = match entry {
+        ResourceEntry::Buffer { data } => Resource::Buffer(load(&format!("{path} data"), data)?),
+        ResourceEntry::Texture { shape, subresources } => {
+            let mut data = Vec::with_capacity(subresources.len());
+            for (sub, blob) in subresources.iter().enumerate() {
+                data.push(load(&format!("{path} subresources[{sub}]"), blob)?);
+            }
+            let texture = Texture::new(shape.into(), data)
+                .map_err(|e| capture_error(e.detail).at(format!("{item} {}", path.trim_end_matches(" resource"))))?;
+            Resource::Texture(texture)
+        }
+    };
+    let resource = Arc::new(resource);
+    resources.push((entry.clone(), resource.clone()));
+    Ok(resource)
+}
+
 /// A stage's bindings. Resources equal in the manifest (same shape and blobs) are built once and shared through
 /// `resources`, as the API would have bound one resource.
 fn build_stage(
-    index: usize,
+    item: &str,
     name: &str,
     stage: &StageEntry,
     load: &mut LoadBlob<'_>,
     resources: &mut Vec<(ResourceEntry, Arc<Resource>)>,
 ) -> Result<StageBindings> {
-    let place = |path: String| move |e: Error| capture_error(e.detail).at(format!("draw {index} {path}"));
+    let place = |path: String| move |e: Error| capture_error(e.detail).at(format!("{item} {path}"));
     let mut bindings = StageBindings::default();
     for (position, buffer) in stage.constant_buffers.iter().enumerate() {
         let path = format!("{name} constant_buffers[{position}]");
@@ -841,28 +1199,7 @@ fn build_stage(
     }
     for (position, view) in stage.shader_resources.iter().enumerate() {
         let path = format!("{name} shader_resources[{position}]");
-        let known = resources
-            .iter()
-            .find(|(entry, _)| *entry == view.resource)
-            .map(|(_, resource)| resource.clone());
-        let resource = match known {
-            Some(resource) => resource,
-            None => {
-                let resource = match &view.resource {
-                    ResourceEntry::Buffer { data } => Resource::Buffer(load(&format!("{path} resource data"), data)?),
-                    ResourceEntry::Texture { shape, subresources } => {
-                        let mut data = Vec::with_capacity(subresources.len());
-                        for (sub, blob) in subresources.iter().enumerate() {
-                            data.push(load(&format!("{path} resource subresources[{sub}]"), blob)?);
-                        }
-                        Resource::Texture(Texture::new(shape.into(), data).map_err(place(path.clone()))?)
-                    }
-                };
-                let resource = Arc::new(resource);
-                resources.push((view.resource.clone(), resource.clone()));
-                resource
-            }
-        };
+        let resource = build_resource(item, &format!("{path} resource"), &view.resource, load, resources)?;
         let bound = ShaderResourceView {
             resource,
             desc: (&view.view).into(),

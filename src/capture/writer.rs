@@ -4,15 +4,18 @@ use super::append::{AppendZip, PreparedEntry};
 use super::capture_error;
 use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
-    BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DrawEntry, F32, FORMAT_NAME, IndexBufferEntry,
-    Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry, ResourceEntry,
-    ShaderResourceEntry, StageEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR, VertexBufferEntry,
+    BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DispatchEntry, DrawEntry, F32, FORMAT_NAME,
+    IndexBufferEntry, Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
+    ResourceEntry, ShaderResourceEntry, StageEntry, UavEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR,
+    VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
 use crate::Result;
+use crate::api::dispatch::DispatchState;
 use crate::api::draw::{DrawState, StageBindings};
 use crate::api::resource::{Resource, Texture, TextureShape};
+use crate::dispatch::UavContents;
 use crate::format::Format;
 use std::collections::HashMap;
 use std::io::{Cursor, Write};
@@ -104,6 +107,34 @@ pub struct ResolveRecord<B: ?Sized = [u8]> {
     pub destination_after: Option<Arc<B>>,
 }
 
+/// One `Dispatch` to write (version 1.3): its state, whose views' resources hold their contents before it, and
+/// what each view's window (and counter) held after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchRecord {
+    /// The dispatch's state.
+    pub state: DispatchState,
+    /// A marker or debug name.
+    pub name: Option<String>,
+    /// The API call, as text (`Dispatch(4, 1, 1)`).
+    pub api_call: Option<String>,
+    /// Per `u#` slot, the view's window after the dispatch as the GPU left it (the layout
+    /// [`crate::dispatch::run_dispatch`] gives, docs/capture-format.md section 5) and its counter; `None` (or a
+    /// slot past the list) where it was not recorded.
+    pub after: Vec<Option<UavContents>>,
+}
+
+impl DispatchRecord {
+    /// A record of `state` with nothing recorded after it.
+    pub fn new(state: DispatchState) -> Self {
+        Self {
+            state,
+            name: None,
+            api_call: None,
+            after: Vec::new(),
+        }
+    }
+}
+
 /// A shared buffer's address and length.
 type BufferKey = (usize, usize);
 
@@ -127,6 +158,8 @@ pub struct CaptureWriter<W: Write> {
     unrecorded: Vec<UnrecordedDrawEntry>,
     /// The frame's resolves, in its order.
     resolves: Vec<ResolveEntry>,
+    /// The frame's dispatches, in its order.
+    dispatches: Vec<DispatchEntry>,
     /// Blobs in the archive, with their sizes.
     written: HashMap<BlobId, u64>,
     /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once.
@@ -157,6 +190,7 @@ impl<W: Write> CaptureWriter<W> {
             draws: Vec::new(),
             unrecorded: Vec::new(),
             resolves: Vec::new(),
+            dispatches: Vec::new(),
             written: HashMap::new(),
             hashed: HashMap::new(),
             level: 6,
@@ -257,21 +291,7 @@ impl<W: Write> CaptureWriter<W> {
         }
         let mut shader_resources = Vec::new();
         for (slot, view) in slots(&bindings.shader_resources) {
-            let resource = match view.resource.as_ref() {
-                Resource::Buffer(data) => ResourceEntry::Buffer {
-                    data: self.add_shared(data)?,
-                },
-                Resource::Texture(texture) => {
-                    let mut subresources = Vec::with_capacity(texture.subresources.len());
-                    for data in &texture.subresources {
-                        subresources.push(self.add_shared(data)?);
-                    }
-                    ResourceEntry::Texture {
-                        shape: (&texture.shape).into(),
-                        subresources,
-                    }
-                }
-            };
+            let resource = self.resource_entry(&view.resource)?;
             shader_resources.push(ShaderResourceEntry {
                 slot,
                 view: (&view.desc).into(),
@@ -286,6 +306,25 @@ impl<W: Write> CaptureWriter<W> {
             constant_buffers,
             shader_resources,
             samplers,
+        })
+    }
+
+    /// A resource's entry: the whole buffer, or every subresource of a texture.
+    fn resource_entry(&mut self, resource: &Resource) -> Result<ResourceEntry> {
+        Ok(match resource {
+            Resource::Buffer(data) => ResourceEntry::Buffer {
+                data: self.add_shared(data)?,
+            },
+            Resource::Texture(texture) => {
+                let mut subresources = Vec::with_capacity(texture.subresources.len());
+                for data in &texture.subresources {
+                    subresources.push(self.add_shared(data)?);
+                }
+                ResourceEntry::Texture {
+                    shape: (&texture.shape).into(),
+                    subresources,
+                }
+            }
         })
     }
 
@@ -507,6 +546,82 @@ impl<W: Write> CaptureWriter<W> {
         Ok(index)
     }
 
+    /// Adds a dispatch after the draws and resolves added so far (version 1.3): writes the blobs it needs (its
+    /// program, bindings, each view's whole resource before it and window after it) and keeps its entry, checked as a
+    /// reader checks it. Gives its index in the capture's `dispatches`.
+    pub fn add_dispatch(&mut self, record: &DispatchRecord) -> Result<usize> {
+        let index = self.dispatches.len();
+        let at = |path: &str| format!("dispatch {index} {path}");
+        let state = &record.state;
+        let cs = self
+            .stage_entry(Some(&state.compute_shader), &state.bindings)
+            .map_err(|e| capture_error(e.detail).at(at("cs")))?;
+        let mut uavs = Vec::new();
+        for (slot, binding) in slots(&state.uavs) {
+            let path = format!("u{slot}");
+            let resource = self
+                .resource_entry(&binding.resource)
+                .map_err(|e| capture_error(e.detail).at(at(&path)))?;
+            let after = record
+                .after
+                .get(usize::try_from(slot).unwrap_or(usize::MAX))
+                .and_then(Option::as_ref);
+            let (after, counter_after) = match after {
+                Some(contents) => (
+                    Some(
+                        self.add_blob(&contents.bytes)
+                            .map_err(|e| capture_error(e.detail).at(at(&path)))?,
+                    ),
+                    contents.counter,
+                ),
+                None => (None, None),
+            };
+            uavs.push(UavEntry {
+                slot,
+                view: (&binding.desc).into(),
+                resource,
+                initial_count: binding.initial_count,
+                after,
+                counter_after,
+            });
+        }
+        let entry = DispatchEntry {
+            before_draw: u64::try_from(self.draws.len()).unwrap_or(u64::MAX),
+            before_resolve: u64::try_from(self.resolves.len()).unwrap_or(u64::MAX),
+            name: record.name.clone(),
+            api_call: record.api_call.clone(),
+            groups: state.groups,
+            cs,
+            uavs,
+        };
+        self.add_dispatch_entry(entry)
+    }
+
+    /// Adds a dispatch given as a manifest entry whose blobs were added with [`add_blob`](Self::add_blob), its
+    /// `before_draw` and `before_resolve` as given (at most the draws and resolves added so far, not before the
+    /// previous dispatch's). The entry is checked as a reader checks it.
+    pub fn add_dispatch_entry(&mut self, entry: DispatchEntry) -> Result<usize> {
+        let index = self.dispatches.len();
+        let blob_size = added_size(&self.written);
+        let earliest = self
+            .dispatches
+            .last()
+            .map_or((0, 0), |d| (d.before_draw, d.before_resolve));
+        DrawCheck {
+            item: "dispatch",
+            index,
+            blob_size: &blob_size,
+        }
+        .dispatch(&entry, self.draws.len(), &self.resolves, earliest)?;
+        self.dispatches.push(entry);
+        Ok(index)
+    }
+
+    /// The dispatches added so far.
+    pub fn dispatch_count(&self) -> usize {
+        self.dispatches.len()
+    }
+
     /// The resolves added so far.
     pub fn resolve_count(&self) -> usize {
         self.resolves.len()
@@ -529,6 +644,7 @@ impl<W: Write> CaptureWriter<W> {
             draws: std::mem::take(&mut self.draws),
             unrecorded_draws: self.unrecorded.clone(),
             resolves: self.resolves.clone(),
+            dispatches: self.dispatches.clone(),
         };
         let text = serde_json::to_vec_pretty(&manifest);
         self.draws = manifest.draws;

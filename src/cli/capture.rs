@@ -4,7 +4,9 @@
 use super::common::unrecorded_line;
 use iridia::api::resource::{Resource, Texture};
 use iridia::capture::manifest::CallEntry;
-use iridia::capture::{BlobId, Capture, CaptureWriter, DrawRecord, DrawSummary, ResolveEntry, api_call_text};
+use iridia::capture::{
+    BlobId, Capture, CaptureWriter, DispatchSummary, DrawRecord, DrawSummary, FrameEvent, ResolveEntry, api_call_text,
+};
 use iridia::description::{self, Description};
 use iridia::dxbc::program::ProgramKind;
 use iridia::dxbc::{Shader, Verify};
@@ -73,6 +75,28 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
         };
         resolves.push((entry, problem));
     }
+    // each dispatch with its problem and its program's model (with `check`, reading it inflates and verifies its
+    // blobs)
+    let mut dispatches = capture.dispatch_summaries();
+    for dispatch in dispatches.iter_mut().filter(|d| d.problem.is_none()) {
+        if check && let Err(problem) = capture.dispatch(dispatch.index) {
+            dispatch.problem = Some(problem);
+            continue;
+        }
+        if let Some(program) = dispatch.program
+            && !models.contains_key(&program.sha256)
+        {
+            match capture.blob(&program.sha256) {
+                Ok(bytes) => {
+                    models.insert(program.sha256, shader_model(&bytes));
+                }
+                Err(problem) => {
+                    let at = format!("dispatch {} cs dxbc", dispatch.index);
+                    dispatch.problem = Some(iridia::Error::new("capture", problem.detail).at(at));
+                }
+            }
+        }
+    }
     let model_of = |id: &BlobId| models.get(id).cloned().flatten();
     let manifest = capture.manifest();
     if as_json {
@@ -96,16 +120,21 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
                 }
                 value
             }).collect::<Vec<_>>(),
+            "dispatches": dispatches.iter().map(|d| dispatch_json(d, &model_of)).collect::<Vec<_>>(),
         });
         let text = serde_json::to_string_pretty(&value).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
     } else {
-        print!("{}", info_text(path, &capture, &draws, &resolves, &model_of));
+        print!(
+            "{}",
+            info_text(path, &capture, &draws, &resolves, &dispatches, &model_of)
+        );
     }
     let problems: Vec<String> = draws
         .iter()
         .filter_map(|d| d.problem.as_ref())
         .chain(resolves.iter().filter_map(|(_, problem)| problem.as_ref()))
+        .chain(dispatches.iter().filter_map(|d| d.problem.as_ref()))
         .map(|e| format!("{}: {e}", path.display()))
         .collect();
     if problems.is_empty() {
@@ -143,12 +172,83 @@ fn draw_json(draw: &DrawSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -
     })
 }
 
+/// One dispatch as `info --json` gives it.
+fn dispatch_json(dispatch: &DispatchSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -> Value {
+    json!({
+        "index": dispatch.index,
+        "before_draw": dispatch.before_draw,
+        "before_resolve": dispatch.before_resolve,
+        "label": dispatch.label,
+        "groups": dispatch.groups,
+        "cs": dispatch.program.map(
+            |p| json!({"sha256": p.sha256.to_string(), "size": p.size, "model": model_of(&p.sha256)}),
+        ),
+        "uavs": dispatch.uavs.iter().map(|u| json!({
+            "slot": u.slot,
+            "format": u.view.format.to_string(),
+            "dimension": u.view.dimension.to_string(),
+            "layout": u.layout,
+            "after_recorded": u.after_recorded,
+            "counter_after": u.counter_after,
+        })).collect::<Vec<_>>(),
+        "problem": dispatch.problem.as_ref().map(|e| json!({"what": e.what, "at": e.at, "detail": e.detail})),
+    })
+}
+
+/// A dispatch's lines in `info`'s text: `dispatch 0 before draw 1  Dispatch(2, 1, 1)  2x1x1 groups`, its program
+/// and each view.
+fn dispatch_lines(out: &mut String, dispatch: &DispatchSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) {
+    use std::fmt::Write as _;
+    let [x, y, z] = dispatch.groups;
+    let _ = writeln!(
+        out,
+        "dispatch {} before draw {}  {}  {x}x{y}x{z} groups",
+        dispatch.index, dispatch.before_draw, dispatch.label
+    );
+    if let Some(program) = dispatch.program {
+        let model = model_of(&program.sha256).unwrap_or_else(|| "?".to_owned());
+        let _ = writeln!(out, "  cs  {model:<7} {}  {} bytes", program.sha256, program.size);
+    }
+    for uav in &dispatch.uavs {
+        let what = match uav.layout {
+            Some(layout) => match layout.access {
+                iridia::capture::UavAccessKind::Raw => format!("raw, {} words", layout.width),
+                iridia::capture::UavAccessKind::Structured { stride } => {
+                    format!("structured, {} x {stride} bytes", layout.width)
+                }
+                iridia::capture::UavAccessKind::Typed if layout.slices > 1 || layout.height > 1 => format!(
+                    "{} {}x{} x{}",
+                    layout.format,
+                    layout.width,
+                    layout.height.checked_div(layout.slices).unwrap_or(0),
+                    layout.slices
+                ),
+                iridia::capture::UavAccessKind::Typed => format!("{} {}", layout.format, layout.width),
+            },
+            None => format!("{} {}", uav.view.dimension, uav.view.format),
+        };
+        let after = if uav.after_recorded {
+            "after recorded"
+        } else {
+            "after not recorded"
+        };
+        let counter = uav
+            .counter_after
+            .map_or_else(String::new, |c| format!(", counter after {c}"));
+        let _ = writeln!(out, "  u{:<4} {what}  {after}{counter}", uav.slot);
+    }
+    if let Some(problem) = &dispatch.problem {
+        let _ = writeln!(out, "  error: {problem}");
+    }
+}
+
 /// The text `info` prints.
 fn info_text<R: Read + Seek>(
     path: &Path,
     capture: &Capture<R>,
     draws: &[DrawSummary],
     resolves: &[(ResolveEntry, Option<iridia::Error>)],
+    dispatches: &[DispatchSummary],
     model_of: &dyn Fn(&BlobId) -> Option<String>,
 ) -> String {
     use std::fmt::Write as _;
@@ -166,9 +266,14 @@ fn info_text<R: Read + Seek>(
         1 => ", 1 resolve".to_owned(),
         n => format!(", {n} resolves"),
     };
+    let dispatched = match dispatches.len() {
+        0 => String::new(),
+        1 => ", 1 dispatch".to_owned(),
+        n => format!(", {n} dispatches"),
+    };
     let _ = writeln!(
         out,
-        "{}: iridia-capture {}, {} draw{plural}{not_recorded}{resolved}, {} bytes",
+        "{}: iridia-capture {}, {} draw{plural}{not_recorded}{resolved}{dispatched}, {} bytes",
         path.display(),
         manifest.version,
         draws.len(),
@@ -180,29 +285,40 @@ fn info_text<R: Read + Seek>(
     if let Some(application) = &manifest.application {
         let _ = writeln!(out, "application: {application}");
     }
-    let mut resolves = resolves.iter().enumerate().peekable();
-    let mut resolve_lines = |out: &mut String, upto: u64| {
-        while let Some((index, (entry, problem))) = resolves.next_if(|(_, (r, _))| r.before_draw <= upto) {
-            let after = if entry.destination.after.is_some() {
-                "after recorded"
-            } else {
-                "after not recorded"
-            };
-            let _ = writeln!(
-                out,
-                "resolve {index} before draw {}  {}  subresource {} -> subresource {}  {after}",
-                entry.before_draw,
-                entry.label(),
-                entry.source.subresource,
-                entry.destination.subresource
-            );
-            if let Some(problem) = problem {
-                let _ = writeln!(out, "  error: {problem}");
+    for event in capture.events() {
+        let draw = match event {
+            FrameEvent::Draw(index) => match draws.get(index) {
+                Some(draw) => draw,
+                None => continue,
+            },
+            FrameEvent::Resolve(index) => {
+                if let Some((entry, problem)) = resolves.get(index) {
+                    let after = if entry.destination.after.is_some() {
+                        "after recorded"
+                    } else {
+                        "after not recorded"
+                    };
+                    let _ = writeln!(
+                        out,
+                        "resolve {index} before draw {}  {}  subresource {} -> subresource {}  {after}",
+                        entry.before_draw,
+                        entry.label(),
+                        entry.source.subresource,
+                        entry.destination.subresource
+                    );
+                    if let Some(problem) = problem {
+                        let _ = writeln!(out, "  error: {problem}");
+                    }
+                }
+                continue;
             }
-        }
-    };
-    for draw in draws {
-        resolve_lines(&mut out, draw.index as u64);
+            FrameEvent::Dispatch(index) => {
+                if let Some(dispatch) = dispatches.get(index) {
+                    dispatch_lines(&mut out, dispatch, model_of);
+                }
+                continue;
+            }
+        };
         let _ = write!(out, "draw {}", draw.index);
         if let Some(name) = &draw.name {
             let _ = write!(out, " {name:?}");
@@ -242,7 +358,6 @@ fn info_text<R: Read + Seek>(
             let _ = writeln!(out, "  error: {problem}");
         }
     }
-    resolve_lines(&mut out, u64::MAX);
     for draw in unrecorded {
         let _ = writeln!(out, "not recorded: {}", unrecorded_line(draw));
     }

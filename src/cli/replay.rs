@@ -4,7 +4,11 @@
 //! Without `--draw`, the capture's resolves (`ResolveSubresource`, format 1.2) are replayed too, each listed before
 //! the draw it precedes (`r0  resolve before draw 12`; in JSON the `resolves` list, in the frame's order; with `--out`
 //! its replayed destination as `resolveN.bin`), and count like draws: a differing resolve is a difference. Exit
-//! code 0 when every compared draw and resolve matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
+//! Dispatches (format 1.3) likewise: each replayed from its recorded views and listed where it came
+//! (`d0  dispatch 0: ...  u0,u1`; in JSON the `dispatches` list; with `--out` each view's replayed window as
+//! `dispatchN.uM.bin`), typed views compared texel by texel under the tolerance, raw and structured views word by word,
+//! counters exactly; a differing dispatch is a difference. Exit
+//! code 0 when every compared draw, resolve and dispatch matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
 //! reported and the others still run), 3 when the comparison is incomplete: the capture lists draws its writer could
 //! not record, or nothing was compared (a CI job must not read either as a pass), unless `--allow-unrecorded`.
 //!
@@ -16,10 +20,14 @@
 //! where most does). The table and the exit code are the same with or without it.
 
 use super::common::{open, print_out, tolerance_of, unrecorded_line};
-use iridia::capture::Capture;
+use iridia::capture::{Capture, FrameEvent};
 use iridia::compare::TargetReport;
+use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
-use iridia::replay::{DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, replay_draw, replay_resolve};
+use iridia::replay::{
+    DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, replay_dispatch, replay_draw,
+    replay_resolve,
+};
 use serde_json::{Value, json};
 use std::io::{IsTerminal as _, Read, Seek};
 use std::ops::ControlFlow;
@@ -162,6 +170,120 @@ fn resolve_row(replay: &ResolveReplay) -> String {
         0,
         largest_error(report.map(|r| ("dst".to_owned(), r)).into_iter()),
     )
+}
+
+/// The JSON of one replayed dispatch: the library's report with its totals and result.
+fn dispatch_json(replay: &DispatchReplay) -> Result<Value, String> {
+    let mut value = serde_json::to_value(replay).map_err(|e| format!("cannot write JSON: {e}"))?;
+    let (compared, differing) = dispatch_totals(replay);
+    if let Some(object) = value.as_object_mut() {
+        object.insert("compared".to_owned(), json!(replay.compared()));
+        object.insert("matches".to_owned(), json!(replay.matches()));
+        object.insert("compared_elements".to_owned(), json!(compared));
+        object.insert("differing_elements".to_owned(), json!(differing));
+    }
+    Ok(value)
+}
+
+/// Elements and texels of a dispatch's compared views: (compared, differing).
+fn dispatch_totals(replay: &DispatchReplay) -> (u64, u64) {
+    replay
+        .uavs
+        .iter()
+        .filter_map(|u| u.report.as_ref())
+        .fold((0, 0), |(c, d), r| {
+            (c.saturating_add(r.compared), d.saturating_add(r.differing))
+        })
+}
+
+/// What differs first in a dispatch: `u0[5].w1 0x7 != 0x9`, `u1 counter 13 != 12`, a typed view's largest error.
+fn dispatch_error(replay: &DispatchReplay) -> String {
+    for uav in &replay.uavs {
+        let Some(report) = &uav.report else { continue };
+        if let Some(first) = report.first_word_differences.first() {
+            return format!(
+                "{}[{}].w{} {:#x} != {:#x}",
+                uav.name(),
+                first.element,
+                first.word,
+                first.replayed,
+                first.recorded
+            );
+        }
+        if let Some(counter) = report.counter.filter(|c| !c.matches) {
+            return format!("{} counter {} != {}", uav.name(), counter.replayed, counter.recorded);
+        }
+    }
+    largest_error(
+        replay
+            .uavs
+            .iter()
+            .filter_map(|u| Some((u.name(), u.report.as_ref()?.texels.as_ref()?))),
+    )
+}
+
+/// One row of the table for a dispatch: `d0  dispatch 0: blur  u0,u1  ...`, in the draws' columns (elements or
+/// texels where a draw has pixels).
+fn dispatch_row(replay: &DispatchReplay) -> String {
+    let (compared, differing) = dispatch_totals(replay);
+    let result = if !replay.compared() {
+        "not recorded"
+    } else if replay.matches() {
+        "matches"
+    } else {
+        "DIFFERS"
+    };
+    let mut name = format!("dispatch {}: {}", replay.index, replay.label);
+    if name.chars().count() > 24 {
+        name = name.chars().take(23).collect::<String>() + "…";
+    }
+    let uavs: Vec<String> = replay.uavs.iter().map(|u| u.name()).collect();
+    format!(
+        "{:>4}  {name:<24}  {:<13} {compared:>9}  {differing:>9}  {:>9}  {:<32}  {result}",
+        format!("d{}", replay.index),
+        uavs.join(","),
+        0,
+        dispatch_error(replay),
+    )
+}
+
+/// How the replayed dispatches came out.
+#[derive(Default)]
+struct DispatchCounts {
+    /// Compared with a recorded view.
+    compared: usize,
+    /// Compared and matching.
+    matching: usize,
+    /// Compared and differing.
+    differing: usize,
+    /// Nothing recorded after: replayed only.
+    uncompared: usize,
+    /// Could not be read or run.
+    failed: usize,
+}
+
+impl DispatchCounts {
+    /// Counts a replayed dispatch.
+    fn count(&mut self, replay: &DispatchReplay) {
+        let place = if !replay.compared() {
+            &mut self.uncompared
+        } else if replay.matches() {
+            &mut self.matching
+        } else {
+            &mut self.differing
+        };
+        *place = place.saturating_add(1);
+        if replay.compared() {
+            self.compared = self.compared.saturating_add(1);
+        }
+    }
+
+    /// Every dispatch met.
+    fn total(&self) -> usize {
+        self.compared
+            .saturating_add(self.uncompared)
+            .saturating_add(self.failed)
+    }
 }
 
 /// Writes one file under `dir`.
@@ -341,47 +463,82 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let mut rows = Vec::new();
     let (mut compared, mut matching, mut differing, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let mut resolved = ResolveCounts::default();
-    // the resolves in the frame's order, each before the draw it precedes (only when every draw is replayed)
-    let mut resolves = if args.draw.is_none() {
-        capture.resolves().iter().map(|r| r.before_draw).enumerate().collect()
+    let mut dispatched = DispatchCounts::default();
+    let mut dispatches_json = Vec::new();
+    // the draws, and without --draw the resolves and dispatches among them, in the frame's order
+    let events: Vec<FrameEvent> = if args.draw.is_none() {
+        capture.events()
     } else {
-        Vec::new()
-    }
-    .into_iter()
-    .peekable();
-    let mut run_resolves = |capture: &mut Capture<_>, upto: u64, rows: &mut Vec<String>| -> Result<(), String> {
-        while let Some((index, _)) = resolves.next_if(|&(_, before)| before <= upto) {
-            let outcome = capture
-                .resolve(index)
-                .and_then(|resolve| replay_resolve(&resolve, &options.tolerance))
-                .map_err(|e| format!("{}: {e}", path.display()));
-            match outcome {
-                Ok(replay) => {
-                    resolved.count(&replay);
-                    if let Some(dir) = &args.out {
-                        write_file(dir, &format!("resolve{index}.bin"), &replay.replayed)?;
-                    }
-                    if args.json {
-                        resolves_json.push(resolve_json(&replay)?);
-                    } else {
-                        rows.push(resolve_row(&replay));
-                    }
-                }
-                Err(message) => {
-                    resolved.failed = resolved.failed.saturating_add(1);
-                    bar.suspend(|| eprintln!("iridia: {message}"));
-                    if args.json {
-                        resolves_json.push(json!({"index": index, "error": message}));
-                    } else {
-                        rows.push(format!("{:>4}  error: {message}", format!("r{index}")));
-                    }
-                }
-            }
-        }
-        Ok(())
+        indices.iter().map(|&index| FrameEvent::Draw(index)).collect()
     };
-    for &index in &indices {
-        run_resolves(&mut capture, index as u64, &mut rows)?;
+    let dispatch_options = DispatchOptions {
+        work_limit: options.draw.work_limit,
+        unbound: options.draw.unbound,
+    };
+    for event in events {
+        let index = match event {
+            FrameEvent::Draw(index) => index,
+            FrameEvent::Resolve(index) => {
+                let outcome = capture
+                    .resolve(index)
+                    .and_then(|resolve| replay_resolve(&resolve, &options.tolerance))
+                    .map_err(|e| format!("{}: {e}", path.display()));
+                match outcome {
+                    Ok(replay) => {
+                        resolved.count(&replay);
+                        if let Some(dir) = &args.out {
+                            write_file(dir, &format!("resolve{index}.bin"), &replay.replayed)?;
+                        }
+                        if args.json {
+                            resolves_json.push(resolve_json(&replay)?);
+                        } else {
+                            rows.push(resolve_row(&replay));
+                        }
+                    }
+                    Err(message) => {
+                        resolved.failed = resolved.failed.saturating_add(1);
+                        bar.suspend(|| eprintln!("iridia: {message}"));
+                        if args.json {
+                            resolves_json.push(json!({"index": index, "error": message}));
+                        } else {
+                            rows.push(format!("{:>4}  error: {message}", format!("r{index}")));
+                        }
+                    }
+                }
+                continue;
+            }
+            FrameEvent::Dispatch(index) => {
+                let outcome = capture
+                    .dispatch(index)
+                    .and_then(|dispatch| replay_dispatch(&dispatch, &options.tolerance, &dispatch_options))
+                    .map_err(|e| format!("{}: {e}", path.display()));
+                match outcome {
+                    Ok(replay) => {
+                        dispatched.count(&replay);
+                        if let Some(dir) = &args.out {
+                            for uav in &replay.uavs {
+                                write_file(dir, &format!("dispatch{index}.{}.bin", uav.name()), &uav.replayed)?;
+                            }
+                        }
+                        if args.json {
+                            dispatches_json.push(dispatch_json(&replay)?);
+                        } else {
+                            rows.push(dispatch_row(&replay));
+                        }
+                    }
+                    Err(message) => {
+                        dispatched.failed = dispatched.failed.saturating_add(1);
+                        bar.suspend(|| eprintln!("iridia: {message}"));
+                        if args.json {
+                            dispatches_json.push(json!({"index": index, "error": message}));
+                        } else {
+                            rows.push(format!("{:>4}  error: {message}", format!("d{index}")));
+                        }
+                    }
+                }
+                continue;
+            }
+        };
         match replay_one(&mut capture, index, &mut cache, &options, &bar, args.time_limit) {
             Ok(replay) => {
                 if replay.compared() {
@@ -416,8 +573,10 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         }
         bar.inc(1);
     }
-    run_resolves(&mut capture, u64::MAX, &mut rows)?;
     bar.finish_and_clear();
+    let others_compared = compared
+        .saturating_add(resolved.compared)
+        .saturating_add(dispatched.compared);
     if args.json {
         let unrecorded_json: Vec<Value> = unrecorded
             .iter()
@@ -436,18 +595,23 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
             "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
             "draws": draws_json,
             "resolves": resolves_json,
+            "dispatches": dispatches_json,
             "unrecorded_draws": unrecorded_json,
             "summary": {
                 "draws": indices.len(),
                 "compared": compared,
                 "matching": matching,
                 "differing": differing,
-                "errors": failed.saturating_add(resolved.failed),
+                "errors": failed.saturating_add(resolved.failed).saturating_add(dispatched.failed),
                 "unrecorded": unrecorded.len(),
                 "resolves": resolved.total(),
                 "resolves_compared": resolved.compared,
                 "resolves_matching": resolved.matching,
                 "resolves_differing": resolved.differing,
+                "dispatches": dispatched.total(),
+                "dispatches_compared": dispatched.compared,
+                "dispatches_matching": dispatched.matching,
+                "dispatches_differing": dispatched.differing,
             },
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -483,6 +647,18 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
                 text.push_str(&format!(", {} failed", resolved.failed));
             }
         }
+        if dispatched.total() > 0 {
+            text.push_str(&format!(
+                "; {} dispatches, {} compared: {} match, {} differ",
+                dispatched.total(),
+                dispatched.compared,
+                dispatched.matching,
+                dispatched.differing
+            ));
+            if dispatched.failed > 0 {
+                text.push_str(&format!(", {} failed", dispatched.failed));
+            }
+        }
         text.push('\n');
         for draw in &unrecorded {
             text.push_str(&format!("not recorded: {}\n", unrecorded_line(draw)));
@@ -498,18 +674,17 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
                 }
             ));
         }
-        if compared.saturating_add(resolved.compared) == 0 && failed == 0 && !args.allow_unrecorded {
+        if others_compared == 0 && failed == 0 && !args.allow_unrecorded {
             text.push_str("nothing was compared: exit 3 (--allow-unrecorded to accept)\n");
         }
         print_out(&text)?;
     }
-    let incomplete =
-        !args.allow_unrecorded && (!unrecorded.is_empty() || compared.saturating_add(resolved.compared) == 0);
-    Ok(if failed > 0 || resolved.failed > 0 {
+    let incomplete = !args.allow_unrecorded && (!unrecorded.is_empty() || others_compared == 0);
+    Ok(if failed > 0 || resolved.failed > 0 || dispatched.failed > 0 {
         Verdict::Failed
     } else if incomplete {
         Verdict::Incomplete
-    } else if differing > 0 || resolved.differing > 0 {
+    } else if differing > 0 || resolved.differing > 0 || dispatched.differing > 0 {
         Verdict::Differs
     } else {
         Verdict::Matches

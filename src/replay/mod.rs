@@ -21,14 +21,20 @@
 //! A recorded `ResolveSubresource` (capture format 1.2) is replayed by [`resolve`]: its recorded samples resolved
 //! again ([`resolve_samples`], the box average) and compared with the recorded destination ([`replay_resolve`]).
 //!
+//! A recorded `Dispatch` (capture format 1.3) is replayed by [`dispatch`]: the compute program run again from the
+//! recorded views ([`replay_dispatch`]) and each view's window compared with the recorded one (typed views texel by
+//! texel under the tolerance, raw and structured views word by word, counters exactly).
+//!
 //! The result is serializable for the CLI's `--json` and the browser: targets by name (`"rt0"`, `"depth"`), format,
 //! size and report; the raw bytes, the ambiguity mask and the per-pixel comparison are left out of the JSON (they are
 //! megabytes) and reached through the fields and [`TargetReplay::png`].
 
+pub mod dispatch;
 pub mod explain;
 pub mod resolve;
 pub mod session;
 
+pub use dispatch::{DispatchReplay, UavReplay, UavReport, replay_dispatch};
 pub use explain::{Explainer, Explanation, explain};
 pub use resolve::{ResolveReplay, ResolvedSurfaces, replay_resolve, resolve_samples};
 pub use session::{ReplaySession, perceptual, plane_tolerance};

@@ -4,7 +4,7 @@ use super::*;
 
 /// A resolve of slice 1 of a 4x2, 4-sample, 2-slice `R8G8B8A8_TYPELESS` texture as `R8G8B8A8_UNORM` into mip 1
 /// (4x2) of an 8x4 `R8G8B8A8_UNORM` texture of 2 mips (subresource 1).
-fn record() -> ResolveRecord {
+pub(super) fn record() -> ResolveRecord {
     let mut source = shape(ResourceDimension::Texture2D, Format::R8G8B8A8Typeless, [4, 2, 1], 2, 1);
     source.sample_count = 4;
     ResolveRecord {
@@ -45,7 +45,7 @@ fn problem(edit: impl Fn(&mut serde_json::Value)) -> Error {
 #[test]
 fn a_resolve_reads_back_where_it_came_with_every_sample() {
     let mut capture = Capture::open(archive()).unwrap();
-    assert_eq!(capture.manifest().version, "1.2");
+    assert_eq!(capture.manifest().version, "1.3");
     assert_eq!(capture.resolves().len(), 1);
     assert_eq!(capture.resolves()[0].before_draw, 1);
     capture.check().unwrap();
