@@ -56,7 +56,7 @@ pub struct DrawState {
     pub stream_output: Option<StreamOutputState>,
     /// The unordered access views the pixel program sees (`OMSetRenderTargetsAndUnorderedAccessViews`, 5.3.9), by
     /// slot (`u#`; the slots after the render targets').
-    pub uavs: Vec<Option<super::dispatch::UnorderedAccessViewBinding>>,
+    pub uavs: Vec<Option<super::resource::UnorderedAccessViewBinding>>,
     /// The pixel shader stage's bindings.
     pub ps: StageBindings,
     /// Rasterizer state (15.1).

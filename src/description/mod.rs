@@ -20,10 +20,11 @@ mod data;
 mod dispatch;
 mod json;
 mod values;
+mod views;
 
 use crate::api::draw::{
     ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, IndexFormat, RenderTargetView,
-    StageBindings, StreamOutputEntry, StreamOutputState, StreamOutputTarget, VertexBufferBinding, bind_slot,
+    StageBindings, StreamOutputEntry, StreamOutputState, StreamOutputTarget, VertexBufferBinding,
 };
 use crate::api::enums::{DepthWriteMask, InputClassification};
 use crate::api::enums::{DsvDimension, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension};
@@ -44,7 +45,7 @@ use crate::format::{Format, NumericKind, TexelCodec, encode_depth, encode_stenci
 use crate::{Error, Result};
 use data::{Files, padded_data};
 use std::sync::Arc;
-use values::{Node, WHAT};
+use values::{Node, WHAT, bind_all, optional, slot_of};
 
 pub use data::DATA_KEYS;
 pub use dispatch::{DispatchDescription, is_dispatch_description, read_dispatches};
@@ -185,7 +186,7 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
     };
     // the pixel program's UAVs (top level only): bound once for every draw, as the reference renderer binds them
     let uavs = match root.get("uavs") {
-        Some(node) => dispatch::uav_bindings(&node, &mut files)?,
+        Some(node) => views::uav_bindings(&node, &mut files)?,
         None => Vec::new(),
     };
     let mut draws = Vec::with_capacity(draw_nodes.len());
@@ -621,11 +622,6 @@ struct Sections<'a> {
     blend: Option<(BlendDesc, [f32; 4], u32)>,
 }
 
-/// Reads `key` of `node` with `read`, if present.
-fn optional<'a, T>(node: &Node<'a>, key: &str, read: impl FnOnce(&Node<'a>) -> Result<T>) -> Result<Option<T>> {
-    node.get(key).map(|n| read(&n)).transpose()
-}
-
 impl<'a> Sections<'a> {
     /// The overridable keys of `node`.
     fn read(node: &Node<'a>, files: &mut Files<'_>) -> Result<Self> {
@@ -762,17 +758,6 @@ fn vertex_buffers(node: &Node<'_>, files: &mut Files<'_>) -> Result<Vec<GivenVer
         });
     }
     Ok(out)
-}
-
-/// A slot: `"slot"` if given (below `limit`), else the item's place `index` in its list.
-fn slot_of(item: &Node<'_>, index: usize, limit: usize) -> Result<u32> {
-    match item.get("slot") {
-        Some(node) => node.u32_at_most(u32::try_from(limit.saturating_sub(1)).unwrap_or(u32::MAX)),
-        None => u32::try_from(index)
-            .ok()
-            .filter(|&s| (s as usize) < limit)
-            .ok_or_else(|| item.error(format!("item {index} has no slot below {limit}"))),
-    }
 }
 
 /// `"vs_cbuffers"`/`"ps_cbuffers"`: each buffer's data padded to 16 bytes, in `"slot"` (or its place). Iridia adds
@@ -1213,19 +1198,6 @@ fn index_buffer(node: &Node<'_>, format: IndexFormat, files: &mut Files<'_>) -> 
         },
         count,
     ))
-}
-
-/// Binds `(slot, value)` pairs into a slot list, refusing a slot given twice.
-fn bind_all<T>(node: Option<Node<'_>>, pairs: Vec<(u32, T)>, limit: usize) -> Result<Vec<Option<T>>> {
-    let mut slots: Vec<Option<T>> = Vec::new();
-    for (slot, value) in pairs {
-        if slots.get(slot as usize).is_some_and(Option::is_some) {
-            let what = node.as_ref().map_or(String::from("a list"), |n| n.path.clone());
-            return Err(Error::new(WHAT, format!("slot {slot} is bound twice")).at(what));
-        }
-        bind_slot(&mut slots, slot, value, limit)?;
-    }
-    Ok(slots)
 }
 
 /// One draw's state from its sections (the draw's own keys over the top level's).

@@ -2,6 +2,7 @@
 //! where it is (`draws[2].vertex_buffers[0].f32[7]`) and what is wrong with it.
 
 use super::json::Value;
+use crate::api::draw::bind_slot;
 use crate::format::Format;
 use crate::{Error, Result};
 use serde::de::DeserializeOwned;
@@ -252,6 +253,35 @@ pub fn float_string_bits(text: &str) -> Option<u32> {
         return None;
     }
     number_f64(text).map(|v| (v as f32).to_bits())
+}
+
+/// Reads `key` of `node` with `read`, if present.
+pub fn optional<'a, T>(node: &Node<'a>, key: &str, read: impl FnOnce(&Node<'a>) -> Result<T>) -> Result<Option<T>> {
+    node.get(key).map(|n| read(&n)).transpose()
+}
+
+/// A slot: `"slot"` if given (below `limit`), else the item's place `index` in its list.
+pub fn slot_of(item: &Node<'_>, index: usize, limit: usize) -> Result<u32> {
+    match item.get("slot") {
+        Some(node) => node.u32_at_most(u32::try_from(limit.saturating_sub(1)).unwrap_or(u32::MAX)),
+        None => u32::try_from(index)
+            .ok()
+            .filter(|&s| (s as usize) < limit)
+            .ok_or_else(|| item.error(format!("item {index} has no slot below {limit}"))),
+    }
+}
+
+/// Binds `(slot, value)` pairs into a slot list, refusing a slot given twice.
+pub fn bind_all<T>(node: Option<Node<'_>>, pairs: Vec<(u32, T)>, limit: usize) -> Result<Vec<Option<T>>> {
+    let mut slots: Vec<Option<T>> = Vec::new();
+    for (slot, value) in pairs {
+        if slots.get(slot as usize).is_some_and(Option::is_some) {
+            let what = node.as_ref().map_or(String::from("a list"), |n| n.path.clone());
+            return Err(Error::new(WHAT, format!("slot {slot} is bound twice")).at(what));
+        }
+        bind_slot(&mut slots, slot, value, limit)?;
+    }
+    Ok(slots)
 }
 
 #[cfg(test)]
