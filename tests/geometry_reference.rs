@@ -154,3 +154,36 @@ fn geometry_programs_draw_what_the_reference_draws() {
         check(name);
     }
 }
+
+/// `iridia draw` writes a draw's stream-output buffers and counts as the reference renderer does.
+#[test]
+fn iridia_draw_writes_stream_output() {
+    let out = std::env::temp_dir().join(format!("iridia-so-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_iridia"))
+        .arg("draw")
+        .arg(fixtures().join("so_overflow.json"))
+        .arg("--out")
+        .arg(out.join("so"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for slot in 0..2 {
+        assert_eq!(
+            std::fs::read(out.join(format!("so.so{slot}.bin"))).unwrap(),
+            std::fs::read(fixtures().join(format!("out/so_overflow.so{slot}.bin"))).unwrap(),
+            "so{slot}"
+        );
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("so.json")).unwrap()).unwrap();
+    let stream0 = &summary["stream_output"]["statistics"][0];
+    assert_eq!(
+        (
+            stream0["primitives_written"].as_u64(),
+            stream0["primitives_storage_needed"].as_u64()
+        ),
+        (Some(2), Some(4))
+    );
+    std::fs::remove_dir_all(&out).ok();
+}

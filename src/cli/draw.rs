@@ -4,6 +4,10 @@
 //! packed). Depth-stencil texels are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32),
 //! where the reference renderer returns GL's (`depth24 << 8 | stencil`).
 //!
+//! A draw with stream output also writes `PREFIX.soN.bin` (each buffer after the last draw) and the per-stream counts
+//! in `PREFIX.json`; a pixel program's unordered access views go to `PREFIX.uN.bin`, as the geometry and pixel-UAV
+//! fixtures' renderers write them.
+//!
 //! A dispatch description (one with `"cs"`, `fixtures/compute`'s format) runs its dispatches in order instead and
 //! writes every unordered access view as that renderer does: `PREFIX.json` (`dispatches`, `uavs` with slot, bytes,
 //! file and counter) and `PREFIX.uN.bin` (the view's bytes after the last dispatch).
@@ -48,6 +52,28 @@ struct Summary {
     render_targets: Vec<TargetEntry>,
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<TargetEntry>,
+    /// The stream-output buffers after the last draw, and the primitives written and needed per stream over all
+    /// draws (`D3D11_QUERY_SO_STATISTICS_STREAMn`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_output: Option<StreamOutputEntry>,
+    /// The pixel program's unordered access views after the last draw.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    uavs: Vec<UavEntry>,
+}
+
+/// `stream_output` in `PREFIX.json`.
+#[derive(Serialize)]
+struct StreamOutputEntry {
+    buffers: Vec<UavEntry>,
+    statistics: Vec<StreamStatistics>,
+}
+
+/// One stream's counts.
+#[derive(Serialize)]
+struct StreamStatistics {
+    stream: usize,
+    primitives_written: u64,
+    primitives_storage_needed: u64,
 }
 
 /// The image of a description's target before any draw (its clear).
@@ -144,6 +170,56 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
         }
         None => None,
     };
+    let mut stream_output = None;
+    if let Some(buffers) = last.and_then(|o| o.stream_output.as_ref()) {
+        let mut entries = Vec::new();
+        for (slot, bytes) in buffers.buffers.iter().enumerate() {
+            let Some(bytes) = bytes else { continue };
+            let file = with_suffix(&format!(".so{slot}.bin"));
+            std::fs::write(&file, bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+            entries.push(UavEntry {
+                slot,
+                bytes: bytes.len(),
+                file: file_name(&file),
+                counter: None,
+            });
+        }
+        let statistics = (0..4usize)
+            .map(|stream| {
+                let (written, needed) =
+                    outputs
+                        .iter()
+                        .filter_map(|o| o.stream_output.as_ref())
+                        .fold((0u64, 0u64), |(w, n), s| {
+                            (
+                                w.saturating_add(s.written.get(stream).copied().unwrap_or(0)),
+                                n.saturating_add(s.needed.get(stream).copied().unwrap_or(0)),
+                            )
+                        });
+                StreamStatistics {
+                    stream,
+                    primitives_written: written,
+                    primitives_storage_needed: needed,
+                }
+            })
+            .collect();
+        stream_output = Some(StreamOutputEntry {
+            buffers: entries,
+            statistics,
+        });
+    }
+    let mut uavs = Vec::new();
+    for (slot, view) in last.map(|o| o.uavs.as_slice()).unwrap_or_default().iter().enumerate() {
+        let Some(view) = view else { continue };
+        let file = with_suffix(&format!(".u{slot}.bin"));
+        std::fs::write(&file, &view.bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+        uavs.push(UavEntry {
+            slot,
+            bytes: view.bytes.len(),
+            file: file_name(&file),
+            counter: view.counter,
+        });
+    }
     let summary = Summary {
         description: file_name(path),
         width,
@@ -158,6 +234,8 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
             .collect(),
         render_targets,
         depth,
+        stream_output,
+        uavs,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| format!("cannot write the summary: {e}"))?;
     let json_path = with_suffix(".json");
