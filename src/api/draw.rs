@@ -57,6 +57,8 @@ pub struct DrawState {
     /// The unordered access views the pixel program sees (`OMSetRenderTargetsAndUnorderedAccessViews`, 5.3.9), by
     /// slot (`u#`; the slots after the render targets').
     pub uavs: Vec<Option<super::resource::UnorderedAccessViewBinding>>,
+    /// A `DrawAuto` call not yet resolved into a `Draw` (see [`DrawAuto`]).
+    pub draw_auto: Option<DrawAuto>,
     /// The pixel shader stage's bindings.
     pub ps: StageBindings,
     /// Rasterizer state (15.1).
@@ -103,6 +105,7 @@ impl DrawState {
             gs: StageBindings::default(),
             stream_output: None,
             uavs: Vec::new(),
+            draw_auto: None,
             ps: StageBindings::default(),
             rasterizer: RasterizerDesc::default(),
             depth_stencil: DepthStencilDesc::default(),
@@ -559,8 +562,22 @@ pub struct StreamOutputEntry {
 pub struct StreamOutputTarget {
     /// The buffer's bytes.
     pub buffer: Arc<[u8]>,
-    /// The byte offset the draw's first vertex goes to.
+    /// The byte offset the draw's first vertex goes to; [`STREAM_OUTPUT_APPEND`] (-1 in the API) for where the
+    /// buffer's filled size stands (14.4), which a sequence of draws knows from the draws before.
     pub offset: u32,
+}
+
+/// `SOSetTargets`' offset -1: append where the buffer's filled size stands (14.4).
+pub const STREAM_OUTPUT_APPEND: u32 = u32::MAX;
+
+/// `DrawAuto` (8.9): stream output's buffer bound as vertex buffer 0, drawn with as many vertices as its filled
+/// size holds; a sequence of draws ([`crate::draw::run_sequence`]) resolves it into a `Draw` call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawAuto {
+    /// The stream-output buffer, as the draws were given it (the sequence finds what earlier draws left in it).
+    pub buffer: Arc<[u8]>,
+    /// The vertex stride.
+    pub stride: u32,
 }
 
 /// Stream output (section 14): the declaration the geometry program (or, without one, the vertex program) was created

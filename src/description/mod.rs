@@ -23,8 +23,9 @@ mod values;
 mod views;
 
 use crate::api::draw::{
-    ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, IndexFormat, RenderTargetView,
-    StageBindings, StreamOutputEntry, StreamOutputState, StreamOutputTarget, VertexBufferBinding,
+    ConstantBufferBinding, DepthStencilView, DrawAuto, DrawCall, DrawState, IndexBufferBinding, IndexFormat,
+    RenderTargetView, STREAM_OUTPUT_APPEND, StageBindings, StreamOutputEntry, StreamOutputState, StreamOutputTarget,
+    VertexBufferBinding,
 };
 use crate::api::enums::{DepthWriteMask, InputClassification};
 use crate::api::enums::{DsvDimension, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension};
@@ -112,6 +113,7 @@ const DRAW_KEYS: &[&str] = &[
     "gs",
     "gs_cbuffers",
     "stream_output",
+    "draw_auto",
     "depth",
     "input_layout",
     "vertex_buffers",
@@ -213,6 +215,17 @@ pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result
         let mut draw = build_draw(label, sections, &targets, node.as_ref(), &root, &mut files)?;
         draw.stream_output = stream_output;
         draw.uavs = uavs.clone();
+        // "draw_auto" (a draw's own key): DrawAuto with stream output's slot-0 buffer as vertex buffer 0
+        if let Some(auto) = node.as_ref().and_then(|n| n.get("draw_auto")) {
+            auto.expect_object(&["stride"])?;
+            let stride = optional(&auto, "stride", |n| n.u32_at_most(2048))?.unwrap_or(0);
+            let buffer =
+                stream_buffers.by_slot.first().cloned().flatten().ok_or_else(|| {
+                    auto.error("DrawAuto needs a stream-output buffer in slot 0 made by an earlier draw")
+                })?;
+            draw.stream_output = None;
+            draw.draw_auto = Some(DrawAuto { buffer, stride });
+        }
         draws.push(draw);
     }
     Ok(Description {
@@ -312,12 +325,12 @@ fn stream_output(node: &Node<'_>, made: &mut StreamBuffers) -> Result<StreamOutp
                     buffer
                 }
             };
-            let offset = optional(&item, "offset", |n| n.integer(-1, i128::from(u32::MAX)))?.unwrap_or(0);
-            let Ok(offset) = u32::try_from(offset) else {
-                return Err(
-                    item.error("offset -1 (append where the buffer's filled size stands, 14.4) is not supported yet")
-                );
-            };
+            // -1: append where the buffer's filled size stands (14.4)
+            let offset = optional(&item, "offset", |n| {
+                n.integer(-1, i128::from(u32::MAX.saturating_sub(1)))
+            })?
+            .unwrap_or(0);
+            let offset = u32::try_from(offset).unwrap_or(STREAM_OUTPUT_APPEND);
             if let Some(target) = targets.get_mut(slot) {
                 *target = Some(StreamOutputTarget { buffer, offset });
             }

@@ -134,8 +134,9 @@ pub fn run_sequence(
     let mut outputs = Vec::with_capacity(draws.len());
     // UAVs likewise: (the resource as given, the binding as the draws so far left it)
     let mut uav_now: Vec<(Arc<Resource>, UnorderedAccessViewBinding)> = Vec::new();
-    // stream-output buffers likewise: (as given, as the draws so far left them)
+    // stream-output buffers likewise: (as given, as the draws so far left them), and their filled sizes
     let mut streamed: Vec<[Arc<[u8]>; 2]> = Vec::new();
+    let mut filled: Vec<(Arc<[u8]>, u64)> = Vec::new();
     for draw in draws {
         let mut state = draw.clone();
         for binding in state.uavs.iter_mut().flatten() {
@@ -148,6 +149,13 @@ pub fn run_sequence(
             for (slot, target) in so.targets.iter_mut().enumerate() {
                 if let Some(target) = target {
                     given_streams.push((slot, target.buffer.clone()));
+                    if target.offset == crate::api::draw::STREAM_OUTPUT_APPEND {
+                        let size = filled
+                            .iter()
+                            .find(|(given, _)| Arc::ptr_eq(given, &target.buffer))
+                            .map_or(0, |(_, size)| *size);
+                        target.offset = u32::try_from(size).unwrap_or(u32::MAX);
+                    }
                     if let Some([_, now]) = streamed.iter().find(|[given, _]| Arc::ptr_eq(given, &target.buffer)) {
                         target.buffer = now.clone();
                     }
@@ -167,6 +175,31 @@ pub fn run_sequence(
         let given_depth = state.depth_stencil_view.as_ref().map(|v| v.resource.clone());
         if let Some(view) = state.depth_stencil_view.as_mut() {
             substitute(&mut view.resource);
+        }
+        // DrawAuto (8.9): the buffer as the draws left it, as many vertices as its filled size holds
+        if let Some(auto) = state.draw_auto.take() {
+            let size = filled
+                .iter()
+                .find(|(given, _)| Arc::ptr_eq(given, &auto.buffer))
+                .map_or(0, |(_, size)| *size);
+            let data = streamed
+                .iter()
+                .find(|[given, _]| Arc::ptr_eq(given, &auto.buffer))
+                .map_or_else(|| auto.buffer.clone(), |[_, now]| now.clone());
+            let vertices = size.checked_div(u64::from(auto.stride)).unwrap_or(0);
+            state.call = crate::api::draw::DrawCall::Draw {
+                vertex_count: u32::try_from(vertices).unwrap_or(u32::MAX),
+                start_vertex: 0,
+            };
+            let binding = crate::api::draw::VertexBufferBinding {
+                data,
+                stride: auto.stride,
+                offset: 0,
+            };
+            match state.vertex_buffers.first_mut() {
+                Some(slot) => *slot = Some(binding),
+                None => state.vertex_buffers.push(Some(binding)),
+            }
         }
         let mut forward = |p: &Progress| match progress.as_mut() {
             Some(callback) => callback(p),
@@ -211,6 +244,11 @@ pub fn run_sequence(
             for (slot, original) in given_streams {
                 if let Some(bytes) = after.buffers.get(slot).and_then(Option::as_ref) {
                     let now: Arc<[u8]> = bytes.clone().into();
+                    let size = after.filled(slot);
+                    match filled.iter_mut().find(|(g, _)| Arc::ptr_eq(g, &original)) {
+                        Some((_, entry)) => *entry = size,
+                        None => filled.push((original.clone(), size)),
+                    }
                     match streamed.iter_mut().find(|[g, _]| Arc::ptr_eq(g, &original)) {
                         Some([_, entry]) => *entry = now,
                         None => streamed.push([original, now]),

@@ -188,7 +188,14 @@ pub struct StreamOutputBuffers {
 }
 
 impl StreamOutputBuffers {
-    /// The bound buffers of `state`, from their offsets.
+    /// Where slot `slot`'s next vertex would go: the buffer's filled size (14.4, what `DrawAuto` and an appending
+    /// bind use).
+    pub fn filled(&self, slot: usize) -> u64 {
+        self.offsets.get(slot).copied().unwrap_or(0)
+    }
+
+    /// The bound buffers of `state`, from their offsets (an offset still saying append starts at 0: the draw alone
+    /// does not know the filled size).
     pub(super) fn new(state: &StreamOutputState) -> StreamOutputBuffers {
         let mut buffers = StreamOutputBuffers::default();
         for ((slot, offset), target) in buffers
@@ -199,7 +206,11 @@ impl StreamOutputBuffers {
         {
             if let Some(target) = target {
                 *slot = Some(target.buffer.to_vec());
-                *offset = u64::from(target.offset);
+                *offset = if target.offset == crate::api::draw::STREAM_OUTPUT_APPEND {
+                    0
+                } else {
+                    u64::from(target.offset)
+                };
             }
         }
         buffers
