@@ -188,3 +188,40 @@ fn iridia_draw_writes_stream_output() {
     );
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// A pixel's history in a draw with a geometry program: the fragments come from the primitives the program emitted
+/// (their vertex records are the emitted vertices: positions as the rasterizer took them), and the pixel the history
+/// replays ends as the whole draw left it.
+#[test]
+fn pixel_history_follows_the_geometry_programs_primitives() {
+    let dir = fixtures();
+    let description = description::read(&description_text("point_sprites"), &mut |file| {
+        std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
+    })
+    .unwrap();
+    let state = &description.draws[0];
+    let whole = run_sequence(
+        &description.draws,
+        &mut ShaderCache::new(),
+        DrawOptions::default(),
+        None,
+    )
+    .unwrap();
+    let image = whole[0].render_targets[0].as_ref().unwrap();
+    // a covered pixel: the first texel the draw changed
+    let covered = image.bytes.chunks(16).position(|t| t != [0u8; 16]).unwrap();
+    let (x, y) = ((covered % 32) as u32, (covered / 32) as u32);
+    let mut prepared = iridia::draw::PreparedDraw::new(state, &mut ShaderCache::new(), DrawOptions::default()).unwrap();
+    prepared.run(None).unwrap();
+    let history = prepared
+        .pixel_history(x, y, iridia::draw::HistoryOptions::default())
+        .unwrap();
+    let fragment = history.fragments.last().expect("a fragment at a covered pixel");
+    // every corner is an emitted vertex: a clip-space position with w = 1 (the sprite program's)
+    for corner in &fragment.vertices {
+        assert_eq!(corner.position[3], 1.0, "{corner:?}");
+        assert!(corner.inputs.is_empty());
+    }
+    let after = history.after.render_targets[0].as_ref().unwrap();
+    assert_eq!(after.bytes[..], image.bytes[covered * 16..covered * 16 + 16]);
+}

@@ -171,6 +171,9 @@ impl PreparedDraw<'_> {
 
     /// The vertex at `slot` of `instance` run alone: its inputs, every output, and the trace if asked for.
     pub fn vertex_record(&self, instance: u32, slot: usize, trace: bool) -> Result<VertexRecord> {
+        if let Some((stage, _)) = &self.geometry {
+            return self.geometry_vertex_record(stage, instance, slot);
+        }
         let what = format!("{} vs", self.state.label);
         let exe = &self.vertex.executable;
         let mut machine = self.machine();
@@ -203,6 +206,58 @@ impl PreparedDraw<'_> {
             outputs,
             position,
             trace: traced.map(Into::into),
+        })
+    }
+
+    /// With a geometry program, a primitive's vertices are the ones it emitted: the record holds the emitted vertex's
+    /// position and the outputs the draw keeps of it (the components the pixel program reads, by register), from the
+    /// instance's vertices the draw cached; no input assembler vertex, inputs or trace (a geometry invocation's
+    /// trace is not recorded).
+    fn geometry_vertex_record(
+        &self,
+        stage: &super::geometry::GeometryStage,
+        instance: u32,
+        slot: usize,
+    ) -> Result<VertexRecord> {
+        let shaded = usize::try_from(instance)
+            .ok()
+            .and_then(|i| self.cache.get(i))
+            .and_then(Option::as_ref)
+            .ok_or_else(|| {
+                Error::new(
+                    format!("{} gs", self.state.label),
+                    "the geometry program's vertices are not kept (the draw's vertices pass the cache)",
+                )
+                .kind(crate::error::ErrorKind::Unsupported)
+            })?;
+        let registers = stage.program.executable.output_register_count();
+        let mut outputs = vec![[0u32; 4]; usize::try_from(registers).unwrap_or(0)];
+        for (&(register, component), word) in self.linkage.varyings.iter().zip(shaded.varyings(slot)) {
+            if let Some(value) = outputs
+                .get_mut(usize::try_from(register).unwrap_or(usize::MAX))
+                .and_then(|o| o.get_mut(usize::from(component)))
+            {
+                *value = *word;
+            }
+        }
+        let position = shaded.position(slot).unwrap_or_default();
+        let (register, components) = self.linkage.position;
+        for (k, c) in components.iter().enumerate() {
+            if let (Some(c), Some(value)) = (c, position.get(k))
+                && let Some(o) = outputs
+                    .get_mut(usize::try_from(register).unwrap_or(usize::MAX))
+                    .and_then(|o| o.get_mut(usize::from(*c)))
+            {
+                *o = value.to_bits();
+            }
+        }
+        Ok(VertexRecord {
+            slot,
+            vertex_id: 0,
+            inputs: Vec::new(),
+            outputs,
+            position,
+            trace: None,
         })
     }
 
