@@ -163,6 +163,23 @@ impl<'p> Builder<'p> {
                     "a geometry program needs dcl_inputprimitive and dcl_outputtopology (22.3.6, 22.3.8)",
                 ));
             }
+            // 13.3: "The total amount of data that a Geometry Shader invocation can produce is 1024 32-bit values"
+            // (one stream: the declared output components times dcl_maxout)
+            let components: u32 = self
+                .outputs
+                .iter()
+                .filter(|o| matches!(o.register, OutputRegister::O(_)))
+                .map(|o| o.mask.count_ones())
+                .fold(0, u32::saturating_add);
+            if g.streams.count_ones() <= 1 && components.saturating_mul(g.max_vertices) > 1024 {
+                return Err(Error::new(
+                    self.name.clone(),
+                    format!(
+                        "dcl_maxout {} vertices of {components} output components pass the 1024 values an invocation may emit (13.3)",
+                        g.max_vertices
+                    ),
+                ));
+            }
             if let Some(declared) = self.declared_vertices
                 && declared != g.input_vertices
             {

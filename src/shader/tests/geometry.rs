@@ -128,4 +128,8 @@ fn geometry_declarations_are_checked() {
         "_stream form",
     );
     refused("vs_4_0\n emit\n ret", "geometry program instruction");
+    refused(
+        "gs_4_0\n dcl_inputprimitive point\n dcl_outputtopology pointlist\n dcl_output o0.xyzw\n dcl_output o1.xy\n dcl_maxout 200\n ret",
+        "1024 values",
+    );
 }
