@@ -12,28 +12,17 @@
     clippy::arithmetic_side_effects
 )]
 
-use std::path::{Path, PathBuf};
+#[path = "common/reference.rs"]
+mod reference;
+
+use reference::{json, sorted};
+use std::path::PathBuf;
 
 use iridia::description::read_dispatches;
 use iridia::dispatch::{DispatchOptions, contents, run_dispatch_on, uav_views};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compute")
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// `bytes` as elements of `words` 32-bit words, sorted.
-fn sorted(bytes: &[u8], words: usize) -> Vec<Vec<u32>> {
-    let all: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    let mut elements: Vec<Vec<u32>> = all.chunks(words.max(1)).map(<[u32]>::to_vec).collect();
-    elements.sort();
-    elements
+    reference::fixture_dir("compute")
 }
 
 /// Runs one description; gives the number of views compared.

@@ -17,13 +17,16 @@
     clippy::arithmetic_side_effects
 )]
 
-use std::path::{Path, PathBuf};
+#[path = "common/reference.rs"]
+mod reference;
+
+use std::path::PathBuf;
 
 use iridia::description;
 use iridia::draw::{DrawOptions, ShaderCache, run_sequence};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/geometry")
+    reference::fixture_dir("geometry")
 }
 
 /// The description `name` without the keys the reader does not take yet.

@@ -11,28 +11,17 @@
     clippy::arithmetic_side_effects
 )]
 
-use std::path::{Path, PathBuf};
+#[path = "common/reference.rs"]
+mod reference;
+
+use reference::{json, sorted};
+use std::path::PathBuf;
 
 use iridia::description;
 use iridia::draw::{DrawOptions, ShaderCache, run_sequence};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pixel-uav")
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// `bytes` as elements of `words` 32-bit words, sorted.
-fn sorted(bytes: &[u8], words: usize) -> Vec<Vec<u32>> {
-    let all: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    let mut elements: Vec<Vec<u32>> = all.chunks(words.max(1)).map(<[u32]>::to_vec).collect();
-    elements.sort();
-    elements
+    reference::fixture_dir("pixel-uav")
 }
 
 /// The expected file: the spec's bytes where the fixture has them, else the reference's.

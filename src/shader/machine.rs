@@ -255,13 +255,29 @@ impl Machine {
 
     /// Prepares a batch of `count` vertices (1 to [`LANES`]) for `exe`: every register zeroed.
     pub fn start_vertices(&mut self, exe: &Executable, count: usize) -> Result<()> {
-        if exe.stage != Stage::Vertex {
-            return Err(Error::new(exe.name.clone(), "start_vertices needs a vertex program"));
+        self.start_independent(exe, Stage::Vertex, count, "start_vertices", "vertices")
+    }
+
+    /// Starts a batch of `count` independent lanes (1 to [`LANES`]) for `exe`, which must be of `stage`; `call`
+    /// names the caller and `lanes` what a lane is, in errors.
+    fn start_independent(
+        &mut self,
+        exe: &Executable,
+        stage: Stage,
+        count: usize,
+        call: &str,
+        lanes: &str,
+    ) -> Result<()> {
+        if exe.stage != stage {
+            return Err(Error::new(
+                exe.name.clone(),
+                format!("{call} needs a {stage:?} program"),
+            ));
         }
         if count == 0 || count > LANES {
             return Err(Error::new(
                 exe.name.clone(),
-                format!("a batch holds 1 to {LANES} vertices, not {count}"),
+                format!("a batch holds 1 to {LANES} {lanes}, not {count}"),
             ));
         }
         self.start(exe, count, 0);
@@ -298,20 +314,7 @@ impl Machine {
     /// primitive ([`Machine::vertex_input_mut`]), `vPrim` ([`Machine::set_primitive_id`]) and `vGSInstanceID`
     /// ([`Machine::set_gs_instance`]), runs it and reads [`Machine::emissions`].
     pub fn start_primitives(&mut self, exe: &Executable, count: usize) -> Result<()> {
-        if exe.stage != Stage::Geometry {
-            return Err(Error::new(
-                exe.name.clone(),
-                "start_primitives needs a geometry program",
-            ));
-        }
-        if count == 0 || count > LANES {
-            return Err(Error::new(
-                exe.name.clone(),
-                format!("a batch holds 1 to {LANES} invocations, not {count}"),
-            ));
-        }
-        self.start(exe, count, 0);
-        Ok(())
+        self.start_independent(exe, Stage::Geometry, count, "start_primitives", "invocations")
     }
 
     /// A geometry batch's input `v[vertex][register]`, component `component`, for every lane, to fill in place.
@@ -358,17 +361,7 @@ impl Machine {
     /// Prepares a batch of `count` compute threads (1 to [`LANES`]) for `exe`. The caller fills each lane's thread
     /// IDs with [`Machine::set_thread`] and runs the batch with [`Machine::run_threads`].
     pub fn start_threads(&mut self, exe: &Executable, count: usize) -> Result<()> {
-        if exe.stage != Stage::Compute {
-            return Err(Error::new(exe.name.clone(), "start_threads needs a compute program"));
-        }
-        if count == 0 || count > LANES {
-            return Err(Error::new(
-                exe.name.clone(),
-                format!("a batch holds 1 to {LANES} threads, not {count}"),
-            ));
-        }
-        self.start(exe, count, 0);
-        Ok(())
+        self.start_independent(exe, Stage::Compute, count, "start_threads", "threads")
     }
 
     /// Sets lane `lane`'s thread IDs (18.6.5): its position in the dispatch (`vThreadID`), its group's
