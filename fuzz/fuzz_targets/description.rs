@@ -1,5 +1,6 @@
 //! A draw description (the JSON of `iridia draw`) from anywhere, its files one vertex and one pixel program: parsed
-//! and checked. Anything may fail with an error; nothing may panic.
+//! and checked, as a draw description and as a dispatch description. Anything may fail with an error; nothing may
+//! panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -20,4 +21,5 @@ fuzz_target!(|data: &[u8]| {
         })
     };
     let _ = iridia::description::read(text, &mut load);
+    let _ = iridia::description::read_dispatches(text, &mut load);
 });

@@ -1,4 +1,5 @@
-//! The SM4/SM5 shader interpreter: vertex and pixel programs (shader models 4.0, 4.1 and 5.0) run on the CPU, a
+//! The SM4/SM5 shader interpreter: vertex, pixel, geometry and compute programs (shader models 4.0, 4.1 and 5.0) run
+//! on the CPU, a
 //! batch of lanes at a time, as the D3D11.3 functional specification says. [`alu`] holds what each arithmetic,
 //! bitwise and conversion instruction does to one lane's register words; this module decodes operands, runs flow
 //! control across lanes, takes derivatives across pixel quads and asks bound views for texels, which [`texture`]
@@ -139,12 +140,24 @@
 //! write [`Bindings::uavs`] ([`uav::UnorderedAccessView`]); a pixel program's helper and discarded lanes change no
 //! memory (22.17.8). `bufinfo` counts a raw view's bytes (22.4.1).
 //!
+//! # Geometry programs (section 13, 22.8)
+//!
+//! A geometry batch ([`Machine::start_primitives`]) is up to [`LANES`] invocations; each lane's input primitive is
+//! `v[vertex][register]` ([`Machine::vertex_input_mut`]: the vertices' registers one after another in the input
+//! file), with `vPrim` and `vGSInstanceID` ([`Machine::set_gs_instance`]). `emit`/`cut` and their `_stream` forms
+//! record, per executing lane in lane order, the lane's every output register as a vertex of the stream, or the end
+//! of its strip ([`Machine::emissions`], [`Machine::emitted_vertex`]); emits past `dcl_maxout` are dropped (13.3).
+//! The draw module assembles strips into primitives.
+//!
 //! # Checked when building
 //!
 //! [`Executable::new`] refuses, with an error naming the program and the instruction: programs other than
-//! `vs`/`ps`/`cs` 4.0-5.0; a compute program without `dcl_thread_group` or past 18.6.4's group sizes, shared memory
+//! `vs`/`ps`/`gs`/`cs` 4.0-5.0; a geometry program without `dcl_inputprimitive` or `dcl_outputtopology`, with
+//! `dcl_maxout` past 1024 vertices or 1024 output values (13.3), inputs declaring another vertex count, plain
+//! `emit`/`cut` where streams are declared; a compute program without `dcl_thread_group` or past 18.6.4's group sizes, shared memory
 //! past 32 KiB (18.6.3); opcodes newer than the program's model; instructions of other stages (geometry, hull:
-//! "not an instruction a vertex, pixel or compute program runs"; `g#` and `sync` with `_t`/`_g`/`_ugroup` outside
+//! "not an instruction a vertex, pixel, geometry or compute program runs"; `emit`/`cut` outside geometry programs;
+//! `g#` and `sync` with `_t`/`_g`/`_ugroup` outside
 //! compute) and the pixel-only ones in a vertex or compute program (22.1.7); memory instructions on memory declared
 //! otherwise (a typed load on a raw view, the counter of a raw view, store masks other than `.x`..`.xyzw`);
 //! operands of the wrong kind or count; `_sat` and `_abs` where not defined; registers past their declarations
@@ -153,8 +166,8 @@
 //! outside their constructs; labels not placed after an unnested `ret` (22.7.15) and calls to labels that do not
 //! exist.
 //!
-//! Not implemented: interfaces (`fcall`, 7.19), geometry, hull and domain programs, tiled-resource feedback; each is
-//! refused by name.
+//! Not implemented: interfaces (`fcall`, 7.19), hull and domain programs, tiled-resource feedback; each is refused by
+//! name.
 //!
 //! # Speed
 //!
@@ -172,8 +185,8 @@
 //!   with diverging lanes, derivatives on quads with helper lanes, texture instructions against a recording view,
 //!   multisampled views (`ld2dms`, `sampleinfo`, `samplepos`, `resinfo`) through whole programs built with
 //!   [`crate::dxbc::asm`], the build-time refusals and the trace.
-//! - `tests/shader_fixtures.rs`: every vertex and pixel program under `fixtures/` builds (UAV programs are refused
-//!   by name); four compiled programs against results computed by hand from their HLSL; random inputs and random,
+//! - `tests/shader_fixtures.rs`: every vertex, pixel, geometry and compute program under `fixtures/` builds (hull and
+//!   domain programs are refused by name); four compiled programs against results computed by hand from their HLSL; random inputs and random,
 //!   partly missing, wrong-sized or misshapen bindings, and bit-flipped programs, never panic.
 //! - `tests/shader_texture.rs`: a program sampling, loading and querying a real [`texture::TextureView`].
 //! - `tests/shader_reference.rs`: `fixtures/reference/interp`, pixel programs rendered by a real D3D11, with the

@@ -1,6 +1,6 @@
 //! What an [`Executable`](super::Executable) declares, as the rest of the crate sees it: the stage, each input and
 //! output register with its system value and interpolation, constant buffers, resources, samplers, depth output, and
-//! the limits a vertex or pixel program's declarations must keep.
+//! the limits a program's declarations must keep.
 
 use crate::dxbc::program::{InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemName};
 

@@ -221,15 +221,13 @@ pub(super) fn shape(opcode: Opcode) -> Shape {
         o if o.is_immediate_atomic() => Shape::Memory(Mem::ImmediateAtomic { values: 1 }),
         O::Sync => Shape::Memory(Mem::Sync),
         o if o.is_geometry_emit() => Shape::Emit,
-        o if o.is_hull_phase() => {
-            Shape::Unsupported("is a hull program phase, not supported in a vertex or pixel program")
-        }
+        o if o.is_hull_phase() => Shape::Unsupported("is a hull program phase: hull programs are not supported yet"),
         O::InterfaceCall => Shape::Unsupported("(interfaces, 7.19) is not implemented"),
         O::Abort | O::DebugBreak => Shape::Unsupported("is a debug instruction, not supported"),
         o if o.is_feedback() || o == O::CheckAccessFullyMapped => {
             Shape::Unsupported("(tiled-resource feedback, 5.9.4.5) is not part of shader model 5.0")
         }
-        _ => Shape::Unsupported("is not an instruction a vertex, pixel or compute program runs"),
+        _ => Shape::Unsupported("is not an instruction a vertex, pixel, geometry or compute program runs"),
     }
 }
 
