@@ -147,11 +147,7 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
     bar.finish_and_clear();
     let (width, height) = (description.width, description.height);
     let last = outputs.last();
-    let with_suffix = |suffix: &str| {
-        let mut name = prefix.as_os_str().to_owned();
-        name.push(suffix);
-        PathBuf::from(name)
-    };
+    let with_suffix = |suffix: &str| suffixed(prefix, suffix);
     let mut render_targets = Vec::new();
     for (slot, resource) in description.render_targets.iter().enumerate() {
         let image = match last.and_then(|o| o.render_targets.get(slot)).and_then(Option::as_ref) {
@@ -175,14 +171,7 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
         let mut entries = Vec::new();
         for (slot, bytes) in buffers.buffers.iter().enumerate() {
             let Some(bytes) = bytes else { continue };
-            let file = with_suffix(&format!(".so{slot}.bin"));
-            std::fs::write(&file, bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
-            entries.push(UavEntry {
-                slot,
-                bytes: bytes.len(),
-                file: file_name(&file),
-                counter: None,
-            });
+            entries.push(write_view(prefix, &format!(".so{slot}.bin"), slot, bytes, None)?);
         }
         let statistics = (0..4usize)
             .map(|stream| {
@@ -211,14 +200,13 @@ pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
     let mut uavs = Vec::new();
     for (slot, view) in last.map(|o| o.uavs.as_slice()).unwrap_or_default().iter().enumerate() {
         let Some(view) = view else { continue };
-        let file = with_suffix(&format!(".u{slot}.bin"));
-        std::fs::write(&file, &view.bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
-        uavs.push(UavEntry {
+        uavs.push(write_view(
+            prefix,
+            &format!(".u{slot}.bin"),
             slot,
-            bytes: view.bytes.len(),
-            file: file_name(&file),
-            counter: view.counter,
-        });
+            &view.bytes,
+            view.counter,
+        )?);
     }
     let summary = Summary {
         description: file_name(path),
@@ -287,16 +275,13 @@ fn dispatch(
     for (slot, view) in views.iter().enumerate() {
         let Some(view) = view else { continue };
         let after = contents(view);
-        let mut name = prefix.as_os_str().to_owned();
-        name.push(format!(".u{slot}.bin"));
-        let file = PathBuf::from(name);
-        std::fs::write(&file, &after.bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
-        uavs.push(UavEntry {
+        uavs.push(write_view(
+            prefix,
+            &format!(".u{slot}.bin"),
             slot,
-            bytes: after.bytes.len(),
-            file: file_name(&file),
-            counter: after.counter,
-        });
+            &after.bytes,
+            after.counter,
+        )?);
     }
     let summary = DispatchSummary {
         description: file_name(path),
@@ -305,7 +290,31 @@ fn dispatch(
         uavs,
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| format!("cannot write the summary: {e}"))?;
+    let json_path = suffixed(prefix, ".json");
+    std::fs::write(&json_path, json).map_err(|e| format!("{}: cannot write: {e}", json_path.display()))
+}
+
+/// `prefix` with `suffix` appended to its file name (`out/draw` + `.u1.bin`).
+fn suffixed(prefix: &Path, suffix: &str) -> PathBuf {
     let mut name = prefix.as_os_str().to_owned();
-    name.push(".json");
-    std::fs::write(&name, json).map_err(|e| format!("{}: cannot write: {e}", PathBuf::from(&name).display()))
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Writes a buffer's or view's bytes to `prefix` + `suffix` and describes the file.
+fn write_view(
+    prefix: &Path,
+    suffix: &str,
+    slot: usize,
+    bytes: &[u8],
+    counter: Option<u32>,
+) -> Result<UavEntry, String> {
+    let file = suffixed(prefix, suffix);
+    std::fs::write(&file, bytes).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+    Ok(UavEntry {
+        slot,
+        bytes: bytes.len(),
+        file: file_name(&file),
+        counter,
+    })
 }

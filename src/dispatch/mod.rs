@@ -19,11 +19,11 @@
 
 use std::sync::Arc;
 
-use crate::api::dispatch::{DispatchState, MAX_THREAD_GROUPS_PER_DIMENSION, UnorderedAccessViewBinding};
+use crate::api::dispatch::{DispatchState, MAX_THREAD_GROUPS_PER_DIMENSION};
 use crate::draw::{DEFAULT_WORK_LIMIT, Program, StageResources};
 use crate::error::ErrorKind;
 use crate::shader::uav::{SharedMemory, UnorderedAccessView};
-pub use crate::shader::uav::{UavContents, contents, uav_view};
+pub use crate::shader::uav::{UavContents, contents, uav_view, uav_views};
 use crate::shader::{LANES, Machine, RunEnd, Stage, Unbound};
 use crate::{Error, Result};
 
@@ -73,21 +73,6 @@ pub fn run_dispatch(state: &DispatchState, options: &DispatchOptions) -> Result<
         uavs: views.iter().map(|view| view.as_ref().map(contents)).collect(),
         stats,
     })
-}
-
-/// The views of `bindings`, each holding a copy of its window of the resource (a dispatch writes these; several
-/// dispatches may share them, as a frame's do).
-pub fn uav_views(bindings: &[Option<UnorderedAccessViewBinding>]) -> Result<Vec<Option<UnorderedAccessView>>> {
-    bindings
-        .iter()
-        .enumerate()
-        .map(|(slot, binding)| {
-            binding
-                .as_ref()
-                .map(|b| uav_view(b).map_err(|e| e.within(format!("u{slot}"))))
-                .transpose()
-        })
-        .collect()
 }
 
 /// Runs `state`'s program over every thread against `views` (as [`uav_views`] made them; they keep what it wrote).

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::api::dispatch::UnorderedAccessViewDesc;
+use crate::api::dispatch::{UnorderedAccessViewBinding, UnorderedAccessViewDesc};
 use crate::api::draw::StageBindings;
 use crate::api::enums::UavDimension;
 use crate::api::resource::Resource;

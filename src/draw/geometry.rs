@@ -289,21 +289,12 @@ impl GeometryStage {
                 let id = self.primitive_id.map_or(0, |(r, c)| word_of(r, c));
                 let indices = self.array_indices.iter().map(|&(r, c, _)| word_of(r, c)).collect();
                 strip.push((slot, id, indices));
-                let made = match (topology, strip.as_slice()) {
-                    (1, [.., v]) => Some((v, [v.0; 3], PrimitiveKind::Point)),
-                    (3, [.., a, b]) => Some((a, [a.0, b.0, b.0], PrimitiveKind::Line)),
-                    (5, [.., a, b, c]) => {
-                        let k = strip.len().saturating_sub(3);
-                        let vertices = if k.is_multiple_of(2) {
-                            [a.0, b.0, c.0]
-                        } else {
-                            [a.0, c.0, b.0]
-                        };
-                        Some((a, vertices, PrimitiveKind::Triangle))
-                    }
-                    _ => None,
+                let Some((corners, kind)) = completed(topology, strip.len()) else {
+                    continue;
                 };
-                let Some((leading, vertices, kind)) = made else {
+                let slot_at = |i: usize| strip.get(i).map_or(0, |v| v.0);
+                let vertices = corners.map(slot_at);
+                let Some(leading) = strip.get(corners[0]) else {
                     continue;
                 };
                 for (value, (_, _, name)) in leading.2.iter().zip(&self.array_indices) {
@@ -348,28 +339,20 @@ fn stream_records(machine: &Machine, lanes: usize, plan: &StreamOutputPlan, reco
                     continue;
                 };
                 strip.push(first);
-                let vertices: Option<Vec<usize>> = match (topology, strip.as_slice()) {
-                    (1, [.., v]) => Some(vec![*v]),
-                    (3, [.., a, b]) => Some(vec![*a, *b]),
-                    (5, [.., a, b, c]) => {
-                        let k = strip.len().saturating_sub(3);
-                        Some(if k.is_multiple_of(2) {
-                            vec![*a, *b, *c]
-                        } else {
-                            vec![*a, *c, *b]
-                        })
-                    }
-                    _ => None,
-                };
-                if let Some(vertices) = vertices {
-                    let count = u8::try_from(vertices.len()).unwrap_or(0);
+                if let Some((corners, kind)) = completed(topology, strip.len()) {
+                    let count = match kind {
+                        PrimitiveKind::Point => 1,
+                        PrimitiveKind::Line => 2,
+                        PrimitiveKind::Triangle => 3,
+                    };
                     records.push(plan, stream, count, |v, register, component| {
                         let at = usize::try_from(register)
                             .unwrap_or(usize::MAX)
                             .saturating_mul(4)
                             .saturating_add(usize::from(component));
-                        vertices
+                        corners
                             .get(v)
+                            .and_then(|i| strip.get(*i))
                             .and_then(|first| machine.emitted_vertex(*first).get(at))
                             .copied()
                             .unwrap_or(0)
@@ -377,5 +360,27 @@ fn stream_records(machine: &Machine, lanes: usize, plan: &StreamOutputPlan, reco
                 }
             }
         }
+    }
+}
+
+/// The primitive a strip of `len` vertices of output topology `topology` (`D3D10_SB_PRIMITIVE_TOPOLOGY`: 1 point
+/// list, 3 line strip, 5 triangle strip) completes with its last vertex, as the strip's indices, leading vertex first
+/// (a point repeated, a line's end repeated as the input assembler writes them), and its kind; `None` when the last
+/// vertex completes none. A triangle strip's triangle `k` is `k, k+1, k+2`, odd ones `k, k+2, k+1`.
+fn completed(topology: u32, len: usize) -> Option<([usize; 3], PrimitiveKind)> {
+    let last = len.checked_sub(1)?;
+    match topology {
+        1 => Some(([last; 3], PrimitiveKind::Point)),
+        3 if len >= 2 => Some(([last.saturating_sub(1), last, last], PrimitiveKind::Line)),
+        5 if len >= 3 => {
+            let k = len.saturating_sub(3);
+            let corners = if k.is_multiple_of(2) {
+                [k, k.saturating_add(1), last]
+            } else {
+                [k, last, k.saturating_add(1)]
+            };
+            Some((corners, PrimitiveKind::Triangle))
+        }
+        _ => None,
     }
 }

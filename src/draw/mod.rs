@@ -118,11 +118,18 @@ use crate::api::dispatch::UnorderedAccessViewBinding;
 use crate::api::resource::Resource;
 use std::sync::Arc;
 
+/// A stream-output buffer of a sequence of draws: as the draws were given it, as the draws so far left it, and its
+/// filled size (14.4).
+struct Streamed {
+    given: Arc<[u8]>,
+    now: Arc<[u8]>,
+    filled: u64,
+}
+
 /// Runs `draws` in order into the same targets: each draw's target views, where they see a resource an earlier draw
 /// wrote, see it as that draw left it (views are matched by the resource they were given, as a description's draws
 /// share their targets). Returns each draw's output; the last one holds the targets after all. `progress` is called
 /// for each draw in turn.
-#[allow(clippy::too_many_lines)] // one pass over the draws, carrying each kind of output to the next
 pub fn run_sequence(
     draws: &[DrawState],
     cache: &mut ShaderCache,
@@ -134,9 +141,14 @@ pub fn run_sequence(
     let mut outputs = Vec::with_capacity(draws.len());
     // UAVs likewise: (the resource as given, the binding as the draws so far left it)
     let mut uav_now: Vec<(Arc<Resource>, UnorderedAccessViewBinding)> = Vec::new();
-    // stream-output buffers likewise: (as given, as the draws so far left them), and their filled sizes
-    let mut streamed: Vec<[Arc<[u8]>; 2]> = Vec::new();
-    let mut filled: Vec<(Arc<[u8]>, u64)> = Vec::new();
+    // stream-output buffers likewise: as given, as the draws so far left them, and their filled sizes
+    let mut streamed: Vec<Streamed> = Vec::new();
+    let find = |streamed: &[Streamed], buffer: &Arc<[u8]>| -> Option<(Arc<[u8]>, u64)> {
+        streamed
+            .iter()
+            .find(|s| Arc::ptr_eq(&s.given, buffer))
+            .map(|s| (s.now.clone(), s.filled))
+    };
     for draw in draws {
         let mut state = draw.clone();
         for binding in state.uavs.iter_mut().flatten() {
@@ -149,15 +161,13 @@ pub fn run_sequence(
             for (slot, target) in so.targets.iter_mut().enumerate() {
                 if let Some(target) = target {
                     given_streams.push((slot, target.buffer.clone()));
+                    let earlier = find(&streamed, &target.buffer);
                     if target.offset == crate::api::draw::STREAM_OUTPUT_APPEND {
-                        let size = filled
-                            .iter()
-                            .find(|(given, _)| Arc::ptr_eq(given, &target.buffer))
-                            .map_or(0, |(_, size)| *size);
+                        let size = earlier.as_ref().map_or(0, |(_, size)| *size);
                         target.offset = u32::try_from(size).unwrap_or(u32::MAX);
                     }
-                    if let Some([_, now]) = streamed.iter().find(|[given, _]| Arc::ptr_eq(given, &target.buffer)) {
-                        target.buffer = now.clone();
+                    if let Some((now, _)) = earlier {
+                        target.buffer = now;
                     }
                 }
             }
@@ -178,14 +188,7 @@ pub fn run_sequence(
         }
         // DrawAuto (8.9): the buffer as the draws left it, as many vertices as its filled size holds
         if let Some(auto) = state.draw_auto.take() {
-            let size = filled
-                .iter()
-                .find(|(given, _)| Arc::ptr_eq(given, &auto.buffer))
-                .map_or(0, |(_, size)| *size);
-            let data = streamed
-                .iter()
-                .find(|[given, _]| Arc::ptr_eq(given, &auto.buffer))
-                .map_or_else(|| auto.buffer.clone(), |[_, now]| now.clone());
+            let (data, size) = find(&streamed, &auto.buffer).unwrap_or_else(|| (auto.buffer.clone(), 0));
             let vertices = size.checked_div(u64::from(auto.stride)).unwrap_or(0);
             state.call = crate::api::draw::DrawCall::Draw {
                 vertex_count: u32::try_from(vertices).unwrap_or(u32::MAX),
@@ -243,15 +246,14 @@ pub fn run_sequence(
         if let Some(after) = output.stream_output.as_ref() {
             for (slot, original) in given_streams {
                 if let Some(bytes) = after.buffers.get(slot).and_then(Option::as_ref) {
-                    let now: Arc<[u8]> = bytes.clone().into();
-                    let size = after.filled(slot);
-                    match filled.iter_mut().find(|(g, _)| Arc::ptr_eq(g, &original)) {
-                        Some((_, entry)) => *entry = size,
-                        None => filled.push((original.clone(), size)),
-                    }
-                    match streamed.iter_mut().find(|[g, _]| Arc::ptr_eq(g, &original)) {
-                        Some([_, entry]) => *entry = now,
-                        None => streamed.push([original, now]),
+                    let now = Streamed {
+                        given: original,
+                        now: bytes.clone().into(),
+                        filled: after.filled(slot),
+                    };
+                    match streamed.iter_mut().find(|s| Arc::ptr_eq(&s.given, &now.given)) {
+                        Some(entry) => *entry = now,
+                        None => streamed.push(now),
                     }
                 }
             }

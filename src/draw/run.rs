@@ -34,7 +34,7 @@ use super::program::{Program, ShaderCache};
 use super::progress::{Progress, ProgressCallback, Reporter};
 use super::stream_output::{StreamOutputBuffers, StreamOutputPlan, StreamRecords};
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices, shade_instance};
-use crate::shader::uav::{UnorderedAccessView, contents, uav_view};
+use crate::shader::uav::{UnorderedAccessView, contents, uav_views};
 
 /// The largest render target side D3D11 allows (`D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`), the implicit scissor of a
 /// draw without targets (16.11).
@@ -650,6 +650,9 @@ impl<'s> PreparedDraw<'s> {
         if new.filtering() != old.filtering() || new.arithmetic() != old.arithmetic() {
             self.vs.set_variants(new);
             self.ps.set_variants(new);
+            if let Some((_, resources)) = self.geometry.as_mut() {
+                resources.set_variants(new);
+            }
             self.cache.iter_mut().for_each(|slot| *slot = None);
         }
         self.options.variants = variants;
@@ -1134,17 +1137,7 @@ impl<'s> PreparedDraw<'s> {
 
     /// The pixel program's unordered access views, each holding its window of the resource as bound.
     pub(super) fn pixel_uavs(&self) -> Result<Vec<Option<UnorderedAccessView>>> {
-        self.state
-            .uavs
-            .iter()
-            .enumerate()
-            .map(|(slot, binding)| {
-                binding
-                    .as_ref()
-                    .map(|b| uav_view(b).map_err(|e| e.within(format!("{} u{slot}", self.state.label))))
-                    .transpose()
-            })
-            .collect()
+        uav_views(&self.state.uavs).map_err(|e| e.within(self.state.label.as_str()))
     }
 
     /// Where instance `instance` begins: its vertices from the cache, or to be shaded.

@@ -227,27 +227,14 @@ pub(super) fn shade_next_batch(
     }
     let end = start.saturating_add(LANES).min(count);
     run_batch(ia, exe, bindings, instance, start..end, inputs, machine, None, what)?;
-    let word = |machine: &Machine, lane: usize, (register, component): (u32, u8)| {
-        machine
-            .output_lanes(register, usize::from(component))
-            .and_then(|lanes| lanes.get(lane))
-            .copied()
-            .unwrap_or(0)
-    };
-    let (position_register, position_components) = linkage.position;
     for lane in 0..end.saturating_sub(start) {
-        let position =
-            position_components.map(|c| c.map_or(0., |c| f32::from_bits(word(machine, lane, (position_register, c)))));
-        shaded.positions.push(position);
-        for &key in &linkage.varyings {
-            shaded.varyings.push(word(machine, lane, key));
-        }
-        for &key in &linkage.clip_distances {
-            shaded.clip.push(f32::from_bits(word(machine, lane, key)));
-        }
-        for &key in &linkage.cull_distances {
-            shaded.cull.push(f32::from_bits(word(machine, lane, key)));
-        }
+        shaded.push(linkage, |register, component| {
+            machine
+                .output_lanes(register, usize::from(component))
+                .and_then(|lanes| lanes.get(lane))
+                .copied()
+                .unwrap_or(0)
+        });
     }
     let lanes = u64::try_from(end.saturating_sub(start)).unwrap_or(0);
     // the instructions the batch executed (a loop's every iteration), for every lane

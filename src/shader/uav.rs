@@ -437,19 +437,7 @@ pub fn uav_view(binding: &UnorderedAccessViewBinding) -> Result<UnorderedAccessV
     let initial = binding.initial_count.unwrap_or(0);
     match (&*binding.resource, desc.dimension) {
         (Resource::Buffer(bytes), UavDimension::Buffer) => {
-            let (access, element_bytes) = if desc.raw {
-                (UavAccess::Raw, 4u64)
-            } else if desc.structure_stride != 0 {
-                (
-                    UavAccess::Structured {
-                        stride: desc.structure_stride,
-                    },
-                    u64::from(desc.structure_stride),
-                )
-            } else {
-                let info = crate::format::TexelCodec::new(desc.format)?;
-                (UavAccess::Typed, info.element_bytes() as u64)
-            };
+            let (access, element_bytes) = buffer_access(desc)?;
             let start = u64::from(desc.first_element).saturating_mul(element_bytes);
             let length = u64::from(desc.num_elements).saturating_mul(element_bytes);
             let end = start.saturating_add(length);
@@ -543,6 +531,38 @@ pub fn uav_view(binding: &UnorderedAccessViewBinding) -> Result<UnorderedAccessV
     }
 }
 
+/// How a buffer view addresses its elements, and their size in bytes: raw (4-byte words), structured (the stride)
+/// or typed (the format's element).
+fn buffer_access(desc: &crate::api::dispatch::UnorderedAccessViewDesc) -> Result<(UavAccess, u64)> {
+    Ok(if desc.raw {
+        (UavAccess::Raw, 4)
+    } else if desc.structure_stride != 0 {
+        (
+            UavAccess::Structured {
+                stride: desc.structure_stride,
+            },
+            u64::from(desc.structure_stride),
+        )
+    } else {
+        (UavAccess::Typed, TexelCodec::new(desc.format)?.element_bytes() as u64)
+    })
+}
+
+/// The views of `bindings` by slot, each holding a copy of its window of the resource (a dispatch or a draw writes
+/// these; several may share them, as a frame's do); errors name the slot.
+pub fn uav_views(bindings: &[Option<UnorderedAccessViewBinding>]) -> Result<Vec<Option<UnorderedAccessView>>> {
+    bindings
+        .iter()
+        .enumerate()
+        .map(|(slot, binding)| {
+            binding
+                .as_ref()
+                .map(|b| uav_view(b).map_err(|e| e.within(format!("u{slot}"))))
+                .transpose()
+        })
+        .collect()
+}
+
 /// The resource `binding` views, with the view's window holding `bytes` (what a view's [`UnorderedAccessView::contents`]
 /// gave): a buffer's elements or a texture's mip level slices replaced, the rest as it was. For the draw after, which
 /// sees what this one wrote.
@@ -551,13 +571,7 @@ pub fn resource_after(binding: &UnorderedAccessViewBinding, bytes: &[u8]) -> Res
     let desc = &binding.desc;
     match &*binding.resource {
         Resource::Buffer(data) => {
-            let element = if desc.raw {
-                4
-            } else if desc.structure_stride != 0 {
-                u64::from(desc.structure_stride)
-            } else {
-                TexelCodec::new(desc.format)?.element_bytes() as u64
-            };
+            let (_, element) = buffer_access(desc)?;
             let start = usize::try_from(u64::from(desc.first_element).saturating_mul(element))
                 .map_err(|_| Error::new(what, "window"))?;
             let mut out = data.to_vec();
