@@ -33,7 +33,7 @@
 //!   the index value `0xFFFF` (16-bit) or `0xFFFFFFFF` (32-bit) cuts the strip in every topology (8.12); an
 //!   incomplete primitive is dropped (8.13). Points and lines are assembled ([`Topology`]) when
 //!   [`Options::points_and_lines`] says the caller draws them, as the draw module does (a caller that handles only
-//!   triangles gets them refused); patch lists need tessellation. Each vertex is shaded once per instance, however
+//!   triangles gets them refused); a patch list's patches are read with `Primitives::next_patch` for the hull program. Each vertex is shaded once per instance, however
 //!   often the indices name it (9.2 allows the cache).
 //! - **Bounds.** With [`OutOfBounds::Error`] (the default) every read the draw makes must be inside its buffer, as a
 //!   well-formed draw's are: an unbound slot, an index buffer too short for the indices read, a vertex or instance past
@@ -164,6 +164,14 @@ impl InputAssembler {
     pub fn new(draw: &DrawState, signature: &Signature, options: Options) -> Result<Self> {
         let error = |detail: String| draw.error("input assembler", detail);
         let topology = Topology::of(draw.topology).map_err(|d| error(d).at("topology"))?;
+        if topology.control_points().is_some() && !options.points_and_lines {
+            return Err(error(format!(
+                "the topology {} is a patch list, which only a tessellation draw takes (this caller draws triangles \
+                 only)",
+                draw.topology
+            ))
+            .at("topology"));
+        }
         if topology.kind() != PrimitiveKind::Triangle && !options.points_and_lines {
             return Err(error(format!(
                 "the topology {} makes points or lines, which this caller does not take (it asked for triangles \
@@ -301,11 +309,25 @@ impl InputAssembler {
     /// counted) and triangles made (`IAPrimitives`).
     pub fn statistics(&self) -> (u64, u64) {
         let instances = u64::from(self.instance_count);
-        let primitives = self.primitives().count() as u64;
+        let primitives = self.primitive_count();
         (
             self.assembly.vertices_read().saturating_mul(instances),
             primitives.saturating_mul(instances),
         )
+    }
+
+    /// Primitives of one instance: points, lines or triangles, or the patches of a patch list (8.10).
+    pub fn primitive_count(&self) -> u64 {
+        if self.assembly.topology.control_points().is_none() {
+            return self.primitives().count() as u64;
+        }
+        let mut walk = self.primitives();
+        let mut points = Vec::new();
+        let mut count = 0u64;
+        while walk.next_patch(&mut points).is_some() {
+            count = count.saturating_add(1);
+        }
+        count
     }
 
     /// An error about this draw's input assembler.

@@ -806,7 +806,10 @@ fn points_and_lines_are_refused_to_a_caller_taking_triangles_only_and_patches_al
         (PrimitiveTopology::PointList, "points or lines"),
         (PrimitiveTopology::LineList, "points or lines"),
         (PrimitiveTopology::LineStripAdj, "points or lines"),
-        (PrimitiveTopology::PatchList3, "tessellation"),
+        (
+            PrimitiveTopology::PatchList3,
+            "patch list, which only a tessellation draw takes",
+        ),
         (PrimitiveTopology::Undefined, "no primitive topology"),
     ] {
         let mut draw = position_draw(48, 16, 0, draw_call(3));
@@ -940,4 +943,47 @@ fn fetching_past_the_vertices_or_instances_is_an_error() {
     assert!(ia.fetch(0, 2..4, &mut out).is_err());
     assert!(ia.fetch(0, 0..3, &mut out).is_ok());
     assert_eq!((out.vertex_count(), out.register_count()), (3, 1));
+}
+
+/// The patches of `draw` as (control points' vertex IDs, primitive ID).
+fn patches_of(draw: &DrawState) -> Vec<(Vec<u32>, u32)> {
+    let options = Options {
+        points_and_lines: true,
+        ..Options::default()
+    };
+    let ia = InputAssembler::new(draw, &signature(vec![]), options).unwrap();
+    assert_eq!(
+        ia.primitives().count(),
+        0,
+        "a patch list gives no points, lines or triangles"
+    );
+    let mut walk = ia.primitives();
+    let mut points = Vec::new();
+    let mut out = Vec::new();
+    while let Some(id) = walk.next_patch(&mut points) {
+        let ids = points
+            .iter()
+            .map(|v| ia.vertices().vertex_id(*v as usize).unwrap())
+            .collect();
+        out.push((ids, id));
+    }
+    assert_eq!(ia.primitive_count(), out.len() as u64);
+    out
+}
+
+#[test]
+fn a_patch_list_groups_control_points_and_a_cut_drops_a_partial_patch() {
+    // 8.10: N vertices a patch; 7 vertices of 3-point patches make 2 patches, the last vertex left over
+    let mut draw = position_draw(7 * 16, 16, 0, draw_call(7));
+    draw.topology = PrimitiveTopology::PatchList3;
+    assert_eq!(patches_of(&draw), [(vec![0, 1, 2], 0), (vec![3, 4, 5], 1)]);
+    // 8.12/8.13: the cut value ends a partly read patch, which is dropped; IDs count the patches made
+    let draw = indexed_draw(&[4, 5, 0xFFFF, 6, 7, 8, 9, 1, 2, 3, 3], PrimitiveTopology::PatchList4);
+    assert_eq!(patches_of(&draw), [(vec![6, 7, 8, 9], 0), (vec![1, 2, 3, 3], 1)]);
+    // 32 control points, the most (8.10)
+    let mut draw = position_draw(64 * 16, 16, 0, draw_call(64));
+    draw.topology = PrimitiveTopology::PatchList32;
+    let patches = patches_of(&draw);
+    assert_eq!(patches.len(), 2);
+    assert_eq!(patches[1].0, (32..64).collect::<Vec<u32>>());
 }

@@ -28,6 +28,9 @@ pub enum Topology {
     TriangleListAdj,
     /// A strip over the even vertices, the odd ones adjacent (dropped).
     TriangleStripAdj,
+    /// Patches of 1 to 32 control points (8.10), which only a draw with a hull and a domain program takes; read with
+    /// [`Primitives::next_patch`] (the primitive walk itself gives none).
+    PatchList(u8),
 }
 
 /// What a topology's primitives are.
@@ -67,10 +70,19 @@ impl Topology {
             PrimitiveTopology::TriangleListAdj => Ok(Self::TriangleListAdj),
             PrimitiveTopology::TriangleStripAdj => Ok(Self::TriangleStripAdj),
             PrimitiveTopology::Undefined => Err("no primitive topology is set".to_owned()),
-            _ => Err(format!(
-                "the topology {topology} is a patch list, which only tessellation draws (Iridia runs no hull or \
-                 domain programs)"
-            )),
+            // D3D11_PRIMITIVE_TOPOLOGY_1_CONTROL_POINT_PATCHLIST is 33, each count one more
+            other => match other.value().checked_sub(32).and_then(|n| u8::try_from(n).ok()) {
+                Some(points @ 1..=32) => Ok(Self::PatchList(points)),
+                _ => Err(format!("the topology {topology} is not one Iridia assembles")),
+            },
+        }
+    }
+
+    /// Control points of each patch, for a patch list.
+    pub fn control_points(self) -> Option<u8> {
+        match self {
+            Self::PatchList(points) => Some(points),
+            _ => None,
         }
     }
 
@@ -82,6 +94,8 @@ impl Topology {
             Self::TriangleList | Self::TriangleStrip | Self::TriangleListAdj | Self::TriangleStripAdj => {
                 PrimitiveKind::Triangle
             }
+            // what reaches the rasterizer is the tessellator's; a patch list's own kind is never drawn
+            Self::PatchList(_) => PrimitiveKind::Point,
         }
     }
 }
@@ -257,6 +271,11 @@ impl Primitives<'_> {
             // a line strip's line k with adjacency is vertices k..k+3, as a list's four (8.10's figure)
             Topology::LineListAdj | Topology::LineStripAdj => Ok((primitive, [r2, r3, r4, r5, r5, r5], 4)),
             Topology::TriangleListAdj => Ok((primitive, [r0, r1, r2, r3, r4, r5], 6)),
+            Topology::PatchList(_) => Err(crate::Error::new(
+                "input assembler",
+                "patches into a geometry program without tessellation are not supported",
+            )
+            .kind(crate::error::ErrorKind::Unsupported)),
             Topology::TriangleStripAdj => Err(crate::Error::new(
                 "input assembler",
                 "triangle strips with adjacency into a geometry program are not supported",
@@ -266,10 +285,37 @@ impl Primitives<'_> {
     }
 }
 
+impl Primitives<'_> {
+    /// The next patch of a patch list (8.10): its control points' vertex slots into `points` (cleared first) and its
+    /// `SV_PrimitiveID` (8.17, counting patches); `None` at the end or for another topology. A cut (8.12) drops a
+    /// partly read patch, as it drops a partly read list primitive.
+    pub fn next_patch(&mut self, points: &mut Vec<u32>) -> Option<u32> {
+        let count = usize::from(self.assembly.topology.control_points()?);
+        points.clear();
+        loop {
+            let entry = self.assembly.entry(self.position)?;
+            self.position = self.position.saturating_add(1);
+            if entry == CUT {
+                points.clear();
+                continue;
+            }
+            points.push(entry);
+            if points.len() == count {
+                let id = self.next_id;
+                self.next_id = self.next_id.wrapping_add(1);
+                return Some(id);
+            }
+        }
+    }
+}
+
 impl Iterator for Primitives<'_> {
     type Item = Primitive;
 
     fn next(&mut self) -> Option<Primitive> {
+        if self.assembly.topology.control_points().is_some() {
+            return None;
+        }
         loop {
             let entry = self.assembly.entry(self.position)?;
             self.position = self.position.saturating_add(1);

@@ -358,6 +358,18 @@ impl Machine {
             .unwrap_or(&[])
     }
 
+    /// Prepares a batch of `count` lanes (1 to [`LANES`]) of a hull program phase or a domain program: the caller
+    /// fills each lane's control points, patch constants and system value where [`Executable::patch_inputs`] puts
+    /// them ([`Machine::input_mut`]) and `vPrim` ([`Machine::set_primitive_id`]), runs it and reads the outputs.
+    pub fn start_patch_lanes(&mut self, exe: &Executable, count: usize) -> Result<()> {
+        let stage = if exe.stage == Stage::Domain {
+            Stage::Domain
+        } else {
+            Stage::Hull
+        };
+        self.start_independent(exe, stage, count, "start_patch_lanes", "lanes")
+    }
+
     /// Prepares a batch of `count` compute threads (1 to [`LANES`]) for `exe`. The caller fills each lane's thread
     /// IDs with [`Machine::set_thread`] and runs the batch with [`Machine::run_threads`].
     pub fn start_threads(&mut self, exe: &Executable, count: usize) -> Result<()> {
@@ -2286,12 +2298,13 @@ fn read_source(registers: &Registers, context: &Context<'_, '_>, n: usize, sourc
         SourceFile::Coverage => scalar_register(&registers.coverage_in, out),
         SourceFile::InnerCoverage => scalar_register(&registers.inner_coverage, out),
         SourceFile::GsInstanceId => scalar_register(&registers.gs_instance, out),
-        SourceFile::VertexInput { vertex, register } => {
-            // v[vertex][register]: the vertex's registers follow each other in the input file.
-            let per_vertex = context.exe.input_registers;
-            let vertices = context.exe.geometry.map_or(0, |g| g.input_vertices);
-            let elements = element_rows(registers, context, n, vertex, vertices);
-            let first = usize::try_from(u64::from(register).saturating_mul(4)).unwrap_or(usize::MAX);
+        SourceFile::VertexInput {
+            block,
+            vertex,
+            register,
+        } => {
+            // v[vertex][register]: the block's vertices' registers follow each other in the input file.
+            let elements = element_rows(registers, context, n, vertex, block.vertices);
             for c in components(used) {
                 let target = row_mut(out, c);
                 for (lane, t) in target.iter_mut().enumerate().take(n) {
@@ -2299,18 +2312,27 @@ fn read_source(registers: &Registers, context: &Context<'_, '_>, n: usize, sourc
                         .get(lane)
                         .copied()
                         .flatten()
-                        .and_then(|e| {
-                            e.checked_div(4)?
-                                .checked_mul(usize::try_from(per_vertex).ok()?)?
-                                .checked_mul(4)
+                        .and_then(|e| block.register_of(u32::try_from(e.checked_div(4)?).ok()?, register))
+                        .and_then(|r| {
+                            usize::try_from(r)
+                                .ok()?
+                                .checked_mul(4)?
+                                .checked_add(usize::from(comp(c)))
                         })
-                        .and_then(|e| e.checked_add(first)?.checked_add(usize::from(comp(c))))
                         .and_then(|r| registers.inputs.get(r))
                         .and_then(|v| v.get(lane))
                         .copied()
                         .unwrap_or(0);
                 }
             }
+        }
+        SourceFile::PatchConstant(index) => {
+            let patch = context.exe.patch;
+            let first = usize::try_from(patch.patch_constants)
+                .ok()
+                .and_then(|r| r.checked_mul(4))
+                .unwrap_or(usize::MAX);
+            gather(&registers.inputs, first, index, patch.patch_constant_count, out);
         }
     }
     apply_modifier_lanes(source.modifier, used, n, out);

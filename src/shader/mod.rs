@@ -207,10 +207,10 @@ pub use binding::{
     SAMPLER_SLOTS, ShaderResource, UAV_SLOTS, Unbound,
 };
 pub use executable::{
-    ConstantBufferDeclaration, DepthOutput, Executable, GeometryDeclaration, InputDeclaration, InputRegister,
-    MAX_CALL_DEPTH, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES,
-    OutputDeclaration, OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration, SharedMemoryDeclaration,
-    Stage, UavDeclaration, UavKind,
+    ConstantBufferDeclaration, DepthOutput, Executable, GeometryDeclaration, HullPhase, InputDeclaration,
+    InputRegister, MAX_CALL_DEPTH, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES,
+    OutputDeclaration, OutputRegister, PatchInputs, ResourceDeclaration, ResourceKind, SamplerDeclaration,
+    SharedMemoryDeclaration, Stage, TessellationDeclaration, UavDeclaration, UavKind, VertexBlock,
 };
 pub use lanes::{LANES, LaneMask, Lanes};
 pub use machine::{DEFAULT_BUDGET, Emission, Machine, RunEnd};

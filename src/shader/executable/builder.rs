@@ -3,10 +3,10 @@
 //! [`Executable`].
 
 use super::declarations::{
-    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, InputDeclaration, InputRegister,
+    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, HullPhase, InputDeclaration, InputRegister,
     MAX_GEOMETRY_OUTPUT_VERTICES, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration,
-    OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration, SharedMemoryDeclaration, Stage,
-    UavDeclaration, UavKind,
+    OutputRegister, PatchInputs, ResourceDeclaration, ResourceKind, SamplerDeclaration, SharedMemoryDeclaration, Stage,
+    TessellationDeclaration, UavDeclaration, UavKind, VertexBlock,
 };
 use super::flow::match_flow;
 use super::ir::{
@@ -16,24 +16,140 @@ use super::ir::{
 use super::shape::{Mem, Out, Shape, Tex, Ty, introduced_in, pixel_only, shape};
 use crate::dxbc::program::{
     Components, CustomData, Declaration, Immediate, Index as IrIndex, Instruction, InterpolationMode, Modifier, Opcode,
-    Operand, Program, ProgramKind, RegisterType, ResourceDimension, ReturnType, Selection, SystemName,
+    Operand, Program, ProgramKind, RegisterType, ResourceDimension, ReturnType, Selection, SystemName, TessDomain,
+    TessOutputPrimitive, TessPartitioning,
 };
 use crate::shader::binding::{CONSTANT_BUFFER_SLOTS, RESOURCE_SLOTS, SAMPLER_SLOTS, UAV_SLOTS};
+use crate::tessellator::{Domain, OutputPrimitive, Partitioning};
 use crate::text::mask_letters;
 use crate::{Error, Result};
 
 impl Executable {
     /// Checks `program` and pre-decodes it. Fails, naming the program and the instruction, on anything the run loop
-    /// could not execute: a program that is not `vs`/`ps`/`cs` 4.0-5.0, an opcode of another stage or one not
-    /// implemented, an operand of the wrong kind, a register past its declaration, unbalanced flow control.
+    /// could not execute: a program that is not 4.0-5.0, an opcode of another stage or one not implemented, an
+    /// operand of the wrong kind, a register past its declaration, unbalanced flow control.
+    ///
+    /// A hull program becomes one executable per phase (10.6): the one returned is its control point phase (with no
+    /// instructions when the program has none, its input control points then passing through, 10.4), holding the
+    /// fork and join phases in program order ([`Executable::patch_phases`]).
     pub fn new(program: &Program) -> Result<Executable> {
-        Builder::new(program)?.build()
+        if program.kind != ProgramKind::Hull {
+            let all = program.instructions.iter().enumerate().collect();
+            return Builder::new(program, all, None)?.build();
+        }
+        build_hull(program)
     }
+}
+
+/// Splits a hull program at its phase markers (`hs_decls`, `hs_control_point_phase`, `hs_fork_phase`,
+/// `hs_join_phase`, 22.3.21-26) and builds each phase with the declarations before the first phase.
+fn build_hull(program: &Program) -> Result<Executable> {
+    let name = format!("hs_{}_{}", program.major, program.minor);
+    let mut global: Vec<(usize, &Instruction)> = Vec::new();
+    let mut phases: Vec<(HullPhase, Vec<(usize, &Instruction)>)> = Vec::new();
+    for (index, instruction) in program.instructions.iter().enumerate() {
+        let phase = match instruction.opcode {
+            Opcode::HsDecls => {
+                if !phases.is_empty() {
+                    return Err(Error::new(name, "hs_decls after a phase (22.3.21: it comes first)"));
+                }
+                continue;
+            }
+            Opcode::HsControlPointPhase => Some(HullPhase::ControlPoint),
+            Opcode::HsForkPhase => Some(HullPhase::Fork),
+            Opcode::HsJoinPhase => Some(HullPhase::Join),
+            _ => None,
+        };
+        match (phase, phases.last_mut()) {
+            (Some(phase), _) => phases.push((phase, Vec::new())),
+            (None, Some((_, body))) => body.push((index, instruction)),
+            (None, None) => global.push((index, instruction)),
+        }
+    }
+    if let Some((index, instruction)) = global
+        .iter()
+        .find(|(_, i)| i.declaration.is_none() && !i.opcode.is_declaration())
+    {
+        return Err(Error::new(
+            name,
+            "an instruction before the first phase (10.6: hs_decls holds declarations only)",
+        )
+        .at(place(
+            u32::try_from(*index).unwrap_or(u32::MAX),
+            instruction.offset,
+            instruction.opcode,
+        )));
+    }
+    let order = |phase: HullPhase| match phase {
+        HullPhase::ControlPoint => 0,
+        HullPhase::Fork => 1,
+        HullPhase::Join => 2,
+    };
+    if phases
+        .windows(2)
+        .any(|w| matches!(w, [(a, _), (b, _)] if order(*a) > order(*b)))
+        || phases.iter().filter(|(p, _)| *p == HullPhase::ControlPoint).count() > 1
+    {
+        return Err(Error::new(
+            name,
+            "the phases are out of order: at most one control point phase, then fork phases, then join phases (10.6)",
+        ));
+    }
+    let mut patch_phases = Vec::new();
+    let mut control_point = None;
+    for (phase, body) in &phases {
+        let mut all = global.clone();
+        all.extend_from_slice(body);
+        let exe = Builder::new(program, all, Some(*phase))?.build()?;
+        if *phase == HullPhase::ControlPoint {
+            control_point = Some(exe);
+        } else {
+            patch_phases.push(exe);
+        }
+    }
+    let mut main = match control_point {
+        Some(exe) => exe,
+        None => {
+            let mut exe = Builder::new(program, global.clone(), Some(HullPhase::ControlPoint))?.build()?;
+            exe.pass_through = true;
+            exe
+        }
+    };
+    let declaration = main.tessellation.unwrap_or(TessellationDeclaration {
+        input_control_points: 0,
+        output_control_points: 0,
+        domain: None,
+        partitioning: None,
+        output_primitive: None,
+        max_tess_factor: 64.0,
+    });
+    if declaration.domain.is_none() || declaration.partitioning.is_none() || declaration.output_primitive.is_none() {
+        return Err(Error::new(
+            main.name.clone(),
+            "a hull program declares its tessellator domain, partitioning and output primitive (22.3.15-17)",
+        ));
+    }
+    if main.pass_through && declaration.input_control_points != declaration.output_control_points {
+        return Err(Error::new(
+            main.name.clone(),
+            format!(
+                "without a control point phase the {} input control points pass through, but {} output control points are declared (10.4)",
+                declaration.input_control_points, declaration.output_control_points
+            ),
+        ));
+    }
+    main.patch_phases = patch_phases;
+    Ok(main)
 }
 
 /// Checks a program and builds its [`Executable`].
 struct Builder<'p> {
     program: &'p Program,
+    /// The instructions to build, each with its position in the program (a hull phase's: the declarations before
+    /// the first phase, then the phase's).
+    instructions: Vec<(usize, &'p Instruction)>,
+    /// The hull phase built, for a hull program.
+    phase: Option<HullPhase>,
     name: String,
     stage: Stage,
     temps: u32,
@@ -55,6 +171,17 @@ struct Builder<'p> {
     current_stream: u8,
     /// The vertex count a geometry program's `v[N][r]` declarations state.
     declared_vertices: Option<u32>,
+    /// What a hull or domain program declares about patches and the tessellator.
+    tessellation: TessellationDeclaration,
+    /// Registers of the input control points, output control points and patch constants a hull phase or domain
+    /// program declares (one past the highest).
+    control_point_registers: u32,
+    output_point_registers: u32,
+    patch_constant_registers: u32,
+    /// A fork or join phase's instance count (1 when not declared).
+    instances: u32,
+    /// Where the inputs of a hull phase or domain program sit (set once the declarations are read).
+    patch: PatchInputs,
 }
 
 /// The most bytes of thread group shared memory a compute program declares (18.6.3:
@@ -68,7 +195,11 @@ fn thread_group_limits(model: u32) -> (u32, u32, u32) {
 }
 
 impl<'p> Builder<'p> {
-    fn new(program: &'p Program) -> Result<Self> {
+    fn new(
+        program: &'p Program,
+        instructions: Vec<(usize, &'p Instruction)>,
+        phase: Option<HullPhase>,
+    ) -> Result<Self> {
         let prefix = match program.kind {
             ProgramKind::Vertex => "vs",
             ProgramKind::Pixel => "ps",
@@ -83,13 +214,12 @@ impl<'p> Builder<'p> {
             ProgramKind::Pixel => Stage::Pixel,
             ProgramKind::Compute => Stage::Compute,
             ProgramKind::Geometry => Stage::Geometry,
-            _ => {
-                return Err(Error::new(
-                    name,
-                    "only vertex, pixel, geometry and compute programs run in this interpreter",
-                ));
-            }
+            ProgramKind::Hull => Stage::Hull,
+            ProgramKind::Domain => Stage::Domain,
         };
+        if stage == Stage::Hull && phase.is_none() {
+            return Err(Error::new(name, "a hull program is built phase by phase"));
+        }
         if !matches!((program.major, program.minor), (4, 0) | (4, 1) | (5, 0)) {
             return Err(Error::new(
                 name,
@@ -98,6 +228,8 @@ impl<'p> Builder<'p> {
         }
         Ok(Self {
             program,
+            instructions,
+            phase,
             name,
             stage,
             temps: 0,
@@ -124,6 +256,19 @@ impl<'p> Builder<'p> {
             },
             current_stream: 0,
             declared_vertices: None,
+            tessellation: TessellationDeclaration {
+                input_control_points: 0,
+                output_control_points: 0,
+                domain: None,
+                partitioning: None,
+                output_primitive: None,
+                max_tess_factor: 64.0,
+            },
+            control_point_registers: 0,
+            output_point_registers: 0,
+            patch_constant_registers: 0,
+            instances: 1,
+            patch: PatchInputs::default(),
         })
     }
 
@@ -142,14 +287,15 @@ impl<'p> Builder<'p> {
     }
 
     fn build(mut self) -> Result<Executable> {
-        let program = self.program;
-        for (index, instruction) in program.instructions.iter().enumerate() {
+        let instructions = std::mem::take(&mut self.instructions);
+        for &(index, instruction) in &instructions {
             if let Some(declaration) = &instruction.declaration {
                 self.declare(index, instruction, declaration)?;
             }
         }
+        self.patch = self.patch_inputs();
         let mut ops = Vec::new();
-        for (index, instruction) in program.instructions.iter().enumerate() {
+        for &(index, instruction) in &instructions {
             if instruction.declaration.is_some() || instruction.opcode.is_declaration() {
                 continue;
             }
@@ -210,6 +356,8 @@ impl<'p> Builder<'p> {
             Stage::Compute => 4,
             // v[vertex][register]: every vertex's registers, vertex after vertex.
             Stage::Geometry => self.geometry.input_vertices.saturating_mul(self.input_registers),
+            // control points, patch constants, then the lane's system value
+            Stage::Hull | Stage::Domain => self.patch.system.saturating_add(1),
             _ => self.input_registers,
         };
         let layout = Layout {
@@ -238,7 +386,42 @@ impl<'p> Builder<'p> {
             shared: self.shared,
             thread_group: self.thread_group,
             geometry: (self.stage == Stage::Geometry).then_some(self.geometry),
+            tessellation: matches!(self.stage, Stage::Hull | Stage::Domain).then_some(self.tessellation),
+            hull_phase: self.phase,
+            instances: self.instances,
+            patch: self.patch,
+            patch_phases: Vec::new(),
+            pass_through: false,
         })
+    }
+
+    /// Where a hull phase's or domain program's inputs sit in the input file: the input control points (a control
+    /// point phase's `v[][]`, else `vicp[][]`), the output control points, the patch constants, the system value.
+    fn patch_inputs(&self) -> PatchInputs {
+        let declaration = self.tessellation;
+        let control_point_registers = if self.phase == Some(HullPhase::ControlPoint) {
+            self.input_registers
+        } else {
+            self.control_point_registers
+        };
+        let input_points = VertexBlock {
+            first: 0,
+            stride: control_point_registers,
+            vertices: declaration.input_control_points,
+        };
+        let output_points = VertexBlock {
+            first: input_points.end(),
+            stride: self.output_point_registers,
+            vertices: declaration.output_control_points,
+        };
+        let patch_constants = output_points.end();
+        PatchInputs {
+            input_points,
+            output_points,
+            patch_constants,
+            patch_constant_count: self.patch_constant_registers,
+            system: patch_constants.saturating_add(self.patch_constant_registers),
+        }
     }
 
     // -- declarations ---------------------------------------------------------------------------------------
@@ -489,13 +672,94 @@ impl<'p> Builder<'p> {
                 let words = (stride / 4).saturating_mul(*count);
                 self.declare_shared(index, instruction, register, *stride, words)?;
             }
+            Declaration::InputControlPointCount(count) if matches!(self.stage, Stage::Hull | Stage::Domain) => {
+                if *count > 32 {
+                    return Err(err(format!(
+                        "{count} input control points: a patch has at most 32 (22.3.12)"
+                    )));
+                }
+                self.tessellation.input_control_points = u32::from(*count);
+            }
+            Declaration::OutputControlPointCount(count) if self.stage == Stage::Hull => {
+                if *count > 32 {
+                    return Err(err(format!("{count} output control points: at most 32 (22.3.13)")));
+                }
+                self.tessellation.output_control_points = u32::from(*count);
+            }
+            Declaration::TessDomain(domain) if matches!(self.stage, Stage::Hull | Stage::Domain) => {
+                self.tessellation.domain = Some(match domain {
+                    TessDomain::Isoline => Domain::Isoline,
+                    TessDomain::Tri => Domain::Triangle,
+                    TessDomain::Quad => Domain::Quad,
+                    _ => {
+                        return Err(err(format!(
+                            "the tessellator domain {} is not one (22.3.16)",
+                            domain.raw()
+                        )));
+                    }
+                });
+            }
+            Declaration::TessPartitioning(partitioning) if self.stage == Stage::Hull => {
+                self.tessellation.partitioning = Some(match partitioning {
+                    TessPartitioning::Integer => Partitioning::Integer,
+                    TessPartitioning::Pow2 => Partitioning::Pow2,
+                    TessPartitioning::FractionalOdd => Partitioning::FractionalOdd,
+                    TessPartitioning::FractionalEven => Partitioning::FractionalEven,
+                    _ => {
+                        return Err(err(format!(
+                            "the tessellator partitioning {} is not one (22.3.17)",
+                            partitioning.raw()
+                        )));
+                    }
+                });
+            }
+            Declaration::TessOutputPrimitive(output) if self.stage == Stage::Hull => {
+                self.tessellation.output_primitive = Some(match output {
+                    TessOutputPrimitive::Point => OutputPrimitive::Point,
+                    TessOutputPrimitive::Line => OutputPrimitive::Line,
+                    TessOutputPrimitive::TriangleCw => OutputPrimitive::TriangleCw,
+                    TessOutputPrimitive::TriangleCcw => OutputPrimitive::TriangleCcw,
+                    _ => {
+                        return Err(err(format!(
+                            "the tessellator output primitive {} is not one (22.3.15)",
+                            output.raw()
+                        )));
+                    }
+                });
+            }
+            Declaration::HsMaxTessFactor(max) if self.stage == Stage::Hull => {
+                if !(1.0..=64.0).contains(max) {
+                    return Err(err(format!("dcl_hs_max_tessfactor {max} is outside [1, 64] (10.13)")));
+                }
+                self.tessellation.max_tess_factor = *max;
+            }
+            Declaration::HsForkPhaseInstanceCount(count) if self.phase == Some(HullPhase::Fork) => {
+                self.declare_instances(index, instruction, *count)?;
+            }
+            Declaration::HsJoinPhaseInstanceCount(count) if self.phase == Some(HullPhase::Join) => {
+                self.declare_instances(index, instruction, *count)?;
+            }
             _ => {
                 return Err(err(format!(
-                    "{} belongs to another stage, not a vertex, pixel or compute program",
-                    instruction.opcode.name()
+                    "{} belongs to another stage or phase than {}",
+                    instruction.opcode.name(),
+                    self.stage_name()
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// A fork or join phase's instance count: 1 to 128 (10.8.4, 10.9.4).
+    fn declare_instances(&mut self, index: usize, instruction: &Instruction, count: u32) -> Result<()> {
+        if !(1..=128).contains(&count) {
+            return Err(self.error(
+                index,
+                instruction,
+                format!("{count} phase instances: 1 to 128 are allowed (10.8.4)"),
+            ));
+        }
+        self.instances = count;
         Ok(())
     }
 
@@ -625,8 +889,15 @@ impl<'p> Builder<'p> {
         let pixel = self.stage == Stage::Pixel;
         let compute = self.stage == Stage::Compute;
         let geometry_input = self.stage == Stage::Geometry && register.register == RegisterType::Input;
+        // v[point][register] of a control point phase, vicp[point][register], vocp[point][register]
+        let control_point_input = (self.phase == Some(HullPhase::ControlPoint)
+            && register.register == RegisterType::Input)
+            || matches!(
+                register.register,
+                RegisterType::InputControlPoint | RegisterType::OutputControlPoint
+            );
         let number = match register.indices.as_slice() {
-            [IrIndex::Immediate32(n)] if !geometry_input => Some(*n),
+            [IrIndex::Immediate32(n)] if !geometry_input && !control_point_input => Some(*n),
             // a geometry program's input: v[vertices][register]
             // (checked against dcl_inputprimitive, which may come later, when the program is built)
             [IrIndex::Immediate32(vertices), IrIndex::Immediate32(n)] if geometry_input => {
@@ -636,12 +907,13 @@ impl<'p> Builder<'p> {
                 self.declared_vertices = Some(*vertices);
                 Some(*n)
             }
+            [IrIndex::Immediate32(_), IrIndex::Immediate32(n)] if control_point_input => Some(*n),
             [] => None,
             _ => {
                 return Err(self.error(
                     index,
                     instruction,
-                    "an input or output has one immediate index (a geometry program's inputs two: v[vertex][register])",
+                    "an input or output has one immediate index (control points and a geometry program's inputs two: v[vertex][register])",
                 ));
             }
         };
@@ -697,11 +969,44 @@ impl<'p> Builder<'p> {
             });
         } else {
             let input = match register.register {
-                RegisterType::Input => {
+                RegisterType::Input
+                    if !matches!(self.phase, Some(HullPhase::Fork | HullPhase::Join))
+                        && self.stage != Stage::Domain =>
+                {
                     let n = numbered(self, MAX_IO_REGISTERS)?;
                     self.input_registers = self.input_registers.max(n.saturating_add(1));
                     InputRegister::V(n)
                 }
+                RegisterType::InputControlPoint
+                    if matches!(self.stage, Stage::Hull | Stage::Domain)
+                        && self.phase != Some(HullPhase::ControlPoint) =>
+                {
+                    let n = numbered(self, MAX_IO_REGISTERS)?;
+                    self.control_point_registers = self.control_point_registers.max(n.saturating_add(1));
+                    InputRegister::InputControlPoint(n)
+                }
+                RegisterType::OutputControlPoint if matches!(self.phase, Some(HullPhase::Fork | HullPhase::Join)) => {
+                    let n = numbered(self, MAX_IO_REGISTERS)?;
+                    self.output_point_registers = self.output_point_registers.max(n.saturating_add(1));
+                    InputRegister::OutputControlPoint(n)
+                }
+                RegisterType::InputPatchConstant
+                    if matches!(self.phase, Some(HullPhase::Fork | HullPhase::Join)) || self.stage == Stage::Domain =>
+                {
+                    let n = numbered(self, MAX_IO_REGISTERS)?;
+                    self.patch_constant_registers = self.patch_constant_registers.max(n.saturating_add(1));
+                    InputRegister::PatchConstant(n)
+                }
+                RegisterType::OutputControlPointId if self.phase == Some(HullPhase::ControlPoint) => {
+                    InputRegister::OutputControlPointId
+                }
+                RegisterType::InputForkInstanceId if self.phase == Some(HullPhase::Fork) => {
+                    InputRegister::ForkInstanceId
+                }
+                RegisterType::InputJoinInstanceId if self.phase == Some(HullPhase::Join) => {
+                    InputRegister::JoinInstanceId
+                }
+                RegisterType::InputDomainPoint if self.stage == Stage::Domain => InputRegister::DomainPoint,
                 RegisterType::InputPrimitiveId if !compute => InputRegister::PrimitiveId,
                 RegisterType::InputGsInstanceId if self.stage == Stage::Geometry => InputRegister::GsInstanceId,
                 RegisterType::InputThreadId if compute => InputRegister::ThreadId,
@@ -734,6 +1039,12 @@ impl<'p> Builder<'p> {
             Stage::Pixel => "pixel",
             Stage::Compute => "compute",
             Stage::Geometry => "geometry",
+            Stage::Hull => match self.phase {
+                Some(HullPhase::Fork) => "hull fork phase",
+                Some(HullPhase::Join) => "hull join phase",
+                _ => "hull control point phase",
+            },
+            Stage::Domain => "domain",
         }
     }
 
@@ -1678,6 +1989,47 @@ impl<'p> Builder<'p> {
         self.has_input(input).then(|| input.thread_row()).flatten()
     }
 
+    /// Whether an input of the kind `is` says is declared.
+    fn has_input_kind(&self, is: impl Fn(InputRegister) -> bool) -> bool {
+        self.inputs.iter().any(|i| is(i.register))
+    }
+
+    /// A control point read, `v[point][register]`, `vicp[point][register]` or `vocp[point][register]`, from `block`.
+    fn control_point_source(
+        &self,
+        index: usize,
+        instruction: &Instruction,
+        operand: &Operand,
+        block: VertexBlock,
+        prefix: &str,
+    ) -> Result<SourceFile> {
+        let err = |detail: String| self.error(index, instruction, detail);
+        let (vertex, register) = match operand.indices.as_slice() {
+            [vertex, IrIndex::Immediate32(register)] => (self.index(index, instruction, vertex)?, *register),
+            _ => {
+                return Err(err(format!(
+                    "{prefix}[point][register] takes the register as an immediate"
+                )));
+            }
+        };
+        if register >= block.stride {
+            return Err(err(format!("{prefix}[][{register}] is not declared")));
+        }
+        if let Index::Imm(v) = vertex
+            && v >= block.vertices
+        {
+            return Err(err(format!(
+                "{prefix}[{v}][] is past the patch's {} control points",
+                block.vertices
+            )));
+        }
+        Ok(SourceFile::VertexInput {
+            block,
+            vertex,
+            register,
+        })
+    }
+
     fn has_input(&self, register: InputRegister) -> bool {
         self.inputs.iter().any(|i| i.register == register)
     }
@@ -1761,7 +2113,51 @@ impl<'p> Builder<'p> {
                         self.geometry.input_vertices
                     )));
                 }
-                SourceFile::VertexInput { vertex, register }
+                SourceFile::VertexInput {
+                    block: VertexBlock {
+                        first: 0,
+                        stride: self.input_registers,
+                        vertices: self.geometry.input_vertices,
+                    },
+                    vertex,
+                    register,
+                }
+            }
+            RegisterType::Input if self.phase == Some(HullPhase::ControlPoint) => {
+                self.control_point_source(index, instruction, operand, self.patch.input_points, "v")?
+            }
+            RegisterType::InputControlPoint
+                if self.has_input_kind(|r| matches!(r, InputRegister::InputControlPoint(_))) =>
+            {
+                self.control_point_source(index, instruction, operand, self.patch.input_points, "vicp")?
+            }
+            RegisterType::OutputControlPoint
+                if self.has_input_kind(|r| matches!(r, InputRegister::OutputControlPoint(_))) =>
+            {
+                self.control_point_source(index, instruction, operand, self.patch.output_points, "vocp")?
+            }
+            RegisterType::InputPatchConstant
+                if self.has_input_kind(|r| matches!(r, InputRegister::PatchConstant(_))) =>
+            {
+                SourceFile::PatchConstant(self.io_index(
+                    index,
+                    instruction,
+                    operand,
+                    self.patch.patch_constant_count,
+                    "vpc",
+                )?)
+            }
+            RegisterType::OutputControlPointId if self.has_input(InputRegister::OutputControlPointId) => {
+                SourceFile::Input(Index::Imm(self.patch.system))
+            }
+            RegisterType::InputForkInstanceId if self.has_input(InputRegister::ForkInstanceId) => {
+                SourceFile::Input(Index::Imm(self.patch.system))
+            }
+            RegisterType::InputJoinInstanceId if self.has_input(InputRegister::JoinInstanceId) => {
+                SourceFile::Input(Index::Imm(self.patch.system))
+            }
+            RegisterType::InputDomainPoint if self.has_input(InputRegister::DomainPoint) => {
+                SourceFile::Input(Index::Imm(self.patch.system))
             }
             RegisterType::Input => {
                 SourceFile::Input(self.io_index(index, instruction, operand, self.input_registers, "v")?)

@@ -30,6 +30,88 @@ pub enum Stage {
     Compute,
     /// A geometry program (section 13): lanes are invocations, one per input primitive and instance.
     Geometry,
+    /// A phase of a hull program (section 10): lanes are output control points (the control point phase) or
+    /// patches and phase instances (fork and join phases).
+    Hull,
+    /// A domain program (section 12): lanes are domain points of tessellated patches.
+    Domain,
+}
+
+/// The phases of a hull program (10.4 to 10.8), each built as an executable of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HullPhase {
+    /// `hs_control_point_phase`: once per output control point (10.5).
+    ControlPoint,
+    /// `hs_fork_phase`: once per patch and instance, writing patch constants (10.6).
+    Fork,
+    /// `hs_join_phase`: once per patch and instance after every fork phase, reading their patch constants (10.7).
+    Join,
+}
+
+/// What a hull or domain program declares about its patches and the tessellator (22.3.12-22.3.20).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TessellationDeclaration {
+    /// Control points of each input patch (`dcl_input_control_point_count`): a hull program's input patch, a domain
+    /// program's patch (the hull program's output).
+    pub input_control_points: u32,
+    /// Control points the hull program outputs (`dcl_output_control_point_count`; 0 for a domain program).
+    pub output_control_points: u32,
+    /// `dcl_tessellator_domain`.
+    pub domain: Option<crate::tessellator::Domain>,
+    /// `dcl_tessellator_partitioning` (hull programs).
+    pub partitioning: Option<crate::tessellator::Partitioning>,
+    /// `dcl_tessellator_output_primitive` (hull programs).
+    pub output_primitive: Option<crate::tessellator::OutputPrimitive>,
+    /// `dcl_hs_max_tessfactor` (64 when not declared, 10.13).
+    pub max_tess_factor: f32,
+}
+
+/// Where a block of per-control-point (or per-vertex) input registers sits in a batch's input file: `vertices`
+/// runs of `stride` registers from register `first` (a geometry program's `v[vertex][register]`, a hull or domain
+/// program's `vicp[point][register]` and `vocp[point][register]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VertexBlock {
+    /// The first register.
+    pub first: u32,
+    /// Registers per vertex.
+    pub stride: u32,
+    /// How many vertices.
+    pub vertices: u32,
+}
+
+impl VertexBlock {
+    /// The input-file register holding `register` of vertex `vertex`, if both are inside the block.
+    pub fn register_of(&self, vertex: u32, register: u32) -> Option<u32> {
+        if vertex >= self.vertices || register >= self.stride {
+            return None;
+        }
+        vertex
+            .checked_mul(self.stride)?
+            .checked_add(register)?
+            .checked_add(self.first)
+    }
+
+    /// The register after the block.
+    pub fn end(&self) -> u32 {
+        self.stride.saturating_mul(self.vertices).saturating_add(self.first)
+    }
+}
+
+/// Where a hull phase's or a domain program's inputs sit in the batch's input file (registers, each four rows):
+/// the input control points, the output control points (hull fork and join phases), the patch constants, and the
+/// one system value a lane gets (`vOutputControlPointID`, `vForkInstanceID`, `vJoinInstanceID` or `vDomain`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PatchInputs {
+    /// `v[point][register]` of the control point phase, `vicp[point][register]` elsewhere.
+    pub input_points: VertexBlock,
+    /// `vocp[point][register]`.
+    pub output_points: VertexBlock,
+    /// The first register of `vpc#`.
+    pub patch_constants: u32,
+    /// How many `vpc#` registers.
+    pub patch_constant_count: u32,
+    /// The register of the lane's system value.
+    pub system: u32,
 }
 
 /// The most vertices a geometry program declares it emits (`dcl_maxout`, 22.3.5: at most 1024).
@@ -75,6 +157,21 @@ pub enum InputRegister {
     ThreadIdInGroupFlattened,
     /// `vGSInstanceID` (13.2.1).
     GsInstanceId,
+    /// `vOutputControlPointID`: the output control point a control point phase lane computes (10.5).
+    OutputControlPointId,
+    /// `vForkInstanceID` (10.6).
+    ForkInstanceId,
+    /// `vJoinInstanceID` (10.7).
+    JoinInstanceId,
+    /// `vDomain`: the domain point's location, `SV_DomainLocation` (12.4).
+    DomainPoint,
+    /// `vicp[][r]`: register `r` of the input control points (a hull program's input patch, a domain program's
+    /// patch).
+    InputControlPoint(u32),
+    /// `vocp[][r]`: register `r` of the output control points (hull fork and join phases).
+    OutputControlPoint(u32),
+    /// `vpc#`: a patch constant (hull join phase, domain program).
+    PatchConstant(u32),
 }
 
 impl InputRegister {

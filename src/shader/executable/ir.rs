@@ -2,8 +2,9 @@
 //! swizzles and modifiers, flow control with its jump targets, and the [`Executable`] that holds them.
 
 use super::declarations::{
-    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, InputDeclaration, OutputDeclaration, OutputRegister,
-    ResourceDeclaration, SamplerDeclaration, SharedMemoryDeclaration, Stage, UavDeclaration,
+    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, HullPhase, InputDeclaration, OutputDeclaration,
+    OutputRegister, PatchInputs, ResourceDeclaration, SamplerDeclaration, SharedMemoryDeclaration, Stage,
+    TessellationDeclaration, UavDeclaration, VertexBlock,
 };
 use crate::dxbc::program::{InstructionReturnType, Opcode, ResinfoReturnType};
 
@@ -114,13 +115,18 @@ pub(crate) enum SourceFile {
     Coverage,
     /// `vInnerCoverage`.
     InnerCoverage,
-    /// A geometry program's `v[vertex][register]`.
+    /// A geometry program's `v[vertex][register]`, a hull or domain program's control points (`v[][]` of a control
+    /// point phase, `vicp[][]`, `vocp[][]`).
     VertexInput {
-        /// The input primitive's vertex.
+        /// Where the vertices' registers are in the input file.
+        block: VertexBlock,
+        /// The vertex (control point).
         vertex: Index,
         /// The register.
         register: u32,
     },
+    /// `vpc#`: a patch constant (in the input file from [`PatchInputs::patch_constants`]).
+    PatchConstant(Index),
     /// `vGSInstanceID`.
     GsInstanceId,
 }
@@ -337,6 +343,12 @@ pub struct Executable {
     pub(crate) shared: Vec<SharedMemoryDeclaration>,
     pub(crate) thread_group: Option<[u32; 3]>,
     pub(crate) geometry: Option<GeometryDeclaration>,
+    pub(crate) tessellation: Option<TessellationDeclaration>,
+    pub(crate) hull_phase: Option<HullPhase>,
+    pub(crate) instances: u32,
+    pub(crate) patch: PatchInputs,
+    pub(crate) patch_phases: Vec<Executable>,
+    pub(crate) pass_through: bool,
 }
 
 impl Executable {
@@ -393,6 +405,39 @@ impl Executable {
     /// What a geometry program declares about its primitives.
     pub fn geometry(&self) -> Option<GeometryDeclaration> {
         self.geometry
+    }
+
+    /// What a hull or domain program declares about its patches and the tessellator.
+    pub fn tessellation(&self) -> Option<TessellationDeclaration> {
+        self.tessellation
+    }
+
+    /// Which phase of a hull program this is.
+    pub fn hull_phase(&self) -> Option<HullPhase> {
+        self.hull_phase
+    }
+
+    /// How many times a fork or join phase runs per patch (`dcl_hs_*_phase_instance_count`; 1 otherwise).
+    pub fn phase_instances(&self) -> u32 {
+        self.instances
+    }
+
+    /// A hull program's fork and join phases in program order (on its control point phase, which
+    /// [`Executable::new`] returns).
+    pub fn patch_phases(&self) -> &[Executable] {
+        &self.patch_phases
+    }
+
+    /// Whether a hull program has no control point phase: its input control points are its output control points
+    /// (10.4).
+    pub fn passes_control_points_through(&self) -> bool {
+        self.pass_through
+    }
+
+    /// Where a hull phase's or domain program's inputs sit in the batch's input file (fill them with
+    /// [`crate::shader::Machine::input_mut`]).
+    pub fn patch_inputs(&self) -> PatchInputs {
+        self.patch
     }
 
     /// A compute program's thread group size (`dcl_thread_group`).

@@ -12,10 +12,10 @@ mod ir;
 mod shape;
 
 pub use declarations::{
-    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, InputDeclaration, InputRegister, MAX_CALL_DEPTH,
-    MAX_GEOMETRY_OUTPUT_VERTICES, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES, OutputDeclaration,
-    OutputRegister, ResourceDeclaration, ResourceKind, SamplerDeclaration, SharedMemoryDeclaration, Stage,
-    UavDeclaration, UavKind,
+    ConstantBufferDeclaration, DepthOutput, GeometryDeclaration, HullPhase, InputDeclaration, InputRegister,
+    MAX_CALL_DEPTH, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_IO_REGISTERS, MAX_PIXEL_OUTPUTS, MAX_TEMPORARIES,
+    OutputDeclaration, OutputRegister, PatchInputs, ResourceDeclaration, ResourceKind, SamplerDeclaration,
+    SharedMemoryDeclaration, Stage, TessellationDeclaration, UavDeclaration, UavKind, VertexBlock,
 };
 pub use ir::Executable;
 pub(crate) use ir::{
