@@ -29,111 +29,8 @@ fn fixtures() -> PathBuf {
     reference::fixture_dir("geometry")
 }
 
-/// The description `name` without the keys the reader does not take yet.
-fn description_text(name: &str) -> String {
-    let text = std::fs::read_to_string(fixtures().join(format!("{name}.json"))).unwrap();
-    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let strip = |object: &mut serde_json::Value| {
-        if let Some(map) = object.as_object_mut() {
-            for key in ["iridia", "reference_gs"] {
-                map.remove(key);
-            }
-        }
-    };
-    strip(&mut value);
-    if let Some(draws) = value.get_mut("draws").and_then(serde_json::Value::as_array_mut) {
-        draws.iter_mut().for_each(strip);
-    }
-    value.to_string()
-}
-
 fn check(name: &str) {
-    let dir = fixtures();
-    let text = description_text(name);
-    let description = description::read(&text, &mut |file| {
-        std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
-    })
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let outputs = run_sequence(
-        &description.draws,
-        &mut ShaderCache::new(),
-        DrawOptions::default(),
-        None,
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let ours = outputs.last().unwrap().render_targets[0].as_ref().unwrap();
-    // where the reference follows Wine rather than D3D11, the fixtures' model gives the spec's bytes
-    let spec = dir.join(format!("out/{name}.spec.rt0.bin"));
-    let expected_file = if spec.exists() {
-        spec
-    } else {
-        dir.join(format!("out/{name}.rt0.bin"))
-    };
-    let expected = std::fs::read(expected_file).unwrap();
-    assert_eq!(ours.bytes.len(), expected.len(), "{name}: rt0's size");
-    let texel = 16;
-    let differing: Vec<(usize, usize)> = ours
-        .bytes
-        .chunks(texel)
-        .zip(expected.chunks(texel))
-        .enumerate()
-        .filter(|(_, (a, b))| a != b)
-        .map(|(i, _)| (i % ours.width as usize, i / ours.width as usize))
-        .collect();
-    assert!(
-        differing.is_empty(),
-        "{name}: {} texels of rt0 differ from the reference, first at {:?}",
-        differing.len(),
-        differing.first()
-    );
-    // every stream-output buffer the reference dumped (or the spec's bytes), and the spec's statistics
-    for slot in 0..4usize {
-        let spec = dir.join(format!("out/{name}.spec.so{slot}.bin"));
-        let file = if spec.exists() {
-            spec
-        } else {
-            dir.join(format!("out/{name}.so{slot}.bin"))
-        };
-        let Ok(expected) = std::fs::read(&file) else {
-            continue;
-        };
-        // the buffer as the last draw that streamed out left it
-        let ours = outputs
-            .iter()
-            .rev()
-            .find_map(|o| o.stream_output.as_ref().and_then(|s| s.buffers[slot].clone()))
-            .unwrap_or_default();
-        let first = ours.iter().zip(&expected).position(|(a, b)| a != b);
-        assert!(
-            ours.len() == expected.len() && first.is_none(),
-            "{name}: stream-output buffer {slot} differs from {} (lengths {} and {}, first at byte {first:?})",
-            file.display(),
-            ours.len(),
-            expected.len()
-        );
-    }
-    let description: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
-    // the statistics query spans every draw of the description
-    if let Some(statistics) = description["iridia"]["so_statistics"].as_array() {
-        let total = |stream: usize| {
-            outputs
-                .iter()
-                .filter_map(|o| o.stream_output.as_ref())
-                .fold((0, 0), |(w, n), s| (w + s.written[stream], n + s.needed[stream]))
-        };
-        for entry in statistics {
-            let stream = entry["stream"].as_u64().unwrap() as usize;
-            assert_eq!(
-                total(stream),
-                (
-                    entry["primitives_written"].as_u64().unwrap(),
-                    entry["primitives_storage_needed"].as_u64().unwrap()
-                ),
-                "{name}: stream {stream}'s SO statistics"
-            );
-        }
-    }
+    reference::draw_and_compare(&fixtures(), name, &["iridia", "reference_gs"]);
 }
 
 #[test]
@@ -198,9 +95,10 @@ fn iridia_draw_writes_stream_output() {
 #[test]
 fn pixel_history_follows_the_geometry_programs_primitives() {
     let dir = fixtures();
-    let description = description::read(&description_text("point_sprites"), &mut |file| {
-        std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
-    })
+    let description = description::read(
+        &reference::description_text(&dir, "point_sprites", &["iridia", "reference_gs"]),
+        &mut |file| std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string())),
+    )
     .unwrap();
     let state = &description.draws[0];
     let whole = run_sequence(

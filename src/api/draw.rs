@@ -48,6 +48,14 @@ pub struct DrawState {
     pub call: DrawCall,
     /// The vertex shader stage's bindings.
     pub vs: StageBindings,
+    /// The hull program's DXBC (section 10), if one is bound (with a domain program: tessellation).
+    pub hull_shader: Option<Arc<[u8]>>,
+    /// The hull program's constant buffers, views and samplers.
+    pub hs: StageBindings,
+    /// The domain program's DXBC (section 12), if one is bound.
+    pub domain_shader: Option<Arc<[u8]>>,
+    /// The domain program's constant buffers, views and samplers.
+    pub ds: StageBindings,
     /// The geometry program's DXBC (section 13), if one is bound.
     pub geometry_shader: Option<Arc<[u8]>>,
     /// The geometry program's constant buffers, views and samplers.
@@ -101,6 +109,10 @@ impl DrawState {
             topology: PrimitiveTopology::Undefined,
             call,
             vs: StageBindings::default(),
+            hull_shader: None,
+            hs: StageBindings::default(),
+            domain_shader: None,
+            ds: StageBindings::default(),
             geometry_shader: None,
             gs: StageBindings::default(),
             stream_output: None,

@@ -69,6 +69,10 @@ const TOP_KEYS: &[&str] = &[
     "ps",
     "gs",
     "gs_cbuffers",
+    "hs",
+    "hs_cbuffers",
+    "ds",
+    "ds_cbuffers",
     "stream_output",
     "uavs",
     // the fixtures' notes for their tests (how to compare, what a case covers); not read
@@ -112,6 +116,10 @@ const DRAW_KEYS: &[&str] = &[
     "ps",
     "gs",
     "gs_cbuffers",
+    "hs",
+    "hs_cbuffers",
+    "ds",
+    "ds_cbuffers",
     "stream_output",
     "draw_auto",
     "depth",
@@ -611,6 +619,10 @@ struct Sections<'a> {
     ps: Option<Arc<[u8]>>,
     gs: Option<Arc<[u8]>>,
     gs_cbuffers: Option<Vec<(u32, ConstantBufferBinding)>>,
+    hs: Option<Arc<[u8]>>,
+    hs_cbuffers: Option<Vec<(u32, ConstantBufferBinding)>>,
+    ds: Option<Arc<[u8]>>,
+    ds_cbuffers: Option<Vec<(u32, ConstantBufferBinding)>>,
     stream_output: Option<Node<'a>>,
     input_layout: Option<Vec<InputElementDesc>>,
     vertex_buffers: Option<Vec<GivenVertexBuffer>>,
@@ -645,6 +657,10 @@ impl<'a> Sections<'a> {
             ps: optional(node, "ps", |n| files.file(n))?,
             gs: optional(node, "gs", |n| files.file(n))?,
             gs_cbuffers: optional(node, "gs_cbuffers", |n| constant_buffers(n, files))?,
+            hs: optional(node, "hs", |n| files.file(n))?,
+            hs_cbuffers: optional(node, "hs_cbuffers", |n| constant_buffers(n, files))?,
+            ds: optional(node, "ds", |n| files.file(n))?,
+            ds_cbuffers: optional(node, "ds_cbuffers", |n| constant_buffers(n, files))?,
             stream_output: node.get("stream_output"),
             input_layout: optional(node, "input_layout", input_layout)?,
             vertex_buffers: optional(node, "vertex_buffers", |n| vertex_buffers(n, files))?,
@@ -684,6 +700,10 @@ impl<'a> Sections<'a> {
             ps: pick(self.ps, &fallback.ps),
             gs: pick(self.gs, &fallback.gs),
             gs_cbuffers: pick(self.gs_cbuffers, &fallback.gs_cbuffers),
+            hs: pick(self.hs, &fallback.hs),
+            hs_cbuffers: pick(self.hs_cbuffers, &fallback.hs_cbuffers),
+            ds: pick(self.ds, &fallback.ds),
+            ds_cbuffers: pick(self.ds_cbuffers, &fallback.ds_cbuffers),
             stream_output: pick(self.stream_output, &fallback.stream_output),
             input_layout: pick(self.input_layout, &fallback.input_layout),
             vertex_buffers: pick(self.vertex_buffers, &fallback.vertex_buffers),
@@ -1288,6 +1308,18 @@ fn build_draw(
     let mut draw = DrawState::new(label, vs, call);
     draw.pixel_shader = sections.ps.clone();
     draw.geometry_shader = sections.gs.clone();
+    draw.hull_shader = sections.hs.clone();
+    draw.hs.constant_buffers = bind_all(
+        source("hs_cbuffers"),
+        sections.hs_cbuffers.clone().unwrap_or_default(),
+        CONSTANT_BUFFER_SLOTS,
+    )?;
+    draw.domain_shader = sections.ds.clone();
+    draw.ds.constant_buffers = bind_all(
+        source("ds_cbuffers"),
+        sections.ds_cbuffers.clone().unwrap_or_default(),
+        CONSTANT_BUFFER_SLOTS,
+    )?;
     draw.gs.constant_buffers = bind_all(
         source("gs_cbuffers"),
         sections.gs_cbuffers.clone().unwrap_or_default(),

@@ -23,7 +23,7 @@ use crate::input_assembler::{InputAssembler, Primitive, PrimitiveKind};
 use crate::shader::{Bindings, LANES, Machine};
 use crate::{Error, Result};
 
-use super::link::Linkage;
+use super::link::{Linkage, vertex_linkage_for};
 use super::program::Program;
 use super::progress::Reporter;
 use super::stream_output::{StreamOutputPlan, StreamRecords};
@@ -51,16 +51,9 @@ fn first_component(mask: u8) -> u8 {
 }
 
 impl GeometryStage {
-    /// Links `geometry`'s inputs to `vertex`'s outputs by semantic. `what` names the draw in errors.
+    /// Links `geometry`'s inputs to `vertex`'s outputs (the vertex program's, or with tessellation the domain
+    /// program's) by semantic. `what` names the draw in errors.
     pub fn new(vertex: &Program, geometry: Arc<Program>, what: &str) -> Result<GeometryStage> {
-        let outputs = vertex
-            .shader
-            .output_signature
-            .as_ref()
-            .map(|s| s.elements.clone())
-            .unwrap_or_default();
-        let mut vertex_linkage = Linkage::new(vertex, None, what).unwrap_or_default();
-        let mut inputs = Vec::new();
         let exe = &geometry.executable;
         let declared = |register: u32| {
             exe.inputs()
@@ -72,22 +65,9 @@ impl GeometryStage {
             .shader
             .input_signature
             .as_ref()
-            .map(|s| s.elements.clone())
-            .unwrap_or_default();
-        for element in &elements {
-            let mask = element.mask & declared(element.register);
-            let source = outputs.iter().find(|o| {
-                o.semantic_index == element.semantic_index
-                    && o.semantic_name.eq_ignore_ascii_case(&element.semantic_name)
-            });
-            for c in (0u8..4).filter(|c| mask >> c & 1 == 1) {
-                let place = source.filter(|o| o.mask >> c & 1 == 1).map(|o| {
-                    vertex_linkage.varyings.push((o.register, c));
-                    vertex_linkage.varyings.len().saturating_sub(1)
-                });
-                inputs.push((element.register, c, place));
-            }
-        }
+            .map(|s| s.elements.as_slice())
+            .unwrap_or(&[]);
+        let (vertex_linkage, inputs) = vertex_linkage_for(vertex, elements, declared, what);
         let gs_outputs = geometry
             .shader
             .output_signature
@@ -150,14 +130,18 @@ impl GeometryStage {
         let instances = declaration.instances.max(1);
         let mut out = ShadedVertices::empty(linkage);
         let mut primitives: Vec<Primitive> = Vec::new();
-        let mut walk = ia.primitives();
+        // with tessellation, the domain program's vertices come with the tessellator's primitives
+        let mut walk = match vertices.generated_primitives() {
+            Some(generated) => InputWalk::Generated(generated.iter()),
+            None => InputWalk::Assembler(ia.primitives()),
+        };
         // invocations waiting for a batch: (input primitive, its geometry-program vertices and count, instance)
         let mut pending: Vec<(Primitive, [u32; 6], usize, u32)> = Vec::with_capacity(LANES);
         let mut finished = false;
         while !finished {
             pending.clear();
             while pending.len() < LANES {
-                let Some(next) = walk.next_for_geometry() else {
+                let Some(next) = walk.next() else {
                     finished = true;
                     break;
                 };
@@ -314,6 +298,31 @@ impl GeometryStage {
             }
         }
         Ok(())
+    }
+}
+
+/// Where a geometry program's input primitives come from: the input assembler, or the tessellator (whose
+/// primitives are over the domain program's vertices).
+enum InputWalk<'a> {
+    Assembler(crate::input_assembler::Primitives<'a>),
+    Generated(std::slice::Iter<'a, Primitive>),
+}
+
+impl InputWalk<'_> {
+    /// The next input primitive, its vertices as the geometry program receives them, and how many.
+    fn next(&mut self) -> Option<Result<(Primitive, [u32; 6], usize)>> {
+        match self {
+            InputWalk::Assembler(walk) => walk.next_for_geometry(),
+            InputWalk::Generated(primitives) => primitives.next().map(|primitive| {
+                let [a, b, c] = primitive.vertices;
+                let count = match primitive.kind {
+                    PrimitiveKind::Point => 1,
+                    PrimitiveKind::Line => 2,
+                    PrimitiveKind::Triangle => 3,
+                };
+                Ok((*primitive, [a, b, c, c, c, c], count))
+            }),
+        }
     }
 }
 

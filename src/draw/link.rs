@@ -304,3 +304,59 @@ impl Linkage {
         Ok(linkage)
     }
 }
+
+/// A register and one of its components (0 = x .. 3 = w).
+pub(super) type RegisterComponent = (u32, u8);
+
+/// An input component (register, component) and the output component that feeds it, if one does.
+pub(super) type Feed = (u32, u8, Option<RegisterComponent>);
+
+/// Each component of `inputs` a program reads (bit `c` of `declared(register)`), with the component of `outputs` (the
+/// stage before's output signature) that feeds it: the element of the same semantic name (compared without case)
+/// and index, the same component (4.4.3); `None` when no output carries it (it reads 0).
+pub(super) fn match_semantics(
+    outputs: &[SignatureElement],
+    inputs: &[SignatureElement],
+    declared: impl Fn(u32) -> u8,
+) -> Vec<Feed> {
+    let mut matched = Vec::new();
+    for element in inputs {
+        let mask = element.mask & declared(element.register);
+        let source = outputs.iter().find(|o| {
+            o.semantic_index == element.semantic_index && o.semantic_name.eq_ignore_ascii_case(&element.semantic_name)
+        });
+        for c in components(mask) {
+            let feeds = source.filter(|o| o.mask >> c & 1 == 1).map(|o| (o.register, c));
+            matched.push((element.register, c, feeds));
+        }
+    }
+    matched
+}
+
+/// What the vertex program's vertices keep for a stage that reads them as control points or primitive vertices
+/// (a hull or geometry program with input signature `inputs`, reading the components `declared` gives): the
+/// linkage (the vertex program's position and distances, then the components read) and, per input component, its
+/// place among the kept words.
+pub(super) fn vertex_linkage_for(
+    vertex: &Program,
+    inputs: &[SignatureElement],
+    declared: impl Fn(u32) -> u8,
+    what: &str,
+) -> (Linkage, Vec<(u32, u8, Option<usize>)>) {
+    let outputs = vertex
+        .shader
+        .output_signature
+        .as_ref()
+        .map(|s| s.elements.as_slice())
+        .unwrap_or(&[]);
+    let mut linkage = Linkage::new(vertex, None, what).unwrap_or_default();
+    let mut places = Vec::new();
+    for (register, component, source) in match_semantics(outputs, inputs, declared) {
+        let place = source.map(|source| {
+            linkage.varyings.push(source);
+            linkage.varyings.len().saturating_sub(1)
+        });
+        places.push((register, component, place));
+    }
+    (linkage, places)
+}

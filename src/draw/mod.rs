@@ -97,6 +97,7 @@ pub mod program;
 pub mod progress;
 mod run;
 pub mod stream_output;
+mod tessellation;
 pub mod variants;
 pub mod vertex;
 

@@ -33,6 +33,7 @@ use super::output::{DrawOutput, DrawStats, TargetImage, depth_stencil_place, ren
 use super::program::{Program, ShaderCache};
 use super::progress::{Progress, ProgressCallback, Reporter};
 use super::stream_output::{StreamOutputBuffers, StreamOutputPlan, StreamRecords};
+use super::tessellation::TessellationStage;
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices, shade_instance};
 use crate::shader::uav::{UnorderedAccessView, contents, uav_views};
 
@@ -117,6 +118,8 @@ pub struct PreparedDraw<'s> {
     pub(super) linkage: Linkage,
     /// The geometry stage, if a geometry program is bound, with its resources.
     pub(super) geometry: Option<(GeometryStage, StageResources)>,
+    /// The tessellation stages, if hull and domain programs are bound, with the hull's and the domain's resources.
+    pub(super) tessellation: Option<(TessellationStage, StageResources, StageResources)>,
     /// Stream output, if the draw has a declaration.
     pub(super) stream_output: Option<StreamOutputPlan>,
     /// The input assembly.
@@ -704,7 +707,38 @@ impl<'s> PreparedDraw<'s> {
                 format!("{} is not a geometry program", geometry.executable.name()),
             ));
         }
-        let last = geometry_program.as_deref().unwrap_or(&vertex);
+        let hull_program = match &state.hull_shader {
+            Some(bytes) => Some(cache.program(bytes, &format!("{label} hs"))?),
+            None => None,
+        };
+        let domain_program = match &state.domain_shader {
+            Some(bytes) => Some(cache.program(bytes, &format!("{label} ds"))?),
+            None => None,
+        };
+        let tessellation_stage = match (hull_program, &domain_program) {
+            (Some(hull), Some(domain)) => {
+                if hull.executable.stage() != crate::shader::Stage::Hull {
+                    return Err(state.error("hs", format!("{} is not a hull program", hull.executable.name())));
+                }
+                if domain.executable.stage() != crate::shader::Stage::Domain {
+                    return Err(state.error("ds", format!("{} is not a domain program", domain.executable.name())));
+                }
+                Some(TessellationStage::new(&vertex, hull, domain.clone(), label)?)
+            }
+            (None, None) => None,
+            _ => {
+                return Err(state
+                    .error(
+                        "hs",
+                        "a hull program without a domain program, or a domain program without a hull program, is not \
+                         supported (tessellation needs both, 11.2)",
+                    )
+                    .kind(crate::error::ErrorKind::Unsupported));
+            }
+        };
+        // the program whose outputs the geometry program (or the rasterizer) reads
+        let before_geometry = domain_program.as_deref().unwrap_or(&vertex);
+        let last = geometry_program.as_deref().unwrap_or(before_geometry);
         let mut linkage = Linkage::new(last, pixel.as_deref(), label)?;
         let stream_output = match &state.stream_output {
             Some(so) => Some(StreamOutputPlan::new(so, last, label)?),
@@ -722,7 +756,7 @@ impl<'s> PreparedDraw<'s> {
         }
         let geometry = match geometry_program {
             Some(program) => {
-                let stage = GeometryStage::new(&vertex, program, label)?;
+                let stage = GeometryStage::new(before_geometry, program, label)?;
                 let mut resources = StageResources::new(
                     &stage.program.executable,
                     &state.gs,
@@ -744,6 +778,38 @@ impl<'s> PreparedDraw<'s> {
                 ..AssemblerOptions::default()
             },
         )?;
+        if ia.topology().control_points().is_some() != tessellation_stage.is_some() {
+            return Err(state.error(
+                "topology",
+                format!(
+                    "{} with {}: a patch list is drawn with hull and domain programs, and they draw only patch lists (10.2)",
+                    state.topology,
+                    if tessellation_stage.is_some() { "hull and domain programs" } else { "no hull program" }
+                ),
+            ));
+        }
+        let tessellation = match tessellation_stage {
+            Some(stage) => {
+                let mut hs = StageResources::new(
+                    &stage.hull.executable,
+                    &state.hs,
+                    options.unbound,
+                    &format!("{label} hs"),
+                )?;
+                let mut ds = StageResources::new(
+                    &stage.domain.executable,
+                    &state.ds,
+                    options.unbound,
+                    &format!("{label} ds"),
+                )?;
+                for resources in [&mut hs, &mut ds] {
+                    resources.set_texture_decoding(options.texture_decoding);
+                    resources.set_variants(options.variants);
+                }
+                Some((stage, hs, ds))
+            }
+            None => None,
+        };
         let mut vs = StageResources::new(&vertex.executable, &state.vs, options.unbound, &format!("{label} vs"))?;
         let mut ps = match &pixel {
             Some(pixel) => StageResources::new(&pixel.executable, &state.ps, options.unbound, &format!("{label} ps"))?,
@@ -849,7 +915,7 @@ impl<'s> PreparedDraw<'s> {
         let linkage_samples = linkage.sample_frequency;
         let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
         let instances = u64::from(ia.instance_count());
-        let per_instance = ia.primitives().count() as u64;
+        let per_instance = ia.primitive_count();
         // the cache's cost in words: the shaded vertices, and each instance's slot and allocation however few
         // vertices it has (a draw of no vertex and 2^32 - 1 instances must not make 2^32 slots)
         // (with a geometry program, what it emits is not known before it runs: the vertex program's count stands in)
@@ -869,6 +935,7 @@ impl<'s> PreparedDraw<'s> {
             pixel,
             linkage,
             geometry,
+            tessellation,
             stream_output,
             ia,
             vs,
@@ -975,7 +1042,7 @@ impl<'s> PreparedDraw<'s> {
             reporter,
             &what,
         )?;
-        let shaded = Arc::new(self.geometry_of(shaded, machine, reporter)?);
+        let shaded = Arc::new(self.after_vertex_stage(shaded, machine, reporter)?);
         if let Some(place) = slot.and_then(|s| self.cache.get_mut(s)) {
             *place = Some(shaded.clone());
         }
@@ -985,15 +1052,60 @@ impl<'s> PreparedDraw<'s> {
     /// What the vertex program's vertices keep: the geometry program's inputs when one is bound, else what the
     /// rasterizer and the pixel program read.
     pub(super) fn vertex_linkage(&self) -> &Linkage {
+        match &self.tessellation {
+            Some((stage, _, _)) => &stage.vertex_linkage,
+            None => self.geometry_input_linkage(),
+        }
+    }
+
+    /// What the vertices reaching the geometry stage keep (the vertex program's, or the domain program's with
+    /// tessellation): the geometry program's inputs when one is bound, else what the rasterizer and the pixel
+    /// program read.
+    fn geometry_input_linkage(&self) -> &Linkage {
         match &self.geometry {
             Some((stage, _)) => &stage.vertex_linkage,
             None => &self.linkage,
         }
     }
 
+    /// An instance's vertices after the stages between the vertex program and the rasterizer: tessellation, then
+    /// the geometry program (or stream output from the last program).
+    pub(super) fn after_vertex_stage(
+        &self,
+        shaded: ShadedVertices,
+        machine: &mut Machine,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<ShadedVertices> {
+        let shaded = self.tessellation_of(shaded, machine, reporter)?;
+        self.geometry_of(shaded, machine, reporter)
+    }
+
+    /// An instance's vertices after the tessellation stages: the domain program's vertices with the tessellator's
+    /// primitives, or `shaded` itself without them.
+    fn tessellation_of(
+        &self,
+        shaded: ShadedVertices,
+        machine: &mut Machine,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<ShadedVertices> {
+        let Some((stage, hs, ds)) = &self.tessellation else {
+            return Ok(shaded);
+        };
+        stage.run(
+            &self.ia,
+            &shaded,
+            &hs.bindings(),
+            &ds.bindings(),
+            self.geometry_input_linkage(),
+            machine,
+            reporter,
+            &self.state.label,
+        )
+    }
+
     /// An instance's vertices after the geometry stage: the vertices and primitives its program emits, or
     /// `shaded` itself without one.
-    pub(super) fn geometry_of(
+    fn geometry_of(
         &self,
         shaded: ShadedVertices,
         machine: &mut Machine,
@@ -1023,7 +1135,7 @@ impl<'s> PreparedDraw<'s> {
             return shaded;
         };
         let mut records = StreamRecords::default();
-        for primitive in self.ia.primitives() {
+        for primitive in self.primitives_of(&shaded) {
             let count: u8 = match primitive.kind {
                 PrimitiveKind::Point => 1,
                 PrimitiveKind::Line => 2,
@@ -1207,7 +1319,7 @@ impl<'s> PreparedDraw<'s> {
                     )?;
                     if complete {
                         let vertices = std::mem::take(shaded);
-                        let shaded = Arc::new(self.geometry_of(vertices, &mut run.vertex_machine, reporter)?);
+                        let shaded = Arc::new(self.after_vertex_stage(vertices, &mut run.vertex_machine, reporter)?);
                         if let Some(place) = usize::try_from(run.instance).ok().and_then(|s| self.cache.get_mut(s)) {
                             *place = Some(shaded.clone());
                         }

@@ -115,10 +115,30 @@ fn instructions_of_other_stages_are_refused() {
 }
 
 #[test]
-fn programs_other_than_vs_ps_gs_and_cs_4_0_to_5_0_are_refused() {
+fn programs_missing_their_stages_declarations_are_refused() {
     let error = listing_error("hs_5_0\n ret");
     assert_eq!(error.what, "hs_5_0");
-    assert!(error.detail.contains("vertex, pixel, geometry and compute"), "{error}");
+    assert!(error.detail.contains("before the first phase"), "{error}");
+    let error = listing_error("hs_5_0\n hs_decls\n hs_control_point_phase\n ret");
+    assert!(
+        error.detail.contains("domain, partitioning and output primitive"),
+        "{error}"
+    );
+    let error = listing_error(
+        "hs_5_0\n hs_decls\n dcl_input_control_point_count 3\n dcl_output_control_point_count 4\n dcl_tessellator_domain domain_tri\n dcl_tessellator_partitioning partitioning_integer\n dcl_tessellator_output_primitive output_triangle_cw\n hs_fork_phase\n ret",
+    );
+    assert!(error.detail.contains("pass through"), "{error}");
+    let error = listing_error("hs_5_0\n hs_decls\n hs_fork_phase\n ret\n hs_control_point_phase\n ret");
+    assert!(error.detail.contains("out of order"), "{error}");
+    let error = listing_error("hs_5_0\n hs_decls\n hs_fork_phase\n dcl_hs_fork_phase_instance_count 129\n ret");
+    assert!(error.detail.contains("1 to 128"), "{error}");
+    let error = listing_error(
+        "ds_5_0\n dcl_input_control_point_count 3\n dcl_tessellator_domain domain_tri\n dcl_temps 1\n add r0.x, vicp[0][0].x, l(1)\n ret",
+    );
+    assert!(
+        error.detail.contains("vicp") || error.detail.contains("cannot be read"),
+        "{error}"
+    );
     let error = listing_error("cs_5_0\n ret");
     assert!(error.detail.contains("dcl_thread_group"), "{error}");
     let error = listing_error("cs_5_0\n dcl_thread_group 1024, 1, 2\n ret");

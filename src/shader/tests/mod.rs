@@ -12,6 +12,7 @@ mod geometry;
 mod multisample;
 mod quads;
 mod registers;
+mod tessellation;
 mod textures;
 mod tracing;
 
