@@ -38,3 +38,35 @@ fn tessellated_draws_draw_what_the_reference_draws() {
     }
     assert_eq!(compared, 11, "every case but the undefined one is compared");
 }
+
+/// A pixel's history in a tessellated draw: the fragment's primitive is a patch's (its ID the patch's, which the
+/// pixel program writes in TAG.w's high bits), and each corner is a domain program vertex that names its domain
+/// point, the one whose bits the domain program wrote to TAG.xyz (`ds_tri`).
+#[test]
+fn pixel_history_names_the_patch_and_domain_points() {
+    let dir = fixtures();
+    let description = iridia::description::read(
+        &reference::description_text(&dir, "tri_integer_so_ds_only_spec_differs", &["iridia"]),
+        &mut |file| std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string())),
+    )
+    .unwrap();
+    let state = &description.draws[0];
+    let options = iridia::draw::DrawOptions::default();
+    let mut prepared = iridia::draw::PreparedDraw::new(state, &mut iridia::draw::ShaderCache::new(), options).unwrap();
+    let output = prepared.run(None).unwrap();
+    let image = output.render_targets[0].as_ref().unwrap();
+    let word = |texel: &[u8], k: usize| u32::from_le_bytes(texel[4 * k..4 * k + 4].try_into().unwrap());
+    let covered = image.bytes.chunks(16).position(|t| t != [0u8; 16]).unwrap();
+    let texel = &image.bytes[covered * 16..covered * 16 + 16];
+    let (x, y) = ((covered % 64) as u32, (covered / 64) as u32);
+    let history = prepared
+        .pixel_history(x, y, iridia::draw::HistoryOptions::default())
+        .unwrap();
+    let fragment = history.fragments.last().expect("a fragment at a covered pixel");
+    assert_eq!(fragment.primitive_id, word(texel, 3) >> 8, "the patch");
+    for corner in &fragment.vertices {
+        let location = corner.domain_location.expect("a domain program vertex");
+        let tag = corner.outputs[1];
+        assert_eq!(tag[..3], location.map(f32::to_bits), "{corner:?}");
+    }
+}

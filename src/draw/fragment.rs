@@ -182,6 +182,9 @@ pub struct VertexRecord {
     pub position: [f32; 4],
     /// The vertex program's trace, if asked for.
     pub trace: Option<ProgramTrace>,
+    /// For a domain program's vertex, the domain point it ran on (`SV_DomainLocation`, 12.4); its patch is the
+    /// fragment's primitive ID (10.7.1).
+    pub domain_location: Option<[f32; 3]>,
 }
 
 /// The quad a fragment was shaded in.

@@ -171,8 +171,12 @@ impl PreparedDraw<'_> {
 
     /// The vertex at `slot` of `instance` run alone: its inputs, every output, and the trace if asked for.
     pub fn vertex_record(&self, instance: u32, slot: usize, trace: bool) -> Result<VertexRecord> {
+        // a geometry program's or the domain program's vertex: one the draw made, not the input assembler's
         if let Some((stage, _)) = &self.geometry {
-            return self.geometry_vertex_record(stage, instance, slot);
+            return self.generated_vertex_record(&stage.program.executable, "gs", instance, slot);
+        }
+        if let Some((stage, _, _)) = &self.tessellation {
+            return self.generated_vertex_record(&stage.domain.executable, "ds", instance, slot);
         }
         let what = format!("{} vs", self.state.label);
         let exe = &self.vertex.executable;
@@ -206,16 +210,19 @@ impl PreparedDraw<'_> {
             outputs,
             position,
             trace: traced.map(Into::into),
+            domain_location: None,
         })
     }
 
-    /// With a geometry program, a primitive's vertices are the ones it emitted: the record holds the emitted vertex's
-    /// position and the outputs the draw keeps of it (the components the pixel program reads, by register), from the
-    /// instance's vertices the draw cached; no input assembler vertex, inputs or trace (a geometry invocation's
-    /// trace is not recorded).
-    fn geometry_vertex_record(
+    /// With a geometry program (or tessellation), a primitive's vertices are the ones it emitted (the domain program's
+    /// outputs): the record holds the vertex's position and the outputs the draw keeps of it (the components the pixel
+    /// program reads, by register), from the instance's vertices the draw cached, and for a domain program's vertex its
+    /// domain location; no input assembler vertex, inputs or trace (an invocation's trace is not recorded). `exe` is
+    /// the program that made the vertex, `stage` its stage's name in errors.
+    fn generated_vertex_record(
         &self,
-        stage: &super::geometry::GeometryStage,
+        exe: &crate::shader::Executable,
+        stage: &str,
         instance: u32,
         slot: usize,
     ) -> Result<VertexRecord> {
@@ -225,12 +232,12 @@ impl PreparedDraw<'_> {
             .and_then(Option::as_ref)
             .ok_or_else(|| {
                 Error::new(
-                    format!("{} gs", self.state.label),
-                    "the geometry program's vertices are not kept (the draw's vertices pass the cache)",
+                    format!("{} {stage}", self.state.label),
+                    "the vertices the draw made are not kept (they pass the cache)",
                 )
                 .kind(crate::error::ErrorKind::Unsupported)
             })?;
-        let registers = stage.program.executable.output_register_count();
+        let registers = exe.output_register_count();
         let mut outputs = vec![[0u32; 4]; usize::try_from(registers).unwrap_or(0)];
         for (&(register, component), word) in self.linkage.varyings.iter().zip(shaded.varyings(slot)) {
             if let Some(value) = outputs
@@ -258,6 +265,7 @@ impl PreparedDraw<'_> {
             outputs,
             position,
             trace: None,
+            domain_location: shaded.domain_location(slot),
         })
     }
 

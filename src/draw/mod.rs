@@ -27,6 +27,13 @@
 //!   `centroid` and `sample` choose where it is evaluated (see Multisampling; the centre with one sample a pixel).
 //! - **Vertices** ([`vertex`]). Each vertex of the input assembly is shaded once per instance, 32 at a time
 //!   (9.2's post-transform cache; the input assembler numbers each distinct index once).
+//! - **Tessellation** (`tessellation`, sections 10-12). With hull and domain programs (a patch list topology), each
+//!   patch runs through the hull program's phases, the tessellator divides it as its TessFactors say, and the domain
+//!   program runs once per domain point; the tessellator's points, lines or triangles (the patch's ID their
+//!   `SV_PrimitiveID`) are the instance's primitives from there on.
+//! - **Geometry programs** (`geometry`, section 13) run on the instance's primitives (the input assembler's, or the
+//!   tessellator's) and their emitted primitives replace them; stream output ([`stream_output`], section 14) writes
+//!   the last program's primitives.
 //! - **Primitives** in order, instance by instance (8.4, 8.6): points, lines and triangles of every list and strip
 //!   topology, the adjacency vertices dropped (no geometry program is run), each set up by the rasterizer's rules for
 //!   its kind ([`crate::raster`]: aliased, alpha-antialiased or quadrilateral lines as 15.14.1's table picks, points,

@@ -619,6 +619,11 @@ impl TessellationStage {
                     }
                 }
                 out.push(linkage, |register, component| word_at(&outputs, register, component));
+                out.push_domain_location(
+                    tessellation
+                        .domain_location(start.saturating_add(lane))
+                        .unwrap_or([0.0; 3]),
+                );
             }
             start = start.saturating_add(count);
         }

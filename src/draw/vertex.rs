@@ -37,6 +37,8 @@ pub struct ShadedVertices {
     primitives: Option<Vec<Primitive>>,
     /// What the instance sends to stream output, when the draw has a declaration.
     stream_records: Option<StreamRecords>,
+    /// Per vertex, the domain point a domain program ran on (tessellation only).
+    domain_locations: Vec<[f32; 3]>,
 }
 
 /// `count` items of a per-vertex run starting at vertex `slot`.
@@ -101,6 +103,16 @@ impl ShadedVertices {
         for &(register, component) in &linkage.cull_distances {
             self.cull.push(f32::from_bits(word(register, component)));
         }
+    }
+
+    /// Adds the domain point the last vertex pushed came from (a domain program's vertices).
+    pub(super) fn push_domain_location(&mut self, location: [f32; 3]) {
+        self.domain_locations.push(location);
+    }
+
+    /// The domain point vertex `slot` came from, for a domain program's vertex.
+    pub fn domain_location(&self, slot: usize) -> Option<[f32; 3]> {
+        self.domain_locations.get(slot).copied()
     }
 
     /// Sets the primitives a geometry program made of these vertices.
@@ -201,6 +213,7 @@ pub(super) fn begin_instance(ia: &InputAssembler, linkage: &Linkage, what: &str)
         cull_count: linkage.cull_distances.len(),
         primitives: None,
         stream_records: None,
+        domain_locations: Vec::new(),
     })
 }
 

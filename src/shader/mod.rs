@@ -149,10 +149,28 @@
 //! of its strip ([`Machine::emissions`], [`Machine::emitted_vertex`]); emits past `dcl_maxout` are dropped (13.3).
 //! The draw module assembles strips into primitives.
 //!
+//! # Hull and domain programs (sections 10 and 12)
+//!
+//! [`Executable::new`] builds a hull program as its phases (10.6): the executable it returns is the control point
+//! phase, with no instructions when the program has none (the input control points then pass through, 10.4:
+//! [`Executable::passes_control_points_through`]), and holds the fork and join phases in program order
+//! ([`Executable::patch_phases`], each with its instance count, [`Executable::phase_instances`]); every phase is built
+//! with the declarations of `hs_decls` before it ([`TessellationDeclaration`]: control point counts, the
+//! tessellator's domain, partitioning, output primitive and maximum factor). A batch of a phase or of a domain program
+//! ([`Machine::start_patch_lanes`]) is up to [`LANES`] lanes whose inputs sit in the input file where
+//! [`Executable::patch_inputs`] says ([`PatchInputs`]): the input control points (`v[point][register]` of the control
+//! point phase, `vicp` elsewhere), the output control points (`vocp`, fork and join phases), the patch constants
+//! (`vpc`) and one system value (`vOutputControlPointID`, `vForkInstanceID`, `vJoinInstanceID` or `vDomain`), each
+//! control point block a [`VertexBlock`] as a geometry program's input primitive is; `vPrim` is the patch's ID. The
+//! draw module (`draw::tessellation`) runs the phases patch by patch, merges the components each fork or join lane
+//! writes into its patch's patch constants, and calls the tessellator.
+//!
 //! # Checked when building
 //!
-//! [`Executable::new`] refuses, with an error naming the program and the instruction: programs other than
-//! `vs`/`ps`/`gs`/`cs` 4.0-5.0; a geometry program without `dcl_inputprimitive` or `dcl_outputtopology`, with
+//! [`Executable::new`] refuses, with an error naming the program and the instruction: programs other than 4.0-5.0;
+//! a hull program with instructions before its first phase, phases out of order (10.6), no tessellator domain,
+//! partitioning or output primitive (22.3.15-17), a maximum factor outside [1, 64] (10.13), a phase instance count
+//! outside 1-128 (10.8.4), or no control point phase with unequal control point counts (10.4); a geometry program without `dcl_inputprimitive` or `dcl_outputtopology`, with
 //! `dcl_maxout` past 1024 vertices or 1024 output values (13.3), inputs declaring another vertex count, plain
 //! `emit`/`cut` where streams are declared; a compute program without `dcl_thread_group` or past 18.6.4's group sizes, shared memory
 //! past 32 KiB (18.6.3); opcodes newer than the program's model; instructions of other stages (geometry, hull:
@@ -166,8 +184,7 @@
 //! outside their constructs; labels not placed after an unnested `ret` (22.7.15) and calls to labels that do not
 //! exist.
 //!
-//! Not implemented: interfaces (`fcall`, 7.19), hull and domain programs, tiled-resource feedback; each is refused by
-//! name.
+//! Not implemented: interfaces (`fcall`, 7.19), tiled-resource feedback; each is refused by name.
 //!
 //! # Speed
 //!
@@ -185,8 +202,8 @@
 //!   with diverging lanes, derivatives on quads with helper lanes, texture instructions against a recording view,
 //!   multisampled views (`ld2dms`, `sampleinfo`, `samplepos`, `resinfo`) through whole programs built with
 //!   [`crate::dxbc::asm`], the build-time refusals and the trace.
-//! - `tests/shader_fixtures.rs`: every vertex, pixel, geometry and compute program under `fixtures/` builds (hull and
-//!   domain programs are refused by name); four compiled programs against results computed by hand from their HLSL; random inputs and random,
+//! - `tests/shader_fixtures.rs`: every program under `fixtures/` builds (hull programs into their phases, each of
+//!   which runs); four compiled programs against results computed by hand from their HLSL; random inputs and random,
 //!   partly missing, wrong-sized or misshapen bindings, and bit-flipped programs, never panic.
 //! - `tests/shader_texture.rs`: a program sampling, loading and querying a real [`texture::TextureView`].
 //! - `tests/shader_reference.rs`: `fixtures/reference/interp`, pixel programs rendered by a real D3D11, with the
