@@ -148,3 +148,50 @@ fn iridia_draw_runs_a_dispatch_description() {
     assert_eq!(summary["uavs"][1]["counter"], 18);
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// 18.6.6 leaves the order of threads open. In these fixtures what depends on it is which slot of an append or
+/// consume counter each thread gets (the cases' notes compare those views, and what is read through them, sorted):
+/// exactly the views whose counters unordered threads used are flagged. No case has an element that two unordered
+/// threads store different values to (each thread has its own words; `atomics`' compare-and-store matches one
+/// thread only). Values that flow from a counter or an immediate atomic's result into another view (`append_consume`
+/// u2, `atomics` u2) are not followed.
+#[test]
+fn results_that_depend_on_the_thread_order_are_flagged() {
+    let cases = std::fs::read_to_string(fixtures().join("cases.txt")).unwrap();
+    let mut flagged = Vec::new();
+    for name in cases.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let dir = fixtures();
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let description = read_dispatches(&text, &mut |file| {
+            std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
+        })
+        .unwrap();
+        let views = uav_views(&description.dispatches[0].uavs).unwrap();
+        views.iter().flatten().for_each(|v| v.track_order());
+        for state in &description.dispatches {
+            run_dispatch_on(state, &views, &DispatchOptions::default()).unwrap();
+        }
+        for (slot, view) in views.iter().enumerate() {
+            let Some(order) = view.as_ref().and_then(|v| v.order_dependence()) else {
+                continue;
+            };
+            assert!(
+                order.elements.is_empty() && !order.incomplete,
+                "{name} u{slot}: {order:?}"
+            );
+            if order.counter {
+                flagged.push(format!("{name} u{slot}"));
+            }
+        }
+    }
+    assert_eq!(
+        flagged,
+        [
+            "append_consume u0",
+            "append_consume u1",
+            "append_consume u3",
+            "append_consume u4",
+            "multi_dispatch u1"
+        ]
+    );
+}

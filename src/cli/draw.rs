@@ -247,6 +247,16 @@ struct DispatchSummary {
     dispatches: Vec<[u32; 3]>,
     stats: Vec<iridia::dispatch::DispatchStats>,
     uavs: Vec<UavEntry>,
+    /// Per view, what its contents owe to the order of the threads (18.6.6).
+    order_dependence: Vec<OrderEntry>,
+}
+
+/// A view's [`iridia::shader::uav::OrderDependence`] after every dispatch.
+#[derive(Serialize)]
+struct OrderEntry {
+    slot: usize,
+    #[serde(flatten)]
+    dependence: iridia::shader::uav::OrderDependence,
 }
 
 /// Runs a dispatch description's dispatches against its views and writes the views under `prefix`.
@@ -265,6 +275,10 @@ fn dispatch(
         .map(|d| d.uavs.clone())
         .unwrap_or_default();
     let views = uav_views(&bindings).map_err(at)?;
+    views
+        .iter()
+        .flatten()
+        .for_each(iridia::shader::uav::UnorderedAccessView::track_order);
     let mut stats = Vec::new();
     for (index, state) in description.dispatches.iter().enumerate() {
         let done = run_dispatch_on(state, &views, &DispatchOptions::default())
@@ -288,6 +302,14 @@ fn dispatch(
         dispatches: description.dispatches.iter().map(|d| d.groups).collect(),
         stats,
         uavs,
+        order_dependence: views
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, view)| {
+                let dependence = view.as_ref()?.order_dependence()?;
+                Some(OrderEntry { slot, dependence })
+            })
+            .collect(),
     };
     let json = serde_json::to_string_pretty(&summary).map_err(|e| format!("cannot write the summary: {e}"))?;
     let json_path = suffixed(prefix, ".json");

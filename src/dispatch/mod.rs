@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::api::dispatch::{DispatchState, MAX_THREAD_GROUPS_PER_DIMENSION};
 use crate::draw::{DEFAULT_WORK_LIMIT, Program, StageResources};
 use crate::error::ErrorKind;
-use crate::shader::uav::{SharedMemory, UnorderedAccessView};
+use crate::shader::uav::{OrderDependence, SharedMemory, UnorderedAccessView};
 pub use crate::shader::uav::{UavContents, contents, uav_view, uav_views};
 use crate::shader::{LANES, Machine, RunEnd, Stage, Unbound};
 use crate::{Error, Result};
@@ -61,6 +61,9 @@ pub struct DispatchStats {
 pub struct DispatchOutput {
     /// Per `u#` slot, what the view holds after it.
     pub uavs: Vec<Option<UavContents>>,
+    /// Per `u#` slot, which of what it holds depends on the order the threads ran in, which the spec leaves open
+    /// (18.6.6): this replay runs groups in order and each group's threads in flattened order, batch by batch.
+    pub order: Vec<Option<OrderDependence>>,
     /// The counts.
     pub stats: DispatchStats,
 }
@@ -68,9 +71,14 @@ pub struct DispatchOutput {
 /// Runs `state` from its views' contents and gives what every view holds after it.
 pub fn run_dispatch(state: &DispatchState, options: &DispatchOptions) -> Result<DispatchOutput> {
     let views = uav_views(&state.uavs)?;
+    views.iter().flatten().for_each(UnorderedAccessView::track_order);
     let stats = run_dispatch_on(state, &views, options)?;
     Ok(DispatchOutput {
         uavs: views.iter().map(|view| view.as_ref().map(contents)).collect(),
+        order: views
+            .iter()
+            .map(|view| view.as_ref().and_then(UnorderedAccessView::order_dependence))
+            .collect(),
         stats,
     })
 }
@@ -121,6 +129,11 @@ pub fn run_dispatch_on(
         for gy in 0..y_groups {
             for gx in 0..x_groups {
                 let group = [gx, gy, gz];
+                let group_number = u64::from(gz)
+                    .saturating_mul(u64::from(y_groups))
+                    .saturating_add(u64::from(gy))
+                    .saturating_mul(u64::from(x_groups))
+                    .saturating_add(u64::from(gx));
                 shared.clear();
                 for (b, machine) in machines.iter_mut().enumerate() {
                     let first = b.saturating_mul(LANES);
@@ -141,6 +154,10 @@ pub fn run_dispatch_on(
                             gz.wrapping_mul(group_z).wrapping_add(in_group[2]),
                         ];
                         machine.set_thread(lane, thread, group, in_group, flat);
+                        let invocation = group_number
+                            .saturating_mul(u64::from(threads_per_group))
+                            .saturating_add(u64::from(flat));
+                        machine.set_writer(lane, invocation, group_number);
                     }
                 }
                 // Rounds: every batch not finished runs to its next barrier or its end.

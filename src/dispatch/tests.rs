@@ -321,3 +321,85 @@ ret
     let budget = run_dispatch(&state, &options).unwrap_err();
     assert_eq!(budget.kind, ErrorKind::Budget, "{budget}");
 }
+
+/// 18.6.6 leaves the order of thread groups and of threads open: a word two threads store different values to ends
+/// as whichever ran last, and the output says which words those are; the same value, one thread's own stores,
+/// stores a barrier orders, and atomics that commute depend on no order.
+#[test]
+fn results_that_depend_on_the_thread_order_are_flagged() {
+    // every thread of 2 groups of 2 stores: word 0 <- its flattened index (different values: order-dependent),
+    // word 1 <- 7 (the same value: not), word 2 + 4 * thread <- 1 then 2 (its own: not), word 3 <- atomic add 1 (not)
+    let listing = "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadID.x
+dcl_temps 1
+dcl_thread_group 2, 1, 1
+store_raw u0.x, l(0), vThreadID.x
+store_raw u0.x, l(4), l(7)
+ishl r0.x, vThreadID.x, l(4)
+iadd r0.x, r0.x, l(32)
+store_raw u0.x, r0.x, l(1)
+store_raw u0.x, r0.x, l(2)
+atomic_iadd u0, l(12), l(1)
+ret
+";
+    let out = dispatch(listing, vec![buffer_uav(&[0; 24], raw(24))], [2, 1, 1]);
+    let order = out.order[0].as_ref().unwrap();
+    assert_eq!(order.elements, [0], "only word 0 depends on the order");
+    assert!(!order.counter && !order.incomplete);
+    let written = words(&out.uavs[0].as_ref().unwrap().bytes);
+    assert_eq!(
+        written[..4],
+        [3, 7, 0, 4],
+        "the last thread's value, the shared one, the count"
+    );
+
+    // one group: thread 0 stores, a barrier with a UAV fence, thread 1 stores: ordered (22.17.7)
+    let listing = "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_thread_group 2, 1, 1
+if_z vThreadIDInGroupFlattened
+  store_raw u0.x, l(0), l(5)
+endif
+sync_uglobal_t
+if_nz vThreadIDInGroupFlattened
+  store_raw u0.x, l(0), l(6)
+endif
+ret
+";
+    let out = dispatch(listing, vec![buffer_uav(&[0; 1], raw(1))], [1, 1, 1]);
+    assert!(out.order[0].as_ref().unwrap().is_none());
+    assert_eq!(words(&out.uavs[0].as_ref().unwrap().bytes), [6]);
+    // the same in two groups: no barrier orders groups
+    let out = dispatch(listing, vec![buffer_uav(&[0; 1], raw(1))], [2, 1, 1]);
+    assert_eq!(out.order[0].as_ref().unwrap().elements, [0]);
+}
+
+/// Which slot of an append buffer each thread gets depends on the order (its hidden counter, 22.17.17).
+#[test]
+fn a_counter_shared_by_unordered_threads_is_flagged() {
+    let listing = "cs_5_0
+dcl_uav_structured u0, 4
+dcl_input vThreadID.x
+dcl_temps 1
+dcl_thread_group 2, 1, 1
+imm_atomic_alloc r0.x, u0
+store_structured u0.x, r0.x, l(0), vThreadID.x
+ret
+";
+    let mut view = buffer_uav(
+        &[0; 4],
+        UnorderedAccessViewDesc {
+            append: true,
+            ..structured(4, 4)
+        },
+    );
+    if let Some(binding) = view.as_mut() {
+        binding.initial_count = Some(0);
+    }
+    let out = dispatch(listing, vec![view], [1, 1, 1]);
+    let order = out.order[0].as_ref().unwrap();
+    assert!(order.counter);
+    assert!(order.elements.is_empty(), "each thread wrote its own slot");
+}

@@ -93,6 +93,9 @@ pub struct UavReplay {
     pub replayed_counter: Option<u32>,
     /// The comparison; `None` when neither the window nor the counter was recorded.
     pub report: Option<UavReport>,
+    /// What of the replayed window depends on the order of the threads, which the spec leaves open (18.6.6): where
+    /// the recorded window differs there, the GPU may only have run the threads in another order.
+    pub order: Option<crate::shader::uav::OrderDependence>,
 }
 
 impl UavReplay {
@@ -180,6 +183,7 @@ pub fn replay_dispatch(
             replayed: replayed_bytes,
             replayed_counter: replayed.counter,
             report,
+            order: output.order.get(slot).cloned().flatten(),
         });
     }
     Ok(DispatchReplay {

@@ -18,7 +18,7 @@ use super::executable::{
 };
 use super::lanes::{LANES, LaneMask, Lanes, bit, has};
 use super::trace::{LaneStep, Trace, TraceStep, TracedWrite};
-use super::uav::SharedMemory;
+use super::uav::{SharedMemory, Writer};
 
 mod memory;
 
@@ -195,6 +195,10 @@ pub struct Machine {
     emit_counts: [u32; LANES],
     /// The started geometry program's output topology.
     geometry_topology: u32,
+    /// Each lane's invocation and thread group, as UAV writes name their writer ([`Writer`]).
+    writers: [(u64, u64); LANES],
+    /// Group-wide barriers a compute batch has passed.
+    barriers_passed: u32,
 }
 
 impl Default for Machine {
@@ -236,6 +240,8 @@ impl Machine {
             emitted_words: Vec::new(),
             emit_counts: [0; LANES],
             geometry_topology: 0,
+            writers: [(0, 0); LANES],
+            barriers_passed: 0,
         }
     }
 
@@ -441,6 +447,26 @@ impl Machine {
         self.emitted_words.clear();
         self.emit_counts = [0; LANES];
         self.geometry_topology = exe.geometry.map_or(0, |g| g.output_topology);
+        self.writers = [(0, 0); LANES];
+        self.barriers_passed = 0;
+    }
+
+    /// Names lane `lane`'s invocation and thread group for the views that follow the order of their writes
+    /// ([`crate::shader::uav::UnorderedAccessView::track_order`]); lanes not named are one invocation.
+    pub fn set_writer(&mut self, lane: usize, invocation: u64, group: u64) {
+        if let Some(slot) = self.writers.get_mut(lane) {
+            *slot = (invocation, group);
+        }
+    }
+
+    /// Lane `lane` as the writer of a UAV access now.
+    pub(super) fn writer(&self, lane: usize) -> Writer {
+        let (invocation, group) = self.writers.get(lane).copied().unwrap_or_default();
+        Writer {
+            invocation,
+            group,
+            epoch: self.barriers_passed,
+        }
     }
 
     /// How many lanes the batch holds.
@@ -658,6 +684,7 @@ impl Machine {
         match end {
             Some(pc) => {
                 self.resume_at = Some(pc);
+                self.barriers_passed = self.barriers_passed.saturating_add(1);
                 Ok(RunEnd::Barrier)
             }
             None => {

@@ -119,6 +119,93 @@ pub struct UnorderedAccessView {
 struct Memory {
     bytes: Vec<u8>,
     counter: u32,
+    /// Who wrote what, when the view follows the order of its writes ([`UnorderedAccessView::track_order`]).
+    order: Option<OrderLog>,
+}
+
+/// An invocation writing to a view, as far as the order of its writes goes: invocations of a dispatch run in an order
+/// the spec leaves open (18.6.6: thread groups and threads "may execute in any order"), except that one invocation's
+/// accesses happen in its program order and a group's threads past a barrier (`sync_*_t`, 22.17.7) follow their
+/// writes before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Writer {
+    /// The invocation (a dispatch's thread, numbered across the dispatch).
+    pub invocation: u64,
+    /// Its thread group.
+    pub group: u64,
+    /// The group-wide barriers its group had passed.
+    pub epoch: u32,
+}
+
+impl Writer {
+    /// Whether the spec orders this writer's access after (or before) `other`'s.
+    fn ordered_with(&self, other: &Writer) -> bool {
+        self.invocation == other.invocation || (self.group == other.group && self.epoch != other.epoch)
+    }
+}
+
+/// The most elements (words of a raw or structured view, texels of a typed one) a view follows the writers of; past
+/// it the view's [`OrderDependence`] is incomplete (an Iridia budget: one map entry an element).
+pub const MAX_ORDERED_ELEMENTS: usize = 1 << 20;
+
+/// The last writer of each element a view had written, and the elements whose final value depends on the order.
+#[derive(Debug, Default)]
+struct OrderLog {
+    last: std::collections::HashMap<usize, Writer>,
+    dependent: std::collections::BTreeSet<usize>,
+    counter_user: Option<Writer>,
+    counter_unordered: bool,
+    incomplete: bool,
+}
+
+impl OrderLog {
+    /// `writer` writes the element at byte `at`; `changed` says whether its value differs from what is there.
+    fn write(&mut self, at: usize, writer: Writer, changed: bool) {
+        let room = self.last.len() < MAX_ORDERED_ELEMENTS;
+        match self.last.get_mut(&at) {
+            Some(last) => {
+                if changed && !writer.ordered_with(last) {
+                    self.dependent.insert(at);
+                }
+                *last = writer;
+            }
+            None if room => {
+                self.last.insert(at, writer);
+            }
+            None => self.incomplete = true,
+        }
+    }
+
+    /// `writer` takes a slot of the hidden counter.
+    fn count(&mut self, writer: Writer) {
+        match self.counter_user {
+            Some(user) if !writer.ordered_with(&user) => self.counter_unordered = true,
+            Some(_) => {}
+            None => self.counter_user = Some(writer),
+        }
+    }
+}
+
+/// What a view's contents after a dispatch owe to an order the spec leaves open (18.6.6): the replay runs one order
+/// (groups in order, threads in flattened order); another device's may end with other values there.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct OrderDependence {
+    /// Byte offsets (in the view's window) of the elements written with different values by invocations the spec
+    /// does not order: each ends as whichever wrote last. Plain stores and exchanges count; an atomic operation that
+    /// commutes (add, and, or, xor, min, max) does not, its result being the same in any order.
+    pub elements: Vec<u64>,
+    /// Whether invocations the spec does not order took slots of the view's hidden counter (`imm_atomic_alloc`,
+    /// `imm_atomic_consume`): which element each one got, and so where its writes landed, is unspecified.
+    pub counter: bool,
+    /// Whether more elements were written than [`MAX_ORDERED_ELEMENTS`]: `elements` is then incomplete.
+    pub incomplete: bool,
+}
+
+impl OrderDependence {
+    /// Whether nothing in the view depends on the order.
+    pub fn is_none(&self) -> bool {
+        self.elements.is_empty() && !self.counter && !self.incomplete
+    }
 }
 
 impl UnorderedAccessView {
@@ -190,6 +277,7 @@ impl UnorderedAccessView {
             memory: Mutex::new(Memory {
                 bytes,
                 counter: initial_count,
+                order: None,
             }),
         })
     }
@@ -227,6 +315,26 @@ impl UnorderedAccessView {
             (UavDimension::Buffer, _) => self.size[0],
             _ => 0,
         }
+    }
+
+    /// Makes the view follow who writes each of its elements from now on, for [`UnorderedAccessView::order_dependence`].
+    pub fn track_order(&self) {
+        let mut memory = self.lock();
+        if memory.order.is_none() {
+            memory.order = Some(OrderLog::default());
+        }
+    }
+
+    /// What the view's contents owe to the order of its writers since [`UnorderedAccessView::track_order`]; `None`
+    /// when it does not follow them.
+    pub fn order_dependence(&self) -> Option<OrderDependence> {
+        let memory = self.lock();
+        let log = memory.order.as_ref()?;
+        Some(OrderDependence {
+            elements: log.dependent.iter().map(|&at| at as u64).collect(),
+            counter: log.counter_unordered,
+            incomplete: log.incomplete,
+        })
     }
 
     /// The bytes and the counter now (after a dispatch, what it wrote).
@@ -277,15 +385,30 @@ impl UnorderedAccessView {
     }
 
     /// `store_uav_typed` (22.4.9): `value` encoded in the view's format at `address`; outside the view, nothing.
-    pub fn store_typed(&self, address: [u32; 3], value: [u32; 4]) -> Result<()> {
+    pub fn store_typed(&self, address: [u32; 3], value: [u32; 4], writer: Writer) -> Result<()> {
         let (Some(codec), Some(at)) = (self.codec, self.element_offset(address)) else {
             return Ok(());
         };
         let mut memory = self.lock();
+        let element = at..at.saturating_add(self.element_bytes as usize);
+        let before: Option<Vec<u8>> = memory
+            .order
+            .as_ref()
+            .and_then(|_| memory.bytes.get(element.clone()).map(<[u8]>::to_vec));
         match memory.bytes.get_mut(at..) {
-            Some(bytes) => codec.encode(value, bytes),
-            None => Ok(()),
+            Some(bytes) => codec.encode(value, bytes)?,
+            None => return Ok(()),
         }
+        if let Some(before) = before {
+            let changed = memory
+                .bytes
+                .get(element)
+                .is_some_and(|after| after != before.as_slice());
+            if let Some(log) = memory.order.as_mut() {
+                log.write(at, writer, changed);
+            }
+        }
+        Ok(())
     }
 
     /// The byte address of 32-bit word `word` (0..3) of an access at `address` (raw: the byte offset; structured:
@@ -327,42 +450,63 @@ impl UnorderedAccessView {
     }
 
     /// Word `word` of a raw or structured store (22.4.11, 22.4.13); nothing out of bounds.
-    pub fn store_word(&self, address: [u32; 2], word: u32, value: u32) {
+    pub fn store_word(&self, address: [u32; 2], word: u32, value: u32, writer: Writer) {
         if let Some(at) = self.word_address(address, word) {
-            write_word(&mut self.lock().bytes, at, value);
+            let mut memory = self.lock();
+            let changed = read_word(&memory.bytes, at) != value;
+            write_word(&mut memory.bytes, at, value);
+            if let Some(log) = memory.order.as_mut() {
+                log.write(at, writer, changed);
+            }
         }
     }
 
     /// An atomic operation at `address` (raw: byte offset; structured: index, byte offset; typed: coordinates):
     /// the word before it, or `None` out of bounds (nothing written; the spec leaves the returned value undefined).
-    pub fn atomic(&self, address: [u32; 3], op: AtomicOp, value: u32, with: u32) -> Option<u32> {
+    pub fn atomic(&self, address: [u32; 3], op: AtomicOp, value: u32, with: u32, writer: Writer) -> Option<u32> {
         let at = match self.access {
             UavAccess::Typed => self.element_offset(address).filter(|_| self.element_bytes == 4),
             _ => self.word_address([address[0], address[1]], 0),
         }?;
         let mut memory = self.lock();
         let old = read_word(&memory.bytes, at);
-        write_word(&mut memory.bytes, at, op.apply(old, value, with));
+        let new = op.apply(old, value, with);
+        write_word(&mut memory.bytes, at, new);
+        // exchanges leave whichever came last (a compare-exchange only when it writes); the other operations commute
+        let wrote = match op {
+            AtomicOp::Exchange => true,
+            AtomicOp::CompareExchange => old == value,
+            _ => false,
+        };
+        if wrote && let Some(log) = memory.order.as_mut() {
+            log.write(at, writer, new != old);
+        }
         Some(old)
     }
 
     /// `imm_atomic_alloc` (22.17.17): the counter before it is incremented (wrapping); `None` without a counter.
-    pub fn increment_counter(&self) -> Option<u32> {
+    pub fn increment_counter(&self, writer: Writer) -> Option<u32> {
         if self.counter_kind == UavCounter::None {
             return None;
         }
         let mut memory = self.lock();
+        if let Some(log) = memory.order.as_mut() {
+            log.count(writer);
+        }
         let old = memory.counter;
         memory.counter = old.wrapping_add(1);
         Some(old)
     }
 
     /// `imm_atomic_consume` (22.17.18): the counter after it is decremented (wrapping); `None` without a counter.
-    pub fn decrement_counter(&self) -> Option<u32> {
+    pub fn decrement_counter(&self, writer: Writer) -> Option<u32> {
         if self.counter_kind == UavCounter::None {
             return None;
         }
         let mut memory = self.lock();
+        if let Some(log) = memory.order.as_mut() {
+            log.count(writer);
+        }
         memory.counter = memory.counter.wrapping_sub(1);
         Some(memory.counter)
     }

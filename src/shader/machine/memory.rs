@@ -12,7 +12,7 @@ use crate::{Error, Result};
 use super::super::alu;
 use super::super::executable::{MemoryOperands, MemoryTarget, Op};
 use super::super::lanes::{LANES, has};
-use super::super::uav::{AtomicOp, SharedMemory, UnorderedAccessView};
+use super::super::uav::{AtomicOp, SharedMemory, UnorderedAccessView, Writer};
 use super::{Context, Machine, Scratch, Vec4, components, has_component, row, row_mut, word};
 use crate::api::enums::UavDimension;
 
@@ -41,9 +41,9 @@ impl Memory<'_> {
         }
     }
 
-    fn store(&self, address: [u32; 2], k: u32, value: u32) {
+    fn store(&self, address: [u32; 2], k: u32, value: u32, writer: Writer) {
         match self {
-            Memory::View(view) => view.store_word(address, k, value),
+            Memory::View(view) => view.store_word(address, k, value, writer),
             Memory::Shared { memory, .. } => {
                 if let Some(at) = self.shared_word(address, k) {
                     memory.store(at, value);
@@ -53,9 +53,9 @@ impl Memory<'_> {
         }
     }
 
-    fn atomic(&self, address: [u32; 3], op: AtomicOp, value: u32, with: u32) -> Option<u32> {
+    fn atomic(&self, address: [u32; 3], op: AtomicOp, value: u32, with: u32, writer: Writer) -> Option<u32> {
         match self {
-            Memory::View(view) => view.atomic(address, op, value, with),
+            Memory::View(view) => view.atomic(address, op, value, with, writer),
             Memory::Shared { memory, .. } => {
                 let at = self.shared_word([address[0], address[1]], 0)?;
                 memory.atomic(at, op, value, with)
@@ -123,6 +123,8 @@ impl Machine {
         // Lanes whose writes count (22.17.8: helpers and discarded pixels do not alter memory).
         let writers = exec & !self.helper & !self.discarded;
         let fail = |e: Error| Error::new(context.exe.name.clone(), e.to_string()).at(context.exe.place(op));
+        let writer_of: [Writer; LANES] = std::array::from_fn(|lane| self.writer(lane));
+        let writer = |lane: usize| writer_of.get(lane).copied().unwrap_or_default();
         let Scratch { sources, results } = &mut *self.scratch;
         let [out, _] = results;
         let int = |v: &Vec4, c: u8, lane: usize| row(v, c).get(lane).copied().unwrap_or(0);
@@ -225,7 +227,7 @@ impl Machine {
                     for lane in (0..n).filter(|l| has(writers, *l)) {
                         let address = [int(a, 0, lane), int(a, 1, lane), int(a, 2, lane)];
                         let value = [0u8, 1, 2, 3].map(|component| int(b, component, lane));
-                        view.store_typed(address, value).map_err(fail)?;
+                        view.store_typed(address, value, writer(lane)).map_err(fail)?;
                     }
                 }
             }
@@ -239,7 +241,7 @@ impl Machine {
                 for lane in (0..n).filter(|l| has(writers, *l)) {
                     let address = address_of(lane);
                     for component in components(operands.mask) {
-                        memory.store(address, u32::from(component), int(value, component, lane));
+                        memory.store(address, u32::from(component), int(value, component, lane), writer(lane));
                     }
                 }
             }
@@ -249,9 +251,9 @@ impl Machine {
                 };
                 for lane in (0..n).filter(|l| has(writers, *l)) {
                     let count = if op.opcode == Opcode::ImmAtomicAlloc {
-                        view.increment_counter()
+                        view.increment_counter(writer(lane))
                     } else {
-                        view.decrement_counter()
+                        view.decrement_counter(writer(lane))
                     };
                     let Some(count) = count else {
                         return Err(fail(Error::new(
@@ -280,7 +282,7 @@ impl Machine {
                         } else {
                             (int(value, 0, lane), 0)
                         };
-                        memory.atomic(at, atomic, value, with).unwrap_or(0)
+                        memory.atomic(at, atomic, value, with, writer(lane)).unwrap_or(0)
                     } else {
                         0
                     };
