@@ -197,6 +197,8 @@ pub struct Machine {
     geometry_topology: u32,
     /// Each lane's invocation and thread group, as UAV writes name their writer ([`Writer`]).
     writers: [(u64, u64); LANES],
+    /// Whether a lane's writer was set since the last start (so that starts that set none clear nothing).
+    writers_set: bool,
     /// Group-wide barriers a compute batch has passed.
     barriers_passed: u32,
 }
@@ -241,6 +243,7 @@ impl Machine {
             emit_counts: [0; LANES],
             geometry_topology: 0,
             writers: [(0, 0); LANES],
+            writers_set: false,
             barriers_passed: 0,
         }
     }
@@ -447,7 +450,10 @@ impl Machine {
         self.emitted_words.clear();
         self.emit_counts = [0; LANES];
         self.geometry_topology = exe.geometry.map_or(0, |g| g.output_topology);
-        self.writers = [(0, 0); LANES];
+        if self.writers_set {
+            self.writers = [(0, 0); LANES];
+            self.writers_set = false;
+        }
         self.barriers_passed = 0;
     }
 
@@ -456,6 +462,7 @@ impl Machine {
     pub fn set_writer(&mut self, lane: usize, invocation: u64, group: u64) {
         if let Some(slot) = self.writers.get_mut(lane) {
             *slot = (invocation, group);
+            self.writers_set = true;
         }
     }
 
