@@ -87,6 +87,7 @@
 //! topology, a program past its instruction budget ([`DrawOptions::instruction_budget`]). Nothing panics.
 
 pub mod ambiguity;
+pub mod arrays;
 mod bindings;
 pub mod fragment;
 mod geometry;
