@@ -24,7 +24,6 @@ use crate::output_merger::{DepthStencilTarget, OutputMerger, RenderTarget, Targe
 use crate::{Error, Result};
 
 use super::output::TargetImage;
-use super::run::PreparedDraw;
 
 /// The per-primitive indices a geometry program writes at the leading vertex (8.14); 0 where it writes none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,28 +105,6 @@ pub fn writes_first_slices(index: u32, slices: &([u32; RENDER_TARGET_SLOTS], u32
         .iter()
         .chain(std::iter::once(depth))
         .all(|&count| array_slice(index, count) == 0)
-}
-
-impl PreparedDraw<'_> {
-    /// The rasterizer of the viewport and scissor slot viewport index `index` selects (15.8.1): slot 0's unless the
-    /// geometry program writes the index.
-    pub(super) fn rasterizer_for(&self, index: u32) -> &crate::raster::Rasterizer {
-        self.viewport_rasterizers
-            .get(viewport_slot(index))
-            .unwrap_or(&self.rasterizer)
-    }
-
-    /// Has `om` write where a primitive of `indices` goes: every view's array slice it selects (15.15), and its
-    /// viewport's depth range (17.10) when the viewport is selected per primitive.
-    pub(super) fn select_for(&self, om: &mut OutputMerger, slices: Option<&mut SliceSet>, indices: ArrayIndices) {
-        if let Some(slices) = slices {
-            slices.select(om, indices.render_target);
-        }
-        if !self.viewport_rasterizers.is_empty() {
-            let viewport = self.rasterizer_for(indices.viewport).viewport();
-            om.set_depth_range(viewport.min_depth, viewport.max_depth);
-        }
-    }
 }
 
 /// One view's slices other than the one the output merger holds, and which that is.
@@ -309,3 +286,6 @@ fn stacked(
         bytes,
     })
 }
+
+#[cfg(test)]
+mod tests;

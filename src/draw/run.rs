@@ -1742,6 +1742,26 @@ impl<'s> PreparedDraw<'s> {
         })
     }
 
+    /// The rasterizer of the viewport and scissor slot viewport index `index` selects (15.8.1): slot 0's unless the
+    /// geometry program writes the index.
+    pub(super) fn rasterizer_for(&self, index: u32) -> &Rasterizer {
+        self.viewport_rasterizers
+            .get(super::arrays::viewport_slot(index))
+            .unwrap_or(&self.rasterizer)
+    }
+
+    /// Has `om` write where a primitive of `indices` goes: every view's array slice it selects (15.15), and its
+    /// viewport's depth range (17.10) when the viewport is selected per primitive.
+    pub(super) fn select_for(&self, om: &mut OutputMerger, slices: Option<&mut SliceSet>, indices: ArrayIndices) {
+        if let Some(slices) = slices {
+            slices.select(om, indices.render_target);
+        }
+        if !self.viewport_rasterizers.is_empty() {
+            let viewport = self.rasterizer_for(indices.viewport).viewport();
+            om.set_depth_range(viewport.min_depth, viewport.max_depth);
+        }
+    }
+
     /// The cull-distance test (15.4.2) and NaN clip distances (15.4.1), then the rasterizer's setup; `None` when the
     /// triangle draws nothing, counted in `stats`.
     pub(super) fn setup(&self, context: &PrimitiveContext<'_>, stats: &mut DrawStats) -> Option<Triangle> {
