@@ -13,8 +13,10 @@
 //! - The pixel program reads both indices as the geometry program wrote them, unclamped (15.8.1, 15.15): they are
 //!   linked as any other output ([`super::link`]).
 //!
-//! A draw whose views see one slice each and whose geometry program writes no viewport index does none of this
-//! work: the per-primitive selection is skipped, the output merger holds the one slice.
+//! Only a draw whose geometry program writes an index does this work: without `SV_RenderTargetArrayIndex` every
+//! primitive writes each view's first slice, which is all the output merger holds and all the draw's output gives
+//! ([`TargetImage::slices`] 1); with it, the draw holds every slice of each view and gives them all. Without
+//! `SV_ViewportArrayIndex` every primitive goes through viewport and scissor 0.
 
 use crate::api::draw::DrawState;
 use crate::api::enums::{DsvDimension, ResourceDimension, RtvDimension};
@@ -163,13 +165,21 @@ pub(super) struct SliceSet {
 
 impl SliceSet {
     /// The slices past the first of every view of `state` seeing more than one (their contents before the draw);
-    /// `None` when every view sees one.
+    /// `None` when every view sees one. An array view asking for slices its texture does not have (which
+    /// `CreateRenderTargetView` refuses; a capture's replay holds only the view's first slice) is an error.
     pub(super) fn new(state: &DrawState) -> Result<Option<SliceSet>> {
         let mut set = SliceSet::default();
         let mut any = false;
         for (slot, (place, view)) in set.render_targets.iter_mut().zip(&state.render_targets).enumerate() {
             let Some(view) = view else { continue };
             let Some(texture) = view.texture() else { continue };
+            check_asked(
+                texture,
+                view.desc.first_array_slice,
+                view.desc.array_size,
+                is_rtv_array(view.desc.dimension),
+            )
+            .map_err(|e| e.within(format!("{} render target {slot}", state.label)))?;
             let count = render_target_slices(texture, &view.desc);
             if count <= 1 {
                 continue;
@@ -190,6 +200,13 @@ impl SliceSet {
         if let Some(view) = &state.depth_stencil_view
             && let Some(texture) = view.texture()
         {
+            check_asked(
+                texture,
+                view.desc.first_array_slice,
+                view.desc.array_size,
+                is_dsv_array(view.desc.dimension),
+            )
+            .map_err(|e| e.within(format!("{} depth-stencil view", state.label)))?;
             let count = depth_stencil_slices(texture, &view.desc);
             if count > 1 {
                 let mut slices = vec![None];
@@ -258,6 +275,37 @@ impl SliceSet {
         };
         Ok((render_targets, depth_stencil))
     }
+}
+
+/// Whether a render target view of `dimension` has array slices (a 3D view's depth slices count by their own rule).
+fn is_rtv_array(dimension: RtvDimension) -> bool {
+    matches!(
+        dimension,
+        RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture2DMsArray
+    )
+}
+
+/// Whether a depth-stencil view of `dimension` has array slices.
+fn is_dsv_array(dimension: DsvDimension) -> bool {
+    matches!(
+        dimension,
+        DsvDimension::Texture1DArray | DsvDimension::Texture2DArray | DsvDimension::Texture2DMsArray
+    )
+}
+
+/// An error when an array view (`array`) of `asked` slices from `first` asks for slices past `texture`'s.
+fn check_asked(texture: &Texture, first: u32, asked: u32, array: bool) -> Result<()> {
+    let available = texture.shape.array_size;
+    if array && u64::from(first).saturating_add(u64::from(asked)) > u64::from(available) {
+        return Err(Error::new(
+            "view",
+            format!(
+                "the view's slices {first} to {} are not all in the texture's {available} (a capture's replay holds                  only the view's first slice)",
+                u64::from(first).saturating_add(u64::from(asked)).saturating_sub(1)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// One image of slices (`format`, `width`, `height` each) one after the other.

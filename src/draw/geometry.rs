@@ -120,6 +120,11 @@ impl GeometryStage {
         })
     }
 
+    /// Whether the program writes `SV_RenderTargetArrayIndex` (its primitives may select any array slice, 15.15).
+    pub fn writes_render_target_index(&self) -> bool {
+        self.render_target_array_index.is_some()
+    }
+
     /// Whether the program writes `SV_ViewportArrayIndex` (its primitives may select any viewport, 15.8.1).
     pub fn writes_viewport_index(&self) -> bool {
         self.viewport_array_index.is_some()

@@ -11,7 +11,8 @@ use serde::Serialize;
 use std::sync::Arc;
 
 /// A target's texels after a draw: raw little-endian elements of `format` (the view's), rows packed, top row first;
-/// a view of several array slices (15.15) holds them one after the other, the view's first slice first.
+/// the view's first slice, or, when the draw's geometry program writes `SV_RenderTargetArrayIndex` (15.15), every
+/// slice of the view one after the other ([`super::arrays`]).
 /// Depth-stencil formats are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetImage {
@@ -21,7 +22,7 @@ pub struct TargetImage {
     pub width: u32,
     /// Height in texels.
     pub height: u32,
-    /// The view's array slices the bytes hold (1 for a view of one slice).
+    /// The view's array slices the bytes hold, from its first (1 but for a draw selecting slices).
     pub slices: u32,
     /// The elements.
     pub bytes: Vec<u8>,

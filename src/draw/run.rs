@@ -1126,7 +1126,10 @@ impl<'s> PreparedDraw<'s> {
         progress.vertices_done = place.cached_vertices();
         let mut stream_output = self.state.stream_output.as_ref().map(StreamOutputBuffers::new);
         let uavs = self.pixel_uavs()?;
-        let slices = SliceSet::new(&self.state)?;
+        let slices = match &self.geometry {
+            Some((stage, _)) if stage.writes_render_target_index() => SliceSet::new(&self.state)?,
+            _ => None,
+        };
         self.write_stream_output(&mut stream_output, &place);
         Ok(DrawRun {
             om,
