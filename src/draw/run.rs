@@ -944,7 +944,7 @@ impl<'s> PreparedDraw<'s> {
         &self.ia
     }
 
-    /// Viewport 0, which the draw uses.
+    /// Viewport 0, which the draw uses unless its geometry program selects another per primitive (15.8.1).
     pub fn viewport(&self) -> &Viewport {
         &self.viewport
     }
