@@ -1,6 +1,6 @@
 //! Per-primitive selection of the viewport, the scissor rectangle and the render-target array slice (15.8.1,
 //! 15.15), from the `SV_ViewportArrayIndex` and `SV_RenderTargetArrayIndex` a geometry program writes at a
-//! primitive's leading vertex (8.14, 13.x).
+//! primitive's leading vertex (8.14, 13.4).
 //!
 //! - **Viewport and scissor** (15.8.1): the index picks viewport and scissor rectangle `index` of the 16 a pipeline
 //!   holds; an index outside `[0, 15]` picks 0. A slot `RSSetViewports` / `RSSetScissorRects` did not set is a
@@ -174,10 +174,9 @@ impl SliceSet {
             let Some(view) = view else { continue };
             let Some(texture) = view.texture() else { continue };
             check_asked(
-                texture,
                 view.desc.first_array_slice,
                 view.desc.array_size,
-                is_rtv_array(view.desc.dimension),
+                rtv_slices_available(texture, &view.desc),
             )
             .map_err(|e| e.within(format!("{} render target {slot}", state.label)))?;
             let count = render_target_slices(texture, &view.desc);
@@ -201,10 +200,9 @@ impl SliceSet {
             && let Some(texture) = view.texture()
         {
             check_asked(
-                texture,
                 view.desc.first_array_slice,
                 view.desc.array_size,
-                is_dsv_array(view.desc.dimension),
+                is_dsv_array(view.desc.dimension).then_some(texture.shape.array_size),
             )
             .map_err(|e| e.within(format!("{} depth-stencil view", state.label)))?;
             let count = depth_stencil_slices(texture, &view.desc);
@@ -277,12 +275,16 @@ impl SliceSet {
     }
 }
 
-/// Whether a render target view of `dimension` has array slices (a 3D view's depth slices count by their own rule).
-fn is_rtv_array(dimension: RtvDimension) -> bool {
-    matches!(
-        dimension,
-        RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture2DMsArray
-    )
+/// The slices a render target view of slices can choose from: the texture's array slices for an array view, the
+/// depths slices of the view's mip for a `TEXTURE3D` view; `None` for a view of one slice.
+fn rtv_slices_available(texture: &Texture, view: &RenderTargetViewDesc) -> Option<u32> {
+    match view.dimension {
+        RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture2DMsArray => {
+            Some(texture.shape.array_size)
+        }
+        RtvDimension::Texture3D => Some(texture.shape.mip_size(view.mip_slice)[2]),
+        _ => None,
+    }
 }
 
 /// Whether a depth-stencil view of `dimension` has array slices.
@@ -293,10 +295,13 @@ fn is_dsv_array(dimension: DsvDimension) -> bool {
     )
 }
 
-/// An error when an array view (`array`) of `asked` slices from `first` asks for slices past `texture`'s.
-fn check_asked(texture: &Texture, first: u32, asked: u32, array: bool) -> Result<()> {
-    let available = texture.shape.array_size;
-    if array && u64::from(first).saturating_add(u64::from(asked)) > u64::from(available) {
+/// An error when a view of `asked` slices from `first` (`u32::MAX`: all there are) asks for slices past the
+/// `available` ones (`None`: a view of one slice).
+fn check_asked(first: u32, asked: u32, available: Option<u32>) -> Result<()> {
+    let Some(available) = available else {
+        return Ok(());
+    };
+    if asked != u32::MAX && u64::from(first).saturating_add(u64::from(asked)) > u64::from(available) {
         return Err(Error::new(
             "view",
             format!(

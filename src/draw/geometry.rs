@@ -313,7 +313,9 @@ impl GeometryStage {
                 let Some(leading) = strip.get(corners[0]) else {
                     continue;
                 };
-                indices.push(leading.2);
+                if self.render_target_array_index.is_some() || self.viewport_array_index.is_some() {
+                    indices.push(leading.2);
+                }
                 primitives.push(Primitive {
                     vertices,
                     id: leading.1,

@@ -854,7 +854,10 @@ impl<'s> PreparedDraw<'s> {
                 size,
                 depth_format(formats.1),
             )
-            .map_err(|e| e.within(format!("{label} rasterizer (viewport {slot})")))?
+            .map_err(|e| match slot {
+                0 => e.within(format!("{label} rasterizer")),
+                _ => e.within(format!("{label} rasterizer (viewport {slot})")),
+            })?
             .with_pattern(pattern)
             .with_lines(
                 LineMode::of(desc.multisample_enable, desc.antialiased_line_enable),
