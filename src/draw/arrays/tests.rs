@@ -374,3 +374,18 @@ fn selecting_slices_the_texture_lacks_is_refused() {
         .unwrap_err();
     assert!(error.to_string().contains("slices 0 to 2"), "{error}");
 }
+
+/// A pixel's history follows the views' first slices, each primitive through its own viewport: at (5, 1) instance 0
+/// (slice 0, viewport 1) is the one fragment; at (1, 1) only instance 2 draws, into slice 2, so the history of slice
+/// 0 has none there.
+#[test]
+fn a_pixel_history_is_of_the_first_slices() {
+    let state = state([(0, 1), (1, 2), (2, 17)], false);
+    let mut prepared = PreparedDraw::new(&state, &mut ShaderCache::new(), DrawOptions::default()).unwrap();
+    let history = prepared.pixel_history(5, 1, Default::default()).unwrap();
+    assert_eq!(history.fragments.len(), 1);
+    let after = history.after.render_targets[0].as_ref().unwrap();
+    assert_eq!(after.words, [0, 0x100, 0, 1]);
+    let history = prepared.pixel_history(1, 1, Default::default()).unwrap();
+    assert!(history.fragments.is_empty());
+}
