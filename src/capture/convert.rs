@@ -390,7 +390,8 @@ impl From<&SamplerEntry> for SamplerDesc {
 
 /// The surface a target view writes: one mip level of one array slice, or one depth slice of a 3D texture's mip.
 /// A draw without a geometry program writes render target array index 0, which is the view's first slice
-/// (5.2, 15.15), so that one surface is all a draw can change.
+/// (5.2, 15.15), so that one surface is all such a draw can change; a replayed draw whose geometry program selects
+/// slices (`SV_RenderTargetArrayIndex`) is refused, the other slices not being recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Surface {
     /// The mip level.

@@ -1082,7 +1082,8 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
         let adjusted = RenderTargetViewDesc {
             mip_slice: 0,
             first_array_slice: 0,
-            array_size: 1,
+            // the view's own array size: a geometry program selecting a slice past the recorded one is refused
+            array_size: view.array_size,
             ..view
         };
         let bound = RenderTargetView {
@@ -1115,7 +1116,7 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
         let adjusted = DepthStencilViewDesc {
             mip_slice: 0,
             first_array_slice: 0,
-            array_size: 1,
+            array_size: view.array_size,
             ..view
         };
         state.depth_stencil_view = Some(DepthStencilView {

@@ -1,7 +1,7 @@
 //! `iridia draw DESCRIPTION.json --out PREFIX`: runs a draw description's draws on the CPU and writes the targets as
 //! the reference renderer of `d3d11-ref` does: `PREFIX.json` (what was drawn, each target's format, size and file,
 //! each draw's statistics), `PREFIX.rtN.bin` and `PREFIX.depth.bin` (raw little-endian texels, top row first, rows
-//! packed). Depth-stencil texels are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32),
+//! packed; a target of several array slices holds them one after the other). Depth-stencil texels are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32),
 //! where the reference renderer returns GL's (`depth24 << 8 | stencil`).
 //!
 //! A draw with stream output also writes `PREFIX.soN.bin` (each buffer after the last draw) and the per-stream counts
@@ -27,6 +27,8 @@ struct TargetEntry {
     bytes_per_texel: usize,
     width: u32,
     height: u32,
+    /// Array slices, one after the other in the file (15.15).
+    array_size: u32,
     file: String,
     /// The byte layout: `"D3D"` for depth-stencil formats (see the module documentation).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,7 +85,12 @@ fn cleared(resource: &Resource, width: u32, height: u32) -> Result<TargetImage, 
             format: texture.shape.format,
             width,
             height,
-            bytes: texture.subresource(0, 0).map(<[u8]>::to_vec).unwrap_or_default(),
+            slices: texture.shape.array_size,
+            bytes: (0..texture.shape.array_size)
+                .filter_map(|slice| texture.subresource(0, slice))
+                .flatten()
+                .copied()
+                .collect(),
         }),
         Resource::Buffer(_) => Err("a description's target is a buffer".to_owned()),
     }
@@ -104,6 +111,7 @@ fn write_target(image: &TargetImage, path: &Path, layout: Option<&'static str>) 
         bytes_per_texel: TexelCodec::new(image.format).map_or(0, |c| c.element_bytes()),
         width: image.width,
         height: image.height,
+        array_size: image.slices,
         file: file_name(path),
         layout,
     })

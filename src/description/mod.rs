@@ -35,7 +35,7 @@ use crate::api::fixed_function::{
 };
 use crate::api::limits::{
     CONSTANT_BUFFER_SLOTS, INPUT_ELEMENTS, RENDER_TARGET_SLOTS, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
-    VERTEX_BUFFER_SLOTS,
+    VERTEX_BUFFER_SLOTS, VIEWPORT_SLOTS,
 };
 use crate::api::resource::{
     DepthStencilViewDesc, RenderTargetViewDesc, Resource, SamplerDesc, ShaderResourceView, ShaderResourceViewDesc,
@@ -104,7 +104,9 @@ const TOP_KEYS: &[&str] = &[
     "vs_samplers",
     "ps_samplers",
     "viewport",
+    "viewports",
     "scissor",
+    "scissors",
     "rasterizer",
     "blend",
     "draws",
@@ -142,7 +144,9 @@ const DRAW_KEYS: &[&str] = &[
     "vs_samplers",
     "ps_samplers",
     "viewport",
+    "viewports",
     "scissor",
+    "scissors",
     "rasterizer",
     "blend",
 ];
@@ -427,16 +431,16 @@ impl TargetBudget {
     }
 }
 
-/// A texture of `width` x `height` texels of `format`, one mip, one slice, `samples` samples a texel (planes, sample
-/// 0's first), every sample `texel`.
-fn filled_texture(width: u32, height: u32, samples: u32, format: Format, texel: &[u8]) -> Result<Texture> {
+/// A texture of `width` x `height` texels of `format`, one mip, `slices` array slices, `samples` samples a texel
+/// (planes, sample 0's first), every sample `texel`.
+fn filled_texture(width: u32, height: u32, samples: u32, slices: u32, format: Format, texel: &[u8]) -> Result<Texture> {
     let shape = TextureShape {
         dimension: ResourceDimension::Texture2D,
         format,
         width,
         height,
         depth: 1,
-        array_size: 1,
+        array_size: slices,
         mip_levels: 1,
         sample_count: samples.max(1),
     };
@@ -447,7 +451,8 @@ fn filled_texture(width: u32, height: u32, samples: u32, format: Format, texel: 
             .saturating_mul(u64::from(samples.max(1))),
     )
     .unwrap_or(usize::MAX);
-    Texture::new(shape, vec![texel.repeat(count).into()])
+    let slice: Arc<[u8]> = texel.repeat(count).into();
+    Texture::new(shape, vec![slice; usize::try_from(slices).unwrap_or(0)])
 }
 
 /// The render targets, each as a resource with its clear colour, and its format.
@@ -461,16 +466,17 @@ fn render_targets(
         Some(node) => node.f32x4()?,
         None => [0.0; 4],
     };
-    let mut targets: Vec<(Node<'_>, Format, [f32; 4])> = Vec::new();
+    // (node, format, clear colour, array slices)
+    let mut targets: Vec<(Node<'_>, Format, [f32; 4], u32)> = Vec::new();
     match (root.get("render_targets"), root.get("rt_format")) {
         (Some(_), Some(single)) => {
             return Err(single.error("give \"rt_format\" or \"render_targets\", not both"));
         }
         (Some(list), None) => {
             for item in list.items_at_most(RENDER_TARGET_SLOTS)? {
-                let (format, clear) = match item.value {
+                let (format, clear, slices) = match item.value {
                     json::Value::Object(_) => {
-                        item.expect_object(&["format", "clear"])?;
+                        item.expect_object(&["format", "clear", "array_size"])?;
                         let format = match item.get("format") {
                             Some(f) => f.format()?,
                             None => Format::R32G32B32A32Float,
@@ -479,11 +485,15 @@ fn render_targets(
                             Some(c) => c.f32x4()?,
                             None => clear_color,
                         };
-                        (format, clear)
+                        let slices = optional(&item, "array_size", |n| n.u32_at_most(MAX_ARRAY_SIZE))?.unwrap_or(1);
+                        if slices == 0 {
+                            return Err(item.error("an array size of 0"));
+                        }
+                        (format, clear, slices)
                     }
-                    _ => (item.format()?, clear_color),
+                    _ => (item.format()?, clear_color, 1),
                 };
-                targets.push((item, format, clear));
+                targets.push((item, format, clear, slices));
             }
         }
         (None, single) => {
@@ -491,15 +501,17 @@ fn render_targets(
                 Some(node) => node.format()?,
                 None => Format::R32G32B32A32Float,
             };
-            targets.push((single.unwrap_or_else(|| root.clone()), format, clear_color));
+            targets.push((single.unwrap_or_else(|| root.clone()), format, clear_color, 1));
         }
     }
     let mut out = Vec::with_capacity(targets.len());
-    for (node, format, clear) in targets {
+    for (node, format, clear, slices) in targets {
         let texel = clear_texel(format, clear).map_err(|e| node.error(e.detail))?;
-        budget.take(&node, width, height, format)?;
+        for _ in 0..slices {
+            budget.take(&node, width, height, format)?;
+        }
         let texture =
-            filled_texture(width, height, budget.samples, format, &texel).map_err(|e| node.error(e.detail))?;
+            filled_texture(width, height, budget.samples, slices, format, &texel).map_err(|e| node.error(e.detail))?;
         out.push((Arc::new(Resource::Texture(texture)), format));
     }
     Ok(out)
@@ -589,7 +601,7 @@ fn depth_buffer(
     if format.info().kind == NumericKind::DepthStencil {
         encode_stencil(format, clear_stencil, &mut texel)?;
     }
-    let texture = filled_texture(width, height, budget.samples, format, &texel)?;
+    let texture = filled_texture(width, height, budget.samples, 1, format, &texel)?;
     Ok(Some((Arc::new(Resource::Texture(texture)), format)))
 }
 
@@ -643,7 +655,9 @@ struct Sections<'a> {
     vs_samplers: Option<Vec<(u32, SamplerDesc)>>,
     ps_samplers: Option<Vec<(u32, SamplerDesc)>>,
     viewport: Option<Node<'a>>,
+    viewports: Option<Node<'a>>,
     scissor: Option<Scissor>,
+    scissors: Option<Vec<Scissor>>,
     rasterizer: Option<RasterizerDesc>,
     depth: Option<Node<'a>>,
     blend: Option<(BlendDesc, [f32; 4], u32)>,
@@ -683,7 +697,9 @@ impl<'a> Sections<'a> {
             vs_samplers: optional(node, "vs_samplers", samplers)?,
             ps_samplers: optional(node, "ps_samplers", samplers)?,
             viewport: node.get("viewport"),
+            viewports: node.get("viewports"),
             scissor: optional(node, "scissor", scissor)?,
+            scissors: optional(node, "scissors", scissors)?,
             rasterizer: optional(node, "rasterizer", rasterizer)?,
             depth: node.get("depth"),
             blend: optional(node, "blend", blend)?,
@@ -724,7 +740,9 @@ impl<'a> Sections<'a> {
             vs_samplers: pick(self.vs_samplers, &fallback.vs_samplers),
             ps_samplers: pick(self.ps_samplers, &fallback.ps_samplers),
             viewport: pick(self.viewport, &fallback.viewport),
+            viewports: pick(self.viewports, &fallback.viewports),
             scissor: pick(self.scissor, &fallback.scissor),
+            scissors: pick(self.scissors, &fallback.scissors),
             rasterizer: pick(self.rasterizer, &fallback.rasterizer),
             depth: pick(self.depth, &fallback.depth),
             blend: pick(self.blend, &fallback.blend),
@@ -1014,7 +1032,20 @@ fn scissor(node: &Node<'_>) -> Result<Scissor> {
     })
 }
 
-/// `"rasterizer"`: D3D11's rasterizer state; `ScissorEnable` comes from `"scissor"` instead.
+/// The array slices of a description's target.
+fn slices_of(resource: &Resource) -> u32 {
+    match resource {
+        Resource::Texture(texture) => texture.shape.array_size,
+        Resource::Buffer(_) => 1,
+    }
+}
+
+/// `"scissors"`: several scissor rectangles, each `[left, top, right, bottom]`, in viewport-index order (15.8.1).
+fn scissors(node: &Node<'_>) -> Result<Vec<Scissor>> {
+    node.items_at_most(VIEWPORT_SLOTS)?.iter().map(scissor).collect()
+}
+
+/// `"rasterizer"`: D3D11's rasterizer state; `ScissorEnable` comes from `"scissor"` (or `"scissors"`) instead.
 fn rasterizer(node: &Node<'_>) -> Result<RasterizerDesc> {
     node.expect_object(&[
         "fill",
@@ -1364,7 +1395,7 @@ fn build_draw(
         )?,
     };
     draw.rasterizer = sections.rasterizer.unwrap_or_default();
-    draw.rasterizer.scissor_enable = sections.scissor.is_some();
+    draw.rasterizer.scissor_enable = sections.scissor.is_some() || sections.scissors.is_some();
     let (depth_stencil, stencil_ref) = depth_state(sections.depth.as_ref(), targets.depth_stencil.is_some())?;
     draw.depth_stencil = depth_stencil;
     draw.stencil_ref = stencil_ref;
@@ -1373,8 +1404,18 @@ fn build_draw(
     draw.blend_factor = factor;
     draw.sample_mask = sample_mask;
     draw.sample_quality = targets.quality;
-    draw.viewports = vec![viewport(sections.viewport.as_ref(), targets.width, targets.height)?];
-    draw.scissor_rects = sections.scissor.into_iter().collect();
+    draw.viewports = match &sections.viewports {
+        Some(list) => list
+            .items_at_most(VIEWPORT_SLOTS)?
+            .iter()
+            .map(|item| viewport(Some(item), targets.width, targets.height))
+            .collect::<Result<_>>()?,
+        None => vec![viewport(sections.viewport.as_ref(), targets.width, targets.height)?],
+    };
+    draw.scissor_rects = match sections.scissors {
+        Some(list) => list,
+        None => sections.scissor.into_iter().collect(),
+    };
     draw.render_targets = targets
         .render_targets
         .iter()
@@ -1383,11 +1424,14 @@ fn build_draw(
                 resource: resource.clone(),
                 desc: RenderTargetViewDesc {
                     format: *format,
-                    dimension: if targets.samples > 1 {
-                        RtvDimension::Texture2DMs
-                    } else {
-                        RtvDimension::Texture2D
+                    // an array target's view covers every slice
+                    dimension: match (targets.samples > 1, slices_of(resource) > 1) {
+                        (true, true) => RtvDimension::Texture2DMsArray,
+                        (true, false) => RtvDimension::Texture2DMs,
+                        (false, true) => RtvDimension::Texture2DArray,
+                        (false, false) => RtvDimension::Texture2D,
                     },
+                    array_size: slices_of(resource),
                     ..RenderTargetViewDesc::default()
                 },
             })

@@ -11,9 +11,10 @@
 //!   vertex first, wound as the even ones), as the input assembler makes a strip's.
 //! - `SV_PrimitiveID` in the pixel program is the geometry program's `SV_PrimitiveID` output at the leading vertex
 //!   if it writes one, 0 otherwise.
+//! - `SV_RenderTargetArrayIndex` and `SV_ViewportArrayIndex` are taken per primitive from its leading vertex (8.14)
+//!   and select the array slice of the views and the viewport and scissor it is drawn through ([`super::arrays`]).
 //! - Stream 0 is rasterized (13.5.2: the default without a stream-output declaration).
-//! - Not built yet, and refused when met: a non-zero `SV_RenderTargetArrayIndex` or `SV_ViewportArrayIndex` (the
-//!   draw module renders into one slice through viewport 0), strips with adjacency as input.
+//! - Not built yet, and refused when met: strips with adjacency as input.
 
 use std::sync::Arc;
 
@@ -23,6 +24,7 @@ use crate::input_assembler::{InputAssembler, Primitive, PrimitiveKind};
 use crate::shader::{Bindings, LANES, Machine};
 use crate::{Error, Result};
 
+use super::arrays::ArrayIndices;
 use super::link::{Linkage, vertex_linkage_for};
 use super::program::Program;
 use super::progress::Reporter;
@@ -42,7 +44,8 @@ pub struct GeometryStage {
     pub inputs: Vec<(u32, u8, Option<usize>)>,
     /// The output register of `SV_PrimitiveID`, `SV_RenderTargetArrayIndex`, `SV_ViewportArrayIndex`, if written.
     primitive_id: Option<(u32, u8)>,
-    array_indices: Vec<(u32, u8, &'static str)>,
+    render_target_array_index: Option<(u32, u8)>,
+    viewport_array_index: Option<(u32, u8)>,
 }
 
 /// The first component set in `mask`.
@@ -80,26 +83,31 @@ impl GeometryStage {
             .filter(rasterized)
             .find(|e| e.d3d_name() == SystemValue::PRIMITIVE_ID)
             .map(|e| (e.register, first_component(e.mask)));
-        let array_indices = gs_outputs
-            .iter()
-            .filter(rasterized)
-            .filter_map(|e| match e.d3d_name() {
-                SystemValue::RENDER_TARGET_ARRAY_INDEX => {
-                    Some((e.register, first_component(e.mask), "SV_RenderTargetArrayIndex"))
-                }
-                SystemValue::VIEWPORT_ARRAY_INDEX => {
-                    Some((e.register, first_component(e.mask), "SV_ViewportArrayIndex"))
-                }
-                _ => None,
-            })
-            .collect();
+        let output_of = |name: SystemValue| {
+            gs_outputs
+                .iter()
+                .filter(rasterized)
+                .find(|e| e.d3d_name() == name)
+                .map(|e| (e.register, first_component(e.mask)))
+        };
         Ok(GeometryStage {
             program: geometry,
             vertex_linkage,
             inputs,
             primitive_id,
-            array_indices,
+            render_target_array_index: output_of(SystemValue::RENDER_TARGET_ARRAY_INDEX),
+            viewport_array_index: output_of(SystemValue::VIEWPORT_ARRAY_INDEX),
         })
+    }
+
+    /// Whether the program writes `SV_RenderTargetArrayIndex` (its primitives may select any array slice, 15.15).
+    pub fn writes_render_target_index(&self) -> bool {
+        self.render_target_array_index.is_some()
+    }
+
+    /// Whether the program writes `SV_ViewportArrayIndex` (its primitives may select any viewport, 15.8.1).
+    pub fn writes_viewport_index(&self) -> bool {
+        self.viewport_array_index.is_some()
     }
 
     /// Runs the geometry program over every primitive the input assembler makes of `vertices` (one instance's,
@@ -130,6 +138,7 @@ impl GeometryStage {
         let instances = declaration.instances.max(1);
         let mut out = ShadedVertices::empty(linkage);
         let mut primitives: Vec<Primitive> = Vec::new();
+        let mut indices: Vec<ArrayIndices> = Vec::new();
         // with tessellation, the domain program's vertices come with the tessellator's primitives
         let mut walk = match vertices.generated_primitives() {
             Some(generated) => InputWalk::Generated(generated.iter()),
@@ -171,7 +180,7 @@ impl GeometryStage {
                     linkage,
                     machine,
                     &mut out,
-                    &mut primitives,
+                    (&mut primitives, &mut indices),
                     rasterized,
                     what,
                 )?;
@@ -183,13 +192,17 @@ impl GeometryStage {
             }
         }
         out.set_primitives(primitives);
+        if self.render_target_array_index.is_some() || self.viewport_array_index.is_some() {
+            out.set_array_indices(indices);
+        }
         if stream_output.is_some() {
             out.set_stream_records(records);
         }
         Ok(out)
     }
 
-    /// One batch of invocations: inputs filled, run, emissions assembled into `out` and `primitives`.
+    /// One batch of invocations: inputs filled, run, emissions assembled into `out` and `primitives` (with each
+    /// primitive's array indices).
     #[allow(clippy::too_many_arguments)]
     fn run_batch(
         &self,
@@ -199,7 +212,7 @@ impl GeometryStage {
         linkage: &Linkage,
         machine: &mut Machine,
         out: &mut ShadedVertices,
-        primitives: &mut Vec<Primitive>,
+        (primitives, indices): (&mut Vec<Primitive>, &mut Vec<ArrayIndices>),
         rasterized: Option<u8>,
         what: &str,
     ) -> Result<()> {
@@ -232,7 +245,7 @@ impl GeometryStage {
         for lane in 0..batch.len() {
             // this invocation's strip since the last cut: each vertex's slot in `out`, its SV_PrimitiveID and array
             // indices (the per-primitive values a primitive takes from its leading vertex, 8.14)
-            let mut strip: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+            let mut strip: Vec<(u32, u32, ArrayIndices)> = Vec::new();
             let events: Vec<Option<usize>> = machine
                 .emissions()
                 .iter()
@@ -271,8 +284,11 @@ impl GeometryStage {
                 let slot = u32::try_from(out.len()).unwrap_or(u32::MAX);
                 out.push(linkage, word_of);
                 let id = self.primitive_id.map_or(0, |(r, c)| word_of(r, c));
-                let indices = self.array_indices.iter().map(|&(r, c, _)| word_of(r, c)).collect();
-                strip.push((slot, id, indices));
+                let array_indices = ArrayIndices {
+                    render_target: self.render_target_array_index.map_or(0, |(r, c)| word_of(r, c)),
+                    viewport: self.viewport_array_index.map_or(0, |(r, c)| word_of(r, c)),
+                };
+                strip.push((slot, id, array_indices));
                 let Some((corners, kind)) = completed(topology, strip.len()) else {
                     continue;
                 };
@@ -281,14 +297,8 @@ impl GeometryStage {
                 let Some(leading) = strip.get(corners[0]) else {
                     continue;
                 };
-                for (value, (_, _, name)) in leading.2.iter().zip(&self.array_indices) {
-                    if *value != 0 {
-                        return Err(Error::new(
-                            what,
-                            format!("the geometry program writes {name} {value}: only 0 is supported yet"),
-                        )
-                        .kind(ErrorKind::Unsupported));
-                    }
+                if self.render_target_array_index.is_some() || self.viewport_array_index.is_some() {
+                    indices.push(leading.2);
                 }
                 primitives.push(Primitive {
                     vertices,

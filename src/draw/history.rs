@@ -16,6 +16,7 @@ use crate::shader::Trace;
 use crate::{Error, Result};
 
 use super::ambiguity;
+use super::arrays::{view_slices, writes_first_slices};
 use super::fragment::{Fragment, PixelHistory, PixelValues, QuadRecord, VertexRecord};
 use super::output::{DrawStats, samples_of_texel};
 use super::progress::Reporter;
@@ -127,11 +128,11 @@ impl PreparedDraw<'_> {
     /// Whether the screen bounding box of the clip-space `positions` (all in front of the eye, finite) misses pixel
     /// (`x`, `y`)'s centre by more than two pixels (a point's square, a quadrilateral or antialiased line reach
     /// under 1.3 pixels past their vertices); `false` when it cannot tell.
-    fn misses(&self, positions: [[f32; 4]; 3], x: u32, y: u32) -> bool {
+    fn misses(&self, positions: [[f32; 4]; 3], viewport: &crate::api::viewport::Viewport, x: u32, y: u32) -> bool {
         if !positions.iter().all(|p| p[3] > 0. && p.iter().all(|c| c.is_finite())) {
             return false;
         }
-        let screen = positions.map(|p| self.viewport.to_screen(p));
+        let screen = positions.map(|p| viewport.to_screen(p));
         let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
         let low_x = screen.iter().map(|s| s[0]).fold(f32::INFINITY, f32::min);
         let high_x = screen.iter().map(|s| s[0]).fold(f32::NEG_INFINITY, f32::max);
@@ -151,17 +152,18 @@ impl PreparedDraw<'_> {
         let mut index = 0u64;
         for instance in 0..self.ia.instance_count() {
             let shaded = self.vertices(instance, &mut machine, &mut reporter)?;
-            for primitive in self.primitives_of(&shaded) {
+            for (ordinal, primitive) in self.primitives_of(&shaded).enumerate() {
                 let primitive_index = index;
                 index = index.saturating_add(1);
                 if primitive.kind != crate::input_assembler::PrimitiveKind::Triangle {
                     continue;
                 }
-                let Some(context) = self.context(primitive, &shaded) else {
+                let Some(context) = self.context(primitive, ordinal, &shaded) else {
                     continue;
                 };
                 let positions = context.slots.map(|s| shaded.position(s).unwrap_or_default());
-                if !self.misses(positions, x, y) {
+                let viewport = self.rasterizer_for(context.indices.viewport).viewport();
+                if !self.misses(positions, viewport, x, y) {
                     found.push((primitive_index, positions));
                 }
             }
@@ -308,27 +310,34 @@ impl PreparedDraw<'_> {
         let mut pixel_machine = self.machine();
         // the pixel program's UAVs as the draw found them (what earlier fragments wrote is not replayed here)
         let uavs = self.pixel_uavs()?;
+        let slices = view_slices(&self.state);
         let mut index = 0u64;
         for instance in 0..self.ia.instance_count() {
             let shaded = self.vertices(instance, &mut vertex_machine, &mut reporter)?;
             let this = &*self;
-            for primitive in this.primitives_of(&shaded) {
+            for (ordinal, primitive) in this.primitives_of(&shaded).enumerate() {
                 let primitive_index = index;
                 index = index.saturating_add(1);
-                let Some(context) = this.context(primitive, &shaded) else {
+                let Some(context) = this.context(primitive, ordinal, &shaded) else {
                     continue;
                 };
+                // the history is of the views' first slices (15.15): a primitive writing others is not in it
+                if !writes_first_slices(context.indices.render_target, &slices) {
+                    continue;
+                }
+                let rasterizer = this.rasterizer_for(context.indices.viewport);
                 let positions = context.slots.map(|s| shaded.position(s).unwrap_or_default());
-                if this.misses(positions, x, y) {
+                if this.misses(positions, rasterizer.viewport(), x, y) {
                     history.rejected_by_bounds = history.rejected_by_bounds.saturating_add(1);
                     continue;
                 }
+                this.select_for(&mut om, None, context.indices);
                 history.rasterized = history.rasterized.saturating_add(1);
                 let Some(triangle) = this.setup(&context, &mut stats) else {
                     continue;
                 };
                 let ambiguous_here =
-                    ambiguity::at_pixel(&triangle, &this.rasterizer, this.mask_shape(), (x, y), &mut ambiguous);
+                    ambiguity::at_pixel(&triangle, rasterizer, this.mask_shape(), (x, y), &mut ambiguous);
                 for hit in triangle.pixel(x, y) {
                     let values = *hit.values();
                     let fragment_index = history.fragments.len();

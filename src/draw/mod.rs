@@ -39,8 +39,11 @@
 //!   its kind ([`crate::raster`]: aliased, alpha-antialiased or quadrilateral lines as 15.14.1's table picks, points,
 //!   triangles solid or in wireframe). Before setup a primitive is dropped when all its vertices are below 0 (or NaN)
 //!   in one `SV_CullDistance` (15.4.2), or when a vertex has a NaN `SV_ClipDistance` (15.4.1). The rasterizer uses
-//!   viewport 0 and scissor 0 (a draw without a geometry program selects index 0, 15.8.1); a viewport never set is
-//!   all zeros (15.6) and draws nothing, a scissor never set is empty (15.7). The depth bias unit comes from the
+//!   viewport 0 and scissor 0 (a draw without a geometry program selects index 0, 15.8.1), and every view's first
+//!   array slice; a geometry program's `SV_ViewportArrayIndex` and `SV_RenderTargetArrayIndex` select them per
+//!   primitive ([`arrays`]: an index outside [0, 15] is viewport 0, one past a view's array size its first slice).
+//!   A viewport never set is all zeros (15.6) and draws nothing, a scissor never set is empty (15.7). A draw
+//!   selecting slices or viewports runs on one thread; its pixel history is of the views' first slices. The depth bias unit comes from the
 //!   depth-stencil view's format (15.10; 24-bit UNORM without one). Without targets the pixel grid is the viewport's
 //!   extent. [`DrawStats`] counts primitives of every kind where it says triangles.
 //! - **Pixels.** The quads of a primitive's piece (a fan triangle, a line) are shaded 8 at a time (a batch holds one
@@ -94,6 +97,7 @@
 //! topology, a program past its instruction budget ([`DrawOptions::instruction_budget`]). Nothing panics.
 
 pub mod ambiguity;
+pub mod arrays;
 mod bindings;
 pub mod fragment;
 mod geometry;

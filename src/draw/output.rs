@@ -10,7 +10,9 @@ use crate::{Error, Result};
 use serde::Serialize;
 use std::sync::Arc;
 
-/// A target's texels after a draw: raw little-endian elements of `format` (the view's), rows packed, top row first.
+/// A target's texels after a draw: raw little-endian elements of `format` (the view's), rows packed, top row first;
+/// the view's first slice, or, when the draw's geometry program writes `SV_RenderTargetArrayIndex` (15.15), every
+/// slice of the view one after the other ([`super::arrays`]).
 /// Depth-stencil formats are in D3D's layout (D24_UNORM_S8_UINT: depth in bits 0..24, stencil in 24..32).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetImage {
@@ -20,28 +22,45 @@ pub struct TargetImage {
     pub width: u32,
     /// Height in texels.
     pub height: u32,
+    /// The view's array slices the bytes hold, from its first (1 but for a draw selecting slices).
+    pub slices: u32,
     /// The elements.
     pub bytes: Vec<u8>,
 }
 
 impl TargetImage {
     /// The image for [`crate::compare`]. A multisampled target's bytes are its sample planes one after the other
-    /// ([`crate::api::resource`]'s layout), so its image is the planes stacked, sample 0's on top: `width` x
-    /// `height * samples`, compared plane by plane.
+    /// ([`crate::api::resource`]'s layout), and array slices follow each other, so its image is the planes (of every
+    /// slice) stacked, sample 0's (of the first slice) on top: `width` x `height * samples * slices`, compared plane
+    /// by plane.
     pub fn image(&self) -> Result<Image<'_>> {
         Image::new(
             self.format,
             self.width,
-            self.height.saturating_mul(self.samples()),
+            self.height
+                .saturating_mul(self.samples())
+                .saturating_mul(self.slices.max(1)),
             &self.bytes,
         )
     }
 
-    /// Samples a texel: how many `width` x `height` planes the bytes hold (1 when they hold one, or do not divide).
+    /// The bytes of array slice `slice` (every sample plane), if the image has it.
+    pub fn slice_bytes(&self, slice: u32) -> Option<&[u8]> {
+        let size = self
+            .bytes
+            .len()
+            .checked_div(usize::try_from(self.slices.max(1)).ok()?)?;
+        let start = size.checked_mul(usize::try_from(slice).ok()?)?;
+        self.bytes.get(start..start.checked_add(size)?)
+    }
+
+    /// Samples a texel: how many `width` x `height` planes a slice's bytes hold (1 when they hold one, or do not
+    /// divide).
     pub fn samples(&self) -> u32 {
         let plane = (self.width as usize)
             .saturating_mul(self.height as usize)
-            .saturating_mul(self.bytes_per_texel());
+            .saturating_mul(self.bytes_per_texel())
+            .saturating_mul(self.slices.max(1) as usize);
         match self.bytes.len().checked_div(plane) {
             Some(n) if n > 1 && self.bytes.len().is_multiple_of(plane) => u32::try_from(n).unwrap_or(1),
             _ => 1,
@@ -148,8 +167,8 @@ pub struct DrawOutput {
     pub uavs: Vec<Option<crate::shader::uav::UavContents>>,
 }
 
-/// The mip level and array (or 3D depth) slice a render target view writes: its mip slice and, for arrays and 3D,
-/// its first slice (a draw without a geometry program writes render target array index 0, 17.16).
+/// The mip level and first array (or 3D depth) slice a render target view writes: its mip slice and, for arrays and
+/// 3D, its first slice (render-target array index 0, 15.15; the others follow it).
 pub(super) fn render_target_place(dimension: RtvDimension, mip: u32, first_slice: u32) -> (u32, u32) {
     match dimension {
         RtvDimension::Texture1DArray | RtvDimension::Texture2DArray | RtvDimension::Texture3D => (mip, first_slice),
@@ -265,6 +284,18 @@ fn with_slice(texture: &Texture, mip: u32, slice: u32, bytes: &[u8]) -> Result<T
     Texture::new(texture.shape, subresources)
 }
 
+/// `texture` with mip `mip`'s slices from `first` on holding the slices of `image`, in order.
+fn with_slices(texture: &Texture, mip: u32, first: u32, image: &TargetImage) -> Result<Texture> {
+    let mut texture = texture.clone();
+    for slice in 0..image.slices.max(1) {
+        let bytes = image
+            .slice_bytes(slice)
+            .ok_or_else(|| Error::new("target", format!("the image has no slice {slice}")))?;
+        texture = with_slice(&texture, mip, first.saturating_add(slice), bytes)?;
+    }
+    Ok(texture)
+}
+
 /// The resources of a draw's targets after it: for each render target slot and the depth-stencil view, the resource
 /// the view sees with the draw's output written into the slice it writes.
 #[derive(Clone, Debug, Default)]
@@ -297,9 +328,9 @@ impl DrawOutput {
                     let texture = view
                         .texture()
                         .ok_or_else(|| state.error("output", "a render target is a buffer"))?;
-                    let (mip, slice) =
+                    let (mip, first) =
                         render_target_place(view.desc.dimension, view.desc.mip_slice, view.desc.first_array_slice);
-                    let texture = with_slice(texture, mip, slice, &image.bytes)?;
+                    let texture = with_slices(texture, mip, first, image)?;
                     Some((view.resource.clone(), Arc::new(Resource::Texture(texture))))
                 }
                 _ => None,
@@ -310,9 +341,9 @@ impl DrawOutput {
             let texture = view
                 .texture()
                 .ok_or_else(|| state.error("output", "the depth-stencil view sees a buffer"))?;
-            let (mip, slice) =
+            let (mip, first) =
                 depth_stencil_place(view.desc.dimension, view.desc.mip_slice, view.desc.first_array_slice);
-            let texture = with_slice(texture, mip, slice, &image.bytes)?;
+            let texture = with_slices(texture, mip, first, image)?;
             updated.depth_stencil = Some((view.resource.clone(), Arc::new(Resource::Texture(texture))));
         }
         Ok(updated)

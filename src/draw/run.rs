@@ -4,7 +4,7 @@
 
 use crate::api::draw::DrawState;
 use crate::api::enums::{CullMode, FillMode};
-use crate::api::limits::RENDER_TARGET_SLOTS;
+use crate::api::limits::{RENDER_TARGET_SLOTS, VIEWPORT_SLOTS};
 use crate::api::viewport::{Scissor, Viewport};
 use crate::format::{Format, Texel};
 use crate::input_assembler::{
@@ -25,6 +25,7 @@ use crate::{Error, Result};
 use std::sync::Arc;
 
 use super::ambiguity;
+use super::arrays::{ArrayIndices, SliceSet};
 use super::bindings::StageResources;
 use super::fragment::{Fragment, FragmentOutcome, ProgramRecord, SampleRecord};
 use super::geometry::GeometryStage;
@@ -128,8 +129,11 @@ pub struct PreparedDraw<'s> {
     pub(super) vs: StageResources,
     /// The pixel stage's resources.
     pub(super) ps: StageResources,
-    /// The rasterizer.
+    /// The rasterizer (viewport and scissor 0).
     pub(super) rasterizer: Rasterizer,
+    /// With a geometry program writing `SV_ViewportArrayIndex`, a rasterizer per viewport and scissor slot (15.8.1,
+    /// [`super::arrays`]); empty otherwise.
+    pub(super) viewport_rasterizers: Vec<Rasterizer>,
     /// The output merger's state.
     pub(super) om_state: OutputMergerState,
     /// The viewport (index 0).
@@ -261,6 +265,16 @@ fn build_targets(state: &DrawState) -> Result<Targets> {
     Ok(targets)
 }
 
+/// A viewport that was never set: all zeros (15.6).
+const NEVER_SET_VIEWPORT: Viewport = Viewport {
+    x: 0.,
+    y: 0.,
+    width: 0.,
+    height: 0.,
+    min_depth: 0.,
+    max_depth: 0.,
+};
+
 /// The pixel grid of a draw without targets: the viewport's extent, within the implicit scissor of 16.11.
 fn viewport_extent(viewport: &Viewport) -> [u32; 2] {
     let side = |end: f32| end.ceil().clamp(0., MAX_SIDE as f32) as u32;
@@ -278,6 +292,8 @@ pub(super) struct PrimitiveContext<'v> {
     pub kind: PrimitiveKind,
     /// The vertex slots, provoking vertex first (a line's start, end, end; a point's one vertex three times).
     pub slots: [usize; 3],
+    /// The render-target array and viewport indices its leading vertex carries (15.15, 15.8.1).
+    pub indices: ArrayIndices,
     /// The instance's shaded vertices.
     pub vertices: &'v ShadedVertices,
 }
@@ -468,6 +484,8 @@ pub struct DrawRun {
     stream_output: Option<StreamOutputBuffers>,
     /// The pixel program's unordered access views, as the run has written them.
     uavs: Vec<Option<UnorderedAccessView>>,
+    /// The array slices of views of more than one that the output merger does not hold now (15.15).
+    slices: Option<SliceSet>,
 }
 
 impl DrawRun {
@@ -566,6 +584,8 @@ enum BandReport {
 struct UnderWay {
     /// The primitive.
     primitive: Primitive,
+    /// Its place in the instance's order.
+    ordinal: usize,
     /// Its setup.
     triangle: Triangle,
     /// Where the walk of its quads ([`Triangle::quads`]) goes on: past those shaded.
@@ -659,9 +679,11 @@ impl<'s> PreparedDraw<'s> {
             self.cache.iter_mut().for_each(|slot| *slot = None);
         }
         self.options.variants = variants;
-        self.rasterizer = self
-            .rasterizer
-            .with_unsnapped_interpolation(variants.contains(super::Variant::UnsnappedInterpolation));
+        let unsnapped = variants.contains(super::Variant::UnsnappedInterpolation);
+        self.rasterizer = self.rasterizer.with_unsnapped_interpolation(unsnapped);
+        for rasterizer in &mut self.viewport_rasterizers {
+            *rasterizer = rasterizer.with_unsnapped_interpolation(unsnapped);
+        }
     }
 
     /// The variants the draw is replayed under.
@@ -877,15 +899,7 @@ impl<'s> PreparedDraw<'s> {
                 .map(|t| t.as_ref().map(RenderTarget::format)),
             targets.depth_stencil.as_ref().map(DepthStencilTarget::format),
         );
-        // 15.6: a viewport that was never set is all zeros
-        let viewport = state.viewports.first().copied().unwrap_or(Viewport {
-            x: 0.,
-            y: 0.,
-            width: 0.,
-            height: 0.,
-            min_depth: 0.,
-            max_depth: 0.,
-        });
+        let viewport = state.viewports.first().copied().unwrap_or(NEVER_SET_VIEWPORT);
         let size = targets
             .render_targets
             .iter()
@@ -894,23 +908,36 @@ impl<'s> PreparedDraw<'s> {
             .chain(targets.depth_stencil.as_ref().map(|d| [d.width(), d.height()]))
             .next()
             .unwrap_or_else(|| viewport_extent(&viewport));
-        // 15.7: the default scissor rectangle is empty
-        let scissor = state.scissor_rects.first().copied().unwrap_or(Scissor::default());
         let desc = &state.rasterizer;
-        let rasterizer = Rasterizer::new(
-            viewport,
-            rasterizer_state(state),
-            scissor,
-            size,
-            depth_format(formats.1),
-        )
-        .map_err(|e| e.within(format!("{label} rasterizer")))?
-        .with_pattern(pattern)
-        .with_lines(
-            LineMode::of(desc.multisample_enable, desc.antialiased_line_enable),
-            desc.fill_mode == FillMode::Wireframe,
-        )
-        .with_unsnapped_interpolation(options.variants.contains(super::Variant::UnsnappedInterpolation));
+        let rasterizer_of = |slot: usize| -> Result<Rasterizer> {
+            // 15.6, 15.7: a viewport never set is all zeros, a scissor rectangle never set is empty
+            let viewport = state.viewports.get(slot).copied().unwrap_or(NEVER_SET_VIEWPORT);
+            let scissor = state.scissor_rects.get(slot).copied().unwrap_or(Scissor::default());
+            Ok(Rasterizer::new(
+                viewport,
+                rasterizer_state(state),
+                scissor,
+                size,
+                depth_format(formats.1),
+            )
+            .map_err(|e| match slot {
+                0 => e.within(format!("{label} rasterizer")),
+                _ => e.within(format!("{label} rasterizer (viewport {slot})")),
+            })?
+            .with_pattern(pattern)
+            .with_lines(
+                LineMode::of(desc.multisample_enable, desc.antialiased_line_enable),
+                desc.fill_mode == FillMode::Wireframe,
+            )
+            .with_unsnapped_interpolation(options.variants.contains(super::Variant::UnsnappedInterpolation)))
+        };
+        let rasterizer = rasterizer_of(0)?;
+        let viewport_rasterizers = match &geometry {
+            Some((stage, _)) if stage.writes_viewport_index() => {
+                (0..VIEWPORT_SLOTS).map(rasterizer_of).collect::<Result<Vec<_>>>()?
+            }
+            _ => Vec::new(),
+        };
         let early = pixel.as_ref().is_some_and(|p| p.force_early_depth_stencil);
         let linkage_samples = linkage.sample_frequency;
         let depth_output = pixel.as_ref().and_then(|p| p.executable.depth_output());
@@ -941,6 +968,7 @@ impl<'s> PreparedDraw<'s> {
             vs,
             ps,
             rasterizer,
+            viewport_rasterizers,
             om_state,
             viewport,
             size,
@@ -986,7 +1014,7 @@ impl<'s> PreparedDraw<'s> {
         &self.ia
     }
 
-    /// Viewport 0, which the draw uses.
+    /// Viewport 0, which the draw uses unless its geometry program selects another per primitive (15.8.1).
     pub fn viewport(&self) -> &Viewport {
         &self.viewport
     }
@@ -1213,6 +1241,10 @@ impl<'s> PreparedDraw<'s> {
         progress.vertices_done = place.cached_vertices();
         let mut stream_output = self.state.stream_output.as_ref().map(StreamOutputBuffers::new);
         let uavs = self.pixel_uavs()?;
+        let slices = match &self.geometry {
+            Some((stage, _)) if stage.writes_render_target_index() => SliceSet::new(&self.state)?,
+            _ => None,
+        };
         self.write_stream_output(&mut stream_output, &place);
         Ok(DrawRun {
             om,
@@ -1226,6 +1258,7 @@ impl<'s> PreparedDraw<'s> {
             place,
             stream_output,
             uavs,
+            slices,
         })
     }
 
@@ -1369,6 +1402,7 @@ impl<'s> PreparedDraw<'s> {
             pixel_machine,
             place,
             uavs,
+            slices,
             ..
         } = run;
         let Place::Primitives { shaded, next, current } = place else {
@@ -1389,26 +1423,29 @@ impl<'s> PreparedDraw<'s> {
                 let Some(primitive) = primitives.next() else {
                     return Ok(true);
                 };
+                let ordinal = *next;
                 *next = next.saturating_add(1);
                 stats.triangles = stats.triangles.saturating_add(1);
-                let triangle = self
-                    .context(primitive, shaded)
-                    .and_then(|context| self.setup(&context, stats));
-                match triangle {
-                    Some(triangle) => {
+                let context = self.context(primitive, ordinal, shaded);
+                let triangle = context.as_ref().and_then(|context| self.setup(context, stats));
+                match (triangle, context) {
+                    (Some(triangle), Some(context)) => {
+                        self.select_for(om, slices.as_mut(), context.indices);
                         if !ambiguous.is_empty() {
-                            ambiguity::mark(&triangle, &self.rasterizer, self.mask_shape(), ambiguous);
+                            let rasterizer = self.rasterizer_for(context.indices.viewport);
+                            ambiguity::mark(&triangle, rasterizer, self.mask_shape(), ambiguous);
                         }
                         let (_, rows) = triangle.rows_through(None);
                         reporter.progress.primitive_rows_done = 0;
                         reporter.progress.primitive_rows = rows;
                         *current = Some(UnderWay {
                             primitive,
+                            ordinal,
                             triangle,
                             next_quad: QuadPosition::default(),
                         });
                     }
-                    None => {
+                    _ => {
                         // a triangle that draws nothing is done as soon as it is set up
                         reporter.progress.primitives_done = reporter.progress.primitives_done.saturating_add(1);
                         reporter.work(1)?;
@@ -1416,7 +1453,7 @@ impl<'s> PreparedDraw<'s> {
                 }
                 continue;
             };
-            let Some(context) = self.context(under_way.primitive, shaded) else {
+            let Some(context) = self.context(under_way.primitive, under_way.ordinal, shaded) else {
                 *current = None;
                 continue;
             };
@@ -1495,8 +1532,11 @@ impl<'s> PreparedDraw<'s> {
     /// rows a thread at least, or as many as the options ask, 2 rows a thread at least.
     fn band_count(&self, run: &DrawRun, limit: u64) -> u32 {
         // a pixel program writing unordered access views draws on one thread, its writes in the order it runs them
+        // as does a draw selecting array slices or viewports per primitive (the bands hold one slice's rows)
         if cfg!(target_arch = "wasm32")
             || !self.state.uavs.is_empty()
+            || run.slices.is_some()
+            || !self.viewport_rasterizers.is_empty()
             || limit != u64::MAX
             || !matches!(
                 run.place,
@@ -1660,8 +1700,8 @@ impl<'s> PreparedDraw<'s> {
         let (allowed_first, allowed_end) = (clamp(allowed.top), clamp(allowed.bottom));
         let mut low = f32::INFINITY;
         let mut high = f32::NEG_INFINITY;
-        for primitive in self.primitives_of(shaded) {
-            let Some(context) = self.context(primitive, shaded) else {
+        for (ordinal, primitive) in self.primitives_of(shaded).enumerate() {
+            let Some(context) = self.context(primitive, ordinal, shaded) else {
                 continue;
             };
             for slot in context.slots {
@@ -1714,7 +1754,7 @@ impl<'s> PreparedDraw<'s> {
         let mut reported = 0u64;
         let mut primitives = 0u64;
         let result = (|| {
-            for primitive in self.primitives_of(shaded) {
+            for (ordinal, primitive) in self.primitives_of(shaded).enumerate() {
                 if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     return Err(Error::of_kind(
                         crate::error::ErrorKind::Cancelled,
@@ -1724,7 +1764,7 @@ impl<'s> PreparedDraw<'s> {
                 }
                 primitives = primitives.saturating_add(1);
                 stats.triangles = stats.triangles.saturating_add(1);
-                let Some(context) = self.context(primitive, shaded) else {
+                let Some(context) = self.context(primitive, ordinal, shaded) else {
                     continue;
                 };
                 let Some(triangle) = self.setup(&context, &mut stats) else {
@@ -1780,27 +1820,15 @@ impl<'s> PreparedDraw<'s> {
             return Err(Error::new(label.as_str(), "the draw is not finished"));
         }
         let [width, height] = self.size;
-        let targets = run.om.into_targets();
+        let (images, depth_stencil) =
+            SliceSet::images(run.slices, run.om.into_targets()).map_err(|e| e.within(label.as_str()))?;
         let render_targets: Vec<Option<TargetImage>> = self
             .state
             .render_targets
             .iter()
-            .zip(targets.render_targets)
-            .map(|(_, target)| {
-                target.map(|t| TargetImage {
-                    format: t.format(),
-                    width: t.width(),
-                    height: t.height(),
-                    bytes: t.into_bytes(),
-                })
-            })
+            .zip(images)
+            .map(|(_, image)| image)
             .collect();
-        let depth_stencil = targets.depth_stencil.map(|t| TargetImage {
-            format: t.format(),
-            width: t.width(),
-            height: t.height(),
-            bytes: t.into_bytes(),
-        });
         Ok(DrawOutput {
             label,
             width,
@@ -1814,11 +1842,12 @@ impl<'s> PreparedDraw<'s> {
         })
     }
 
-    /// The triangle `primitive`, or `None` when a vertex slot has no shaded vertex (which the input
-    /// assembler never makes).
+    /// The triangle `primitive`, the instance's primitive `ordinal` (in its order), or `None` when a vertex slot has
+    /// no shaded vertex (which the input assembler never makes).
     pub(super) fn context<'v>(
         &self,
         primitive: Primitive,
+        ordinal: usize,
         vertices: &'v ShadedVertices,
     ) -> Option<PrimitiveContext<'v>> {
         let slots = primitive.vertices.map(|s| s as usize);
@@ -1826,8 +1855,29 @@ impl<'s> PreparedDraw<'s> {
             id: primitive.id,
             kind: primitive.kind,
             slots,
+            indices: vertices.array_indices(ordinal),
             vertices,
         })
+    }
+
+    /// The rasterizer of the viewport and scissor slot viewport index `index` selects (15.8.1): slot 0's unless the
+    /// geometry program writes the index.
+    pub(super) fn rasterizer_for(&self, index: u32) -> &Rasterizer {
+        self.viewport_rasterizers
+            .get(super::arrays::viewport_slot(index))
+            .unwrap_or(&self.rasterizer)
+    }
+
+    /// Has `om` write where a primitive of `indices` goes: every view's array slice it selects (15.15), and its
+    /// viewport's depth range (17.10) when the viewport is selected per primitive.
+    pub(super) fn select_for(&self, om: &mut OutputMerger, slices: Option<&mut SliceSet>, indices: ArrayIndices) {
+        if let Some(slices) = slices {
+            slices.select(om, indices.render_target);
+        }
+        if !self.viewport_rasterizers.is_empty() {
+            let viewport = self.rasterizer_for(indices.viewport).viewport();
+            om.set_depth_range(viewport.min_depth, viewport.max_depth);
+        }
     }
 
     /// The cull-distance test (15.4.2) and NaN clip distances (15.4.1), then the rasterizer's setup; `None` when the
@@ -1850,7 +1900,9 @@ impl<'s> PreparedDraw<'s> {
             return None;
         }
         let positions = [a, b, c].map(|v| vertices.position(v).unwrap_or_default());
-        let triangle = self.rasterizer.primitive(context.kind, positions);
+        let triangle = self
+            .rasterizer_for(context.indices.viewport)
+            .primitive(context.kind, positions);
         let count = match triangle.fate() {
             TriangleFate::Rasterized => &mut stats.rasterized,
             TriangleFate::ClippedAway => &mut stats.clipped_away,

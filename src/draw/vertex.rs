@@ -7,6 +7,7 @@ use crate::shader::{Bindings, Executable, LANES, Machine, Trace};
 use crate::{Error, Result};
 use std::ops::Range;
 
+use super::arrays::ArrayIndices;
 use super::link::Linkage;
 use super::progress::Reporter;
 use super::stream_output::StreamRecords;
@@ -35,6 +36,9 @@ pub struct ShadedVertices {
     /// The instance's primitives over these vertices when a geometry program made them ([`super::geometry`]);
     /// `None`: the input assembler's.
     primitives: Option<Vec<Primitive>>,
+    /// By primitive of `primitives`, the indices the geometry program wrote at its leading vertex, when it writes
+    /// `SV_RenderTargetArrayIndex` or `SV_ViewportArrayIndex`; `None`: 0 for all.
+    array_indices: Option<Vec<ArrayIndices>>,
     /// What the instance sends to stream output, when the draw has a declaration.
     stream_records: Option<StreamRecords>,
     /// Per vertex, the domain point a domain program ran on (tessellation only).
@@ -118,6 +122,21 @@ impl ShadedVertices {
     /// Sets the primitives a geometry program made of these vertices.
     pub(super) fn set_primitives(&mut self, primitives: Vec<Primitive>) {
         self.primitives = Some(primitives);
+    }
+
+    /// Sets the indices the geometry program wrote for each of its primitives (15.8.1, 15.15).
+    pub(super) fn set_array_indices(&mut self, indices: Vec<ArrayIndices>) {
+        self.array_indices = Some(indices);
+    }
+
+    /// The indices of the instance's primitive `ordinal` (its place in the instance's order): what the geometry
+    /// program wrote at its leading vertex, 0 where it wrote none.
+    pub fn array_indices(&self, ordinal: usize) -> ArrayIndices {
+        self.array_indices
+            .as_ref()
+            .and_then(|all| all.get(ordinal))
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Sets what the instance sends to stream output.
@@ -212,6 +231,7 @@ pub(super) fn begin_instance(ia: &InputAssembler, linkage: &Linkage, what: &str)
         cull: Vec::with_capacity(count.saturating_mul(linkage.cull_distances.len())),
         cull_count: linkage.cull_distances.len(),
         primitives: None,
+        array_indices: None,
         stream_records: None,
         domain_locations: Vec::new(),
     })

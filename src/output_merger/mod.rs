@@ -422,6 +422,12 @@ impl OutputMerger {
         &self.targets
     }
 
+    /// The targets, to exchange one for another of the same format and size (the array slice a primitive selects,
+    /// 15.15).
+    pub(crate) fn targets_mut(&mut self) -> &mut Targets {
+        &mut self.targets
+    }
+
     /// The targets, given back after the draw.
     pub fn into_targets(self) -> Targets {
         self.targets
