@@ -302,6 +302,10 @@ fn draw_entry(writer: &mut Writer, job: &DrawJob<Bytes>) -> Result<DrawEntry, St
         scissor_rects: job.scissor_rects.iter().map(Into::into).collect(),
         render_targets,
         depth_stencil_view,
+        indirect: false,
+        gs: None,
+        stream_output: None,
+        uavs: Vec::new(),
     })
 }
 
