@@ -900,6 +900,12 @@ impl DrawCheck<'_> {
             let path = format!("stream_output targets[{index}]");
             self.slot(&path, target.slot, 4, &mut seen)?;
             self.blob(&format!("{path} data"), &target.data)?;
+            if target.offset == u32::MAX {
+                return Err(self.error(
+                    &format!("{path} offset"),
+                    "offset -1 (append): a capture records the filled size the buffer stood at instead",
+                ));
+            }
             if u64::from(target.offset) > target.data.size {
                 return Err(self.error(
                     &format!("{path} offset"),

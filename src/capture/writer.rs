@@ -436,7 +436,7 @@ impl<W: Write> CaptureWriter<W> {
             }
             None => None,
         };
-        let uavs = self.uav_entries(&state.uavs, &record.uavs_after, &at(""))?;
+        let uavs = self.uav_entries(&state.uavs, &record.uavs_after, &format!("draw {index}"))?;
         let mut vertex_buffers = Vec::new();
         for (slot, buffer) in slots(&state.vertex_buffers) {
             vertex_buffers.push(VertexBufferEntry {

@@ -252,6 +252,12 @@ fn hostile_stage_entries_are_refused_with_their_place() {
         ),
         (
             &so_record,
+            Box::new(|m| m["draws"][0]["stream_output"]["targets"][0]["offset"] = u32::MAX.into()),
+            "draw 0 stream_output targets[0] offset",
+            "append",
+        ),
+        (
+            &so_record,
             Box::new(|m| {
                 let other = m["draws"][0]["vs"]["dxbc"].clone();
                 m["draws"][0]["stream_output"]["targets"][0]["after"] = other;
