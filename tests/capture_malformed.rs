@@ -246,6 +246,83 @@ fn absurd_manifest_sizes_are_errors_without_allocating_them() {
 }
 
 #[test]
+fn absurd_stage_entries_are_errors_without_allocating_them() {
+    // format 1.4's geometry stage, stream output and pixel-stage views, given the draw's 64-byte constant buffer blob
+    let bytes = capture();
+    let declaration = |count: usize| {
+        let entry = json!({"stream": 0, "semantic_name": "POS", "semantic_index": 0, "start_component": 0,
+            "component_count": 4, "output_slot": 0});
+        Value::Array(vec![entry; count])
+    };
+    let stream_output = move |m: &mut Value, target: Value, entries: usize| {
+        m["draws"][0]["stream_output"] = json!({"declaration": declaration(entries), "strides": [16],
+            "rasterized_stream": 0, "targets": [target]});
+    };
+    let edits: Vec<(&str, ManifestEdit)> = vec![
+        (
+            "a stream-output buffer of 2^62 bytes",
+            Box::new(move |m| {
+                let mut data = m["draws"][0]["ps"]["constant_buffers"][0]["data"].clone();
+                data["size"] = (1u64 << 62).into();
+                stream_output(m, json!({"slot": 0, "data": data, "offset": 0}), 1);
+            }),
+        ),
+        (
+            "a stream-output offset of 4 billion",
+            Box::new(move |m| {
+                let data = m["draws"][0]["ps"]["constant_buffers"][0]["data"].clone();
+                stream_output(m, json!({"slot": 0, "data": data, "offset": 4_000_000_000u32}), 1);
+            }),
+        ),
+        (
+            "a declaration of 600 entries, past 512",
+            Box::new(move |m| {
+                let data = m["draws"][0]["ps"]["constant_buffers"][0]["data"].clone();
+                stream_output(m, json!({"slot": 0, "data": data, "offset": 0}), 600);
+            }),
+        ),
+        (
+            "a view of 4 billion elements",
+            Box::new(|m| {
+                let data = m["draws"][0]["ps"]["constant_buffers"][0]["data"].clone();
+                m["draws"][0]["uavs"] = json!([{"slot": 1, "view": {"format": "R32_TYPELESS", "dimension": "BUFFER",
+                    "mip_slice": 0, "first_array_slice": 0, "array_size": 0, "first_element": 0,
+                    "num_elements": 4_000_000_000u32, "raw": true, "append": false, "counter": false,
+                    "structure_stride": 0}, "resource": {"kind": "buffer", "data": data}}]);
+            }),
+        ),
+        (
+            "a view of a texture of 2048 slices of 16384x16384 texels",
+            Box::new(|m| {
+                let data = m["draws"][0]["ps"]["constant_buffers"][0]["data"].clone();
+                m["draws"][0]["uavs"] = json!([{"slot": 1, "view": {"format": "R32_UINT", "dimension": "TEXTURE2DARRAY",
+                    "mip_slice": 0, "first_array_slice": 0, "array_size": 2048, "first_element": 0,
+                    "num_elements": 0, "raw": false, "append": false, "counter": false, "structure_stride": 0},
+                    "resource": {"kind": "texture", "shape": {"dimension": "TEXTURE2D", "format": "R32_UINT",
+                    "width": 16384, "height": 16384, "depth": 1, "array_size": 2048, "mip_levels": 1,
+                    "sample_count": 1}, "subresources": [data]}}]);
+            }),
+        ),
+        (
+            "a geometry stage without its program",
+            Box::new(|m| {
+                m["draws"][0]["gs"] = json!({"dxbc": null, "constant_buffers": [], "shader_resources": [],
+                    "samplers": []});
+            }),
+        ),
+    ];
+    for (name, edit) in edits {
+        let bad = with_manifest(&bytes, edit);
+        let mut capture = Capture::open(bad.clone()).unwrap();
+        let problem = capture.check().unwrap_err();
+        assert!(problem.at.starts_with("draw 0 "), "{name}: {problem}");
+        assert!(capture.draw(0).is_err(), "{name}");
+        assert!(capture.draw(1).is_ok(), "{name}");
+        check(name, &bad);
+    }
+}
+
+#[test]
 fn absurd_resolve_sizes_are_errors_without_allocating_them() {
     let bytes = capture();
     let edits: Vec<(&str, ManifestEdit)> = vec![

@@ -61,6 +61,7 @@ fn dispatch(after: Vec<u8>) -> DispatchRecord {
         state,
         name: None,
         api_call: Some("Dispatch(2, 1, 1)".into()),
+        indirect: false,
         after: vec![Some(UavContents {
             bytes: after,
             counter: None,

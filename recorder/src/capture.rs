@@ -16,7 +16,7 @@ use crate::job::{DrawJob, ResourceJob, StageJob, TargetJob, TargetView, WriterTh
 use crate::layout::{Conversion, Layout};
 use crate::log::log;
 use crate::msaa::SampleReader;
-use crate::private_data::{DXBC_KEY, LAYOUT_KEY, private_data};
+use crate::private_data::{DXBC_KEY, LAYOUT_KEY, STREAM_OUTPUT_KEY, private_data};
 use crate::readback::{
     Bytes, Described, Predication, Region, Staging, StagingDesc, StagingPool, describe, map_rows, splice_region,
 };
@@ -731,6 +731,10 @@ impl ActiveCapture {
             None => None,
         };
         let vs = self.gather_stage(context, device, &plan.vs, deferred, reads)?;
+        let gs = match &plan.gs {
+            Some(stage) => Some(self.gather_stage(context, device, stage, deferred, reads)?),
+            None => None,
+        };
         let ps = self.gather_stage(context, device, &plan.ps, deferred, reads)?;
         let mut befores = Vec::new();
         let mut targets = Vec::new();
@@ -761,6 +765,7 @@ impl ActiveCapture {
             vertex_buffers,
             index_buffer,
             vs,
+            gs,
             ps,
             rasterizer: plan.rasterizer,
             depth_stencil: plan.depth_stencil,
@@ -1031,6 +1036,8 @@ struct DrawPlan {
     vertex_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
     index_buffer: Option<(ID3D11Resource, IndexFormat, u32)>,
     vs: StagePlan,
+    /// The geometry stage, when a program is bound (one without stream output).
+    gs: Option<StagePlan>,
     ps: StagePlan,
     rasterizer: iridia::api::fixed_function::RasterizerDesc,
     depth_stencil: iridia::api::fixed_function::DepthStencilDesc,
@@ -1046,8 +1053,12 @@ struct DrawPlan {
 impl DrawPlan {
     /// The texels of a `width` x `height` surface the draw can write: within the first viewport's bounds (the
     /// only one a draw without a geometry program uses, 15.6) and, when enabled, the first scissor rectangle
-    /// (15.7); `None` when there is no viewport (then the whole surface is read).
+    /// (15.7); `None` when there is no viewport or a geometry program may pick another viewport
+    /// (`SV_ViewportArrayIndex`, 15.6) (then the whole surface is read).
     fn write_region(&self, width: u32, height: u32) -> Option<Region> {
+        if self.gs.is_some() {
+            return None;
+        }
         let viewport = self.viewports.first()?;
         let span = |start: f32, size: f32, limit: u32| -> Option<(u32, u32)> {
             if !(start.is_finite() && size.is_finite()) {
@@ -1180,7 +1191,7 @@ macro_rules! query_stage {
 
 /// Queries everything the draw depends on through the context's `*Get*` calls.
 fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
-    // Stages and outputs the format cannot hold.
+    // Stages and outputs the recorder does not record yet.
     let mut geometry = None;
     let mut hull = None;
     let mut domain = None;
@@ -1190,22 +1201,34 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         context.HSGetShader(&mut hull, None, None);
         context.DSGetShader(&mut domain, None, None);
     }
-    if geometry.is_some() || hull.is_some() || domain.is_some() {
+    if hull.is_some() || domain.is_some() {
         return Err(
-            "a geometry, hull or domain program is bound (the format records vertex and pixel programs)".into(),
+            "a hull or domain program is bound: tessellation is not recorded yet (the library's \
+                    tessellation is in progress)"
+                .into(),
         );
+    }
+    if let Some(geometry) = &geometry {
+        let child = geometry.cast::<ID3D11DeviceChild>().map_err(|e| e.to_string())?;
+        if private_data(&child, &STREAM_OUTPUT_KEY).is_some() {
+            return Err(
+                "the geometry stage's program was created with a stream-output declaration: stream output \
+                        is not recorded yet"
+                    .into(),
+            );
+        }
     }
     let mut stream_out: [Option<ID3D11Buffer>; 4] = Default::default();
     // SAFETY: a live context; the array has room for the 4 targets asked for.
     unsafe { context.SOGetTargets(Some(&mut stream_out)) };
     if stream_out.iter().any(Option::is_some) {
-        return Err("stream output is bound (the format records none)".into());
+        return Err("stream output is bound: stream output is not recorded yet".into());
     }
     let mut uavs: [Option<ID3D11UnorderedAccessView>; 8] = Default::default();
     // SAFETY: a live context; the array has room for the 8 slots asked for.
     unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut uavs)) };
     if uavs.iter().any(Option::is_some) {
-        return Err("unordered access views are bound (the format records none)".into());
+        return Err("unordered access views are bound with the render targets: they are not recorded yet".into());
     }
 
     // SAFETY: a live context.
@@ -1276,6 +1299,19 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
     if vs.dxbc.is_none() {
         return Err("no vertex shader is bound".into());
     }
+    let gs = match geometry {
+        Some(_) => Some(query_stage!(
+            context,
+            context1.as_ref(),
+            "geometry shader",
+            GSGetShader,
+            GSGetConstantBuffers,
+            GSGetConstantBuffers1,
+            GSGetShaderResources,
+            GSGetSamplers
+        )),
+        None => None,
+    };
     let ps = query_stage!(
         context,
         context1.as_ref(),
@@ -1406,6 +1442,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         vertex_buffers,
         index_buffer,
         vs,
+        gs,
         ps,
         rasterizer,
         depth_stencil,
@@ -1664,8 +1701,8 @@ impl ActiveCapture {
         })
     }
 
-    /// Notes a draw call the format cannot hold (`DrawAuto`, the indirect draws: `name`) on the context `this`,
-    /// and lists it; it may write anything.
+    /// Notes a draw call the recorder does not record yet (`DrawAuto`, the indirect draws: `name`) on the context
+    /// `this`, and lists it; it may write anything.
     pub fn unrecorded_draw(&mut self, this: *mut c_void, name: &'static str) {
         *self.unrecorded.entry(name).or_default() += 1;
         self.epoch += 1;
@@ -1677,7 +1714,10 @@ impl ActiveCapture {
             before_draw: 0,
             name: Some(context_name(context).to_owned()),
             api_call: Some(format!("{name}()")),
-            reason: format!("{name} draws a count the GPU decides: the format holds no such call"),
+            reason: format!(
+                "{name} draws a count the GPU decides, which the recorder does not read yet (format 1.4 holds the \
+                 call it amounts to)"
+            ),
             targets: bound_targets(context),
         };
         // SAFETY: a live context; `GetType` only reads it.

@@ -5,7 +5,7 @@
 //! its immediate context and the DXGI factory that made its adapter.
 
 use crate::log::log;
-use crate::private_data::{DXBC_KEY, LAYOUT_KEY};
+use crate::private_data::{DXBC_KEY, LAYOUT_KEY, STREAM_OUTPUT_KEY};
 use crate::recorder::{self, Inside};
 use crate::vtable::{hooked_slot, original, slot};
 use std::ffi::c_void;
@@ -130,6 +130,8 @@ unsafe extern "system" fn create_geometry_shader_so(
     if result.is_ok() && !out.is_null() {
         // SAFETY: the API's contract: `bytecode` holds `length` bytes; on success `*out` is the shader.
         unsafe { keep_private(*out, &DXBC_KEY, bytecode_slice(bytecode, length)) };
+        // SAFETY: as above: `*out` is the shader.
+        unsafe { keep_private(*out, &STREAM_OUTPUT_KEY, &rasterized.to_le_bytes()) };
     }
     result
 }

@@ -81,6 +81,8 @@ pub struct DrawJob<D> {
     pub index_buffer: Option<(D, IndexFormat, u32)>,
     /// The vertex stage.
     pub vs: StageJob<D>,
+    /// The geometry stage, when a program is bound.
+    pub gs: Option<StageJob<D>>,
     /// The pixel stage.
     pub ps: StageJob<D>,
     /// Rasterizer state.
@@ -156,6 +158,10 @@ impl<D> DrawJob<D> {
             vertex_buffers,
             index_buffer,
             vs: self.vs.map(f)?,
+            gs: match self.gs {
+                Some(gs) => Some(gs.map(f)?),
+                None => None,
+            },
             ps: self.ps.map(f)?,
             rasterizer: self.rasterizer,
             depth_stencil: self.depth_stencil,
@@ -258,6 +264,10 @@ fn draw_entry(writer: &mut Writer, job: &DrawJob<Bytes>) -> Result<DrawEntry, St
         None => None,
     };
     let vs = stage_entry(writer, &job.vs)?;
+    let gs = match &job.gs {
+        Some(gs) => Some(stage_entry(writer, gs)?),
+        None => None,
+    };
     let ps = stage_entry(writer, &job.ps)?;
     let mut render_targets = Vec::new();
     let mut depth_stencil_view = None;
@@ -302,6 +312,10 @@ fn draw_entry(writer: &mut Writer, job: &DrawJob<Bytes>) -> Result<DrawEntry, St
         scissor_rects: job.scissor_rects.iter().map(Into::into).collect(),
         render_targets,
         depth_stencil_view,
+        indirect: false,
+        gs,
+        stream_output: None,
+        uavs: Vec::new(),
     })
 }
 

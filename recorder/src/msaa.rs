@@ -655,6 +655,7 @@ struct SavedState {
     layout: Option<ID3D11InputLayout>,
     topology: windows::Win32::Graphics::Direct3D::D3D_PRIMITIVE_TOPOLOGY,
     vs: Option<ID3D11VertexShader>,
+    gs: Option<ID3D11GeometryShader>,
     ps: Option<ID3D11PixelShader>,
     resources: [Option<ID3D11ShaderResourceView>; 2],
     rasterizer: Option<ID3D11RasterizerState>,
@@ -669,12 +670,14 @@ struct SavedState {
 }
 
 impl SavedState {
-    /// Reads the state through the context's `*Get*` calls.
+    /// Reads the state through the context's `*Get*` calls, and unbinds the geometry program (the reader's draws
+    /// go from its vertex program straight to its pixel program).
     fn save(context: &ID3D11DeviceContext) -> Self {
         let mut saved = SavedState {
             layout: None,
             topology: Default::default(),
             vs: None,
+            gs: None,
             ps: None,
             resources: Default::default(),
             rasterizer: None,
@@ -695,6 +698,8 @@ impl SavedState {
             saved.layout = context.IAGetInputLayout().ok();
             saved.topology = context.IAGetPrimitiveTopology();
             context.VSGetShader(&mut saved.vs, None, None);
+            context.GSGetShader(&mut saved.gs, None, None);
+            context.GSSetShader(None, None);
             context.PSGetShader(&mut saved.ps, None, None);
             context.PSGetShaderResources(0, Some(&mut saved.resources));
             saved.rasterizer = context.RSGetState().ok();
@@ -720,6 +725,7 @@ impl SavedState {
             context.IASetInputLayout(self.layout.as_ref());
             context.IASetPrimitiveTopology(self.topology);
             context.VSSetShader(self.vs.as_ref(), None);
+            context.GSSetShader(self.gs.as_ref(), None);
             context.PSSetShader(self.ps.as_ref(), None);
             context.RSSetState(self.rasterizer.as_ref());
             context.RSSetViewports(Some(&self.viewports));

@@ -670,8 +670,9 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // Every draw of the program is still recorded, and the quad sampling the multisampled texture (after draw 9,
     // testapp.c's unrecordable_draws) and the two deferred draws into the multisampled targets; the two draws
     // between them are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample); then the
-    // triangle into a 4x target made without the shader-resource bind flag.
-    assert_eq!(capture.draw_count(), 18);
+    // triangle into a 4x target made without the shader-resource bind flag, and the triangle through a geometry
+    // program.
+    assert_eq!(capture.draw_count(), 19);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -775,6 +776,55 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     )
     .unwrap();
     assert_eq!(comparison.report.differing_pixels, 0, "{:?}", comparison.report);
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn a_draw_through_a_geometry_program_is_recorded_and_replays_equal() {
+    let runs = runs();
+    let run = &runs.unrecordable;
+    assert_eq!(run.captures.len(), 1, "{}", run.log);
+    let mut capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
+    capture.check().unwrap();
+    // testapp.c's last draw of unrecordable_draws: the coloured triangle through gs_copy into rt5 (64x64 RGBA8)
+    let draw = capture.draw(14).unwrap();
+    assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
+    let program = std::fs::read(env_path("IRIDIA_WINE_SHADERS").join("gs_copy.gs.dxbc")).unwrap();
+    assert!(draw.state.geometry_shader.as_deref() == Some(&program[..]));
+    assert!(capture.draw_summary(14).unwrap().geometry_program.is_some());
+    let [target] = &draw.targets[..] else {
+        panic!("one target, not {}", draw.targets.len())
+    };
+    assert_eq!((target.width, target.height), (64, 64));
+    // what the program read back itself before and after the draw
+    let before = std::fs::read(run.dir.join("gs_before.bin")).unwrap();
+    let after = std::fs::read(run.dir.join("gs_after.bin")).unwrap();
+    assert!(
+        target.before[..] == before[..],
+        "the recorded before is not what the program read"
+    );
+    assert!(
+        target.after.as_deref() == Some(&after[..]),
+        "the recorded after is not what the program read"
+    );
+    // the geometry program's copy (moved right by a quarter of the target) was drawn: the draw changed more pixels
+    // than the triangle alone covers, right of where it is
+    let changed = |x0: usize| {
+        (0..64 * 64)
+            .filter(|p| p % 64 >= x0 && before[p * 4..p * 4 + 4] != after[p * 4..p * 4 + 4])
+            .count()
+    };
+    assert!(changed(48) > 0, "nothing drawn in the right quarter");
+    // replayed through the library and compared under the format's tolerance: every pixel matches
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        14,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
 }
 
 /// Whether a process ended by SIGKILL.

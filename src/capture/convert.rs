@@ -7,7 +7,7 @@ use super::manifest::{
     BlendEntry, BlobId, BlobRef, CallEntry, DepthStencilStateEntry, DepthStencilViewEntry, DispatchEntry, DrawEntry,
     F32, InputElementEntry, RasterizerEntry, RenderTargetBlendEntry, RenderTargetViewEntry, ResolveEntry,
     ResourceEntry, SamplerEntry, ScissorEntry, ShaderResourceViewEntry, StageEntry, StencilFaceEntry,
-    TextureShapeEntry, UavEntry, UnorderedAccessViewEntry, ViewportEntry,
+    StreamOutputStateEntry, TextureShapeEntry, UavEntry, UnorderedAccessViewEntry, ViewportEntry,
 };
 use super::{MAX_BLOB_BYTES, capture_error};
 use crate::api::dispatch::{MAX_THREAD_GROUPS_PER_DIMENSION, UnorderedAccessViewDesc};
@@ -28,6 +28,18 @@ use crate::api::viewport::{Scissor, Viewport};
 use crate::format::Format;
 use crate::{Error, Result};
 use std::collections::HashSet;
+
+/// Stream output's buffer slots and streams (`D3D11_SO_BUFFER_SLOT_COUNT`, `D3D11_SO_STREAM_COUNT`, 14.3).
+const STREAM_OUTPUT_SLOTS: u32 = 4;
+
+/// The most entries a stream-output declaration has (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`).
+const MAX_STREAM_OUTPUT_ENTRIES: usize = 512;
+
+/// The largest stream-output stride (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`).
+const MAX_STREAM_OUTPUT_STRIDE: u32 = 2048;
+
+/// `D3D11_SO_NO_RASTERIZED_STREAM`.
+pub const NO_RASTERIZED_STREAM: u32 = u32::MAX;
 
 impl From<DrawCall> for CallEntry {
     fn from(call: DrawCall) -> Self {
@@ -118,6 +130,11 @@ impl From<CallEntry> for DrawCall {
                 start_index,
                 base_vertex,
                 start_instance,
+            },
+            // 8.9: the vertices vertex buffer 0 holds, from its first
+            CallEntry::DrawAuto { vertex_count } => Self::Draw {
+                vertex_count,
+                start_vertex: 0,
             },
         }
     }
@@ -782,7 +799,23 @@ impl DrawCheck<'_> {
             self.blob("index_buffer data", &index_buffer.data)?;
         }
         self.stage("vs", &draw.vs, true)?;
+        if let Some(gs) = &draw.gs {
+            if gs.dxbc.is_none() {
+                return Err(self.error("gs dxbc", "a geometry stage without its program (leave gs out instead)"));
+            }
+            self.stage("gs", gs, true)?;
+        }
         self.stage("ps", &draw.ps, false)?;
+        if let Some(stream_output) = &draw.stream_output {
+            self.stream_output(stream_output)?;
+        }
+        self.count("uavs", draw.uavs.len(), UAV_SLOTS)?;
+        let mut seen = HashSet::new();
+        for (index, uav) in draw.uavs.iter().enumerate() {
+            let path = format!("uavs[{index}]");
+            self.slot(&path, uav.slot, UAV_SLOTS, &mut seen)?;
+            self.uav(&path, uav)?;
+        }
         self.count("viewports", draw.viewports.len(), VIEWPORT_SLOTS)?;
         self.count("scissor_rects", draw.scissor_rects.len(), VIEWPORT_SLOTS)?;
 
@@ -802,11 +835,90 @@ impl DrawCheck<'_> {
             let layout = depth_stencil_layout(&shape, &view).map_err(|e| self.error(path, e.detail))?;
             self.target_contents(path, &layout, &target.before, target.after.as_ref())?;
         }
-        if draw.render_targets.is_empty() && draw.depth_stencil_view.is_none() {
+        let streams = draw.stream_output.as_ref().is_some_and(|so| !so.targets.is_empty());
+        if draw.render_targets.is_empty() && draw.depth_stencil_view.is_none() && draw.uavs.is_empty() && !streams {
             return Err(self.error(
                 "",
-                "the draw has no render target and no depth-stencil target: nothing it writes was recorded",
+                "the draw has no render target and no depth-stencil target, no unordered access view and no \
+                 stream-output buffer: nothing it writes was recorded",
             ));
+        }
+        Ok(())
+    }
+
+    /// A draw's stream output (version 1.4): the declaration within 14.3's limits (a stream and buffer slot below 4,
+    /// components within x..w, at most 512 entries), at most 4 strides each a multiple of 4 up to 2048 bytes, a
+    /// rasterized stream below 4 or none, and each bound buffer in a slot below 4 bound once, with an `after` of its
+    /// size and an offset within it.
+    fn stream_output(&self, so: &StreamOutputStateEntry) -> Result<()> {
+        self.count(
+            "stream_output declaration",
+            so.declaration.len(),
+            MAX_STREAM_OUTPUT_ENTRIES,
+        )?;
+        for (index, entry) in so.declaration.iter().enumerate() {
+            let path = format!("stream_output declaration[{index}]");
+            let end = u32::from(entry.start_component).saturating_add(u32::from(entry.component_count));
+            if entry.stream >= STREAM_OUTPUT_SLOTS || entry.output_slot >= STREAM_OUTPUT_SLOTS {
+                return Err(self.error(
+                    &path,
+                    format!(
+                        "stream {} to slot {}: streams and slots are 0 to 3 (14.3)",
+                        entry.stream, entry.output_slot
+                    ),
+                ));
+            }
+            if entry.component_count == 0 || end > 4 {
+                return Err(self.error(
+                    &path,
+                    format!(
+                        "{} components from component {}: 1 to 4 within x..w (14.3)",
+                        entry.component_count, entry.start_component
+                    ),
+                ));
+            }
+        }
+        self.count("stream_output strides", so.strides.len(), 4)?;
+        for (slot, stride) in so.strides.iter().enumerate() {
+            if stride.checked_rem(4) != Some(0) || *stride > MAX_STREAM_OUTPUT_STRIDE {
+                return Err(self.error(
+                    &format!("stream_output strides[{slot}]"),
+                    format!("{stride} bytes: a stride is a multiple of 4 up to {MAX_STREAM_OUTPUT_STRIDE} (14.3)"),
+                ));
+            }
+        }
+        if so.rasterized_stream >= STREAM_OUTPUT_SLOTS && so.rasterized_stream != NO_RASTERIZED_STREAM {
+            return Err(self.error(
+                "stream_output rasterized_stream",
+                format!(
+                    "stream {}: 0 to 3, or {NO_RASTERIZED_STREAM} for none",
+                    so.rasterized_stream
+                ),
+            ));
+        }
+        let mut seen = HashSet::new();
+        for (index, target) in so.targets.iter().enumerate() {
+            let path = format!("stream_output targets[{index}]");
+            self.slot(&path, target.slot, 4, &mut seen)?;
+            self.blob(&format!("{path} data"), &target.data)?;
+            if target.offset == u32::MAX {
+                return Err(self.error(
+                    &format!("{path} offset"),
+                    "offset -1 (append): a capture records the filled size the buffer stood at instead",
+                ));
+            }
+            if u64::from(target.offset) > target.data.size {
+                return Err(self.error(
+                    &format!("{path} offset"),
+                    format!(
+                        "offset {} is past the end of the {}-byte buffer",
+                        target.offset, target.data.size
+                    ),
+                ));
+            }
+            if let Some(after) = &target.after {
+                self.sized_blob(&format!("{path} after"), after, target.data.size, "the buffer")?;
+            }
         }
         Ok(())
     }
@@ -1209,7 +1321,7 @@ impl DrawCheck<'_> {
         Ok(layouts)
     }
 
-    /// One view of a dispatch: its resource, its window, its after and counter.
+    /// One view of a dispatch or draw: its resource, its window, its after and counter.
     fn uav(&self, path: &str, uav: &UavEntry) -> Result<UavLayout> {
         let view = UnorderedAccessViewDesc::from(&uav.view);
         let layout = match &uav.resource {
@@ -1240,7 +1352,10 @@ impl DrawCheck<'_> {
         if uav.counter_after.is_some() && !(view.append || view.counter) {
             return Err(self.error(
                 &format!("{path} counter_after"),
-                "a counter after the dispatch for a view without one (neither append nor counter)",
+                format!(
+                    "a counter after the {} for a view without one (neither append nor counter)",
+                    self.item
+                ),
             ));
         }
         Ok(layout)

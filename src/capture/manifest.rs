@@ -28,7 +28,7 @@ pub const FORMAT_NAME: &str = "iridia-capture";
 pub const VERSION_MAJOR: u32 = 1;
 
 /// The format's minor version: minor versions add optional fields, which older readers ignore.
-pub const VERSION_MINOR: u32 = 3;
+pub const VERSION_MINOR: u32 = 4;
 
 /// The whole manifest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,6 +71,9 @@ pub struct DispatchEntry {
     /// The API call, as text, e.g. `"Dispatch(4, 1, 1)"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_call: Option<String>,
+    /// Whether the call was `DispatchIndirect` (version 1.4): `groups` are then what its argument buffer held.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub indirect: bool,
     /// `ThreadGroupCountX`, `Y` and `Z`.
     pub groups: [u32; 3],
     /// The compute stage: its program (required) and bindings.
@@ -481,6 +484,69 @@ pub struct DrawEntry {
     /// The bound depth-stencil target with its recorded contents.
     #[serde(default)]
     pub depth_stencil_view: Option<DepthStencilTargetEntry>,
+    /// Whether the call was `DrawInstancedIndirect` or `DrawIndexedInstancedIndirect` (version 1.4): `call` is then
+    /// the direct call its argument buffer amounted to.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub indirect: bool,
+    /// The geometry shader stage (version 1.4); absent or `null` when no geometry program is bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gs: Option<StageEntry>,
+    /// Stream output (version 1.4): the declaration the last program before the rasterizer was created with and
+    /// the bound buffers; absent or `null` without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_output: Option<StreamOutputStateEntry>,
+    /// The unordered access views bound with the render targets (`OMSetRenderTargetsAndUnorderedAccessViews`,
+    /// version 1.4), each with its whole resource before the draw and its window after it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uavs: Vec<UavEntry>,
+}
+
+/// A draw's stream output (version 1.4, D3D11.3 section 14): the declaration, the strides and rasterized stream the
+/// program was created with (`CreateGeometryShaderWithStreamOutput`), and the buffers bound by `SOSetTargets`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreamOutputStateEntry {
+    /// The declaration's entries, in order.
+    pub declaration: Vec<StreamOutputDeclarationEntry>,
+    /// The buffer strides by output slot (`pBufferStrides`, at most 4).
+    pub strides: Vec<u32>,
+    /// The stream that reaches the rasterizer; 4294967295 (`D3D11_SO_NO_RASTERIZED_STREAM`) for none.
+    pub rasterized_stream: u32,
+    /// The bound buffers (any order, each slot once).
+    pub targets: Vec<StreamOutputTargetEntry>,
+}
+
+/// `D3D11_SO_DECLARATION_ENTRY`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamOutputDeclarationEntry {
+    /// The stream, 0 to 3.
+    pub stream: u32,
+    /// The output's semantic name; `null` for a gap (`SemanticName` NULL) of `component_count` components.
+    #[serde(default)]
+    pub semantic_name: Option<String>,
+    /// The output's semantic index.
+    pub semantic_index: u32,
+    /// The first component written, 0 to 3.
+    pub start_component: u8,
+    /// How many components, 1 to 4.
+    pub component_count: u8,
+    /// The buffer slot, 0 to 3.
+    pub output_slot: u32,
+}
+
+/// A buffer bound for stream output: the whole buffer before and after the draw, and where the draw's first vertex
+/// goes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreamOutputTargetEntry {
+    /// The slot, 0 to 3.
+    pub slot: u32,
+    /// The whole buffer before the draw.
+    pub data: BlobRef,
+    /// The byte offset the draw's first vertex is written at: `SOSetTargets`' offset, or for its -1 (append) the
+    /// buffer's filled size then, which the writer resolves.
+    pub offset: u32,
+    /// The whole buffer after the draw as the GPU left it; `null` when not recorded.
+    #[serde(default)]
+    pub after: Option<BlobRef>,
 }
 
 /// The call and its arguments, tagged by `"kind"` with the API's name.
@@ -511,6 +577,9 @@ pub enum CallEntry {
         base_vertex: i32,
         start_instance: u32,
     },
+    /// `DrawAuto` (version 1.4, 8.9): `vertex_count` is what the stream-output buffer bound as vertex buffer 0 held
+    /// (its filled size, less the vertex buffer's offset, over the stride), so that the draw is self-contained.
+    DrawAuto { vertex_count: u32 },
 }
 
 /// `D3D11_INPUT_ELEMENT_DESC`.

@@ -15,7 +15,11 @@
 //!   Since version 1.3 it also lists the frame's `Dispatch` calls likewise: [`Capture::dispatches`],
 //!   [`Capture::dispatch`] ([`CapturedDispatch`]: the compute program and its bindings, every unordered access view
 //!   with its whole resource before the dispatch, and each view's window and counter after it);
-//!   [`Capture::events`] gives draws, resolves and dispatches in the frame's order.
+//!   [`Capture::events`] gives draws, resolves and dispatches in the frame's order. Since version 1.4 a draw may
+//!   carry a geometry program, stream output (its buffers before and after) and the pixel stage's unordered access
+//!   views (each view's whole resource before and window after), read into the [`CapturedDraw`]'s state and its
+//!   `stream_output` and `uavs_after`; `DrawAuto` is recorded with the vertex count it amounted to, and indirect
+//!   calls as the direct call their arguments gave.
 //! - [`CaptureWriter`] writes one: blobs go into the archive as draws (and resolves, [`CaptureWriter::add_resolve`])
 //!   are added (deduplicated by hash), the manifest last, so a recorder appends draw after draw and holds only the manifest's entries in memory.
 //! - [`manifest`] holds the manifest's types: the format's JSON, field for field.
@@ -48,11 +52,13 @@ pub use archive::{MANIFEST_NAME, MAX_DEFLATE_RATIO};
 pub use convert::{ResolveLayout, UavAccessKind, UavLayout, api_call_text, uav_layout};
 pub use manifest::{
     BlobId, BlobRef, DispatchEntry, FORMAT_NAME, Manifest, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
-    UavEntry, UnorderedAccessViewEntry, UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
+    StreamOutputDeclarationEntry, StreamOutputStateEntry, StreamOutputTargetEntry, UavEntry, UnorderedAccessViewEntry,
+    UnrecordedDrawEntry, UnrecordedTargetEntry, VERSION_MAJOR, VERSION_MINOR,
 };
 pub use reader::{
     Capture, CapturedDispatch, CapturedDraw, CapturedResolve, DispatchSummary, DrawSummary, FrameEvent, ProgramSummary,
-    RecordedTarget, RecordedUav, ShaderStage, TargetSlot, TargetSummary, TargetViewDesc, UavSummary,
+    RecordedStreamOutput, RecordedTarget, RecordedUav, ShaderStage, StreamOutputSummary, TargetSlot, TargetSummary,
+    TargetViewDesc, UavSummary,
 };
 pub use writer::{CaptureWriter, DispatchRecord, DrawRecord, ResolveRecord, write_capture};
 

@@ -7,13 +7,13 @@ use super::convert::{
 };
 use super::manifest::{
     BlobId, BlobRef, DispatchEntry, DrawEntry, FORMAT_NAME, Manifest, ManifestHeader, ResolveEntry, ResourceEntry,
-    StageEntry, VERSION_MAJOR, locate_dispatch_error, locate_draw_error, locate_resolve_error,
+    StageEntry, UavEntry, VERSION_MAJOR, locate_dispatch_error, locate_draw_error, locate_resolve_error,
 };
 use super::{DEFAULT_CACHE_BYTES, capture_error};
 use crate::api::dispatch::{DispatchState, UnorderedAccessViewBinding, UnorderedAccessViewDesc};
 use crate::api::draw::{
     ConstantBufferBinding, DepthStencilView, DrawCall, DrawState, IndexBufferBinding, RenderTargetView, StageBindings,
-    VertexBufferBinding, bind_slot,
+    StreamOutputEntry, StreamOutputState, StreamOutputTarget, VertexBufferBinding, bind_slot,
 };
 use crate::api::enums::PrimitiveTopology;
 use crate::api::limits::{
@@ -117,10 +117,42 @@ pub struct DrawSummary {
     pub topology: PrimitiveTopology,
     /// Its programs: the vertex program, then the pixel program if bound.
     pub programs: Vec<ProgramSummary>,
+    /// Its geometry program's blob, if one is bound (version 1.4).
+    pub geometry_program: Option<BlobRef>,
+    /// Whether the call was indirect (`call` is what its argument buffer amounted to, version 1.4).
+    pub indirect: bool,
     /// The targets it writes: render targets by slot, then depth-stencil.
     pub targets: Vec<TargetSummary>,
+    /// Its stream-output buffers (version 1.4), in the manifest's order.
+    pub stream_output: Vec<StreamOutputSummary>,
+    /// Its unordered access views (version 1.4), in the manifest's order.
+    pub uavs: Vec<UavSummary>,
     /// Why the draw cannot be read (a missing blob, inconsistent sizes ...), if it cannot.
     pub problem: Option<Error>,
+}
+
+/// A stream-output buffer of a draw, as the manifest gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamOutputSummary {
+    /// The slot (`so0` ..).
+    pub slot: u32,
+    /// The buffer's size in bytes.
+    pub bytes: u64,
+    /// The byte offset the draw's first vertex went to.
+    pub offset: u32,
+    /// Whether the buffer after the draw was recorded.
+    pub after_recorded: bool,
+}
+
+/// A stream-output buffer of a read draw, with what was recorded in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedStreamOutput {
+    /// The slot.
+    pub slot: u32,
+    /// The whole buffer before the draw.
+    pub before: Arc<[u8]>,
+    /// The whole buffer after it as the GPU left it; `None` when not recorded.
+    pub after: Option<Arc<[u8]>>,
 }
 
 /// A target of a read draw, with what was recorded in it.
@@ -158,6 +190,10 @@ pub struct CapturedDraw {
     pub state: DrawState,
     /// The targets: render targets by slot, then depth-stencil.
     pub targets: Vec<RecordedTarget>,
+    /// Per `u#` slot (as `state.uavs`): what was recorded in the view after the draw (version 1.4).
+    pub uavs_after: Vec<Option<RecordedUav>>,
+    /// The stream-output buffers by slot order (version 1.4).
+    pub stream_output: Vec<RecordedStreamOutput>,
 }
 
 /// One resolve read from a capture: what it reads and what it left.
@@ -599,6 +635,17 @@ impl<R: Read + Seek> Capture<R> {
                 target.after.is_some(),
             ));
         }
+        let stream_output = draw
+            .stream_output
+            .iter()
+            .flat_map(|so| &so.targets)
+            .map(|target| StreamOutputSummary {
+                slot: target.slot,
+                bytes: target.data.size,
+                offset: target.offset,
+                after_recorded: target.after.is_some(),
+            })
+            .collect();
         Some(DrawSummary {
             index,
             name: draw.name.clone(),
@@ -606,7 +653,11 @@ impl<R: Read + Seek> Capture<R> {
             call: draw.call.into(),
             topology: draw.topology,
             programs,
+            geometry_program: draw.gs.as_ref().and_then(|gs| gs.dxbc),
+            indirect: draw.indirect,
             targets,
+            stream_output,
+            uavs: draw.uavs.iter().map(uav_summary).collect(),
             problem: self.problem(index).cloned(),
         })
     }
@@ -724,26 +775,7 @@ impl<R: Read + Seek> Capture<R> {
             .iter()
             .enumerate()
             .map(|(index, entry)| {
-                let uavs = entry
-                    .uavs
-                    .iter()
-                    .map(|uav| {
-                        let view = UnorderedAccessViewDesc::from(&uav.view);
-                        let layout = match &uav.resource {
-                            ResourceEntry::Buffer { data } => uav_layout(&view, Some(data.size), None),
-                            ResourceEntry::Texture { shape, .. } => {
-                                uav_layout(&view, None, Some(&TextureShape::from(shape)))
-                            }
-                        };
-                        UavSummary {
-                            slot: uav.slot,
-                            view,
-                            layout: layout.ok(),
-                            after_recorded: uav.after.is_some(),
-                            counter_after: uav.counter_after,
-                        }
-                    })
-                    .collect();
+                let uavs = entry.uavs.iter().map(uav_summary).collect();
                 DispatchSummary {
                     index,
                     before_draw: entry.before_draw,
@@ -841,6 +873,27 @@ impl<R: Read + Seek> Capture<R> {
             },
             after,
         })
+    }
+}
+
+/// The window of a view of a dispatch or draw, from the manifest alone (`None` when it does not fit its resource).
+fn uav_entry_layout(uav: &UavEntry) -> Option<UavLayout> {
+    let view = UnorderedAccessViewDesc::from(&uav.view);
+    match &uav.resource {
+        ResourceEntry::Buffer { data } => uav_layout(&view, Some(data.size), None),
+        ResourceEntry::Texture { shape, .. } => uav_layout(&view, None, Some(&TextureShape::from(shape))),
+    }
+    .ok()
+}
+
+/// A view of a dispatch or draw as the summaries give it.
+fn uav_summary(uav: &UavEntry) -> UavSummary {
+    UavSummary {
+        slot: uav.slot,
+        view: UnorderedAccessViewDesc::from(&uav.view),
+        layout: uav_entry_layout(uav),
+        after_recorded: uav.after.is_some(),
+        counter_after: uav.counter_after,
     }
 }
 
@@ -1055,7 +1108,88 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
     let mut resources = Vec::new();
     let item = format!("draw {index}");
     state.vs = build_stage(&item, "vs", &entry.vs, load, &mut resources)?;
+    if let Some(gs) = &entry.gs {
+        let blob = gs
+            .dxbc
+            .as_ref()
+            .ok_or_else(|| capture_error("the geometry stage has no program").at(format!("{item} gs dxbc")))?;
+        state.geometry_shader = Some(load("gs dxbc", blob)?);
+        state.gs = build_stage(&item, "gs", gs, load, &mut resources)?;
+    }
     state.ps = build_stage(&item, "ps", &entry.ps, load, &mut resources)?;
+    let mut stream_output = Vec::new();
+    if let Some(so) = &entry.stream_output {
+        let mut targets: [Option<StreamOutputTarget>; 4] = Default::default();
+        for (position, target) in so.targets.iter().enumerate() {
+            let path = format!("stream_output targets[{position}]");
+            let before = load(&format!("{path} data"), &target.data)?;
+            let after = match &target.after {
+                Some(blob) => Some(load(&format!("{path} after"), blob)?),
+                None => None,
+            };
+            let place = usize::try_from(target.slot)
+                .ok()
+                .and_then(|slot| targets.get_mut(slot))
+                .ok_or_else(|| capture_error("a stream-output slot past 3").at(format!("{item} {path}")))?;
+            *place = Some(StreamOutputTarget {
+                buffer: before.clone(),
+                offset: target.offset,
+            });
+            stream_output.push(RecordedStreamOutput {
+                slot: target.slot,
+                before,
+                after,
+            });
+        }
+        stream_output.sort_by_key(|s| s.slot);
+        let mut strides = [0u32; 4];
+        for (place, stride) in strides.iter_mut().zip(&so.strides) {
+            *place = *stride;
+        }
+        state.stream_output = Some(StreamOutputState {
+            entries: so
+                .declaration
+                .iter()
+                .map(|d| StreamOutputEntry {
+                    stream: d.stream,
+                    semantic: d.semantic_name.clone().map(|name| (name, d.semantic_index)),
+                    start_component: d.start_component,
+                    component_count: d.component_count,
+                    slot: d.output_slot,
+                })
+                .collect(),
+            strides,
+            rasterized_stream: (so.rasterized_stream != super::convert::NO_RASTERIZED_STREAM)
+                .then_some(so.rasterized_stream),
+            targets,
+        });
+    }
+    let mut uavs_after = Vec::new();
+    for (position, uav) in entry.uavs.iter().enumerate() {
+        let path = format!("uavs[{position}]");
+        let place = |e: Error| capture_error(e.detail).at(format!("{item} {path}"));
+        let layout = uav_entry_layout(uav)
+            .ok_or_else(|| capture_error("the view does not fit its resource").at(format!("{item} {path} view")))?;
+        let resource = build_resource(&item, &format!("{path} resource"), &uav.resource, load, &mut resources)?;
+        let binding = UnorderedAccessViewBinding {
+            resource,
+            desc: UnorderedAccessViewDesc::from(&uav.view),
+            initial_count: uav.initial_count,
+        };
+        bind_slot(&mut state.uavs, uav.slot, binding, UAV_SLOTS).map_err(place)?;
+        let bytes = match &uav.after {
+            Some(blob) => Some(load(&format!("{path} after"), blob)?),
+            None => None,
+        };
+        let recorded = RecordedUav {
+            slot: uav.slot,
+            layout,
+            bytes,
+            counter: uav.counter_after,
+        };
+        bind_slot(&mut uavs_after, uav.slot, recorded, UAV_SLOTS).map_err(place)?;
+    }
+    uavs_after.resize(state.uavs.len(), None);
     state.rasterizer = (&entry.rasterizer).into();
     state.depth_stencil = (&entry.depth_stencil).into();
     state.stencil_ref = entry.stencil_ref;
@@ -1140,6 +1274,8 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
         api_call: entry.api_call.clone(),
         state,
         targets,
+        uavs_after,
+        stream_output,
     })
 }
 

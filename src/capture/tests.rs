@@ -321,6 +321,9 @@ pub(super) fn every_field_draw() -> DrawRecord {
         // 4x3 texels: 48 bytes of R8G8B8A8, 96 of R16G16B16A16; the depth buffer 48 bytes of D24S8
         render_targets_after: vec![Some(bytes(48, 20)), None, None],
         depth_stencil_after: Some(bytes(48, 21)),
+        uavs_after: Vec::new(),
+        stream_output_after: Default::default(),
+        indirect: false,
     }
 }
 
@@ -577,7 +580,7 @@ fn blob_names_are_64_lowercase_hex_digits() {
 }
 
 /// A copy of `archive` with its manifest's JSON changed by `edit`.
-pub(super) fn with_manifest(archive: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+pub(crate) fn with_manifest(archive: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     rezip(archive, |name, data| {
         if name == MANIFEST_NAME {
             let mut value: serde_json::Value = serde_json::from_slice(data).unwrap();
@@ -930,7 +933,7 @@ fn unrecorded_draws_are_listed_after_the_draws_before_them() {
     writer.add_unrecorded(unrecorded("second"));
     assert_eq!(writer.unrecorded_count(), 2);
     let capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
-    assert_eq!(capture.manifest().version, "1.3");
+    assert_eq!(capture.manifest().version, "1.4");
     let listed = capture.unrecorded_draws();
     assert_eq!(listed.len(), 2);
     assert_eq!((listed[0].before_draw, listed[0].reason.as_str()), (0, "first"));

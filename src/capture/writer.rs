@@ -6,13 +6,13 @@ use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_lay
 use super::manifest::{
     BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DispatchEntry, DrawEntry, F32, FORMAT_NAME,
     IndexBufferEntry, Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
-    ResourceEntry, ShaderResourceEntry, StageEntry, UavEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR,
-    VertexBufferEntry,
+    ResourceEntry, ShaderResourceEntry, StageEntry, StreamOutputDeclarationEntry, StreamOutputStateEntry,
+    StreamOutputTargetEntry, UavEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR, VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
 use crate::Result;
-use crate::api::dispatch::DispatchState;
+use crate::api::dispatch::{DispatchState, UnorderedAccessViewBinding};
 use crate::api::draw::{DrawState, StageBindings};
 use crate::api::resource::{Resource, Texture, TextureShape};
 use crate::dispatch::UavContents;
@@ -37,6 +37,13 @@ pub struct DrawRecord {
     pub render_targets_after: Vec<Option<Arc<[u8]>>>,
     /// The depth-stencil view's written surface after the draw, likewise.
     pub depth_stencil_after: Option<Arc<[u8]>>,
+    /// Per `u#` slot, the pixel stage view's window after the draw and its counter (version 1.4), as for a
+    /// dispatch; `None` (or a slot past the list) where it was not recorded.
+    pub uavs_after: Vec<Option<UavContents>>,
+    /// Per stream-output slot, the whole buffer after the draw (version 1.4); `None` where not recorded.
+    pub stream_output_after: [Option<Arc<[u8]>>; 4],
+    /// Whether the call was indirect (version 1.4): the state's call is what its arguments amounted to.
+    pub indirect: bool,
 }
 
 impl DrawRecord {
@@ -48,6 +55,9 @@ impl DrawRecord {
             api_call: None,
             render_targets_after: Vec::new(),
             depth_stencil_after: None,
+            uavs_after: Vec::new(),
+            stream_output_after: Default::default(),
+            indirect: false,
         }
     }
 }
@@ -61,7 +71,28 @@ impl From<CapturedDraw> for DrawRecord {
             api_call: draw.api_call,
             render_targets_after: Vec::new(),
             depth_stencil_after: None,
+            uavs_after: draw
+                .uavs_after
+                .iter()
+                .map(|recorded| {
+                    let recorded = recorded.as_ref()?;
+                    Some(UavContents {
+                        bytes: recorded.bytes.as_ref()?.to_vec(),
+                        counter: recorded.counter,
+                    })
+                })
+                .collect(),
+            stream_output_after: Default::default(),
+            indirect: false,
         };
+        for buffer in draw.stream_output {
+            if let Some(place) = usize::try_from(buffer.slot)
+                .ok()
+                .and_then(|slot| record.stream_output_after.get_mut(slot))
+            {
+                *place = buffer.after;
+            }
+        }
         for target in draw.targets {
             match target.target {
                 TargetSlot::RenderTarget(slot) => {
@@ -117,6 +148,8 @@ pub struct DispatchRecord {
     pub name: Option<String>,
     /// The API call, as text (`Dispatch(4, 1, 1)`).
     pub api_call: Option<String>,
+    /// Whether the call was `DispatchIndirect` (version 1.4): the groups are what its arguments held.
+    pub indirect: bool,
     /// Per `u#` slot, the view's window after the dispatch as the GPU left it (the layout
     /// [`crate::dispatch::run_dispatch`] gives, docs/capture-format.md section 5) and its counter; `None` (or a
     /// slot past the list) where it was not recorded.
@@ -130,6 +163,7 @@ impl DispatchRecord {
             state,
             name: None,
             api_call: None,
+            indirect: false,
             after: Vec::new(),
         }
     }
@@ -355,7 +389,54 @@ impl<W: Write> CaptureWriter<W> {
         let at = |path: &str| format!("draw {index} {path}");
         state.check_limits().map_err(|e| capture_error(e.detail).at(at("")))?;
         let vs = self.stage_entry(Some(&state.vertex_shader), &state.vs)?;
+        let gs = match &state.geometry_shader {
+            Some(program) => Some(self.stage_entry(Some(program), &state.gs)?),
+            None => None,
+        };
         let ps = self.stage_entry(state.pixel_shader.as_ref(), &state.ps)?;
+        if state.draw_auto.is_some() {
+            return Err(capture_error(
+                "a DrawAuto not resolved into its vertex count: a capture records the count it amounted to",
+            )
+            .at(at("call")));
+        }
+        let stream_output = match &state.stream_output {
+            Some(so) => {
+                let mut targets = Vec::new();
+                for (slot, target) in so.targets.iter().enumerate() {
+                    let Some(target) = target else { continue };
+                    let after = match record.stream_output_after.get(slot).and_then(Option::as_ref) {
+                        Some(after) => Some(self.add_shared(after)?),
+                        None => None,
+                    };
+                    targets.push(StreamOutputTargetEntry {
+                        slot: u32::try_from(slot).unwrap_or(u32::MAX),
+                        data: self.add_shared(&target.buffer)?,
+                        offset: target.offset,
+                        after,
+                    });
+                }
+                Some(StreamOutputStateEntry {
+                    declaration: so
+                        .entries
+                        .iter()
+                        .map(|e| StreamOutputDeclarationEntry {
+                            stream: e.stream,
+                            semantic_name: e.semantic.as_ref().map(|(name, _)| name.clone()),
+                            semantic_index: e.semantic.as_ref().map_or(0, |(_, index)| *index),
+                            start_component: e.start_component,
+                            component_count: e.component_count,
+                            output_slot: e.slot,
+                        })
+                        .collect(),
+                    strides: so.strides.to_vec(),
+                    rasterized_stream: so.rasterized_stream.unwrap_or(super::convert::NO_RASTERIZED_STREAM),
+                    targets,
+                })
+            }
+            None => None,
+        };
+        let uavs = self.uav_entries(&state.uavs, &record.uavs_after, &format!("draw {index}"))?;
         let mut vertex_buffers = Vec::new();
         for (slot, buffer) in slots(&state.vertex_buffers) {
             vertex_buffers.push(VertexBufferEntry {
@@ -444,7 +525,42 @@ impl<W: Write> CaptureWriter<W> {
             scissor_rects: state.scissor_rects.iter().map(Into::into).collect(),
             render_targets,
             depth_stencil_view,
+            indirect: record.indirect,
+            gs,
+            stream_output,
+            uavs,
         })
+    }
+
+    /// The entries of bound views (a dispatch's or a draw's pixel stage's), each with its whole resource and what
+    /// `after` holds for its slot.
+    fn uav_entries(
+        &mut self,
+        bindings: &[Option<UnorderedAccessViewBinding>],
+        after: &[Option<UavContents>],
+        at: &str,
+    ) -> Result<Vec<UavEntry>> {
+        let mut uavs = Vec::new();
+        for (slot, binding) in slots(bindings) {
+            let place = |e: crate::Error| capture_error(e.detail).at(format!("{at} u{slot}"));
+            let resource = self.resource_entry(&binding.resource).map_err(place)?;
+            let after = after
+                .get(usize::try_from(slot).unwrap_or(usize::MAX))
+                .and_then(Option::as_ref);
+            let (after, counter_after) = match after {
+                Some(contents) => (Some(self.add_blob(&contents.bytes).map_err(place)?), contents.counter),
+                None => (None, None),
+            };
+            uavs.push(UavEntry {
+                slot,
+                view: (&binding.desc).into(),
+                resource,
+                initial_count: binding.initial_count,
+                after,
+                counter_after,
+            });
+        }
+        Ok(uavs)
     }
 
     /// The blob of a target's contents after the draw, which must be the surface's size.
@@ -556,40 +672,13 @@ impl<W: Write> CaptureWriter<W> {
         let cs = self
             .stage_entry(Some(&state.compute_shader), &state.bindings)
             .map_err(|e| capture_error(e.detail).at(at("cs")))?;
-        let mut uavs = Vec::new();
-        for (slot, binding) in slots(&state.uavs) {
-            let path = format!("u{slot}");
-            let resource = self
-                .resource_entry(&binding.resource)
-                .map_err(|e| capture_error(e.detail).at(at(&path)))?;
-            let after = record
-                .after
-                .get(usize::try_from(slot).unwrap_or(usize::MAX))
-                .and_then(Option::as_ref);
-            let (after, counter_after) = match after {
-                Some(contents) => (
-                    Some(
-                        self.add_blob(&contents.bytes)
-                            .map_err(|e| capture_error(e.detail).at(at(&path)))?,
-                    ),
-                    contents.counter,
-                ),
-                None => (None, None),
-            };
-            uavs.push(UavEntry {
-                slot,
-                view: (&binding.desc).into(),
-                resource,
-                initial_count: binding.initial_count,
-                after,
-                counter_after,
-            });
-        }
+        let uavs = self.uav_entries(&state.uavs, &record.after, &format!("dispatch {index}"))?;
         let entry = DispatchEntry {
             before_draw: u64::try_from(self.draws.len()).unwrap_or(u64::MAX),
             before_resolve: u64::try_from(self.resolves.len()).unwrap_or(u64::MAX),
             name: record.name.clone(),
             api_call: record.api_call.clone(),
+            indirect: record.indirect,
             groups: state.groups,
             cs,
             uavs,

@@ -5,7 +5,8 @@ use super::common::unrecorded_line;
 use iridia::api::resource::{Resource, Texture};
 use iridia::capture::manifest::CallEntry;
 use iridia::capture::{
-    BlobId, Capture, CaptureWriter, DispatchSummary, DrawRecord, DrawSummary, FrameEvent, ResolveEntry, api_call_text,
+    BlobId, Capture, CaptureWriter, DispatchSummary, DrawRecord, DrawSummary, FrameEvent, ResolveEntry, UavSummary,
+    api_call_text,
 };
 use iridia::description::{self, Description};
 use iridia::dxbc::program::ProgramKind;
@@ -48,8 +49,13 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
             draw.problem = Some(problem);
             continue;
         }
-        for program in &draw.programs {
-            let id = program.blob.sha256;
+        let programs: Vec<(&str, BlobId)> = draw
+            .programs
+            .iter()
+            .map(|p| (p.stage.name(), p.blob.sha256))
+            .chain(draw.geometry_program.map(|blob| ("gs", blob.sha256)))
+            .collect();
+        for (stage, id) in programs {
             if models.contains_key(&id) {
                 continue;
             }
@@ -58,7 +64,7 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
                     models.insert(id, shader_model(&bytes));
                 }
                 Err(problem) => {
-                    let at = format!("draw {} {} dxbc", draw.index, program.stage.name());
+                    let at = format!("draw {} {stage} dxbc", draw.index);
                     draw.problem = Some(iridia::Error::new("capture", problem.detail).at(at));
                     break;
                 }
@@ -157,8 +163,19 @@ fn draw_json(draw: &DrawSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -
         "api_call": draw.api_call,
         "call": serde_json::to_value(CallEntry::from(draw.call)).unwrap_or(Value::Null),
         "topology": draw.topology.name(),
+        "indirect": draw.indirect,
         "vs": program("vs"),
+        "gs": draw.geometry_program.map(
+            |p| json!({"sha256": p.sha256.to_string(), "size": p.size, "model": model_of(&p.sha256)}),
+        ),
         "ps": program("ps"),
+        "uavs": draw.uavs.iter().map(uav_json).collect::<Vec<_>>(),
+        "stream_output": draw.stream_output.iter().map(|s| json!({
+            "slot": s.slot,
+            "bytes": s.bytes,
+            "offset": s.offset,
+            "after_recorded": s.after_recorded,
+        })).collect::<Vec<_>>(),
         "targets": draw.targets.iter().map(|t| json!({
             "target": t.target.to_string(),
             "format": t.format.to_string(),
@@ -183,14 +200,7 @@ fn dispatch_json(dispatch: &DispatchSummary, model_of: &dyn Fn(&BlobId) -> Optio
         "cs": dispatch.program.map(
             |p| json!({"sha256": p.sha256.to_string(), "size": p.size, "model": model_of(&p.sha256)}),
         ),
-        "uavs": dispatch.uavs.iter().map(|u| json!({
-            "slot": u.slot,
-            "format": u.view.format.to_string(),
-            "dimension": u.view.dimension.to_string(),
-            "layout": u.layout,
-            "after_recorded": u.after_recorded,
-            "counter_after": u.counter_after,
-        })).collect::<Vec<_>>(),
+        "uavs": dispatch.uavs.iter().map(uav_json).collect::<Vec<_>>(),
         "problem": dispatch.problem.as_ref().map(|e| json!({"what": e.what, "at": e.at, "detail": e.detail})),
     })
 }
@@ -210,36 +220,54 @@ fn dispatch_lines(out: &mut String, dispatch: &DispatchSummary, model_of: &dyn F
         let _ = writeln!(out, "  cs  {model:<7} {}  {} bytes", program.sha256, program.size);
     }
     for uav in &dispatch.uavs {
-        let what = match uav.layout {
-            Some(layout) => match layout.access {
-                iridia::capture::UavAccessKind::Raw => format!("raw, {} words", layout.width),
-                iridia::capture::UavAccessKind::Structured { stride } => {
-                    format!("structured, {} x {stride} bytes", layout.width)
-                }
-                iridia::capture::UavAccessKind::Typed if layout.slices > 1 || layout.height > 1 => format!(
-                    "{} {}x{} x{}",
-                    layout.format,
-                    layout.width,
-                    layout.height.checked_div(layout.slices).unwrap_or(0),
-                    layout.slices
-                ),
-                iridia::capture::UavAccessKind::Typed => format!("{} {}", layout.format, layout.width),
-            },
-            None => format!("{} {}", uav.view.dimension, uav.view.format),
-        };
-        let after = if uav.after_recorded {
-            "after recorded"
-        } else {
-            "after not recorded"
-        };
-        let counter = uav
-            .counter_after
-            .map_or_else(String::new, |c| format!(", counter after {c}"));
-        let _ = writeln!(out, "  u{:<4} {what}  {after}{counter}", uav.slot);
+        uav_line(out, uav);
     }
     if let Some(problem) = &dispatch.problem {
         let _ = writeln!(out, "  error: {problem}");
     }
+}
+
+/// A view's line in `info`'s text: `  u1    raw, 16 words  after recorded, counter after 3`.
+fn uav_line(out: &mut String, uav: &UavSummary) {
+    use std::fmt::Write as _;
+    let what = match uav.layout {
+        Some(layout) => match layout.access {
+            iridia::capture::UavAccessKind::Raw => format!("raw, {} words", layout.width),
+            iridia::capture::UavAccessKind::Structured { stride } => {
+                format!("structured, {} x {stride} bytes", layout.width)
+            }
+            iridia::capture::UavAccessKind::Typed if layout.slices > 1 || layout.height > 1 => format!(
+                "{} {}x{} x{}",
+                layout.format,
+                layout.width,
+                layout.height.checked_div(layout.slices).unwrap_or(0),
+                layout.slices
+            ),
+            iridia::capture::UavAccessKind::Typed => format!("{} {}", layout.format, layout.width),
+        },
+        None => format!("{} {}", uav.view.dimension, uav.view.format),
+    };
+    let after = if uav.after_recorded {
+        "after recorded"
+    } else {
+        "after not recorded"
+    };
+    let counter = uav
+        .counter_after
+        .map_or_else(String::new, |c| format!(", counter after {c}"));
+    let _ = writeln!(out, "  u{:<4} {what}  {after}{counter}", uav.slot);
+}
+
+/// A view as `info --json` gives it.
+fn uav_json(u: &UavSummary) -> Value {
+    json!({
+        "slot": u.slot,
+        "format": u.view.format.to_string(),
+        "dimension": u.view.dimension.to_string(),
+        "layout": u.layout,
+        "after_recorded": u.after_recorded,
+        "counter_after": u.counter_after,
+    })
 }
 
 /// The text `info` prints.
@@ -324,16 +352,16 @@ fn info_text<R: Read + Seek>(
             let _ = write!(out, " {name:?}");
         }
         let call = draw.api_call.clone().unwrap_or_else(|| api_call_text(draw.call));
-        let _ = writeln!(out, "  {call}  {}", draw.topology);
-        for program in &draw.programs {
-            let model = model_of(&program.blob.sha256).unwrap_or_else(|| "?".to_owned());
-            let _ = writeln!(
-                out,
-                "  {}  {model:<7} {}  {} bytes",
-                program.stage.name(),
-                program.blob.sha256,
-                program.blob.size
-            );
+        let indirect = if draw.indirect { " (indirect)" } else { "" };
+        let _ = writeln!(out, "  {call}{indirect}  {}", draw.topology);
+        let programs = draw
+            .programs
+            .iter()
+            .map(|p| (p.stage.name(), p.blob))
+            .chain(draw.geometry_program.map(|blob| ("gs", blob)));
+        for (stage, blob) in programs {
+            let model = model_of(&blob.sha256).unwrap_or_else(|| "?".to_owned());
+            let _ = writeln!(out, "  {stage}  {model:<7} {}  {} bytes", blob.sha256, blob.size);
         }
         for target in &draw.targets {
             let after = if target.after_recorded {
@@ -352,6 +380,21 @@ fn info_text<R: Read + Seek>(
                 target.format.to_string(),
                 target.width,
                 target.height
+            );
+        }
+        for uav in &draw.uavs {
+            uav_line(&mut out, uav);
+        }
+        for buffer in &draw.stream_output {
+            let after = if buffer.after_recorded {
+                "after recorded"
+            } else {
+                "after not recorded"
+            };
+            let _ = writeln!(
+                out,
+                "  so{:<3} buffer of {} bytes, written from byte {}  {after}",
+                buffer.slot, buffer.bytes, buffer.offset
             );
         }
         if let Some(problem) = &draw.problem {

@@ -7,7 +7,10 @@
 //! Dispatches (format 1.3) likewise: each replayed from its recorded views and listed where it came
 //! (`d0  dispatch 0: ...  u0,u1`; in JSON the `dispatches` list; with `--out` each view's replayed window as
 //! `dispatchN.uM.bin`), typed views compared texel by texel under the tolerance, raw and structured views word by word,
-//! counters exactly; a differing dispatch is a difference. Exit
+//! counters exactly; a differing dispatch is a difference. A draw's pixel-stage views and stream-output buffers
+//! (format 1.4) are compared the same way (stream-output buffers word by word, exactly) and count in its result: the
+//! table lists them after its targets (`rt0,u1,so0`) with the first differing word in the error column, the JSON
+//! gives each draw's `uavs` and `stream_output` reports, and `--out` writes `drawN.uM.bin` and `drawN.soM.bin`. Exit
 //! code 0 when every compared draw, resolve and dispatch matches, 1 when some differ, 2 on an error (a draw that cannot be read or run is
 //! reported and the others still run), 3 when the comparison is incomplete: the capture lists draws its writer could
 //! not record, or nothing was compared (a CI job must not read either as a pass), unless `--allow-unrecorded`.
@@ -25,8 +28,8 @@ use iridia::compare::TargetReport;
 use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
 use iridia::replay::{
-    DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, replay_dispatch, replay_draw,
-    replay_resolve,
+    DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, UavReport, replay_dispatch,
+    replay_draw, replay_resolve,
 };
 use serde_json::{Value, json};
 use std::io::{IsTerminal as _, Read, Seek};
@@ -198,28 +201,32 @@ fn dispatch_totals(replay: &DispatchReplay) -> (u64, u64) {
 
 /// What differs first in a dispatch: `u0[5].w1 0x7 != 0x9`, `u1 counter 13 != 12`, a typed view's largest error.
 fn dispatch_error(replay: &DispatchReplay) -> String {
-    for uav in &replay.uavs {
-        let Some(report) = &uav.report else { continue };
+    first_view_difference(replay.uavs.iter().map(|u| (u.name(), u.report.as_ref()))).unwrap_or_else(|| {
+        largest_error(
+            replay
+                .uavs
+                .iter()
+                .filter_map(|u| Some((u.name(), u.report.as_ref()?.texels.as_ref()?))),
+        )
+    })
+}
+
+/// The first word or counter that differs over views' or buffers' reports (each with its name), as
+/// `u0[5].w1 0x7 != 0x9` or `u1 counter 13 != 12`.
+fn first_view_difference<'a>(reports: impl Iterator<Item = (String, Option<&'a UavReport>)>) -> Option<String> {
+    for (name, report) in reports {
+        let Some(report) = report else { continue };
         if let Some(first) = report.first_word_differences.first() {
-            return format!(
-                "{}[{}].w{} {:#x} != {:#x}",
-                uav.name(),
-                first.element,
-                first.word,
-                first.replayed,
-                first.recorded
-            );
+            return Some(format!(
+                "{name}[{}].w{} {:#x} != {:#x}",
+                first.element, first.word, first.replayed, first.recorded
+            ));
         }
         if let Some(counter) = report.counter.filter(|c| !c.matches) {
-            return format!("{} counter {} != {}", uav.name(), counter.replayed, counter.recorded);
+            return Some(format!("{name} counter {} != {}", counter.replayed, counter.recorded));
         }
     }
-    largest_error(
-        replay
-            .uavs
-            .iter()
-            .filter_map(|u| Some((u.name(), u.report.as_ref()?.texels.as_ref()?))),
-    )
+    None
 }
 
 /// One row of the table for a dispatch: `d0  dispatch 0: blur  u0,u1  ...`, in the draws' columns (elements or
@@ -317,10 +324,24 @@ fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), S
 /// The table's header.
 const HEADER: &str = "draw  name                      targets        compared  differing  ambiguous  max error                         result";
 
-/// One row of the table.
+/// One row of the table: the targets' pixels, then a draw's views and stream-output buffers by name (`u1`, `so0`),
+/// the first difference among them shown before the targets' largest error.
 fn row(replay: &DrawReplay) -> String {
     let (compared, differing, ambiguous) = totals(replay);
-    let targets: Vec<String> = replay.targets.iter().map(|t| t.slot.to_string()).collect();
+    let targets: Vec<String> = replay
+        .targets
+        .iter()
+        .map(|t| t.slot.to_string())
+        .chain(replay.uavs.iter().map(|u| u.name()))
+        .chain(replay.stream_output.iter().map(|s| s.name()))
+        .collect();
+    let view_difference = first_view_difference(
+        replay
+            .uavs
+            .iter()
+            .map(|u| (u.name(), u.report.as_ref()))
+            .chain(replay.stream_output.iter().map(|s| (s.name(), s.report.as_ref()))),
+    );
     let result = if !replay.compared() {
         "not recorded"
     } else if replay.matches() {
@@ -336,7 +357,7 @@ fn row(replay: &DrawReplay) -> String {
         "{:>4}  {name:<24}  {:<13} {compared:>9}  {differing:>9}  {ambiguous:>9}  {:<32}  {result}",
         replay.index,
         targets.join(","),
-        max_error(replay)
+        view_difference.unwrap_or_else(|| max_error(replay))
     )
 }
 
@@ -552,6 +573,12 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
                 if let Some(dir) = &args.out {
                     for target in &replay.targets {
                         write_target(dir, index, target)?;
+                    }
+                    for uav in &replay.uavs {
+                        write_file(dir, &format!("draw{index}.{}.bin", uav.name()), &uav.replayed)?;
+                    }
+                    for buffer in &replay.stream_output {
+                        write_file(dir, &format!("draw{index}.{}.bin", buffer.name()), &buffer.replayed)?;
                     }
                 }
                 if args.json {

@@ -18,9 +18,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::api::dispatch::UnorderedAccessViewBinding;
 use crate::capture::{CapturedDispatch, RecordedUav, UavAccessKind, UavLayout};
 use crate::compare::{CompareOptions, Image, TargetReport, ToleranceSpec, compare};
-use crate::dispatch::{DispatchOptions, DispatchStats, run_dispatch};
+use crate::dispatch::{DispatchOptions, DispatchStats, UavContents, run_dispatch};
 use crate::{Error, Result};
 
 /// How many word differences a view's report lists.
@@ -153,19 +154,41 @@ pub fn replay_dispatch(
     options: &DispatchOptions,
 ) -> Result<DispatchReplay> {
     let at = format!("dispatch {}", dispatch.index);
-    let befores = crate::dispatch::uav_views(&dispatch.state.uavs).map_err(|e| e.within(at.as_str()))?;
     let output = run_dispatch(&dispatch.state, options).map_err(|e| e.within(at.as_str()))?;
+    let uavs = uav_replays(&at, &dispatch.after, &dispatch.state.uavs, &output.uavs, tolerance)?;
+    Ok(DispatchReplay {
+        index: dispatch.index,
+        before_draw: dispatch.before_draw,
+        before_resolve: dispatch.before_resolve,
+        label: dispatch.label.clone(),
+        name: dispatch.name.clone(),
+        api_call: dispatch.api_call.clone(),
+        groups: dispatch.state.groups,
+        stats: output.stats,
+        uavs,
+    })
+}
+
+/// Each recorded view of a dispatch or draw (`at`, for errors) compared: `recorded` per slot, `bindings` the views as
+/// bound before the call (for their windows before it), `replayed` what the replay left in each.
+pub(crate) fn uav_replays(
+    at: &str,
+    recorded: &[Option<RecordedUav>],
+    bindings: &[Option<UnorderedAccessViewBinding>],
+    replayed: &[Option<UavContents>],
+    tolerance: &ToleranceSpec,
+) -> Result<Vec<UavReplay>> {
+    let befores = crate::dispatch::uav_views(bindings).map_err(|e| e.within(at))?;
     let mut uavs = Vec::new();
-    for (slot, recorded) in dispatch.after.iter().enumerate() {
+    for (slot, recorded) in recorded.iter().enumerate() {
         let Some(recorded) = recorded else {
             continue;
         };
         let name = format!("{at} u{slot}");
-        let replayed = output
-            .uavs
+        let replayed = replayed
             .get(slot)
             .and_then(Option::as_ref)
-            .ok_or_else(|| Error::new("dispatch", "the view was not replayed").at(name.as_str()))?;
+            .ok_or_else(|| Error::new("replay", "the view was not replayed").at(name.as_str()))?;
         let before: Arc<[u8]> = befores
             .get(slot)
             .and_then(Option::as_ref)
@@ -186,21 +209,11 @@ pub fn replay_dispatch(
             order: output.order.get(slot).cloned().flatten(),
         });
     }
-    Ok(DispatchReplay {
-        index: dispatch.index,
-        before_draw: dispatch.before_draw,
-        before_resolve: dispatch.before_resolve,
-        label: dispatch.label.clone(),
-        name: dispatch.name.clone(),
-        api_call: dispatch.api_call.clone(),
-        groups: dispatch.state.groups,
-        stats: output.stats,
-        uavs,
-    })
+    Ok(uavs)
 }
 
 /// One view's comparison; `None` when nothing of it was recorded.
-fn compare_uav(
+pub(crate) fn compare_uav(
     recorded: &RecordedUav,
     replayed: &[u8],
     replayed_counter: Option<u32>,

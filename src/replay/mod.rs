@@ -276,17 +276,61 @@ pub struct DrawReplay {
     pub ambiguous: Vec<bool>,
     /// The render targets by slot, then the depth-stencil target.
     pub targets: Vec<TargetReplay>,
+    /// The pixel stage's unordered access views (capture format 1.4), by slot, compared as a dispatch's are.
+    pub uavs: Vec<UavReplay>,
+    /// The stream-output buffers (capture format 1.4), by slot, compared byte for byte.
+    pub stream_output: Vec<StreamOutputReplay>,
+}
+
+/// A stream-output buffer of a replayed draw: the whole buffer after the draw, recorded and replayed, compared word
+/// by word, exactly (the words of a vertex are of no known type).
+#[derive(Clone, Debug, Serialize)]
+pub struct StreamOutputReplay {
+    /// The slot, `so#`.
+    pub slot: u32,
+    /// The buffer's size in bytes.
+    pub bytes: u64,
+    /// Whether the capture records the buffer after the draw.
+    pub recorded_after: bool,
+    /// The buffer before the draw.
+    #[serde(skip)]
+    pub before: Arc<[u8]>,
+    /// The buffer after it as the GPU left it; `None` when not recorded.
+    #[serde(skip)]
+    pub recorded: Option<Arc<[u8]>>,
+    /// The buffer after the replayed draw.
+    #[serde(skip)]
+    pub replayed: Arc<[u8]>,
+    /// The comparison (4-byte words as a raw view's elements); `None` when nothing was recorded.
+    pub report: Option<UavReport>,
+}
+
+impl StreamOutputReplay {
+    /// `so0`, `so1` ...
+    pub fn name(&self) -> String {
+        format!("so{}", self.slot)
+    }
+
+    /// Whether the buffer matches; `None` when nothing was recorded.
+    pub fn matches(&self) -> Option<bool> {
+        self.report.as_ref().map(|r| r.matches)
+    }
 }
 
 impl DrawReplay {
-    /// Whether any target was compared (the capture records an after for it).
+    /// Whether anything was compared: a target, view or stream-output buffer whose after the capture records.
     pub fn compared(&self) -> bool {
         self.targets.iter().any(|t| t.report.is_some())
+            || self.uavs.iter().any(|u| u.report.is_some())
+            || self.stream_output.iter().any(|s| s.report.is_some())
     }
 
-    /// Whether every compared target matches (ambiguous differences allowed); true when none was compared.
+    /// Whether every compared target (ambiguous differences allowed), view and stream-output buffer matches; true
+    /// when none was compared.
     pub fn matches(&self) -> bool {
         self.targets.iter().all(|t| t.matches() != Some(false))
+            && self.uavs.iter().all(|u| u.matches() != Some(false))
+            && self.stream_output.iter().all(|s| s.matches() != Some(false))
     }
 
     /// The target `slot`, if the draw writes it.

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::capture::{CapturedDraw, TargetSlot};
+use crate::capture::{CapturedDraw, RecordedUav, TargetSlot, UavAccessKind, UavLayout};
 use crate::compare::flip::{self, FlipMap, FlipOptions, PerceptualError};
 use crate::compare::{CompareOptions, Comparison, Image, PreviewOptions, Tolerance, compare, preview_rgba8};
 use crate::draw::{
@@ -20,7 +20,7 @@ use crate::draw::{
 use crate::error::ErrorKind;
 use crate::{Error, Result};
 
-use super::{DrawReplay, Plane, ReplayOptions, TargetReplay};
+use super::{DrawReplay, Plane, ReplayOptions, StreamOutputReplay, TargetReplay};
 
 /// Where a session is.
 enum Phase {
@@ -354,6 +354,51 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
             planes: plane_comparisons,
         });
     }
+    let at = format!("draw {}", draw.index);
+    let uavs = super::dispatch::uav_replays(
+        &at,
+        &draw.uavs_after,
+        &draw.state.uavs,
+        &output.uavs,
+        &options.tolerance,
+    )?;
+    let mut stream_output = Vec::with_capacity(draw.stream_output.len());
+    for buffer in &draw.stream_output {
+        let name = format!("{at} so{}", buffer.slot);
+        let replayed: Arc<[u8]> = output
+            .stream_output
+            .as_ref()
+            .and_then(|so| so.buffers.get(usize::try_from(buffer.slot).ok()?)?.as_ref())
+            .map(|bytes| Arc::from(bytes.as_slice()))
+            .ok_or_else(|| Error::new("replay", "the stream-output buffer was not replayed").at(name.as_str()))?;
+        let bytes = u64::try_from(buffer.before.len()).unwrap_or(u64::MAX);
+        let words = u32::try_from(bytes.div_ceil(4)).unwrap_or(u32::MAX);
+        let recorded = RecordedUav {
+            slot: buffer.slot,
+            layout: UavLayout {
+                access: UavAccessKind::Raw,
+                format: crate::format::Format::R32Typeless,
+                element_bytes: 4,
+                width: words,
+                height: 1,
+                slices: 1,
+                bytes,
+            },
+            bytes: buffer.after.clone(),
+            counter: None,
+        };
+        let report = super::dispatch::compare_uav(&recorded, &replayed, None, &options.tolerance)
+            .map_err(|e| e.within(name.as_str()))?;
+        stream_output.push(StreamOutputReplay {
+            slot: buffer.slot,
+            bytes,
+            recorded_after: buffer.after.is_some(),
+            before: buffer.before.clone(),
+            recorded: buffer.after.clone(),
+            replayed,
+            report,
+        });
+    }
     Ok(DrawReplay {
         index: draw.index,
         label: draw.label(),
@@ -365,6 +410,8 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         ambiguous_mask_pixels: output.ambiguous.iter().filter(|a| **a).count() as u64,
         ambiguous: output.ambiguous,
         targets,
+        uavs,
+        stream_output,
     })
 }
 

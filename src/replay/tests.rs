@@ -13,6 +13,8 @@ use super::testkit::{capture, corner_files, corner_image, corner_triangle, descr
 use super::*;
 use crate::compare::{PixelClass, Rect};
 
+mod capture_stages;
+
 /// `l(1, 0, 0.2, 1)` written to R8G8B8A8_UNORM: 1.0 * 255 = 255; 0.2f32 * 255 = 51.0000007, which rounds (3.2.3.6:
 /// + 0.5, truncate) to 51.
 const WRITTEN: [u8; 4] = [255, 0, 51, 255];

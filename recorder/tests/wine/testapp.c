@@ -586,7 +586,8 @@ static void ms_pass(struct scene *a, ID3D11DeviceContext *ctx, struct target *ms
    (Draw(4, 0): recorded, the texture's every sample read), then two the recorder lists as not recorded: the same
    quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
    nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context; then
-   a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)) */
+   a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)); then the coloured
+   triangle through a geometry program into `t` (Draw(3, 0)), read back before and after */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
         struct target *ms_depth)
 {
@@ -669,6 +670,23 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
         ID3D11DeviceContext_OMSetDepthStencilState(ctx, NULL, 0);
         set_draw_constants(ctx, cb_plain, 0.1f, -0.05f, 0.7f, 0.3f, 0.9f, 1.0f);
         ID3D11DeviceContext_Draw(ctx, 3, 0);
+    }
+    /* the coloured triangle through a geometry program (shaders/gs_copy.asm: each triangle again, moved right, its
+       red and blue swapped) into `t` (Draw(3, 0)), read back before and after (gs_before.bin, gs_after.bin) */
+    {
+        ID3D11GeometryShader *gs;
+        ID3D11Buffer *cb_gs = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        code = load_file("gs_copy.gs.dxbc", &size);
+        CHECK(ID3D11Device_CreateGeometryShader(s->device, code, size, NULL, &gs), "CreateGeometryShader");
+        free(code);
+        bind_color(s, ctx, t->rtv, NULL, cb_gs, (float)t->width, (float)t->height);
+        set_draw_constants(ctx, cb_gs, -0.3f, 0.1f, 1.0f, 0.8f, 0.4f, 1.0f);
+        ID3D11DeviceContext_GSSetShader(ctx, gs, NULL, 0);
+        read_back(ctx, t->texture, "gs_before.bin");
+        ID3D11DeviceContext_Draw(ctx, 3, 0);
+        read_back(ctx, t->texture, "gs_after.bin");
+        ID3D11DeviceContext_GSSetShader(ctx, NULL, NULL, 0);
+        ID3D11GeometryShader_Release(gs);
     }
 }
 

@@ -104,6 +104,7 @@ pub(crate) fn record() -> DispatchRecord {
         state: state(),
         name: Some("ids".into()),
         api_call: Some("Dispatch(2, 1, 1)".into()),
+        indirect: false,
         after: after(),
     }
 }
@@ -133,7 +134,7 @@ fn problem(edit: impl Fn(&mut serde_json::Value)) -> Error {
 #[test]
 fn a_dispatch_reads_back_in_its_place_with_its_views() {
     let mut capture = Capture::open(archive()).unwrap();
-    assert_eq!(capture.manifest().version, "1.3");
+    assert_eq!(capture.manifest().version, "1.4");
     capture.check().unwrap();
     assert_eq!(
         capture.events(),
