@@ -155,7 +155,14 @@ pub fn replay_dispatch(
 ) -> Result<DispatchReplay> {
     let at = format!("dispatch {}", dispatch.index);
     let output = run_dispatch(&dispatch.state, options).map_err(|e| e.within(at.as_str()))?;
-    let uavs = uav_replays(&at, &dispatch.after, &dispatch.state.uavs, &output.uavs, tolerance)?;
+    let uavs = uav_replays(
+        &at,
+        &dispatch.after,
+        &dispatch.state.uavs,
+        &output.uavs,
+        &output.order,
+        tolerance,
+    )?;
     Ok(DispatchReplay {
         index: dispatch.index,
         before_draw: dispatch.before_draw,
@@ -170,12 +177,14 @@ pub fn replay_dispatch(
 }
 
 /// Each recorded view of a dispatch or draw (`at`, for errors) compared: `recorded` per slot, `bindings` the views as
-/// bound before the call (for their windows before it), `replayed` what the replay left in each.
+/// bound before the call (for their windows before it), `replayed` what the replay left in each, `order` what of it
+/// depends on the threads' order (a dispatch's; empty for a draw, whose order is not followed yet).
 pub(crate) fn uav_replays(
     at: &str,
     recorded: &[Option<RecordedUav>],
     bindings: &[Option<UnorderedAccessViewBinding>],
     replayed: &[Option<UavContents>],
+    order: &[Option<crate::shader::uav::OrderDependence>],
     tolerance: &ToleranceSpec,
 ) -> Result<Vec<UavReplay>> {
     let befores = crate::dispatch::uav_views(bindings).map_err(|e| e.within(at))?;
@@ -206,7 +215,7 @@ pub(crate) fn uav_replays(
             replayed: replayed_bytes,
             replayed_counter: replayed.counter,
             report,
-            order: output.order.get(slot).cloned().flatten(),
+            order: order.get(slot).cloned().flatten(),
         });
     }
     Ok(uavs)
