@@ -70,3 +70,54 @@ fn pixel_history_names_the_patch_and_domain_points() {
         assert_eq!(tag[..3], location.map(f32::to_bits), "{corner:?}");
     }
 }
+
+/// A capture carries tessellated draws (format 1.4's `hs` and `ds` stages): each case packed with the real D3D11's
+/// render target as its recorded after, `iridia info` lists both programs and `iridia replay` finds every texel equal.
+#[test]
+fn captures_of_tessellated_draws_replay_equal_to_the_reference() {
+    let dir = fixtures();
+    let out = std::env::temp_dir().join(format!("iridia-tess-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let iridia = env!("CARGO_BIN_EXE_iridia");
+    for name in [
+        "tri_integer_cw",
+        "quad_fractional_odd",
+        "isoline_lines",
+        "hs_phases",
+        "ds_patch_data",
+        "culling",
+    ] {
+        let capture = out.join(format!("{name}.iridia"));
+        let packed = std::process::Command::new(iridia)
+            .current_dir(&dir)
+            .args(["pack", &format!("{name}.json"), "--recorded", &format!("out/{name}")])
+            .arg("-o")
+            .arg(&capture)
+            .output()
+            .unwrap();
+        assert!(
+            packed.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&packed.stderr)
+        );
+        let info = std::process::Command::new(iridia)
+            .arg("info")
+            .arg(&capture)
+            .output()
+            .unwrap();
+        let listing = String::from_utf8_lossy(&info.stdout);
+        assert!(
+            listing.contains("  hs  hs_5_0") && listing.contains("  ds  ds_5_0"),
+            "{name}: {listing}"
+        );
+        let replayed = std::process::Command::new(iridia)
+            .arg("replay")
+            .arg(&capture)
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&replayed.stdout);
+        assert_eq!(replayed.status.code(), Some(0), "{name}: {table}");
+        assert!(table.contains("1 compared: 1 match"), "{name}: {table}");
+    }
+    std::fs::remove_dir_all(&out).ok();
+}

@@ -799,11 +799,16 @@ impl DrawCheck<'_> {
             self.blob("index_buffer data", &index_buffer.data)?;
         }
         self.stage("vs", &draw.vs, true)?;
-        if let Some(gs) = &draw.gs {
-            if gs.dxbc.is_none() {
-                return Err(self.error("gs dxbc", "a geometry stage without its program (leave gs out instead)"));
+        for (name, stage) in [("hs", &draw.hs), ("ds", &draw.ds), ("gs", &draw.gs)] {
+            if let Some(stage) = stage {
+                if stage.dxbc.is_none() {
+                    return Err(self.error(
+                        &format!("{name} dxbc"),
+                        format!("a {name} stage without its program (leave {name} out instead)"),
+                    ));
+                }
+                self.stage(name, stage, true)?;
             }
-            self.stage("gs", gs, true)?;
         }
         self.stage("ps", &draw.ps, false)?;
         if let Some(stream_output) = &draw.stream_output {

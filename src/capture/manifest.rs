@@ -491,6 +491,12 @@ pub struct DrawEntry {
     /// The geometry shader stage (version 1.4); absent or `null` when no geometry program is bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gs: Option<StageEntry>,
+    /// The hull shader stage (version 1.4); absent or `null` when no hull program is bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hs: Option<StageEntry>,
+    /// The domain shader stage (version 1.4); absent or `null` when no domain program is bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ds: Option<StageEntry>,
     /// Stream output (version 1.4): the declaration the last program before the rasterizer was created with and
     /// the bound buffers; absent or `null` without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -119,6 +119,8 @@ pub struct DrawSummary {
     pub programs: Vec<ProgramSummary>,
     /// Its geometry program's blob, if one is bound (version 1.4).
     pub geometry_program: Option<BlobRef>,
+    /// Its hull and domain programs' blobs, if bound (version 1.4).
+    pub tessellation_programs: [Option<BlobRef>; 2],
     /// Whether the call was indirect (`call` is what its argument buffer amounted to, version 1.4).
     pub indirect: bool,
     /// The targets it writes: render targets by slot, then depth-stencil.
@@ -654,6 +656,7 @@ impl<R: Read + Seek> Capture<R> {
             topology: draw.topology,
             programs,
             geometry_program: draw.gs.as_ref().and_then(|gs| gs.dxbc),
+            tessellation_programs: [&draw.hs, &draw.ds].map(|stage| stage.as_ref().and_then(|s| s.dxbc)),
             indirect: draw.indirect,
             targets,
             stream_output,
@@ -1115,6 +1118,22 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
             .ok_or_else(|| capture_error("the geometry stage has no program").at(format!("{item} gs dxbc")))?;
         state.geometry_shader = Some(load("gs dxbc", blob)?);
         state.gs = build_stage(&item, "gs", gs, load, &mut resources)?;
+    }
+    if let Some(hs) = &entry.hs {
+        let blob = hs
+            .dxbc
+            .as_ref()
+            .ok_or_else(|| capture_error("the hull stage has no program").at(format!("{item} hs dxbc")))?;
+        state.hull_shader = Some(load("hs dxbc", blob)?);
+        state.hs = build_stage(&item, "hs", hs, load, &mut resources)?;
+    }
+    if let Some(ds) = &entry.ds {
+        let blob = ds
+            .dxbc
+            .as_ref()
+            .ok_or_else(|| capture_error("the domain stage has no program").at(format!("{item} ds dxbc")))?;
+        state.domain_shader = Some(load("ds dxbc", blob)?);
+        state.ds = build_stage(&item, "ds", ds, load, &mut resources)?;
     }
     state.ps = build_stage(&item, "ps", &entry.ps, load, &mut resources)?;
     let mut stream_output = Vec::new();

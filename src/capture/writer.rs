@@ -393,6 +393,14 @@ impl<W: Write> CaptureWriter<W> {
             Some(program) => Some(self.stage_entry(Some(program), &state.gs)?),
             None => None,
         };
+        let hs = match &state.hull_shader {
+            Some(program) => Some(self.stage_entry(Some(program), &state.hs)?),
+            None => None,
+        };
+        let ds = match &state.domain_shader {
+            Some(program) => Some(self.stage_entry(Some(program), &state.ds)?),
+            None => None,
+        };
         let ps = self.stage_entry(state.pixel_shader.as_ref(), &state.ps)?;
         if state.draw_auto.is_some() {
             return Err(capture_error(
@@ -527,6 +535,8 @@ impl<W: Write> CaptureWriter<W> {
             depth_stencil_view,
             indirect: record.indirect,
             gs,
+            hs,
+            ds,
             stream_output,
             uavs,
         })

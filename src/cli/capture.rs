@@ -54,6 +54,8 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
             .iter()
             .map(|p| (p.stage.name(), p.blob.sha256))
             .chain(draw.geometry_program.map(|blob| ("gs", blob.sha256)))
+            .chain(draw.tessellation_programs[0].map(|blob| ("hs", blob.sha256)))
+            .chain(draw.tessellation_programs[1].map(|blob| ("ds", blob.sha256)))
             .collect();
         for (stage, id) in programs {
             if models.contains_key(&id) {
@@ -166,6 +168,12 @@ fn draw_json(draw: &DrawSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -
         "indirect": draw.indirect,
         "vs": program("vs"),
         "gs": draw.geometry_program.map(
+            |p| json!({"sha256": p.sha256.to_string(), "size": p.size, "model": model_of(&p.sha256)}),
+        ),
+        "hs": draw.tessellation_programs[0].map(
+            |p| json!({"sha256": p.sha256.to_string(), "size": p.size, "model": model_of(&p.sha256)}),
+        ),
+        "ds": draw.tessellation_programs[1].map(
             |p| json!({"sha256": p.sha256.to_string(), "size": p.size, "model": model_of(&p.sha256)}),
         ),
         "ps": program("ps"),
@@ -358,6 +366,8 @@ fn info_text<R: Read + Seek>(
             .programs
             .iter()
             .map(|p| (p.stage.name(), p.blob))
+            .chain(draw.tessellation_programs[0].map(|blob| ("hs", blob)))
+            .chain(draw.tessellation_programs[1].map(|blob| ("ds", blob)))
             .chain(draw.geometry_program.map(|blob| ("gs", blob)));
         for (stage, blob) in programs {
             let model = model_of(&blob.sha256).unwrap_or_else(|| "?".to_owned());

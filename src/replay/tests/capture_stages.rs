@@ -272,6 +272,26 @@ fn hostile_stage_entries_are_refused_with_their_place() {
             "without its program",
         ),
         (
+            &so_record,
+            Box::new(|m| {
+                let stage = m["draws"][0]["gs"].clone();
+                m["draws"][0]["hs"] = stage;
+                m["draws"][0]["hs"]["dxbc"] = serde_json::Value::Null;
+            }),
+            "draw 0 hs dxbc",
+            "a hs stage without its program",
+        ),
+        (
+            &so_record,
+            Box::new(|m| {
+                let stage = m["draws"][0]["gs"].clone();
+                m["draws"][0]["ds"] = stage;
+                m["draws"][0]["ds"]["dxbc"] = serde_json::Value::Null;
+            }),
+            "draw 0 ds dxbc",
+            "a ds stage without its program",
+        ),
+        (
             &uav_record,
             Box::new(|m| m["draws"][0]["uavs"][1]["slot"] = 64.into()),
             "draw 0 uavs[1]",
