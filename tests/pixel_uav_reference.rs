@@ -17,9 +17,6 @@ mod reference;
 use reference::{json, sorted};
 use std::path::PathBuf;
 
-use iridia::description;
-use iridia::draw::{DrawOptions, ShaderCache, run_sequence};
-
 fn fixtures() -> PathBuf {
     reference::fixture_dir("pixel-uav")
 }
@@ -36,19 +33,7 @@ fn check(name: &str) {
     let dir = fixtures();
     let description_json = json(&dir.join(format!("{name}.json")));
     let notes = description_json["iridia"].clone();
-    let mut stripped = description_json.clone();
-    stripped.as_object_mut().unwrap().remove("iridia");
-    let description = description::read(&stripped.to_string(), &mut |file| {
-        std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
-    })
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let outputs = run_sequence(
-        &description.draws,
-        &mut ShaderCache::new(),
-        DrawOptions::default(),
-        None,
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let outputs = reference::draw_sequence(&dir, name, &["iridia"]);
     let last = outputs.last().unwrap();
     let target = last.render_targets[0].as_ref().unwrap();
     assert!(expected(name, "rt0").unwrap() == target.bytes, "{name}: rt0 differs");

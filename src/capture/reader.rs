@@ -1111,29 +1111,28 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
     let mut resources = Vec::new();
     let item = format!("draw {index}");
     state.vs = build_stage(&item, "vs", &entry.vs, load, &mut resources)?;
-    if let Some(gs) = &entry.gs {
-        let blob = gs
-            .dxbc
-            .as_ref()
-            .ok_or_else(|| capture_error("the geometry stage has no program").at(format!("{item} gs dxbc")))?;
-        state.geometry_shader = Some(load("gs dxbc", blob)?);
-        state.gs = build_stage(&item, "gs", gs, load, &mut resources)?;
+    // the stages with a program of their own, when bound: hull, domain, geometry
+    let mut optional_stage = |name: &str, stage: &Option<StageEntry>| -> Result<Option<(Arc<[u8]>, StageBindings)>> {
+        let Some(stage) = stage else {
+            return Ok(None);
+        };
+        let blob = stage.dxbc.as_ref().ok_or_else(|| {
+            capture_error(format!("the {name} stage has no program")).at(format!("{item} {name} dxbc"))
+        })?;
+        let program = load(&format!("{name} dxbc"), blob)?;
+        Ok(Some((program, build_stage(&item, name, stage, load, &mut resources)?)))
+    };
+    if let Some((program, bindings)) = optional_stage("hs", &entry.hs)? {
+        state.hull_shader = Some(program);
+        state.hs = bindings;
     }
-    if let Some(hs) = &entry.hs {
-        let blob = hs
-            .dxbc
-            .as_ref()
-            .ok_or_else(|| capture_error("the hull stage has no program").at(format!("{item} hs dxbc")))?;
-        state.hull_shader = Some(load("hs dxbc", blob)?);
-        state.hs = build_stage(&item, "hs", hs, load, &mut resources)?;
+    if let Some((program, bindings)) = optional_stage("ds", &entry.ds)? {
+        state.domain_shader = Some(program);
+        state.ds = bindings;
     }
-    if let Some(ds) = &entry.ds {
-        let blob = ds
-            .dxbc
-            .as_ref()
-            .ok_or_else(|| capture_error("the domain stage has no program").at(format!("{item} ds dxbc")))?;
-        state.domain_shader = Some(load("ds dxbc", blob)?);
-        state.ds = build_stage(&item, "ds", ds, load, &mut resources)?;
+    if let Some((program, bindings)) = optional_stage("gs", &entry.gs)? {
+        state.geometry_shader = Some(program);
+        state.gs = bindings;
     }
     state.ps = build_stage(&item, "ps", &entry.ps, load, &mut resources)?;
     let mut stream_output = Vec::new();

@@ -373,20 +373,10 @@ impl TessellationStage {
             machine
                 .start_patch_lanes(exe, batch.len())
                 .map_err(|e| e.within(what))?;
-            let inputs = exe.patch_inputs();
             for (lane, &(patch, point)) in batch.iter().enumerate() {
-                let Some(patch) = chunk.get(patch) else {
-                    continue;
-                };
-                self.fill_points(
-                    machine,
-                    lane,
-                    inputs.input_points,
-                    &patch.input_points,
-                    self.input_registers,
-                );
-                set_word(machine, lane, inputs.system, 0, point);
-                machine.set_primitive_id(lane, patch.id);
+                if let Some(patch) = chunk.get(patch) {
+                    self.fill_lane(machine, lane, exe, patch, point);
+                }
             }
             machine.run(exe, bindings, None).map_err(|e| e.within(what))?;
             reporter.work((batch.len() as u64).saturating_mul(machine.steps().max(1)))?;
@@ -429,7 +419,6 @@ impl TessellationStage {
         let lanes: Vec<(usize, u32)> = (0..chunk.len())
             .flat_map(|patch| (0..instances).map(move |instance| (patch, instance)))
             .collect();
-        let inputs = phase.patch_inputs();
         let name = match phase.hull_phase() {
             Some(HullPhase::Join) => "join phase",
             _ => "fork phase",
@@ -439,37 +428,9 @@ impl TessellationStage {
                 .start_patch_lanes(phase, batch.len())
                 .map_err(|e| e.within(format!("{what} {name}")))?;
             for (lane, &(patch, instance)) in batch.iter().enumerate() {
-                let Some(patch) = chunk.get(patch) else {
-                    continue;
-                };
-                self.fill_points(
-                    machine,
-                    lane,
-                    inputs.input_points,
-                    &patch.input_points,
-                    self.input_registers,
-                );
-                self.fill_points(
-                    machine,
-                    lane,
-                    inputs.output_points,
-                    &patch.output_points,
-                    self.output_registers,
-                );
-                for register in 0..inputs.patch_constant_count {
-                    for component in 0u8..4 {
-                        let value = word_at(&patch.patch_constants, register, component);
-                        set_word(
-                            machine,
-                            lane,
-                            inputs.patch_constants.saturating_add(register),
-                            component,
-                            value,
-                        );
-                    }
+                if let Some(patch) = chunk.get(patch) {
+                    self.fill_lane(machine, lane, phase, patch, instance);
                 }
-                set_word(machine, lane, inputs.system, 0, instance);
-                machine.set_primitive_id(lane, patch.id);
             }
             machine
                 .run(phase, bindings, None)
@@ -496,6 +457,41 @@ impl TessellationStage {
             }
         }
         Ok(())
+    }
+
+    /// Fills lane `lane` of a hull phase `exe` for `patch`: the input and output control points and the patch
+    /// constants where the phase reads them, its system value (`vOutputControlPointID`, `vForkInstanceID` or
+    /// `vJoinInstanceID`) and `vPrim`.
+    fn fill_lane(&self, machine: &mut Machine, lane: usize, exe: &Executable, patch: &Patch, system: u32) {
+        let inputs = exe.patch_inputs();
+        self.fill_points(
+            machine,
+            lane,
+            inputs.input_points,
+            &patch.input_points,
+            self.input_registers,
+        );
+        self.fill_points(
+            machine,
+            lane,
+            inputs.output_points,
+            &patch.output_points,
+            self.output_registers,
+        );
+        for register in 0..inputs.patch_constant_count {
+            for component in 0u8..4 {
+                let value = word_at(&patch.patch_constants, register, component);
+                set_word(
+                    machine,
+                    lane,
+                    inputs.patch_constants.saturating_add(register),
+                    component,
+                    value,
+                );
+            }
+        }
+        set_word(machine, lane, inputs.system, 0, system);
+        machine.set_primitive_id(lane, patch.id);
     }
 
     /// Fills lane `lane`'s control points of `block` from `points` (each `registers` registers of four words).

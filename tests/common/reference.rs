@@ -59,18 +59,7 @@ pub fn description_text(dir: &Path, name: &str, strip_keys: &[&str]) -> String {
 /// (`out/NAME.soN.bin`; `out/NAME.spec.*.bin` instead where the fixtures give the spec's bytes) and the spec's
 /// stream-output statistics the description states (`iridia.so_statistics`).
 pub fn draw_and_compare(dir: &Path, name: &str, strip_keys: &[&str]) {
-    let text = description_text(dir, name, strip_keys);
-    let description = description::read(&text, &mut |file| {
-        std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
-    })
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let outputs = run_sequence(
-        &description.draws,
-        &mut ShaderCache::new(),
-        DrawOptions::default(),
-        None,
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let outputs = draw_sequence(dir, name, strip_keys);
     let ours = outputs.last().unwrap().render_targets[0].as_ref().unwrap();
     // where the reference follows Wine rather than D3D11, the fixtures' model gives the spec's bytes
     let spec = dir.join(format!("out/{name}.spec.rt0.bin"));
@@ -149,6 +138,12 @@ pub fn draw_and_compare(dir: &Path, name: &str, strip_keys: &[&str]) {
 /// Draws fixture description `name` of `dir` (without `strip_keys`), which must draw without an error; nothing is
 /// compared (for cases whose result the spec leaves undefined).
 pub fn draw_only(dir: &Path, name: &str, strip_keys: &[&str]) {
+    draw_sequence(dir, name, strip_keys);
+}
+
+/// Fixture description `name` of `dir` (without `strip_keys`) read and its draws run in order; panics naming the
+/// case on an error.
+pub fn draw_sequence(dir: &Path, name: &str, strip_keys: &[&str]) -> Vec<iridia::draw::DrawOutput> {
     let text = description_text(dir, name, strip_keys);
     let description = description::read(&text, &mut |file| {
         std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
@@ -160,5 +155,5 @@ pub fn draw_only(dir: &Path, name: &str, strip_keys: &[&str]) {
         DrawOptions::default(),
         None,
     )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
