@@ -49,8 +49,8 @@ use crate::replay::{Plane, ReplayOptions, ReplaySession, has_stencil, plane_tole
 use crate::{Error, Result};
 
 use types::{
-    CaptureSummary, ChannelStats, CompareResult, ComponentKind, DrawInfo, DrawStatus, ErrorInfo, Limits, PixelCoord,
-    ProgramInfo, ReplaySummary, ResolveInfo, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
+    CaptureSummary, ChannelStats, CompareResult, ComponentKind, DispatchInfo, DrawInfo, DrawStatus, ErrorInfo, Limits,
+    PixelCoord, ProgramInfo, ReplaySummary, ResolveInfo, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
     UnrecordedDrawInfo,
 };
 
@@ -329,6 +329,8 @@ pub struct ViewerCapture {
     running: Option<Running>,
     /// The frame's resolves, resolved again at open (each is small beside a draw: one average per texel).
     resolves: Vec<ResolveInfo>,
+    /// The frame's dispatches, run again at open under [`DISPATCH_WORK_AT_OPEN`].
+    dispatches: Vec<DispatchInfo>,
     /// What each draw may cost.
     limits: Limits,
     /// The implementation choices every replay runs under (none: the spec's rules).
@@ -379,8 +381,12 @@ impl ViewerCapture {
         let resolves = (0..capture.resolves().len())
             .map(|index| resolve_info(&mut capture, index))
             .collect();
+        let dispatches = (0..capture.dispatches().len())
+            .map(|index| dispatch_info(&mut capture, index))
+            .collect();
         Ok(ViewerCapture {
             resolves,
+            dispatches,
             capture,
             shaders: ShaderCache::new(),
             programs: HashMap::new(),
@@ -419,6 +425,7 @@ impl ViewerCapture {
                 .collect(),
             unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
             resolves: self.resolves.clone(),
+            dispatches: self.dispatches.clone(),
         }
     }
 
@@ -977,6 +984,65 @@ fn resolve_info(capture: &mut Capture<ArchiveSource>, index: usize) -> ResolveIn
         before_draw,
         label,
         status,
+    }
+}
+
+/// The most work each dispatch runs when a capture is opened (2^30 lane-instructions, about a second): a larger
+/// one is listed with the budget error, so that opening stays quick.
+pub const DISPATCH_WORK_AT_OPEN: u64 = 1 << 30;
+
+/// Dispatch `index` of `capture` as the draw list shows it: run again from its recorded views and compared with
+/// what was recorded after it, at the formats' default tolerance.
+fn dispatch_info(capture: &mut Capture<ArchiveSource>, index: usize) -> DispatchInfo {
+    let entry = capture.dispatches().get(index);
+    let before_draw = entry.map_or(0, |d| usize::try_from(d.before_draw).unwrap_or(usize::MAX));
+    let label = entry.map(crate::capture::DispatchEntry::label).unwrap_or_default();
+    let options = crate::dispatch::DispatchOptions {
+        work_limit: DISPATCH_WORK_AT_OPEN,
+        ..crate::dispatch::DispatchOptions::default()
+    };
+    let replayed = capture
+        .dispatch(index)
+        .and_then(|dispatch| crate::replay::replay_dispatch(&dispatch, &ToleranceSpec::default(), &options));
+    let (status, order_dependent) = match replayed {
+        Err(error) => (
+            DrawStatus::Error {
+                error: ErrorInfo::from(&error),
+            },
+            0,
+        ),
+        Ok(replay) => {
+            let reports: Vec<_> = replay.uavs.iter().filter_map(|u| u.report.as_ref()).collect();
+            let compared = reports.iter().map(|r| r.compared).fold(0u64, u64::saturating_add);
+            let differing = reports.iter().map(|r| r.differing).fold(0u64, u64::saturating_add);
+            let order_dependent = replay
+                .uavs
+                .iter()
+                .filter_map(|u| u.order.as_ref())
+                .map(|o| (o.elements.len() as u64).saturating_add(u64::from(o.counter)))
+                .fold(0u64, u64::saturating_add);
+            let status = if reports.is_empty() {
+                DrawStatus::NotReplayed
+            } else if replay.matches() {
+                DrawStatus::Matches {
+                    compared_pixels: compared,
+                }
+            } else {
+                DrawStatus::Differs {
+                    differing_pixels: differing,
+                    ambiguous_pixels: 0,
+                    compared_pixels: compared,
+                }
+            };
+            (status, order_dependent)
+        }
+    };
+    DispatchInfo {
+        index,
+        before_draw,
+        label,
+        status,
+        order_dependent,
     }
 }
 

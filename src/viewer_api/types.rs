@@ -178,6 +178,27 @@ pub struct CaptureSummary {
     pub unrecorded_draws: Vec<UnrecordedDrawInfo>,
     /// The frame's resolves (format 1.2), in the frame's order, each resolved again when the capture was opened.
     pub resolves: Vec<ResolveInfo>,
+    /// The frame's dispatches (format 1.3), in the frame's order, each run again when the capture was opened.
+    pub dispatches: Vec<DispatchInfo>,
+}
+
+/// `DispatchInfo`: a `Dispatch` of the frame, listed where it came, with its result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DispatchInfo {
+    /// Its position in the capture's dispatches.
+    pub index: usize,
+    /// How many draws came before it: it is listed before draw `before_draw`.
+    pub before_draw: usize,
+    /// Its call and views (`Dispatch(8, 8, 1) [u0 R32_UINT buffer]`).
+    pub label: String,
+    /// The dispatch run again from its recorded views, each view compared with the recorded one (`compared_pixels`
+    /// and `differing_pixels` count elements or texels over every view; `not_replayed` when nothing after was
+    /// recorded, `error` when it cannot run, e.g. past the work limit).
+    pub status: DrawStatus,
+    /// Elements of its views whose value depends on the order the threads ran in (18.6.6), and views whose counter
+    /// unordered threads used: a difference there may be the GPU's order, not an error.
+    pub order_dependent: u64,
 }
 
 /// `ResolveInfo`: a `ResolveSubresource` of the frame, listed where it came, with its result.

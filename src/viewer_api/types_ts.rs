@@ -34,6 +34,7 @@ fn generated() -> String {
         declaration::<CaptureSummary>(&cfg),
         declaration::<UnrecordedDrawInfo>(&cfg),
         declaration::<ResolveInfo>(&cfg),
+        declaration::<DispatchInfo>(&cfg),
         declaration::<ProgramInfo>(&cfg),
         declaration::<ComponentKind>(&cfg),
         declaration::<TargetInfo>(&cfg),

@@ -33,3 +33,15 @@ test("a capture of no draws lists its resolves alone", () => {
   assert.deepEqual(spell(frameRows(0, [], [{ before_draw: 0, name: "r0" }])), ["resolve r0"]);
   assert.deepEqual(spell(frameRows(2, [], [])), ["draw 0", "draw 1"]);
 });
+
+test("dispatches come before the draw they preceded, after that draw's resolves", () => {
+  const rows = frameRows(2, [], [{ before_draw: 1, name: "r0" }], [
+    { before_draw: 0, name: "d0" },
+    { before_draw: 1, name: "d1" },
+    { before_draw: 5, name: "d2" },
+  ]);
+  assert.deepEqual(
+    rows.map((row) => (row.kind === "draw" ? `draw ${row.index}` : `${row.kind} ${row.entry.name}`)),
+    ["dispatch d0", "draw 0", "resolve r0", "dispatch d1", "draw 1", "dispatch d2"],
+  );
+});

@@ -1134,6 +1134,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         available_variants: MOCK_VARIANTS,
         unrecorded_draws: [],
         resolves: [],
+        dispatches: [],
       };
       return summary;
     },

@@ -81,7 +81,11 @@ unrecorded_draws: Array<UnrecordedDrawInfo>,
 /**
  * The frame's resolves (format 1.2), in the frame's order, each resolved again when the capture was opened.
  */
-resolves: Array<ResolveInfo>, };
+resolves: Array<ResolveInfo>,
+/**
+ * The frame's dispatches (format 1.3), in the frame's order, each run again when the capture was opened.
+ */
+dispatches: Array<DispatchInfo>, };
 
 /**
  * `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.
@@ -121,6 +125,34 @@ label: string,
  * tolerance (`not_replayed` when no destination after was recorded, `error` when it cannot be read).
  */
 status: DrawStatus, };
+
+/**
+ * `DispatchInfo`: a `Dispatch` of the frame, listed where it came, with its result.
+ */
+export type DispatchInfo = {
+/**
+ * Its position in the capture's dispatches.
+ */
+index: number,
+/**
+ * How many draws came before it: it is listed before draw `before_draw`.
+ */
+before_draw: number,
+/**
+ * Its call and views (`Dispatch(8, 8, 1) [u0 R32_UINT buffer]`).
+ */
+label: string,
+/**
+ * The dispatch run again from its recorded views, each view compared with the recorded one (`compared_pixels`
+ * and `differing_pixels` count elements or texels over every view; `not_replayed` when nothing after was
+ * recorded, `error` when it cannot run, e.g. past the work limit).
+ */
+status: DrawStatus,
+/**
+ * Elements of its views whose value depends on the order the threads ran in (18.6.6), and views whose counter
+ * unordered threads used: a difference there may be the GPU's order, not an error.
+ */
+order_dependent: number, };
 
 /**
  * `ProgramInfo`: one program a draw binds.

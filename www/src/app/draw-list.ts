@@ -4,7 +4,7 @@
 // frame's resolves (`ResolveSubresource`), with their result (resolved again when the capture was opened).
 
 import { byId, h, replace } from "../dom";
-import { type CompareResult, type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
+import { type CompareResult, type DispatchInfo, type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
 import { frameRows } from "./frame-order";
 import type { ViewerState } from "./state";
 
@@ -211,6 +211,25 @@ export class DrawList {
     return item;
   }
 
+  /** A row for a dispatch of the frame: its call and views, and its result (run again when the capture was opened). */
+  private dispatchItem(dispatch: DispatchInfo): HTMLLIElement {
+    const status = dispatch.status;
+    const order = dispatch.order_dependent > 0 ? `; ${dispatch.order_dependent} results depend on the thread order (18.6.6)` : "";
+    const item = h(
+      "li",
+      {
+        class: "resolve dispatch",
+        title: status.state === "error" ? formatError(status.error) : `Dispatch: ${statusTitle(status)}${order}`,
+        attrs: { "data-testid": "dispatch", "aria-disabled": "true" },
+      },
+      h("span", { class: "draw-index" }, `c${dispatch.index}`),
+      h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, dispatch.label), h("span", { class: "draw-programs" }, "dispatch")),
+      h("span", { class: `tag draw-status ${statusClass(status)}` }, status.state === "not_replayed" ? "not recorded" : statusText(status)),
+    );
+    item.dataset["search"] = `${dispatch.label} dispatch compute ${statusText(status)}`.toLowerCase();
+    return item;
+  }
+
   render(): void {
     if (this.sort.value === "perceptual") {
       // sorted by how visible each draw's difference is: draws only (the frame's other entries belong to its order)
@@ -223,9 +242,10 @@ export class DrawList {
       return;
     }
     const summary = this.state.capture?.summary;
-    const rows = frameRows(this.state.draws.length, summary?.unrecorded_draws ?? [], summary?.resolves ?? []).flatMap((row) => {
+    const rows = frameRows(this.state.draws.length, summary?.unrecorded_draws ?? [], summary?.resolves ?? [], summary?.dispatches ?? []).flatMap((row) => {
       if (row.kind === "unrecorded") return [this.unrecordedItem(row.entry)];
       if (row.kind === "resolve") return [this.resolveItem(row.entry)];
+      if (row.kind === "dispatch") return [this.dispatchItem(row.entry)];
       const draw = this.state.draws[row.index];
       return draw === undefined ? [] : [this.item(draw)];
     });
