@@ -731,6 +731,14 @@ impl ActiveCapture {
             None => None,
         };
         let vs = self.gather_stage(context, device, &plan.vs, deferred, reads)?;
+        let hs = match &plan.hs {
+            Some(stage) => Some(self.gather_stage(context, device, stage, deferred, reads)?),
+            None => None,
+        };
+        let ds = match &plan.ds {
+            Some(stage) => Some(self.gather_stage(context, device, stage, deferred, reads)?),
+            None => None,
+        };
         let gs = match &plan.gs {
             Some(stage) => Some(self.gather_stage(context, device, stage, deferred, reads)?),
             None => None,
@@ -765,6 +773,8 @@ impl ActiveCapture {
             vertex_buffers,
             index_buffer,
             vs,
+            hs,
+            ds,
             gs,
             ps,
             rasterizer: plan.rasterizer,
@@ -1036,6 +1046,10 @@ struct DrawPlan {
     vertex_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
     index_buffer: Option<(ID3D11Resource, IndexFormat, u32)>,
     vs: StagePlan,
+    /// The hull stage, when a program is bound (then a domain program is too).
+    hs: Option<StagePlan>,
+    /// The domain stage, when a program is bound (then a hull program is too).
+    ds: Option<StagePlan>,
     /// The geometry stage, when a program is bound (one without stream output).
     gs: Option<StagePlan>,
     ps: StagePlan,
@@ -1052,7 +1066,8 @@ struct DrawPlan {
 
 impl DrawPlan {
     /// The texels of a `width` x `height` surface the draw can write: within the first viewport's bounds (the
-    /// only one a draw without a geometry program uses, 15.6) and, when enabled, the first scissor rectangle
+    /// only one a draw without a geometry program uses, 15.6, tessellated or not: a domain program cannot pick a
+    /// viewport) and, when enabled, the first scissor rectangle
     /// (15.7); `None` when there is no viewport or a geometry program may pick another viewport
     /// (`SV_ViewportArrayIndex`, 15.6) (then the whole surface is read).
     fn write_region(&self, width: u32, height: u32) -> Option<Region> {
@@ -1201,12 +1216,16 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         context.HSGetShader(&mut hull, None, None);
         context.DSGetShader(&mut domain, None, None);
     }
-    if hull.is_some() || domain.is_some() {
-        return Err(
-            "a hull or domain program is bound: tessellation is not recorded yet (the library's \
-                    tessellation is in progress)"
-                .into(),
-        );
+    match (&hull, &domain) {
+        (Some(_), None) => {
+            return Err(
+                "a hull program is bound without a domain program (the tessellator's output goes nowhere)".into(),
+            );
+        }
+        (None, Some(_)) => {
+            return Err("a domain program is bound without a hull program (nothing feeds the tessellator)".into());
+        }
+        _ => {}
     }
     if let Some(geometry) = &geometry {
         let child = geometry.cast::<ID3D11DeviceChild>().map_err(|e| e.to_string())?;
@@ -1299,6 +1318,32 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
     if vs.dxbc.is_none() {
         return Err("no vertex shader is bound".into());
     }
+    let hs = match hull {
+        Some(_) => Some(query_stage!(
+            context,
+            context1.as_ref(),
+            "hull shader",
+            HSGetShader,
+            HSGetConstantBuffers,
+            HSGetConstantBuffers1,
+            HSGetShaderResources,
+            HSGetSamplers
+        )),
+        None => None,
+    };
+    let ds = match domain {
+        Some(_) => Some(query_stage!(
+            context,
+            context1.as_ref(),
+            "domain shader",
+            DSGetShader,
+            DSGetConstantBuffers,
+            DSGetConstantBuffers1,
+            DSGetShaderResources,
+            DSGetSamplers
+        )),
+        None => None,
+    };
     let gs = match geometry {
         Some(_) => Some(query_stage!(
             context,
@@ -1442,6 +1487,8 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         vertex_buffers,
         index_buffer,
         vs,
+        hs,
+        ds,
         gs,
         ps,
         rasterizer,

@@ -81,6 +81,10 @@ pub struct DrawJob<D> {
     pub index_buffer: Option<(D, IndexFormat, u32)>,
     /// The vertex stage.
     pub vs: StageJob<D>,
+    /// The hull stage, when a program is bound (then a domain program is too).
+    pub hs: Option<StageJob<D>>,
+    /// The domain stage, when a program is bound (then a hull program is too).
+    pub ds: Option<StageJob<D>>,
     /// The geometry stage, when a program is bound.
     pub gs: Option<StageJob<D>>,
     /// The pixel stage.
@@ -158,6 +162,14 @@ impl<D> DrawJob<D> {
             vertex_buffers,
             index_buffer,
             vs: self.vs.map(f)?,
+            hs: match self.hs {
+                Some(hs) => Some(hs.map(f)?),
+                None => None,
+            },
+            ds: match self.ds {
+                Some(ds) => Some(ds.map(f)?),
+                None => None,
+            },
             gs: match self.gs {
                 Some(gs) => Some(gs.map(f)?),
                 None => None,
@@ -264,6 +276,14 @@ fn draw_entry(writer: &mut Writer, job: &DrawJob<Bytes>) -> Result<DrawEntry, St
         None => None,
     };
     let vs = stage_entry(writer, &job.vs)?;
+    let hs = match &job.hs {
+        Some(hs) => Some(stage_entry(writer, hs)?),
+        None => None,
+    };
+    let ds = match &job.ds {
+        Some(ds) => Some(stage_entry(writer, ds)?),
+        None => None,
+    };
     let gs = match &job.gs {
         Some(gs) => Some(stage_entry(writer, gs)?),
         None => None,
@@ -314,6 +334,8 @@ fn draw_entry(writer: &mut Writer, job: &DrawJob<Bytes>) -> Result<DrawEntry, St
         depth_stencil_view,
         indirect: false,
         gs,
+        hs,
+        ds,
         stream_output: None,
         uavs: Vec::new(),
     })

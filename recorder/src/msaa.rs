@@ -655,6 +655,8 @@ struct SavedState {
     layout: Option<ID3D11InputLayout>,
     topology: windows::Win32::Graphics::Direct3D::D3D_PRIMITIVE_TOPOLOGY,
     vs: Option<ID3D11VertexShader>,
+    hs: Option<ID3D11HullShader>,
+    ds: Option<ID3D11DomainShader>,
     gs: Option<ID3D11GeometryShader>,
     ps: Option<ID3D11PixelShader>,
     resources: [Option<ID3D11ShaderResourceView>; 2],
@@ -670,13 +672,16 @@ struct SavedState {
 }
 
 impl SavedState {
-    /// Reads the state through the context's `*Get*` calls, and unbinds the geometry program (the reader's draws
-    /// go from its vertex program straight to its pixel program).
+    /// Reads the state through the context's `*Get*` calls, and unbinds the hull, domain and geometry programs (the
+    /// reader's draws go from its vertex program straight to its pixel program, untessellated: its own topology,
+    /// a triangle list, replaces the program's, which may be a patch list, until [`SavedState::restore`]).
     fn save(context: &ID3D11DeviceContext) -> Self {
         let mut saved = SavedState {
             layout: None,
             topology: Default::default(),
             vs: None,
+            hs: None,
+            ds: None,
             gs: None,
             ps: None,
             resources: Default::default(),
@@ -698,6 +703,10 @@ impl SavedState {
             saved.layout = context.IAGetInputLayout().ok();
             saved.topology = context.IAGetPrimitiveTopology();
             context.VSGetShader(&mut saved.vs, None, None);
+            context.HSGetShader(&mut saved.hs, None, None);
+            context.HSSetShader(None, None);
+            context.DSGetShader(&mut saved.ds, None, None);
+            context.DSSetShader(None, None);
             context.GSGetShader(&mut saved.gs, None, None);
             context.GSSetShader(None, None);
             context.PSGetShader(&mut saved.ps, None, None);
@@ -725,6 +734,8 @@ impl SavedState {
             context.IASetInputLayout(self.layout.as_ref());
             context.IASetPrimitiveTopology(self.topology);
             context.VSSetShader(self.vs.as_ref(), None);
+            context.HSSetShader(self.hs.as_ref(), None);
+            context.DSSetShader(self.ds.as_ref(), None);
             context.GSSetShader(self.gs.as_ref(), None);
             context.PSSetShader(self.ps.as_ref(), None);
             context.RSSetState(self.rasterizer.as_ref());

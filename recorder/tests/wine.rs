@@ -670,9 +670,9 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // Every draw of the program is still recorded, and the quad sampling the multisampled texture (after draw 9,
     // testapp.c's unrecordable_draws) and the two deferred draws into the multisampled targets; the two draws
     // between them are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample); then the
-    // triangle into a 4x target made without the shader-resource bind flag, and the triangle through a geometry
-    // program.
-    assert_eq!(capture.draw_count(), 19);
+    // triangle into a 4x target made without the shader-resource bind flag, the triangle through a geometry
+    // program and the triangle tessellated.
+    assert_eq!(capture.draw_count(), 20);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -819,6 +819,67 @@ fn a_draw_through_a_geometry_program_is_recorded_and_replays_equal() {
     let replay = iridia::replay::replay_draw(
         &mut capture,
         14,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn a_tessellated_draw_is_recorded_and_replays_equal() {
+    let runs = runs();
+    let run = &runs.unrecordable;
+    assert_eq!(run.captures.len(), 1, "{}", run.log);
+    let mut capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
+    capture.check().unwrap();
+    // testapp.c's last draw of unrecordable_draws: the coloured triangle as a 3-control-point patch through
+    // hs_tri and ds_tri into a 64x64 RGBA8 target of its own
+    let draw = capture.draw(15).unwrap();
+    assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
+    assert_eq!(
+        draw.state.topology,
+        iridia::api::enums::PrimitiveTopology::PatchList3,
+        "the recorded topology"
+    );
+    let shaders = env_path("IRIDIA_WINE_SHADERS");
+    let hull = std::fs::read(shaders.join("hs_tri.hs.dxbc")).unwrap();
+    let domain = std::fs::read(shaders.join("ds_tri.ds.dxbc")).unwrap();
+    assert!(
+        draw.state.hull_shader.as_deref() == Some(&hull[..]),
+        "the recorded hull program"
+    );
+    assert!(
+        draw.state.domain_shader.as_deref() == Some(&domain[..]),
+        "the recorded domain program"
+    );
+    assert!(draw.state.geometry_shader.is_none());
+    let [target] = &draw.targets[..] else {
+        panic!("one target, not {}", draw.targets.len())
+    };
+    assert_eq!((target.width, target.height), (64, 64));
+    // what the program read back itself before and after the draw
+    let before = std::fs::read(run.dir.join("tess_before.bin")).unwrap();
+    let after = std::fs::read(run.dir.join("tess_after.bin")).unwrap();
+    assert!(
+        target.before[..] == before[..],
+        "the recorded before is not what the program read"
+    );
+    assert!(
+        target.after.as_deref() == Some(&after[..]),
+        "the recorded after is not what the program read"
+    );
+    // the tessellated triangle was drawn: pixels changed
+    let changed = (0..64 * 64)
+        .filter(|p| before[p * 4..p * 4 + 4] != after[p * 4..p * 4 + 4])
+        .count();
+    assert!(changed > 50, "only {changed} pixels changed");
+    // replayed through the library and compared under the format's tolerance: every pixel matches
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        15,
         &mut ShaderCache::new(),
         &iridia::replay::ReplayOptions::default(),
         None,

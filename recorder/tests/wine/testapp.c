@@ -587,7 +587,9 @@ static void ms_pass(struct scene *a, ID3D11DeviceContext *ctx, struct target *ms
    quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
    nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context; then
    a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)); then the coloured
-   triangle through a geometry program into `t` (Draw(3, 0)), read back before and after */
+   triangle through a geometry program into `t` (Draw(3, 0)), read back before and after; then the coloured
+   triangle tessellated through hull and domain programs into a target of its own (Draw(3, 0)), read back before
+   and after */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
         struct target *ms_depth)
 {
@@ -687,6 +689,36 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
         read_back(ctx, t->texture, "gs_after.bin");
         ID3D11DeviceContext_GSSetShader(ctx, NULL, NULL, 0);
         ID3D11GeometryShader_Release(gs);
+    }
+    /* the coloured triangle tessellated (shaders/hs_tri.asm: a 3-control-point patch, every factor 3;
+       shaders/ds_tri.asm: each point placed and coloured by its barycentric coordinates, red and blue swapped) into
+       a 64x64 target of its own (Draw(3, 0)), read back before and after (tess_before.bin, tess_after.bin) */
+    {
+        ID3D11HullShader *hs;
+        ID3D11DomainShader *ds;
+        struct target tess = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        float clear[4] = {0.2f, 0.15f, 0.1f, 1.0f};
+        ID3D11Buffer *cb_tess = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        code = load_file("hs_tri.hs.dxbc", &size);
+        CHECK(ID3D11Device_CreateHullShader(s->device, code, size, NULL, &hs), "CreateHullShader");
+        free(code);
+        code = load_file("ds_tri.ds.dxbc", &size);
+        CHECK(ID3D11Device_CreateDomainShader(s->device, code, size, NULL, &ds), "CreateDomainShader");
+        free(code);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, tess.rtv, clear);
+        bind_color(s, ctx, tess.rtv, NULL, cb_tess, 64.0f, 64.0f);
+        ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST);
+        set_draw_constants(ctx, cb_tess, 0.15f, -0.1f, 0.9f, 0.7f, 0.3f, 1.0f);
+        ID3D11DeviceContext_HSSetShader(ctx, hs, NULL, 0);
+        ID3D11DeviceContext_DSSetShader(ctx, ds, NULL, 0);
+        read_back(ctx, tess.texture, "tess_before.bin");
+        ID3D11DeviceContext_Draw(ctx, 3, 0);
+        read_back(ctx, tess.texture, "tess_after.bin");
+        ID3D11DeviceContext_HSSetShader(ctx, NULL, NULL, 0);
+        ID3D11DeviceContext_DSSetShader(ctx, NULL, NULL, 0);
+        ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+        ID3D11HullShader_Release(hs);
+        ID3D11DomainShader_Release(ds);
     }
 }
 

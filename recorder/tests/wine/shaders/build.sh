@@ -3,8 +3,9 @@
 # sampled.hlsl: ps_main as ps_4_0, drawn with color's and textured's vertex programs; ms_read.hlsl: vs_main, ps_colour,
 # ps_depth as 5_0) into the
 # committed *.dxbc with d3d11-ref's hlslc.sh (D3D11_REF, default ../shared/tools/d3d11-ref beside the repository,
-# else /work/shared/tools/d3d11-ref), one call at a time under /tmp/d3d11-ref.lock; and gs_copy.asm, a geometry
-# program the reference compiler does not build, into gs_copy.gs.dxbc with Iridia's own assembler (`iridia asm`).
+# else /work/shared/tools/d3d11-ref), one call at a time under /tmp/d3d11-ref.lock; and gs_copy.asm, hs_tri.asm and
+# ds_tri.asm, geometry, hull and domain programs the reference compiler does not build, into gs_copy.gs.dxbc,
+# hs_tri.hs.dxbc and ds_tri.ds.dxbc with Iridia's own assembler (`iridia asm`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -21,3 +22,5 @@ for shader in mrt sampled; do
   flock /tmp/d3d11-ref.lock "$ref/hlslc.sh" "$here/$shader.hlsl" ps_main ps_4_0 "$here/$shader.ps.dxbc"
 done
 (cd "$root" && cargo run --quiet --release -- asm "$here/gs_copy.asm" -o "$here/gs_copy.gs.dxbc")
+(cd "$root" && cargo run --quiet --release -- asm "$here/hs_tri.asm" -o "$here/hs_tri.hs.dxbc")
+(cd "$root" && cargo run --quiet --release -- asm "$here/ds_tri.asm" -o "$here/ds_tri.ds.dxbc")
