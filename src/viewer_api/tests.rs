@@ -1238,3 +1238,40 @@ fn every_replayed_render_target_has_its_perceptual_error_and_map() {
     }
     assert_eq!(ImageKind::parse("perceptual").unwrap(), ImageKind::Perceptual);
 }
+
+#[test]
+fn dispatches_are_listed_where_they_came_with_their_result() {
+    // the capture tests' dispatch (8 threads writing their IDs to u0 and appending them to u1, its counter 5 -> 13)
+    // recorded as it ran, then again with one byte of u0 altered: the first matches, the second differs at one element
+    let good = crate::capture::tests::dispatches::record();
+    let mut altered = good.clone();
+    altered.after[0].as_mut().unwrap().bytes[44] ^= 0x10;
+    let mut writer = crate::capture::CaptureWriter::in_memory();
+    let mut source = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    for index in 0..source.draw_count() {
+        if index == 2 {
+            writer.add_dispatch(&good).unwrap();
+        }
+        writer.add_draw(&source.draw(index).unwrap().into()).unwrap();
+    }
+    writer.add_dispatch(&altered).unwrap();
+    let summary = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap().summary();
+    let [first, second] = summary.dispatches.as_slice() else {
+        panic!("two dispatches: {:?}", summary.dispatches);
+    };
+    assert_eq!((first.index, first.before_draw), (0, 2));
+    assert!(first.label.starts_with("ids"), "{}", first.label);
+    // u0's 10 elements and u1's 16
+    assert_eq!(first.status, DrawStatus::Matches { compared_pixels: 26 });
+    assert_eq!((second.index, second.before_draw), (1, 6));
+    assert_eq!(
+        second.status,
+        DrawStatus::Differs {
+            differing_pixels: 1,
+            ambiguous_pixels: 0,
+            compared_pixels: 26,
+        }
+    );
+    // u1's counter is taken by threads of different groups: their slots depend on the order
+    assert!(first.order_dependent >= 1);
+}
