@@ -88,3 +88,44 @@ fn pixel_programs_write_the_views_the_reference_writes() {
         failures.join("\n")
     );
 }
+
+/// 5.3.9 orders no two pixel-program invocations: in these fixtures what depends on their order is which slot of an
+/// append view's counter each pixel gets (`append`'s u1 and u2, in both draws); the atomics commute, every pixel of
+/// `ordering` stores the same tag to its shared word, and no two invocations of one draw store different values to
+/// one element, so nothing else is flagged.
+#[test]
+fn results_that_depend_on_the_invocation_order_are_flagged() {
+    let mut flagged = Vec::new();
+    for name in [
+        "append",
+        "atomics",
+        "depth_early",
+        "depth_late",
+        "ids",
+        "ordering",
+        "typed",
+    ] {
+        let outputs = reference::draw_sequence(&fixtures(), name, &["iridia"]);
+        for (draw, output) in outputs.iter().enumerate() {
+            for (slot, order) in output.uav_order.iter().enumerate() {
+                let Some(order) = order else { continue };
+                assert!(
+                    order.elements.is_empty() && !order.incomplete,
+                    "{name} draw {draw} u{slot}: {order:?}"
+                );
+                if order.counter {
+                    flagged.push(format!("{name} draw {draw} u{slot}"));
+                }
+            }
+        }
+    }
+    assert_eq!(
+        flagged,
+        [
+            "append draw 0 u1",
+            "append draw 0 u2",
+            "append draw 1 u1",
+            "append draw 1 u2"
+        ]
+    );
+}

@@ -165,6 +165,9 @@ pub struct DrawOutput {
     pub stream_output: Option<super::stream_output::StreamOutputBuffers>,
     /// The pixel program's unordered access views after the draw, by slot.
     pub uavs: Vec<Option<crate::shader::uav::UavContents>>,
+    /// Per slot, what of a view's contents depends on the order the pixel program's invocations ran in (5.3.9 orders
+    /// none of them; this replay runs them in primitive and quad order).
+    pub uav_order: Vec<Option<crate::shader::uav::OrderDependence>>,
 }
 
 /// The mip level and first array (or 3D depth) slice a render target view writes: its mip slice and, for arrays and

@@ -1241,6 +1241,8 @@ impl<'s> PreparedDraw<'s> {
         progress.vertices_done = place.cached_vertices();
         let mut stream_output = self.state.stream_output.as_ref().map(StreamOutputBuffers::new);
         let uavs = self.pixel_uavs()?;
+        // which of what the pixel program writes depends on the order of its invocations (5.3.9 orders none)
+        uavs.iter().flatten().for_each(UnorderedAccessView::track_order);
         let slices = match &self.geometry {
             Some((stage, _)) if stage.writes_render_target_index() => SliceSet::new(&self.state)?,
             _ => None,
@@ -1839,6 +1841,11 @@ impl<'s> PreparedDraw<'s> {
             ambiguous: run.ambiguous,
             stream_output: run.stream_output,
             uavs: run.uavs.iter().map(|v| v.as_ref().map(contents)).collect(),
+            uav_order: run
+                .uavs
+                .iter()
+                .map(|v| v.as_ref().and_then(UnorderedAccessView::order_dependence))
+                .collect(),
         })
     }
 
@@ -2162,6 +2169,9 @@ impl<'s> PreparedDraw<'s> {
             machine
                 .start_quads(exe, &covered)
                 .map_err(|e| e.within(format!("{label} ps")))?;
+            if !sink.uavs.is_empty() {
+                machine.number_invocations();
+            }
             let sample = pass.unwrap_or(0);
             for (slot, (_, job, _)) in jobs.iter().enumerate() {
                 for (i, centre) in job.quad.lanes.iter().enumerate() {

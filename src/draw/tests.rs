@@ -2119,3 +2119,51 @@ fn a_pixel_program_writes_its_unordered_access_views() {
     assert_eq!(words(&first.uavs[2].as_ref().unwrap().bytes), [8]);
     assert_eq!(words(&outputs[1].uavs[2].as_ref().unwrap().bytes), [16]);
 }
+
+/// Two pixel-program invocations of one draw storing different values to one element leave whichever ran last
+/// (5.3.9 orders none): a full 4x4 quad drawn twice in one draw, each pixel storing its primitive ID (0 or 1, then 2
+/// or 3) at structure `y * 4 + x` and adding 1 to a counter word; every structure is flagged, the atomic sum is not.
+#[test]
+fn pixel_writes_that_depend_on_the_invocation_order_are_flagged() {
+    let ps = program(
+        &[("SV_Position", 0, "xyzw", "0", "POS", "float")],
+        &[("SV_Target", 0, "xyzw", "0", "TARGET", "float")],
+        "ps_5_0\n\
+         dcl_input_ps_siv linear noperspective v0.xy, position\n\
+         dcl_input vPrim\n\
+         dcl_output o0.xyzw\n\
+         dcl_uav_structured u1, 4\n\
+         dcl_uav_raw u2\n\
+         dcl_temps 1\n\
+         ftou r0.xy, v0.xyxx\n\
+         imad r0.w, r0.y, l(4), r0.x\n\
+         store_structured u1.x, r0.w, l(0), vPrim\n\
+         atomic_iadd u2, l(0), l(1)\n\
+         mov o0.xyzw, l(1.000000, 1.000000, 1.000000, 1.000000)\n\
+         ret\n",
+    );
+    let json = r#"{"vs": "vs", "ps": "ps", "width": 4, "height": 4, "rt_format": "R32_FLOAT",
+        "input_layout": [{"semantic": "POSITION", "format": "R32G32B32A32_FLOAT"}],
+        "vertex_buffers": [{"stride": 16, "f32": [-1, 1, 0, 1, 1, 1, 0, 1, -1, -1, 0, 1,
+                                                   1, 1, 0, 1, 1, -1, 0, 1, -1, -1, 0, 1,
+                                                   -1, 1, 0, 1, 1, 1, 0, 1, -1, -1, 0, 1,
+                                                   1, 1, 0, 1, 1, -1, 0, 1, -1, -1, 0, 1]}],
+        "vertex_count": 12, "rasterizer": {"cull": "NONE"},
+        "uavs": [{"slot": 1, "kind": "structured", "stride": 4, "elements": 16},
+                 {"slot": 2, "kind": "raw", "elements": 1}]}"#;
+    let outputs = draw(json, &[("vs", vs_pos()), ("ps", ps)]);
+    let output = &outputs[0];
+    let structures = output.uav_order[1].as_ref().unwrap();
+    assert_eq!(structures.elements, (0..16u64).map(|i| i * 4).collect::<Vec<_>>());
+    assert!(output.uav_order[2].as_ref().unwrap().is_none());
+    // the second pass ran last: primitives 2 and 3
+    let written: Vec<u32> = output.uavs[1]
+        .as_ref()
+        .unwrap()
+        .bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert!(written.iter().all(|p| *p == 2 || *p == 3), "{written:?}");
+    assert_eq!(output.uavs[2].as_ref().unwrap().bytes, 32u32.to_le_bytes());
+}

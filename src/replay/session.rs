@@ -360,7 +360,7 @@ fn compared(draw: &CapturedDraw, options: &ReplayOptions, output: DrawOutput) ->
         &draw.uavs_after,
         &draw.state.uavs,
         &output.uavs,
-        &[],
+        &output.uav_order,
         &options.tolerance,
     )?;
     let mut stream_output = Vec::with_capacity(draw.stream_output.len());

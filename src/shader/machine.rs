@@ -201,6 +201,8 @@ pub struct Machine {
     writers_set: bool,
     /// Group-wide barriers a compute batch has passed.
     barriers_passed: u32,
+    /// Invocations [`Machine::number_invocations`] has numbered.
+    invocations_numbered: u64,
 }
 
 impl Default for Machine {
@@ -245,6 +247,7 @@ impl Machine {
             writers: [(0, 0); LANES],
             writers_set: false,
             barriers_passed: 0,
+            invocations_numbered: 0,
         }
     }
 
@@ -463,6 +466,17 @@ impl Machine {
         if let Some(slot) = self.writers.get_mut(lane) {
             *slot = (invocation, group);
             self.writers_set = true;
+        }
+    }
+
+    /// Names every lane of the batch a new invocation of its own (numbered on from the machine's last), for a
+    /// pixel program's views: the spec orders no two pixel-program invocations' accesses (5.3.9; rasterizer-ordered
+    /// views, which would order them per pixel, are not distinguished).
+    pub fn number_invocations(&mut self) {
+        for lane in 0..self.lane_count {
+            let invocation = self.invocations_numbered;
+            self.invocations_numbered = invocation.wrapping_add(1);
+            self.set_writer(lane, invocation, invocation);
         }
     }
 
