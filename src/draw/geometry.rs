@@ -25,7 +25,7 @@ use crate::shader::{Bindings, LANES, Machine};
 use crate::{Error, Result};
 
 use super::arrays::ArrayIndices;
-use super::link::{Linkage, vertex_linkage_for};
+use super::link::{Linkage, declared_mask, first_component, vertex_linkage_for};
 use super::program::Program;
 use super::progress::Reporter;
 use super::stream_output::{StreamOutputPlan, StreamRecords};
@@ -48,22 +48,14 @@ pub struct GeometryStage {
     viewport_array_index: Option<(u32, u8)>,
 }
 
-/// The first component set in `mask`.
-fn first_component(mask: u8) -> u8 {
-    (0u8..4).find(|c| mask >> c & 1 == 1).unwrap_or(0)
-}
-
 impl GeometryStage {
     /// Links `geometry`'s inputs to `vertex`'s outputs (the vertex program's, or with tessellation the domain
     /// program's) by semantic. `what` names the draw in errors.
     pub fn new(vertex: &Program, geometry: Arc<Program>, what: &str) -> Result<GeometryStage> {
-        let exe = &geometry.executable;
-        let declared = |register: u32| {
-            exe.inputs()
-                .iter()
-                .filter(|i| i.register == crate::shader::InputRegister::V(register))
-                .fold(0u8, |m, i| m | i.mask)
-        };
+        let declared = declared_mask(&geometry.executable, |r| match r {
+            crate::shader::InputRegister::V(n) => Some(n),
+            _ => None,
+        });
         let elements = geometry
             .shader
             .input_signature

@@ -114,6 +114,22 @@ fn components(mask: u8) -> impl Iterator<Item = u8> {
     (0u8..4).filter(move |c| mask >> c & 1 == 1)
 }
 
+/// The first component set in `mask` (x when none is).
+pub(super) fn first_component(mask: u8) -> u8 {
+    components(mask).next().unwrap_or(0)
+}
+
+/// The components of `exe`'s input declarations that `register` maps to a register number, as a mask of that
+/// register: `v#` for a vertex's inputs, `vicp`/`vpc` for a hull or domain program's.
+pub(super) fn declared_mask(exe: &Executable, register: fn(InputRegister) -> Option<u32>) -> impl Fn(u32) -> u8 + '_ {
+    move |wanted| {
+        exe.inputs()
+            .iter()
+            .filter(|i| register(i.register) == Some(wanted))
+            .fold(0u8, |m, i| m | i.mask)
+    }
+}
+
 /// `NAME` + index, as HLSL writes a semantic.
 fn semantic(element: &SignatureElement) -> String {
     format!("{}{}", element.semantic_name, element.semantic_index)

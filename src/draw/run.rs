@@ -812,6 +812,7 @@ impl<'s> PreparedDraw<'s> {
         }
         let tessellation = match tessellation_stage {
             Some(stage) => {
+                stage.check_patches(&ia, label)?;
                 let mut hs = StageResources::new(
                     &stage.hull.executable,
                     &state.hs,

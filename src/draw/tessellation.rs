@@ -34,7 +34,9 @@ use crate::shader::{Bindings, Executable, HullPhase, InputRegister, LANES, Machi
 use crate::tessellator::{OutputPrimitive, TessFactors, Tessellation, Tessellator};
 use crate::{Error, Result};
 
-use super::link::{Feed, Linkage, RegisterComponent, match_semantics, vertex_linkage_for};
+use super::link::{
+    Feed, Linkage, RegisterComponent, declared_mask, first_component, match_semantics, vertex_linkage_for,
+};
 use super::program::Program;
 use super::progress::Reporter;
 use super::vertex::{MAX_KEPT_WORDS, ShadedVertices};
@@ -90,11 +92,6 @@ fn register_count(elements: &[SignatureElement]) -> u32 {
     elements.iter().map(|e| e.register.saturating_add(1)).max().unwrap_or(0)
 }
 
-/// The first component of `mask`.
-fn first_component(mask: u8) -> u8 {
-    (0u8..4).find(|c| mask >> c & 1 == 1).unwrap_or(0)
-}
-
 /// The word of a register file (four words a register) at `register`, `component`; 0 outside it.
 fn word_at(words: &[u32], register: u32, component: u8) -> u32 {
     let at = usize::try_from(register)
@@ -102,16 +99,6 @@ fn word_at(words: &[u32], register: u32, component: u8) -> u32 {
         .saturating_mul(4)
         .saturating_add(usize::from(component));
     words.get(at).copied().unwrap_or(0)
-}
-
-/// The components of `exe`'s inputs of the kind `register` picks (its register number), as a mask per register.
-fn declared_mask(exe: &Executable, register: fn(InputRegister) -> Option<u32>) -> impl Fn(u32) -> u8 + '_ {
-    move |wanted| {
-        exe.inputs()
-            .iter()
-            .filter(|i| register(i.register) == Some(wanted))
-            .fold(0u8, |m, i| m | i.mask)
-    }
 }
 
 impl TessellationStage {
@@ -249,6 +236,26 @@ impl TessellationStage {
         })
     }
 
+    /// Checks that `ia` gives the patches the hull program takes: a patch list of its input control point count
+    /// (10.2).
+    pub(super) fn check_patches(&self, ia: &InputAssembler, what: &str) -> Result<()> {
+        let declared = self
+            .hull
+            .executable
+            .tessellation()
+            .map_or(0, |t| t.input_control_points);
+        match ia.topology().control_points() {
+            Some(points) if u32::from(points) == declared => Ok(()),
+            Some(points) => Err(Error::new(
+                what,
+                format!(
+                    "the topology gives patches of {points} control points; the hull program takes {declared} (10.2)"
+                ),
+            )),
+            None => Err(Error::new(what, "a draw with a hull program draws a patch list (10.2)")),
+        }
+    }
+
     /// Runs the hull program on every patch of `vertices` (one instance's, kept by
     /// [`TessellationStage::vertex_linkage`]), tessellates each and runs the domain program on its points; gives
     /// the domain program's vertices, kept by `linkage`, with the tessellator's primitives over them.
@@ -264,23 +271,6 @@ impl TessellationStage {
         reporter: &mut Reporter<'_>,
         what: &str,
     ) -> Result<ShadedVertices> {
-        let points_per_patch = ia
-            .topology()
-            .control_points()
-            .ok_or_else(|| Error::new(what, "a draw with a hull program draws a patch list (10.2)"))?;
-        let declared = self
-            .hull
-            .executable
-            .tessellation()
-            .map_or(0, |t| t.input_control_points);
-        if u32::from(points_per_patch) != declared {
-            return Err(Error::new(
-                what,
-                format!(
-                    "the topology gives patches of {points_per_patch} control points; the hull program takes {declared} (10.2)"
-                ),
-            ));
-        }
         let mut out = ShadedVertices::empty(linkage);
         let mut primitives = Vec::new();
         let mut walk = ia.primitives();
@@ -560,6 +550,8 @@ impl TessellationStage {
         let words = usize::try_from(exe.output_register_count())
             .unwrap_or(0)
             .saturating_mul(4);
+        // one lane's output registers at a time
+        let mut outputs = vec![0u32; words];
         let point_count = tessellation.points.len();
         let mut start = 0;
         while start < point_count {
@@ -607,7 +599,6 @@ impl TessellationStage {
                 .map_err(|e| e.within(format!("{what} ds")))?;
             reporter.work((count as u64).saturating_mul(machine.steps().max(1)))?;
             for lane in 0..count {
-                let mut outputs = vec![0u32; words];
                 for register in 0..exe.output_register_count() {
                     let at = (register as usize).saturating_mul(4);
                     if let Some(slot) = outputs.get_mut(at..at.saturating_add(4)) {

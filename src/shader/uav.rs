@@ -391,19 +391,22 @@ impl UnorderedAccessView {
         };
         let mut memory = self.lock();
         let element = at..at.saturating_add(self.element_bytes as usize);
-        let before: Option<Vec<u8>> = memory
-            .order
-            .as_ref()
-            .and_then(|_| memory.bytes.get(element.clone()).map(<[u8]>::to_vec));
+        // a typed element is at most 16 bytes (R32G32B32A32); only a view following its writers keeps the old one
+        let mut before = [0u8; 16];
+        let kept = memory.order.is_some()
+            && match (memory.bytes.get(element.clone()), before.get_mut(..element.len())) {
+                (Some(old), Some(copy)) => {
+                    copy.copy_from_slice(old);
+                    true
+                }
+                _ => false,
+            };
         match memory.bytes.get_mut(at..) {
             Some(bytes) => codec.encode(value, bytes)?,
             None => return Ok(()),
         }
-        if let Some(before) = before {
-            let changed = memory
-                .bytes
-                .get(element)
-                .is_some_and(|after| after != before.as_slice());
+        if kept {
+            let changed = memory.bytes.get(element.clone()) != before.get(..element.len());
             if let Some(log) = memory.order.as_mut() {
                 log.write(at, writer, changed);
             }
