@@ -53,6 +53,9 @@ fn geometry_programs_draw_what_the_reference_draws() {
         "so_two_buffers_ranges_spec_differs",
         "so_multi_stream_spec_differs",
         "so_append_draw_auto_spec_differs",
+        "triangle_strip_adj",
+        "gs_patches_spec_differs",
+        "so_patches_no_gs_spec_differs",
     ] {
         check(name);
     }
@@ -127,4 +130,30 @@ fn pixel_history_follows_the_geometry_programs_primitives() {
     }
     let after = history.after.render_targets[0].as_ref().unwrap();
     assert_eq!(after.bytes[..], image.bytes[covered * 16..covered * 16 + 16]);
+}
+
+/// Patches without tessellation go to a geometry program or to stream output (11.8.1.1, 11.8.1.2); patches that
+/// would reach the rasterizer are undefined (11.8.1.3) and refused, saying so.
+#[test]
+fn patches_reaching_the_rasterizer_are_refused() {
+    let dir = fixtures();
+    let text = reference::description_text(&dir, "so_patches_no_gs_spec_differs", &["iridia"]);
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["stream_output"]["rasterized_stream"] = 0.into();
+    let description = description::read(&value.to_string(), &mut |file| {
+        std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
+    })
+    .unwrap();
+    let error = run_sequence(
+        &description.draws,
+        &mut ShaderCache::new(),
+        DrawOptions::default(),
+        None,
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("topology: 3_CONTROL_POINT_PATCHLIST"),
+        "{error}"
+    );
+    assert!(error.detail.contains("11.8.1.3"), "{error}");
 }

@@ -121,3 +121,24 @@ fn captures_of_tessellated_draws_replay_equal_to_the_reference() {
     }
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// A hull program without a domain program, or the other way round, is undefined (11.8.1): refused, saying so.
+#[test]
+fn one_tessellation_program_alone_is_refused() {
+    let dir = fixtures();
+    for missing in ["ds", "hs"] {
+        let text = reference::description_text(&dir, "culling", &["iridia", missing]);
+        let description = iridia::description::read(&text, &mut |file| {
+            std::fs::read(dir.join(file)).map_err(|e| iridia::Error::new(file, e.to_string()))
+        })
+        .unwrap();
+        let error = iridia::draw::run_sequence(
+            &description.draws,
+            &mut iridia::draw::ShaderCache::new(),
+            iridia::draw::DrawOptions::default(),
+            None,
+        )
+        .unwrap_err();
+        assert!(error.detail.contains("undefined (11.8.1)"), "without {missing}: {error}");
+    }
+}

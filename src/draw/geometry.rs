@@ -14,13 +14,15 @@
 //! - `SV_RenderTargetArrayIndex` and `SV_ViewportArrayIndex` are taken per primitive from its leading vertex (8.14)
 //!   and select the array slice of the views and the viewport and scissor it is drawn through ([`super::arrays`]).
 //! - Stream 0 is rasterized (13.5.2: the default without a stream-output declaration).
-//! - Not built yet, and refused when met: strips with adjacency as input.
+//! - Input primitives are the input assembler's as 13.10's figures give them (adjacency included; a triangle strip
+//!   with adjacency's six vertices as [`crate::input_assembler::Primitives::next_for_geometry`] says), the
+//!   tessellator's, or without tessellation a patch's control points (11.8.1.1).
 
 use std::sync::Arc;
 
 use crate::dxbc::signature::SystemValue;
 use crate::error::ErrorKind;
-use crate::input_assembler::{InputAssembler, Primitive, PrimitiveKind};
+use crate::input_assembler::{GeometryInput, InputAssembler, MAX_GEOMETRY_INPUT_VERTICES, Primitive, PrimitiveKind};
 use crate::shader::{Bindings, LANES, Machine};
 use crate::{Error, Result};
 
@@ -136,8 +138,8 @@ impl GeometryStage {
             Some(generated) => InputWalk::Generated(generated.iter()),
             None => InputWalk::Assembler(ia.primitives()),
         };
-        // invocations waiting for a batch: (input primitive, its geometry-program vertices and count, instance)
-        let mut pending: Vec<(Primitive, [u32; 6], usize, u32)> = Vec::with_capacity(LANES);
+        // invocations waiting for a batch: (input primitive with its geometry-program vertices, instance)
+        let mut pending: Vec<(GeometryInput, u32)> = Vec::with_capacity(LANES);
         let mut finished = false;
         while !finished {
             pending.clear();
@@ -146,7 +148,7 @@ impl GeometryStage {
                     finished = true;
                     break;
                 };
-                let (primitive, slots, count) = next.map_err(|e| e.within(what))?;
+                let count = next.count;
                 if count != declaration.input_vertices as usize {
                     return Err(Error::new(
                         what,
@@ -157,7 +159,7 @@ impl GeometryStage {
                     ));
                 }
                 for instance in 0..instances {
-                    pending.push((primitive, slots, count, instance));
+                    pending.push((next, instance));
                 }
                 // an instanced program can overfill the batch: run what there is, keep the rest for the next
                 if pending.len() >= LANES {
@@ -198,7 +200,7 @@ impl GeometryStage {
     #[allow(clippy::too_many_arguments)]
     fn run_batch(
         &self,
-        batch: &[(Primitive, [u32; 6], usize, u32)],
+        batch: &[(GeometryInput, u32)],
         vertices: &ShadedVertices,
         bindings: &Bindings<'_>,
         linkage: &Linkage,
@@ -210,8 +212,8 @@ impl GeometryStage {
     ) -> Result<()> {
         let exe = &self.program.executable;
         machine.start_primitives(exe, batch.len()).map_err(|e| e.within(what))?;
-        for (lane, (primitive, slots, count, instance)) in batch.iter().enumerate() {
-            for (k, slot) in slots.iter().take(*count).enumerate() {
+        for (lane, (input, instance)) in batch.iter().enumerate() {
+            for (k, slot) in input.vertices.iter().take(input.count).enumerate() {
                 let kept = vertices.varyings(*slot as usize);
                 for &(register, component, place) in &self.inputs {
                     let value = place.and_then(|p| kept.get(p)).copied().unwrap_or(0);
@@ -223,7 +225,7 @@ impl GeometryStage {
                     }
                 }
             }
-            machine.set_primitive_id(lane, primitive.id);
+            machine.set_primitive_id(lane, input.primitive.id);
             machine.set_gs_instance(lane, *instance);
         }
         machine.run(exe, bindings, None).map_err(|e| e.within(what))?;
@@ -311,18 +313,25 @@ enum InputWalk<'a> {
 }
 
 impl InputWalk<'_> {
-    /// The next input primitive, its vertices as the geometry program receives them, and how many.
-    fn next(&mut self) -> Option<Result<(Primitive, [u32; 6], usize)>> {
+    /// The next input primitive with its vertices as the geometry program receives them.
+    fn next(&mut self) -> Option<GeometryInput> {
         match self {
             InputWalk::Assembler(walk) => walk.next_for_geometry(),
             InputWalk::Generated(primitives) => primitives.next().map(|primitive| {
-                let [a, b, c] = primitive.vertices;
                 let count = match primitive.kind {
                     PrimitiveKind::Point => 1,
                     PrimitiveKind::Line => 2,
                     PrimitiveKind::Triangle => 3,
                 };
-                Ok((*primitive, [a, b, c, c, c, c], count))
+                let mut vertices = [0; MAX_GEOMETRY_INPUT_VERTICES];
+                for (v, slot) in vertices.iter_mut().zip(primitive.vertices) {
+                    *v = slot;
+                }
+                GeometryInput {
+                    primitive: *primitive,
+                    vertices,
+                    count,
+                }
             }),
         }
     }

@@ -749,13 +749,11 @@ impl<'s> PreparedDraw<'s> {
             }
             (None, None) => None,
             _ => {
-                return Err(state
-                    .error(
-                        "hs",
-                        "a hull program without a domain program, or a domain program without a hull program, is not \
-                         supported (tessellation needs both, 11.2)",
-                    )
-                    .kind(crate::error::ErrorKind::Unsupported));
+                return Err(state.error(
+                    "hs",
+                    "a hull program without a domain program, or a domain program without a hull program: the \
+                         behaviour is undefined (11.8.1), so Iridia does not draw it",
+                ));
             }
         };
         // the program whose outputs the geometry program (or the rasterizer) reads
@@ -800,13 +798,26 @@ impl<'s> PreparedDraw<'s> {
                 ..AssemblerOptions::default()
             },
         )?;
-        if ia.topology().control_points().is_some() != tessellation_stage.is_some() {
+        let patches = ia.topology().control_points().is_some();
+        if tessellation_stage.is_some() && !patches {
             return Err(state.error(
                 "topology",
                 format!(
-                    "{} with {}: a patch list is drawn with hull and domain programs, and they draw only patch lists (10.2)",
-                    state.topology,
-                    if tessellation_stage.is_some() { "hull and domain programs" } else { "no hull program" }
+                    "{} with hull and domain programs: they draw only patch lists (otherwise undefined, 11.8.1)",
+                    state.topology
+                ),
+            ));
+        }
+        // 11.8.1: without tessellation, patches go to a geometry program (11.8.1.1) or, with none, to stream output
+        // (11.8.1.2); patches reaching the rasterizer are undefined (11.8.1.3), refused
+        let rasterized_stream = stream_output.as_ref().map_or(Some(0), |plan| plan.rasterized);
+        if patches && tessellation_stage.is_none() && geometry.is_none() && rasterized_stream.is_some() {
+            return Err(state.error(
+                "topology",
+                format!(
+                    "{} with neither hull and domain programs nor a geometry program: the patches reach the \
+                     rasterizer, which is undefined (11.8.1.3); only stream output with no rasterized stream takes them",
+                    state.topology
                 ),
             ));
         }
@@ -1158,27 +1169,38 @@ impl<'s> PreparedDraw<'s> {
     }
 
     /// Stream output from the vertex program (no geometry program): the input assembler's primitives, each
-    /// vertex's words from the kept outputs; with no stream rasterized, nothing reaches the rasterizer.
+    /// vertex's words from the kept outputs (a patch's control points in order, 11.8.1.2); with no stream
+    /// rasterized, nothing reaches the rasterizer.
     fn vertex_stream_output(&self, mut shaded: ShadedVertices) -> ShadedVertices {
         let Some(plan) = &self.stream_output else {
             return shaded;
         };
         let mut records = StreamRecords::default();
-        for primitive in self.primitives_of(&shaded) {
-            let count: u8 = match primitive.kind {
-                PrimitiveKind::Point => 1,
-                PrimitiveKind::Line => 2,
-                PrimitiveKind::Triangle => 3,
-            };
+        let mut push = |vertices: &[u32]| {
+            let count = u8::try_from(vertices.len()).unwrap_or(u8::MAX);
             records.push(plan, 0, count, |v, register, component| {
                 let place = self.linkage.varyings.iter().position(|k| *k == (register, component));
-                primitive
-                    .vertices
+                vertices
                     .get(v)
                     .and_then(|slot| place.and_then(|p| shaded.varyings(*slot as usize).get(p)))
                     .copied()
                     .unwrap_or(0)
             });
+        };
+        if shaded.generated_primitives().is_none() && self.ia.topology().control_points().is_some() {
+            let mut walk = self.ia.primitives();
+            while let Some(patch) = walk.next_for_geometry() {
+                push(patch.vertices.get(..patch.count).unwrap_or(&[]));
+            }
+        } else {
+            for primitive in self.primitives_of(&shaded) {
+                let count = match primitive.kind {
+                    PrimitiveKind::Point => 1,
+                    PrimitiveKind::Line => 2,
+                    PrimitiveKind::Triangle => 3,
+                };
+                push(primitive.vertices.get(..count).unwrap_or(&[]));
+            }
         }
         shaded.set_stream_records(records);
         if plan.rasterized != Some(0) {

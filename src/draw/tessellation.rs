@@ -21,8 +21,8 @@
 //!   and `vPrim`, the patch's `SV_PrimitiveID` (10.7.1), which every primitive of the patch carries on.
 //! - Each patch's primitives are the tessellator's, in its order, leading vertex first (11.7.9 leaves the order to
 //!   the device; the tessellator is the reference's).
-//! - Not built: a hull program without a domain program (tessellation off, patches to a geometry program, 11.2) and
-//!   a domain program without a hull program are refused.
+//! - A hull program without a domain program, or a domain program without a hull program, is undefined (11.8.1):
+//!   refused. Patches without either go to a geometry program or stream output ([`super::geometry`], 11.8.1.1-2).
 
 use std::sync::Arc;
 

@@ -63,7 +63,9 @@ mod topology;
 mod tests;
 
 pub use layout::{VERTEX_FORMATS, element_alignment, is_vertex_format};
-pub use topology::{Primitive, PrimitiveKind, Primitives, Topology, Vertices};
+pub use topology::{
+    GeometryInput, MAX_GEOMETRY_INPUT_VERTICES, Primitive, PrimitiveKind, Primitives, Topology, Vertices,
+};
 
 use crate::api::draw::{DrawCall, DrawState, IndexFormat};
 use crate::dxbc::signature::Signature;

@@ -987,3 +987,77 @@ fn a_patch_list_groups_control_points_and_a_cut_drops_a_partial_patch() {
     assert_eq!(patches.len(), 2);
     assert_eq!(patches[1].0, (32..64).collect::<Vec<u32>>());
 }
+
+/// The geometry program's input primitives of `draw` as (vertex IDs of `v[0]`, `v[1]`..., primitive ID).
+fn geometry_inputs(draw: &DrawState) -> Vec<(Vec<u32>, u32)> {
+    let options = Options {
+        points_and_lines: true,
+        ..Options::default()
+    };
+    let ia = InputAssembler::new(draw, &signature(vec![]), options).unwrap();
+    let mut walk = ia.primitives();
+    let mut out = Vec::new();
+    while let Some(input) = walk.next_for_geometry() {
+        let ids = input.vertices[..input.count]
+            .iter()
+            .map(|v| ia.vertices().vertex_id(*v as usize).unwrap())
+            .collect();
+        out.push((ids, input.primitive.id));
+    }
+    out
+}
+
+#[test]
+fn a_triangle_strip_with_adjacency_reaches_the_geometry_program_as_13_10s_figures_show() {
+    // 13.10's figure "GS invocations from TriStrip w/Adjacency": a strip of 10 vertices, three invocations with
+    // v[0..6] = 0 1 2 6 4 3, then 2 5 6 8 4 0, then 4 2 6 9 8 7 (read off the figure)
+    let strip = |n: u16| indexed_draw(&(0..n).collect::<Vec<u16>>(), PrimitiveTopology::TriangleStripAdj);
+    let figure = [
+        (vec![0, 1, 2, 6, 4, 3], 0),
+        (vec![2, 5, 6, 8, 4, 0], 1),
+        (vec![4, 2, 6, 9, 8, 7], 2),
+    ];
+    assert_eq!(geometry_inputs(&strip(10)), figure);
+    // its "incomplete" twin: a dangling vertex 10 changes nothing
+    assert_eq!(geometry_inputs(&strip(11)), figure);
+    // with a vertex 11, 10 joins the 4th triangle (6, 8, 10; the figure's note): the 3rd's far neighbour is 10 now,
+    // and the 4th (odd, wound the other way) is 6, 9, 10, 11, 8, 4 (its neighbours 9, 11 (the strip's end), 4)
+    let mut twelve = figure.to_vec();
+    twelve[2] = (vec![4, 2, 6, 10, 8, 7], 2);
+    twelve.push((vec![6, 9, 10, 11, 8, 4], 3));
+    assert_eq!(geometry_inputs(&strip(12)), twelve);
+    // one triangle alone: its neighbours are 1, 5, 3; fewer than 6 vertices make none
+    assert_eq!(geometry_inputs(&strip(6)), [(vec![0, 1, 2, 5, 4, 3], 0)]);
+    assert_eq!(geometry_inputs(&strip(5)), []);
+    // a cut ends a strip (its last triangle then) and starts another; primitive IDs go on (8.6.2)
+    let draw = indexed_draw(
+        &[0, 1, 2, 3, 4, 5, 6, 7, 0xffff, 20, 21, 22, 23, 24, 25],
+        PrimitiveTopology::TriangleStripAdj,
+    );
+    assert_eq!(
+        geometry_inputs(&draw),
+        [
+            (vec![0, 1, 2, 6, 4, 3], 0),
+            (vec![2, 5, 6, 7, 4, 0], 1),
+            (vec![20, 21, 22, 25, 24, 23], 2)
+        ]
+    );
+}
+
+#[test]
+fn without_tessellation_a_patch_is_one_geometry_program_input() {
+    // 11.8.1.1: the GS sees a patch's control points as its input vertices; a cut drops a partial patch (8.13)
+    let draw = indexed_draw(
+        &[4, 5, 0xFFFF, 6, 7, 8, 9, 1, 2, 3, 3, 7],
+        PrimitiveTopology::PatchList4,
+    );
+    assert_eq!(geometry_inputs(&draw), [(vec![6, 7, 8, 9], 0), (vec![1, 2, 3, 3], 1)]);
+    // and the other topologies as before: a line strip with adjacency's line k is vertices k..k+3
+    let draw = indexed_draw(&[0, 1, 2, 3, 4], PrimitiveTopology::LineStripAdj);
+    assert_eq!(geometry_inputs(&draw), [(vec![0, 1, 2, 3], 0), (vec![1, 2, 3, 4], 1)]);
+    let draw = indexed_draw(&(0..12).collect::<Vec<u16>>(), PrimitiveTopology::TriangleListAdj);
+    assert_eq!(
+        geometry_inputs(&draw),
+        [(vec![0, 1, 2, 3, 4, 5], 0), (vec![6, 7, 8, 9, 10, 11], 1)]
+    );
+}

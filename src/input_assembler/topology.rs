@@ -7,6 +7,24 @@ use crate::api::enums::PrimitiveTopology;
 /// The marker of a strip cut in an assembled index stream (no vertex slot reaches it).
 const CUT: u32 = u32::MAX;
 
+/// How many of the latest vertex slots primitive assembly keeps.
+const RECENT: usize = 10;
+
+/// The most vertices a geometry program's input primitive has: a patch of 32 control points (13.10, 22.3.6).
+pub const MAX_GEOMETRY_INPUT_VERTICES: usize = 32;
+
+/// A geometry program invocation's input primitive (13.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryInput {
+    /// The primitive: its `SV_PrimitiveID`, its vertices leading vertex first (a patch's first control point three
+    /// times, as a point).
+    pub primitive: Primitive,
+    /// The vertex slots the program reads as `v[0]`, `v[1]`...; the first [`GeometryInput::count`] are its.
+    pub vertices: [u32; MAX_GEOMETRY_INPUT_VERTICES],
+    /// How many vertices it has.
+    pub count: usize,
+}
+
 /// The topologies Iridia assembles (8.10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Topology {
@@ -28,8 +46,8 @@ pub enum Topology {
     TriangleListAdj,
     /// A strip over the even vertices, the odd ones adjacent (dropped).
     TriangleStripAdj,
-    /// Patches of 1 to 32 control points (8.10), which only a draw with a hull and a domain program takes; read with
-    /// [`Primitives::next_patch`] (the primitive walk itself gives none).
+    /// Patches of 1 to 32 control points (8.10), read with [`Primitives::next_patch`] for the hull program or
+    /// [`Primitives::next_for_geometry`] without tessellation (11.8.1); the primitive walk itself gives none.
     PatchList(u8),
 }
 
@@ -207,7 +225,7 @@ impl Assembly {
         Primitives {
             assembly: self,
             position: 0,
-            recent: [0; 6],
+            recent: [0; RECENT],
             since_restart: 0,
             next_id: 0,
         }
@@ -246,8 +264,9 @@ pub struct Primitives<'a> {
     assembly: &'a Assembly,
     /// The next stream position.
     position: usize,
-    /// The last six vertex slots since the restart, newest last.
-    recent: [u32; 6],
+    /// The last vertex slots since the restart, newest last (a triangle strip with adjacency's geometry-program
+    /// input looks ten back).
+    recent: [u32; RECENT],
     /// Vertices read since the last restart.
     since_restart: usize,
     /// The next primitive ID.
@@ -255,32 +274,144 @@ pub struct Primitives<'a> {
 }
 
 impl Primitives<'_> {
-    /// The next primitive with the vertices a geometry program receives for it (13.10: `v[0]`, `v[1]` ...), and how
-    /// many: one for a point, two for a line, three for a triangle (in the order the rasterizer takes them), four
-    /// for a line with adjacency and six for a triangle with adjacency (in the order of the stream, 8.10's
-    /// figure; a line strip's line `k` is vertices `k..k+3`). `None` at the end; an error for a triangle strip
-    /// with adjacency, whose geometry-program order this implementation does not build.
-    pub fn next_for_geometry(&mut self) -> Option<crate::Result<(Primitive, [u32; 6], usize)>> {
+    /// The next input primitive of a geometry program (13.10): the primitive (its ID, its vertices leading vertex
+    /// first) and the vertex slots `v[0]`, `v[1]`... in the order the figures of 13.10 give them: one for a point,
+    /// two for a line, three for a triangle (in the order the rasterizer takes them), four for a line with adjacency
+    /// and six for a triangle with adjacency (a list's in stream order; a line strip's line `k` is vertices
+    /// `k..k+3`; a triangle strip's as [`Primitives::next_strip_with_adjacency`] says), and a patch's control
+    /// points (11.8.1.1: without tessellation a patch is one input primitive). `None` at the end.
+    pub fn next_for_geometry(&mut self) -> Option<GeometryInput> {
+        let mut vertices = [0u32; MAX_GEOMETRY_INPUT_VERTICES];
+        if let Some(points) = self.assembly.topology.control_points() {
+            let id = self.read_patch(usize::from(points), |k, slot| {
+                if let Some(v) = vertices.get_mut(k) {
+                    *v = slot;
+                }
+            })?;
+            let [first, ..] = vertices;
+            let primitive = Primitive {
+                vertices: [first; 3],
+                id,
+                kind: PrimitiveKind::Point,
+            };
+            return Some(GeometryInput {
+                primitive,
+                vertices,
+                count: usize::from(points),
+            });
+        }
+        if self.assembly.topology == Topology::TriangleStripAdj {
+            return self.next_strip_with_adjacency();
+        }
         let primitive = self.next()?;
-        let [r0, r1, r2, r3, r4, r5] = self.recent;
+        let [.., r2, r3, r4, r5] = self.recent;
+        let [r0, r1] = [self.recent_at(5), self.recent_at(4)];
         let [a, b, c] = primitive.vertices;
-        Some(match self.assembly.topology {
-            Topology::PointList => Ok((primitive, [a; 6], 1)),
-            Topology::LineList | Topology::LineStrip => Ok((primitive, [a, b, b, b, b, b], 2)),
-            Topology::TriangleList | Topology::TriangleStrip => Ok((primitive, [a, b, c, c, c, c], 3)),
+        let (given, count): ([u32; 6], usize) = match self.assembly.topology {
+            Topology::PointList => ([a; 6], 1),
+            Topology::LineList | Topology::LineStrip => ([a, b, b, b, b, b], 2),
             // a line strip's line k with adjacency is vertices k..k+3, as a list's four (8.10's figure)
-            Topology::LineListAdj | Topology::LineStripAdj => Ok((primitive, [r2, r3, r4, r5, r5, r5], 4)),
-            Topology::TriangleListAdj => Ok((primitive, [r0, r1, r2, r3, r4, r5], 6)),
-            Topology::PatchList(_) => Err(crate::Error::new(
-                "input assembler",
-                "patches into a geometry program without tessellation are not supported",
-            )
-            .kind(crate::error::ErrorKind::Unsupported)),
-            Topology::TriangleStripAdj => Err(crate::Error::new(
-                "input assembler",
-                "triangle strips with adjacency into a geometry program are not supported",
-            )
-            .kind(crate::error::ErrorKind::Unsupported)),
+            Topology::LineListAdj | Topology::LineStripAdj => ([r2, r3, r4, r5, r5, r5], 4),
+            Topology::TriangleListAdj => ([r0, r1, r2, r3, r4, r5], 6),
+            _ => ([a, b, c, c, c, c], 3),
+        };
+        for (v, g) in vertices.iter_mut().zip(given) {
+            *v = g;
+        }
+        Some(GeometryInput {
+            primitive,
+            vertices,
+            count,
+        })
+    }
+
+    /// The slot `back` vertices before the newest read since the restart (0 the newest).
+    fn recent_at(&self, back: usize) -> u32 {
+        RECENT
+            .checked_sub(back.saturating_add(1))
+            .and_then(|i| self.recent.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The next triangle of a triangle strip with adjacency as a geometry program takes it (13.10's figures "GS
+    /// invocations from TriStrip w/Adjacency" and its incomplete twin). Triangle `k` of a strip is vertices `2k`,
+    /// `2k+2`, `2k+4`; the six are the leading vertex and then the others around the triangle in its winding:
+    /// `2k, A, 2k+2, B, 2k+4, 2k+3` for an even `k` and `2k, 2k+3, 2k+4, B, 2k+2, 2k-2` for an odd one, where `A` is
+    /// `2k-2` (vertex 1 for the first triangle) and `B` is `2k+6`, the next triangle's vertex (vertex `2k+5` for the
+    /// strip's last triangle). So triangle `k` is known once vertex `2k+7` is read, or, for the last, at the cut or
+    /// the end; a strip of `n` vertices has `(n - 4) / 2` triangles (rounded down: a dangling odd vertex belongs to
+    /// none).
+    fn next_strip_with_adjacency(&mut self) -> Option<GeometryInput> {
+        loop {
+            let Some(entry) = self.assembly.entry(self.position) else {
+                // the end: the strip's last triangle, once
+                let last = self.strip_adjacency_triangle(true);
+                self.since_restart = 0;
+                return last;
+            };
+            self.position = self.position.saturating_add(1);
+            if entry == CUT {
+                let last = self.strip_adjacency_triangle(true);
+                self.since_restart = 0;
+                match last {
+                    Some(input) => return Some(input),
+                    None => continue,
+                }
+            }
+            self.recent.rotate_left(1);
+            if let Some(newest) = self.recent.last_mut() {
+                *newest = entry;
+            }
+            self.since_restart = self.since_restart.saturating_add(1);
+            let n = self.since_restart;
+            // vertex 2k+7 read: triangle k = (n - 8) / 2 is complete and not the last
+            if n >= 8 && n.is_multiple_of(2) {
+                return self.strip_adjacency_triangle(false);
+            }
+        }
+    }
+
+    /// Triangle `k` of the strip with adjacency read so far (see [`Primitives::next_strip_with_adjacency`]): the
+    /// strip's last (`last`, at a cut or the end: `k = (n - 4) / 2 - 1`), or the one vertex `n - 1 = 2k + 7`
+    /// completes. `None` when the strip has no such triangle.
+    fn strip_adjacency_triangle(&mut self, last: bool) -> Option<GeometryInput> {
+        let n = self.since_restart;
+        let k = if last {
+            (n.checked_sub(4)? / 2).checked_sub(1)?
+        } else {
+            n.checked_sub(8)? / 2
+        };
+        // vertex i of the strip is `n - 1 - i` back from the newest
+        let at = |i: usize| {
+            n.checked_sub(i.saturating_add(1))
+                .map_or(0, |back| self.recent_at(back))
+        };
+        let first = k.saturating_mul(2);
+        let from_first = |d: usize| at(first.saturating_add(d));
+        let before = if k == 0 { at(1) } else { at(first.saturating_sub(2)) };
+        let next = from_first(if last { 5 } else { 6 });
+        let given = if k.is_multiple_of(2) {
+            [from_first(0), before, from_first(2), next, from_first(4), from_first(3)]
+        } else {
+            [from_first(0), from_first(3), from_first(4), next, from_first(2), before]
+        };
+        let [v0, _, v2, _, v4, _] = given;
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        let primitive = Primitive {
+            vertices: [v0, v2, v4],
+            id,
+            kind: PrimitiveKind::Triangle,
+        };
+        let mut vertices = [0u32; MAX_GEOMETRY_INPUT_VERTICES];
+        for (v, g) in vertices.iter_mut().zip(given) {
+            *v = g;
+        }
+        Some(GeometryInput {
+            primitive,
+            vertices,
+            count: 6,
         })
     }
 }
@@ -292,15 +423,26 @@ impl Primitives<'_> {
     pub fn next_patch(&mut self, points: &mut Vec<u32>) -> Option<u32> {
         let count = usize::from(self.assembly.topology.control_points()?);
         points.clear();
+        self.read_patch(count, |k, slot| {
+            points.truncate(k);
+            points.push(slot);
+        })
+    }
+
+    /// Reads the next patch of `count` control points, giving each control point's place and slot to `put` (a cut
+    /// starts the patch over: places count from 0 again); its `SV_PrimitiveID`, or `None` at the end.
+    fn read_patch(&mut self, count: usize, mut put: impl FnMut(usize, u32)) -> Option<u32> {
+        let mut read = 0usize;
         loop {
             let entry = self.assembly.entry(self.position)?;
             self.position = self.position.saturating_add(1);
             if entry == CUT {
-                points.clear();
+                read = 0;
                 continue;
             }
-            points.push(entry);
-            if points.len() == count {
+            put(read, entry);
+            read = read.saturating_add(1);
+            if read >= count {
                 let id = self.next_id;
                 self.next_id = self.next_id.wrapping_add(1);
                 return Some(id);
@@ -324,9 +466,12 @@ impl Iterator for Primitives<'_> {
                 continue;
             }
             self.recent.rotate_left(1);
-            self.recent[5] = entry;
+            if let Some(newest) = self.recent.last_mut() {
+                *newest = entry;
+            }
             self.since_restart = self.since_restart.saturating_add(1);
-            let [r0, _, r2, r3, r4, r5] = self.recent;
+            let [.., r2, r3, r4, r5] = self.recent;
+            let r0 = self.recent_at(5);
             let n = self.since_restart;
             let vertices = match self.assembly.topology {
                 Topology::PointList => {
