@@ -139,6 +139,9 @@ fn one_tessellation_program_alone_is_refused() {
             None,
         )
         .unwrap_err();
-        assert!(error.detail.contains("undefined (11.8.1)"), "without {missing}: {error}");
+        assert!(
+            error.detail.contains("undefined (11.8.1)"),
+            "without {missing}: {error}"
+        );
     }
 }

@@ -10,9 +10,48 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
-/// Prints the listing of the blob at `path` to stdout.
-pub fn disasm(path: &Path) -> Result<(), String> {
-    let bytes = read(path)?;
+/// Which program of a capture `iridia disasm` prints: `--draw N --stage vs|ps|gs|hs|ds` or `--dispatch N`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ProgramChoice {
+    /// The file is a capture: print a program of this draw (from 0).
+    #[arg(long, value_name = "N", conflicts_with = "dispatch")]
+    pub draw: Option<usize>,
+    /// The file is a capture: print this dispatch's compute program (from 0).
+    #[arg(long, value_name = "N")]
+    pub dispatch: Option<usize>,
+    /// The draw's program: vs, ps (the default), gs, hs or ds.
+    #[arg(long, value_name = "STAGE", requires = "draw")]
+    pub stage: Option<String>,
+}
+
+/// The program blob `choice` picks: the file's bytes, or a program of a capture's draw or dispatch.
+fn program_blob(path: &Path, choice: &ProgramChoice) -> Result<Vec<u8>, String> {
+    let at = |e: iridia::Error| format!("{}: {e}", path.display());
+    if let Some(index) = choice.dispatch {
+        let mut capture = super::common::open(path)?;
+        return Ok(capture.dispatch(index).map_err(at)?.state.compute_shader.to_vec());
+    }
+    let Some(index) = choice.draw else {
+        return read(path);
+    };
+    let mut capture = super::common::open(path)?;
+    let state = capture.draw(index).map_err(at)?.state;
+    let stage = choice.stage.as_deref().unwrap_or("ps").to_ascii_lowercase();
+    let blob = match stage.as_str() {
+        "vs" => Some(state.vertex_shader),
+        "ps" => state.pixel_shader,
+        "gs" => state.geometry_shader,
+        "hs" => state.hull_shader,
+        "ds" => state.domain_shader,
+        other => return Err(format!("--stage {other}: the stage is vs, ps, gs, hs or ds")),
+    };
+    blob.map(|b| b.to_vec())
+        .ok_or_else(|| format!("{}: draw {index} has no {stage} program", path.display()))
+}
+
+/// Prints the listing of the blob at `path` (or of a capture's program, as `choice` says) to stdout.
+pub fn disasm(path: &Path, choice: &ProgramChoice) -> Result<(), String> {
+    let bytes = program_blob(path, choice)?;
     let shader = Shader::parse(&bytes, Verify::Checksum).map_err(|e| format!("{}: {e}", path.display()))?;
     let text = listing::disassemble(&shader);
     std::io::stdout()

@@ -1,6 +1,7 @@
 //! Subcommands of the `iridia` binary. Exit codes: 0 success (or every compared draw matches), 1 some draw differs,
 //! 2 an error (bad input, missing file), with the error on stderr.
 
+mod batch;
 mod capture;
 mod common;
 mod draw;
@@ -26,9 +27,13 @@ enum Command {
     /// Print the library version.
     Version,
     /// Print a DXBC shader as an fxc-style listing (signatures, declarations, instructions).
+    /// With --draw N (and --stage) or --dispatch N, print a capture's program (the listing `iridia asm` and
+    /// `iridia replay --program` read back).
     Disasm {
-        /// The shader blob (a DXBC container).
+        /// The shader blob (a DXBC container), or with --draw / --dispatch a capture.
         file: PathBuf,
+        #[command(flatten)]
+        choice: dxbc::ProgramChoice,
     },
     /// Assemble a listing (as `disasm` prints it) into a DXBC shader blob.
     Asm {
@@ -79,8 +84,23 @@ enum Command {
     /// differing and ambiguous pixels per draw (or JSON). Exit 0 when every compared draw matches, 1 when some
     /// differ, 2 on an error, 3 when the capture lists draws that were not recorded or nothing was compared.
     Replay {
-        /// The capture (.iridia).
-        capture: PathBuf,
+        /// The captures: .iridia files, and folders (every .iridia file under them). With several, or with --shard,
+        /// each capture's table in turn and a summary table (the JSON: a report per capture and the summary).
+        #[arg(required = true)]
+        captures: Vec<PathBuf>,
+        /// Replay this job's share of the work only: K of N jobs (1 <= K <= N), a stable split of the (capture, draw)
+        /// pairs; `iridia merge` joins the N jobs' --json reports.
+        #[arg(long, value_name = "K/N", value_parser = batch::Shard::parse)]
+        shard: Option<batch::Shard>,
+        /// Also write a JUnit XML file: a test case per draw, resolve and dispatch (its time, its difference as the
+        /// failure message, the --out files it wrote).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Replay the draw (--draw) with this program in place of its own: STAGE=FILE, the stage vs, ps (or a
+        /// bound gs, hs, ds), the file a listing as `iridia disasm` prints it (or a DXBC blob). The draw is also
+        /// replayed as recorded, and both differences are reported.
+        #[arg(long, value_name = "STAGE=FILE", value_parser = replay::ProgramEdit::parse, requires = "draw")]
+        program: Vec<replay::ProgramEdit>,
         /// Replay this draw only (from 0).
         #[arg(long, value_name = "N", conflicts_with = "all")]
         draw: Option<usize>,
@@ -118,6 +138,22 @@ enum Command {
         limits: common::Limits,
         #[command(flatten)]
         implementation: common::Implementation,
+    },
+    /// Merge the --json reports of `iridia replay` jobs (the N shards of one run) into one report: its table (or
+    /// JSON) and JUnit file as one unsharded run gives them, and its exit code (0, 1, 2, 3 as replay's).
+    Merge {
+        /// The reports (each `iridia replay --json` output).
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Print the merged JSON report instead of the tables.
+        #[arg(long)]
+        json: bool,
+        /// Also write the merged run's JUnit XML file.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Accept an incomplete comparison (as for replay).
+        #[arg(long)]
+        allow_unrecorded: bool,
     },
     /// Explain one pixel of a replayed draw: its recorded and replayed values, a one-line verdict, and its history
     /// (fragments, tests, the triangle's vertex inputs and outputs, interpolated inputs, the pixel program's trace).
@@ -159,6 +195,17 @@ enum Command {
     /// bit for bit unless --tolerance. Exit 0 when the draw matches or a set reproduces it, 1 when pixels stay
     /// unexplained, 2 on an error.
     Explain(explain::ExplainArgs),
+}
+
+/// The exit code of a replay or merge: 0 matches, 1 differs, 2 an error, 3 incomplete.
+fn verdict_exit(result: Result<replay::Verdict, String>) -> ExitCode {
+    match result {
+        Ok(replay::Verdict::Matches) => ExitCode::SUCCESS,
+        Ok(replay::Verdict::Differs) => ExitCode::from(1),
+        Ok(replay::Verdict::Failed) => ExitCode::from(2),
+        Ok(replay::Verdict::Incomplete) => ExitCode::from(3),
+        Err(message) => failure(message),
+    }
 }
 
 /// The exit code for an error: 2, with the message on stderr.
@@ -204,7 +251,10 @@ pub fn run() -> ExitCode {
             };
         }
         Command::Replay {
-            capture,
+            captures,
+            shard,
+            junit,
+            program,
             draw,
             all: _,
             exact,
@@ -220,7 +270,10 @@ pub fn run() -> ExitCode {
             let args = replay::ReplayArgs {
                 limits,
                 implementation,
-                capture,
+                captures,
+                shard,
+                junit,
+                programs: program,
                 draw,
                 exact,
                 tolerance,
@@ -231,13 +284,15 @@ pub fn run() -> ExitCode {
                 time_limit: (time_limit > 0.0 && time_limit.is_finite())
                     .then(|| std::time::Duration::from_secs_f64(time_limit)),
             };
-            return match replay::replay(&args) {
-                Ok(replay::Verdict::Matches) => ExitCode::SUCCESS,
-                Ok(replay::Verdict::Differs) => ExitCode::from(1),
-                Ok(replay::Verdict::Failed) => ExitCode::from(2),
-                Ok(replay::Verdict::Incomplete) => ExitCode::from(3),
-                Err(message) => failure(message),
-            };
+            return verdict_exit(replay::replay(&args));
+        }
+        Command::Merge {
+            reports,
+            json,
+            junit,
+            allow_unrecorded,
+        } => {
+            return verdict_exit(batch::merge_command(&reports, json, junit.as_deref(), allow_unrecorded));
         }
         Command::Explain(args) => {
             return match explain::explain(&args) {
@@ -250,7 +305,7 @@ pub fn run() -> ExitCode {
             println!("iridia {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        Command::Disasm { file } => dxbc::disasm(&file),
+        Command::Disasm { file, choice } => dxbc::disasm(&file, &choice),
         Command::Asm { file, output } => dxbc::asm(&file, &output),
         Command::Draw { description, out } => draw::draw(&description, &out),
         Command::Info { capture, json, check } => capture::info(&capture, json, check),

@@ -1,6 +1,10 @@
-//! `iridia replay CAPTURE [--draw N | --all] [--exact | --tolerance SPEC] [--json] [--out DIR] [--flip]`: re-runs
-//! recorded draws and compares each target with what the GPU wrote; a table (or a JSON report) of compared, differing
-//! and ambiguous pixels and the largest error per draw; with `--out`, each draw's pictures and replayed texels.
+//! `iridia replay CAPTURE... [--draw N | --all] [--shard K/N] [--exact | --tolerance SPEC] [--json] [--junit FILE]
+//! [--out DIR] [--flip] [--program STAGE=FILE]`: re-runs recorded draws and compares each target with what the GPU
+//! wrote; a table (or a JSON report) of compared, differing and ambiguous pixels and the largest error per draw; with
+//! `--out`, each draw's pictures and replayed texels. Several captures (files, or folders of them), a shard of the
+//! work and the JUnit file are [`super::batch`]'s (docs/ci.md). `--program ps=FILE` replays draw N with a program
+//! listing (as `iridia disasm CAPTURE --draw N --stage ps` prints it) in place of its own, reporting its difference
+//! and the difference as recorded.
 //! Without `--draw`, the capture's resolves (`ResolveSubresource`, format 1.2) are replayed too, each listed before
 //! the draw it precedes (`r0  resolve before draw 12`; in JSON the `resolves` list, in the frame's order; with `--out`
 //! its replayed destination as `resolveN.bin`), and count like draws: a differing resolve is a difference. Exit
@@ -22,14 +26,15 @@
 //! and `--out` writes the error map as `drawN.rtM.flip.png` (magma: near-black where nothing shows, pale yellow
 //! where most does). The table and the exit code are the same with or without it.
 
+use super::batch::{self, Shard};
 use super::common::{open, print_out, tolerance_of, unrecorded_line};
 use iridia::capture::{Capture, FrameEvent};
 use iridia::compare::TargetReport;
 use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
 use iridia::replay::{
-    DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, UavReport, replay_dispatch,
-    replay_draw, replay_resolve,
+    DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, UavReport, replay_captured,
+    replay_dispatch, replay_draw, replay_resolve,
 };
 use serde_json::{Value, json};
 use std::io::{IsTerminal as _, Read, Seek};
@@ -38,8 +43,14 @@ use std::path::{Path, PathBuf};
 
 /// What `iridia replay` was asked.
 pub struct ReplayArgs {
-    /// The capture.
-    pub capture: PathBuf,
+    /// The captures: files, and folders of `.iridia` files.
+    pub captures: Vec<PathBuf>,
+    /// `--shard K/N`: this job's share of the (capture, event) pairs.
+    pub shard: Option<Shard>,
+    /// `--junit FILE`.
+    pub junit: Option<PathBuf>,
+    /// `--program STAGE=FILE`: programs replacing the draw's.
+    pub programs: Vec<ProgramEdit>,
     /// One draw, or all of them when `None`.
     pub draw: Option<usize>,
     /// `--exact`.
@@ -60,6 +71,32 @@ pub struct ReplayArgs {
     pub limits: super::common::Limits,
     /// `--profile`, `--variants`.
     pub implementation: super::common::Implementation,
+}
+
+/// `--program STAGE=FILE`: a listing (or DXBC blob) to replay a draw's program stage with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramEdit {
+    /// `vs`, `ps`, `gs`, `hs` or `ds`.
+    pub stage: String,
+    /// The listing.
+    pub file: PathBuf,
+}
+
+impl ProgramEdit {
+    /// `STAGE=FILE`.
+    pub fn parse(text: &str) -> Result<ProgramEdit, String> {
+        let (stage, file) = text
+            .split_once('=')
+            .ok_or_else(|| format!("--program {text}: give STAGE=FILE, e.g. ps=edited.asm"))?;
+        let stage = stage.trim().to_ascii_lowercase();
+        if !matches!(stage.as_str(), "vs" | "ps" | "gs" | "hs" | "ds") {
+            return Err(format!("--program {text}: the stage is vs, ps, gs, hs or ds"));
+        }
+        Ok(ProgramEdit {
+            stage,
+            file: PathBuf::from(file),
+        })
+    }
 }
 
 /// How a run of `iridia replay` ended, for the exit code.
@@ -254,56 +291,19 @@ fn dispatch_row(replay: &DispatchReplay) -> String {
     )
 }
 
-/// How the replayed dispatches came out.
-#[derive(Default)]
-struct DispatchCounts {
-    /// Compared with a recorded view.
-    compared: usize,
-    /// Compared and matching.
-    matching: usize,
-    /// Compared and differing.
-    differing: usize,
-    /// Nothing recorded after: replayed only.
-    uncompared: usize,
-    /// Could not be read or run.
-    failed: usize,
-}
-
-impl DispatchCounts {
-    /// Counts a replayed dispatch.
-    fn count(&mut self, replay: &DispatchReplay) {
-        let place = if !replay.compared() {
-            &mut self.uncompared
-        } else if replay.matches() {
-            &mut self.matching
-        } else {
-            &mut self.differing
-        };
-        *place = place.saturating_add(1);
-        if replay.compared() {
-            self.compared = self.compared.saturating_add(1);
-        }
-    }
-
-    /// Every dispatch met.
-    fn total(&self) -> usize {
-        self.compared
-            .saturating_add(self.uncompared)
-            .saturating_add(self.failed)
-    }
-}
-
-/// Writes one file under `dir`.
-fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+/// Writes one file under `dir`, adding its path to `files`.
+fn write_file(dir: &Path, name: &str, bytes: &[u8], files: &mut Vec<String>) -> Result<(), String> {
     let path = dir.join(name);
-    std::fs::write(&path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    files.push(path.display().to_string());
+    Ok(())
 }
 
 /// Writes a target's replayed texels (`drawN.rtM.bin`, `drawN.depth.bin`, as `iridia draw` lays them out) and its
 /// pictures (`.replayed.png`, `.recorded.png`, `.diff.png`, `.heatmap.png`, and with `--flip` `.flip.png`).
-fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), String> {
+fn write_target(dir: &Path, index: usize, target: &TargetReplay, files: &mut Vec<String>) -> Result<(), String> {
     let stem = format!("draw{index}.{}", target.slot);
-    write_file(dir, &format!("{stem}.bin"), &target.replayed)?;
+    write_file(dir, &format!("{stem}.bin"), &target.replayed, files)?;
     for (picture, suffix) in [
         (Picture::Replayed, "replayed"),
         (Picture::Recorded, "recorded"),
@@ -315,14 +315,11 @@ fn write_target(dir: &Path, index: usize, target: &TargetReplay) -> Result<(), S
             .png(picture)
             .map_err(|e| format!("draw {index} {}: {e}", target.slot))?;
         if let Some(png) = png {
-            write_file(dir, &format!("{stem}.{suffix}.png"), &png)?;
+            write_file(dir, &format!("{stem}.{suffix}.png"), &png, files)?;
         }
     }
     Ok(())
 }
-
-/// The table's header.
-const HEADER: &str = "draw  name                      targets        compared  differing  ambiguous  max error                         result";
 
 /// One row of the table: the targets' pixels, then a draw's views and stream-output buffers by name (`u1`, `so0`),
 /// the first difference among them shown before the targets' largest error.
@@ -374,16 +371,21 @@ fn progress_bar(draws: usize) -> indicatif::ProgressBar {
     bar
 }
 
-/// Replays draw `index`, updating `bar` as its triangles are done.
+/// Replays draw `index` (with `args.programs` in place of its programs, and then also as recorded), updating
+/// `bar` as its triangles are done, and writes its `--out` files into `out`; gives its JSON entry and table row.
+#[allow(clippy::too_many_arguments)]
 fn replay_one<R: Read + Seek>(
     capture: &mut Capture<R>,
     index: usize,
     cache: &mut ShaderCache,
     options: &ReplayOptions,
     bar: &indicatif::ProgressBar,
-    time_limit: Option<std::time::Duration>,
-) -> Result<DrawReplay, String> {
+    args: &ReplayArgs,
+    files: &mut Vec<String>,
+    out: Option<&Path>,
+) -> Result<(Value, String), String> {
     let started = std::time::Instant::now();
+    let time_limit = args.time_limit;
     let mut timed_out = false;
     let mut report = |p: &iridia::draw::Progress| {
         if time_limit.is_some_and(|limit| started.elapsed() > limit) {
@@ -401,54 +403,79 @@ fn replay_one<R: Read + Seek>(
         bar.set_message(format!("triangles {}/{}{rows}", p.primitives_done, p.primitives_total));
         ControlFlow::Continue(())
     };
-    let result = replay_draw(capture, index, cache, options, Some(&mut report));
-    result.map_err(|e| match time_limit {
+    let (result, original) = if args.programs.is_empty() {
+        (replay_draw(capture, index, cache, options, Some(&mut report)), None)
+    } else {
+        let mut draw = capture.draw(index).map_err(|e| e.to_string())?;
+        let original = replay_captured(&draw, cache, options, None)
+            .map_err(|e| format!("draw {index} with its recorded programs: {e}"))?;
+        apply_edits(&mut draw, &args.programs)?;
+        (
+            replay_captured(&draw, cache, options, Some(&mut report)),
+            Some(original),
+        )
+    };
+    let replay = result.map_err(|e| match time_limit {
         Some(limit) if timed_out => format!(
             "draw {index} ran longer than the time limit of {} s and was stopped (--time-limit)",
             limit.as_secs_f64()
         ),
         _ => e.to_string(),
-    })
-}
-
-/// How the replayed resolves came out.
-#[derive(Default)]
-struct ResolveCounts {
-    /// Compared with a recorded destination.
-    compared: usize,
-    /// Compared and matching.
-    matching: usize,
-    /// Compared and differing.
-    differing: usize,
-    /// Not recorded after: replayed only.
-    uncompared: usize,
-    /// Could not be read or resolved.
-    failed: usize,
-}
-
-impl ResolveCounts {
-    /// Counts a replayed resolve.
-    fn count(&mut self, replay: &ResolveReplay) {
-        let place = match replay.matches() {
-            None => &mut self.uncompared,
-            Some(true) => &mut self.matching,
-            Some(false) => &mut self.differing,
-        };
-        *place = place.saturating_add(1);
-        if replay.matches().is_some() {
-            self.compared = self.compared.saturating_add(1);
+    })?;
+    if let Some(dir) = out {
+        for target in &replay.targets {
+            write_target(dir, index, target, files)?;
+        }
+        for uav in &replay.uavs {
+            write_file(dir, &format!("draw{index}.{}.bin", uav.name()), &uav.replayed, files)?;
+        }
+        for buffer in &replay.stream_output {
+            write_file(
+                dir,
+                &format!("draw{index}.{}.bin", buffer.name()),
+                &buffer.replayed,
+                files,
+            )?;
         }
     }
-
-    /// Every resolve met.
-    fn total(&self) -> usize {
-        self.compared
-            .saturating_add(self.uncompared)
-            .saturating_add(self.failed)
+    let mut entry = draw_json(&replay)?;
+    let mut row_text = row(&replay);
+    if let Some(original) = original {
+        let (compared, differing, _) = totals(&original);
+        let edits: Vec<String> = args
+            .programs
+            .iter()
+            .map(|e| format!("{}={}", e.stage, e.file.display()))
+            .collect();
+        if let Some(object) = entry.as_object_mut() {
+            object.insert("programs".to_owned(), json!(edits));
+            object.insert(
+                "original".to_owned(),
+                json!({"compared_pixels": compared, "differing_pixels": differing, "matches": original.matches()}),
+            );
+        }
+        row_text.push_str(&format!(
+            "\n      with {}: as recorded {differing} of {compared} pixels differ",
+            edits.join(" ")
+        ));
     }
+    Ok((entry, row_text))
 }
 
-/// Runs `iridia replay`.
+/// What every capture of a run is replayed with.
+struct Settings {
+    /// The tolerance, the draw options and the rest.
+    options: ReplayOptions,
+    /// The tolerance as the options named it.
+    tolerance_name: String,
+    /// The implementation variants replayed under.
+    variants: iridia::draw::Variants,
+}
+
+/// Runs `iridia replay`: every capture the arguments name (files, and the `.iridia` files under folders), each
+/// draw, resolve and dispatch of the shard asked for; prints one capture's table or JSON as before, several
+/// captures' (or a shard's) each in turn with a summary table (or one JSON report of them all), and writes the JUnit
+/// file.
 pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     let (tolerance, tolerance_name) = tolerance_of(args.exact, args.tolerance.as_deref())?;
     let mut options = ReplayOptions {
@@ -457,263 +484,214 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         ..ReplayOptions::default()
     };
     options.draw.variants = args.implementation.variants()?;
-    let variants = options.draw.variants;
-    let path = &args.capture;
+    let settings = Settings {
+        variants: options.draw.variants,
+        options,
+        tolerance_name,
+    };
+    let captures = batch::capture_files(&args.captures)?;
+    let batched = captures.len() != 1 || args.shard.is_some();
+    if batched && args.draw.is_some() {
+        return Err("--draw picks a draw of one capture: give one capture and no --shard".to_owned());
+    }
+    if !args.programs.is_empty() && args.draw.is_none() {
+        return Err("--program replaces a program of one draw: give --draw N".to_owned());
+    }
+    let out_dirs = batch::output_folders(args.out.as_deref(), &captures);
+    let mut reports = Vec::new();
+    for (path, out) in captures.iter().zip(&out_dirs) {
+        reports.push(replay_capture(path, args, &settings, out.as_deref())?);
+    }
+    let report = if batched {
+        batch::batch_report(reports, args.shard)
+    } else {
+        reports.pop().unwrap_or(Value::Null)
+    };
+    if let Some(file) = &args.junit {
+        let xml = batch::junit(&report);
+        std::fs::write(file, xml).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
+        print_out(&format!("{text}\n"))?;
+    } else {
+        print_out(&batch::report_text(&report, args.allow_unrecorded))?;
+    }
+    Ok(batch::verdict(&report, args.allow_unrecorded))
+}
+
+/// Reads `file`, a listing (`.asm`, as `iridia disasm` prints it) or a DXBC blob, as a program's bytes.
+fn program_bytes(file: &Path) -> Result<std::sync::Arc<[u8]>, String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    if bytes.starts_with(b"DXBC") {
+        return Ok(bytes.into());
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: neither a DXBC blob nor a text listing", file.display()))?;
+    let blob = iridia::dxbc::asm::assemble(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(blob.into())
+}
+
+/// Puts the `--program` edits into `draw`'s state.
+fn apply_edits(draw: &mut iridia::capture::CapturedDraw, edits: &[ProgramEdit]) -> Result<(), String> {
+    for edit in edits {
+        let bytes = program_bytes(&edit.file)?;
+        let state = &mut draw.state;
+        match edit.stage.as_str() {
+            "vs" => state.vertex_shader = bytes,
+            "ps" => state.pixel_shader = Some(bytes),
+            "gs" if state.geometry_shader.is_some() => state.geometry_shader = Some(bytes),
+            "hs" if state.hull_shader.is_some() => state.hull_shader = Some(bytes),
+            "ds" if state.domain_shader.is_some() => state.domain_shader = Some(bytes),
+            other => {
+                return Err(format!(
+                    "--program {other}=...: draw {} has no {other} program to replace (vs, ps, or a bound gs, hs, ds)",
+                    draw.index
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replays one capture's draws, resolves and dispatches (those of `args.shard`, or draw `args.draw`) and gives its
+/// report: the JSON `--json` prints for it, each entry with its place in the frame (`position`), its time
+/// (`seconds`), its table row (`row`) and the files written for it (`files`), which is all the table, the JUnit file
+/// and a merge need.
+fn replay_capture(path: &Path, args: &ReplayArgs, settings: &Settings, out: Option<&Path>) -> Result<Value, String> {
+    let mut options = settings.options.clone();
     let mut capture = open(path)?;
     args.limits.apply(&mut capture, &mut options);
     let count = capture.draw_count();
     let unrecorded = capture.unrecorded_draws().to_vec();
-    let indices: Vec<usize> = match args.draw {
-        Some(index) if index >= count => {
-            return Err(format!(
-                "{}: there is no draw {index}; the capture has {count} (0 to {})",
-                path.display(),
-                count.saturating_sub(1)
-            ));
-        }
-        Some(index) => vec![index],
-        None => (0..count).collect(),
-    };
-    if let Some(dir) = &args.out {
+    if let Some(index) = args.draw
+        && index >= count
+    {
+        return Err(format!(
+            "{}: there is no draw {index}; the capture has {count} (0 to {})",
+            path.display(),
+            count.saturating_sub(1)
+        ));
+    }
+    if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     }
+    let shard_name = batch::shard_name(path);
+    // the draws, and without --draw the resolves and dispatches among them, in the frame's order
+    let events: Vec<(usize, FrameEvent)> = match args.draw {
+        Some(index) => vec![(0, FrameEvent::Draw(index))],
+        None => capture.events().into_iter().enumerate().collect(),
+    };
+    let events: Vec<(usize, FrameEvent)> = events
+        .into_iter()
+        .filter(|(_, event)| args.shard.is_none_or(|shard| shard.takes(&shard_name, *event)))
+        .collect();
+    let draw_events = events.iter().filter(|(_, e)| matches!(e, FrameEvent::Draw(_))).count();
     let mut cache = ShaderCache::new();
-    let bar = progress_bar(indices.len());
+    let bar = progress_bar(draw_events);
     let mut draws_json = Vec::new();
     let mut resolves_json = Vec::new();
-    let mut rows = Vec::new();
-    let (mut compared, mut matching, mut differing, mut failed) = (0usize, 0usize, 0usize, 0usize);
-    let mut resolved = ResolveCounts::default();
-    let mut dispatched = DispatchCounts::default();
     let mut dispatches_json = Vec::new();
-    // the draws, and without --draw the resolves and dispatches among them, in the frame's order
-    let events: Vec<FrameEvent> = if args.draw.is_none() {
-        capture.events()
-    } else {
-        indices.iter().map(|&index| FrameEvent::Draw(index)).collect()
-    };
     let dispatch_options = DispatchOptions {
         work_limit: options.draw.work_limit,
         unbound: options.draw.unbound,
     };
-    for event in events {
-        let index = match event {
-            FrameEvent::Draw(index) => index,
+    for (position, event) in events {
+        let started = std::time::Instant::now();
+        let mut files = Vec::new();
+        let (mut entry, row_text, list) = match event {
             FrameEvent::Resolve(index) => {
                 let outcome = capture
                     .resolve(index)
                     .and_then(|resolve| replay_resolve(&resolve, &options.tolerance))
                     .map_err(|e| format!("{}: {e}", path.display()));
-                match outcome {
+                let (entry, row_text) = match outcome {
                     Ok(replay) => {
-                        resolved.count(&replay);
-                        if let Some(dir) = &args.out {
-                            write_file(dir, &format!("resolve{index}.bin"), &replay.replayed)?;
+                        if let Some(dir) = out {
+                            write_file(dir, &format!("resolve{index}.bin"), &replay.replayed, &mut files)?;
                         }
-                        if args.json {
-                            resolves_json.push(resolve_json(&replay)?);
-                        } else {
-                            rows.push(resolve_row(&replay));
-                        }
+                        (resolve_json(&replay)?, resolve_row(&replay))
                     }
                     Err(message) => {
-                        resolved.failed = resolved.failed.saturating_add(1);
                         bar.suspend(|| eprintln!("iridia: {message}"));
-                        if args.json {
-                            resolves_json.push(json!({"index": index, "error": message}));
-                        } else {
-                            rows.push(format!("{:>4}  error: {message}", format!("r{index}")));
-                        }
+                        let row_text = format!("{:>4}  error: {message}", format!("r{index}"));
+                        (json!({"index": index, "error": message}), row_text)
                     }
-                }
-                continue;
+                };
+                (entry, row_text, &mut resolves_json)
             }
             FrameEvent::Dispatch(index) => {
                 let outcome = capture
                     .dispatch(index)
                     .and_then(|dispatch| replay_dispatch(&dispatch, &options.tolerance, &dispatch_options))
                     .map_err(|e| format!("{}: {e}", path.display()));
-                match outcome {
+                let (entry, row_text) = match outcome {
                     Ok(replay) => {
-                        dispatched.count(&replay);
-                        if let Some(dir) = &args.out {
+                        if let Some(dir) = out {
                             for uav in &replay.uavs {
-                                write_file(dir, &format!("dispatch{index}.{}.bin", uav.name()), &uav.replayed)?;
+                                let name = format!("dispatch{index}.{}.bin", uav.name());
+                                write_file(dir, &name, &uav.replayed, &mut files)?;
                             }
                         }
-                        if args.json {
-                            dispatches_json.push(dispatch_json(&replay)?);
-                        } else {
-                            rows.push(dispatch_row(&replay));
-                        }
+                        (dispatch_json(&replay)?, dispatch_row(&replay))
                     }
                     Err(message) => {
-                        dispatched.failed = dispatched.failed.saturating_add(1);
                         bar.suspend(|| eprintln!("iridia: {message}"));
-                        if args.json {
-                            dispatches_json.push(json!({"index": index, "error": message}));
-                        } else {
-                            rows.push(format!("{:>4}  error: {message}", format!("d{index}")));
-                        }
+                        let row_text = format!("{:>4}  error: {message}", format!("d{index}"));
+                        (json!({"index": index, "error": message}), row_text)
                     }
-                }
-                continue;
+                };
+                (entry, row_text, &mut dispatches_json)
+            }
+            FrameEvent::Draw(index) => {
+                let outcome = replay_one(&mut capture, index, &mut cache, &options, &bar, args, &mut files, out);
+                bar.inc(1);
+                let (entry, row_text) = match outcome {
+                    Ok(entry) => entry,
+                    Err(message) => {
+                        let message = format!("{}: {message}", path.display());
+                        bar.suspend(|| eprintln!("iridia: {message}"));
+                        let row_text = format!("{index:>4}  error: {message}");
+                        (json!({"index": index, "error": message}), row_text)
+                    }
+                };
+                (entry, row_text, &mut draws_json)
             }
         };
-        match replay_one(&mut capture, index, &mut cache, &options, &bar, args.time_limit) {
-            Ok(replay) => {
-                if replay.compared() {
-                    compared = compared.saturating_add(1);
-                    if replay.matches() {
-                        matching = matching.saturating_add(1);
-                    } else {
-                        differing = differing.saturating_add(1);
-                    }
-                }
-                if let Some(dir) = &args.out {
-                    for target in &replay.targets {
-                        write_target(dir, index, target)?;
-                    }
-                    for uav in &replay.uavs {
-                        write_file(dir, &format!("draw{index}.{}.bin", uav.name()), &uav.replayed)?;
-                    }
-                    for buffer in &replay.stream_output {
-                        write_file(dir, &format!("draw{index}.{}.bin", buffer.name()), &buffer.replayed)?;
-                    }
-                }
-                if args.json {
-                    draws_json.push(draw_json(&replay)?);
-                } else {
-                    rows.push(row(&replay));
-                }
-            }
-            Err(message) => {
-                failed = failed.saturating_add(1);
-                let message = format!("{}: {message}", path.display());
-                bar.suspend(|| eprintln!("iridia: {message}"));
-                if args.json {
-                    draws_json.push(json!({"index": index, "error": message}));
-                } else {
-                    rows.push(format!("{index:>4}  error: {message}"));
-                }
-            }
+        if let Some(object) = entry.as_object_mut() {
+            object.insert("position".to_owned(), json!(position));
+            object.insert("seconds".to_owned(), json!(started.elapsed().as_secs_f64()));
+            object.insert("row".to_owned(), json!(row_text));
+            object.insert("files".to_owned(), json!(files));
         }
-        bar.inc(1);
+        list.push(entry);
     }
     bar.finish_and_clear();
-    let others_compared = compared
-        .saturating_add(resolved.compared)
-        .saturating_add(dispatched.compared);
-    if args.json {
-        let unrecorded_json: Vec<Value> = unrecorded
-            .iter()
-            .map(|u| {
-                json!({
-                    "before_draw": u.before_draw,
-                    "name": u.name,
-                    "api_call": u.api_call,
-                    "reason": u.reason,
-                })
+    let unrecorded_json: Vec<Value> = unrecorded
+        .iter()
+        .map(|u| {
+            json!({
+                "before_draw": u.before_draw,
+                "name": u.name,
+                "api_call": u.api_call,
+                "reason": u.reason,
+                "line": unrecorded_line(u),
             })
-            .collect();
-        let report = json!({
-            "capture": path.display().to_string(),
-            "tolerance": tolerance_name,
-            "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
-            "draws": draws_json,
-            "resolves": resolves_json,
-            "dispatches": dispatches_json,
-            "unrecorded_draws": unrecorded_json,
-            "summary": {
-                "draws": indices.len(),
-                "compared": compared,
-                "matching": matching,
-                "differing": differing,
-                "errors": failed.saturating_add(resolved.failed).saturating_add(dispatched.failed),
-                "unrecorded": unrecorded.len(),
-                "resolves": resolved.total(),
-                "resolves_compared": resolved.compared,
-                "resolves_matching": resolved.matching,
-                "resolves_differing": resolved.differing,
-                "dispatches": dispatched.total(),
-                "dispatches_compared": dispatched.compared,
-                "dispatches_matching": dispatched.matching,
-                "dispatches_differing": dispatched.differing,
-            },
-        });
-        let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
-        print_out(&format!("{text}\n"))?;
-    } else {
-        let under = if variants.is_empty() {
-            String::new()
-        } else {
-            format!(", variants: {}", variants.names())
-        };
-        let mut text = format!(
-            "{}: {} of {count} draws, tolerance: {tolerance_name}{under}\n{HEADER}\n",
-            path.display(),
-            indices.len()
-        );
-        for line in &rows {
-            text.push_str(line);
-            text.push('\n');
-        }
-        text.push_str(&format!("{compared} compared: {matching} match, {differing} differ"));
-        if failed > 0 {
-            text.push_str(&format!(", {failed} failed"));
-        }
-        if resolved.total() > 0 {
-            text.push_str(&format!(
-                "; {} resolves, {} compared: {} match, {} differ",
-                resolved.total(),
-                resolved.compared,
-                resolved.matching,
-                resolved.differing
-            ));
-            if resolved.failed > 0 {
-                text.push_str(&format!(", {} failed", resolved.failed));
-            }
-        }
-        if dispatched.total() > 0 {
-            text.push_str(&format!(
-                "; {} dispatches, {} compared: {} match, {} differ",
-                dispatched.total(),
-                dispatched.compared,
-                dispatched.matching,
-                dispatched.differing
-            ));
-            if dispatched.failed > 0 {
-                text.push_str(&format!(", {} failed", dispatched.failed));
-            }
-        }
-        text.push('\n');
-        for draw in &unrecorded {
-            text.push_str(&format!("not recorded: {}\n", unrecorded_line(draw)));
-        }
-        if !unrecorded.is_empty() {
-            text.push_str(&format!(
-                "{} draws of the frame were not recorded{}\n",
-                unrecorded.len(),
-                if args.allow_unrecorded {
-                    " (allowed)"
-                } else {
-                    ": exit 3 (--allow-unrecorded to accept)"
-                }
-            ));
-        }
-        if others_compared == 0 && failed == 0 && !args.allow_unrecorded {
-            text.push_str("nothing was compared: exit 3 (--allow-unrecorded to accept)\n");
-        }
-        print_out(&text)?;
+        })
+        .collect();
+    let mut report = json!({
+        "capture": path.display().to_string(),
+        "draw_count": count,
+        "tolerance": settings.tolerance_name,
+        "variants": settings.variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
+        "draws": draws_json,
+        "resolves": resolves_json,
+        "dispatches": dispatches_json,
+        "unrecorded_draws": unrecorded_json,
+    });
+    let summary = batch::Summary::of(&report);
+    if let Some(object) = report.as_object_mut() {
+        object.insert("summary".to_owned(), json!(summary));
     }
-    let incomplete = !args.allow_unrecorded && (!unrecorded.is_empty() || others_compared == 0);
-    Ok(if failed > 0 || resolved.failed > 0 || dispatched.failed > 0 {
-        Verdict::Failed
-    } else if incomplete {
-        Verdict::Incomplete
-    } else if differing > 0 || resolved.differing > 0 || dispatched.differing > 0 {
-        Verdict::Differs
-    } else {
-        Verdict::Matches
-    })
+    Ok(report)
 }
