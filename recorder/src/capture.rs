@@ -1007,11 +1007,17 @@ impl ActiveCapture {
                     .iter()
                     .find(|(s, _)| *s == stream)
                     .and_then(|(_, query)| query_primitives(context, query))
-                    .map(|primitives| primitives * u64::from(so.vertices_per_primitive) * u64::from(stride)),
+                    .map(|primitives| {
+                        primitives
+                            .saturating_mul(u64::from(so.vertices_per_primitive))
+                            .saturating_mul(u64::from(stride))
+                    }),
             };
             match written {
                 Some(bytes) => {
-                    let filled = (u64::from(target.offset) + bytes).min(u64::from(target.bytes)) as u32;
+                    let filled = u64::from(target.offset)
+                        .saturating_add(bytes)
+                        .min(u64::from(target.bytes)) as u32;
                     self.filled.insert(key, (filled, target.resource.clone()));
                 }
                 None => {
@@ -1535,7 +1541,7 @@ struct UavPlan {
 
 /// The unordered access view slots of `device`: 64 from feature level 11_1 (D3D11.1's
 /// `D3D11_1_UAV_SLOT_COUNT`), 8 below it (5.3.9, 18.5).
-fn uav_slot_count(device: &ID3D11Device) -> usize {
+pub fn uav_slot_count(device: &ID3D11Device) -> usize {
     // SAFETY: a live device; `GetFeatureLevel` only reads it.
     if unsafe { device.GetFeatureLevel() }.0 >= windows::Win32::Graphics::Direct3D::D3D_FEATURE_LEVEL_11_1.0 {
         64

@@ -672,9 +672,10 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // into the multisampled targets; the DrawAuto between them with no vertex buffer bound is listed, with the
     // render target bound (rt5: 64x64 RGBA8, one sample); then the triangle into a 4x target made without the
     // shader-resource bind flag, the triangle through a geometry program, the triangle tessellated, the triangle
-    // through a pixel program with views, the two indirect draws, the three stream-output draws and the DrawAuto
-    // of what they streamed (testapp.c's stage_draws), then the frame's draws 10 to 13.
-    assert_eq!(capture.draw_count(), 28);
+    // through a pixel program with views, the two indirect draws, the three stream-output draws, the DrawAuto of
+    // what they streamed and the same vertices drawn by Draw (testapp.c's stage_draws), then the frame's draws 10
+    // to 13.
+    assert_eq!(capture.draw_count(), 29);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -1291,10 +1292,17 @@ fn draw_auto_is_recorded_with_the_vertex_count_stream_output_left() {
     // the vertices it draws from: the buffer as draw C left it
     let vertices = draw.state.vertex_buffers[0].as_ref().unwrap();
     assert!(vertices.data[..] == read("so_c_after.bin")[..]);
-    // Wine 8's DrawAuto is a stub that draws nothing (its d3d11 says FIXME), so what Wine left is the target
-    // unchanged, where the replay draws the vertices D3D11 would: the two are not compared here; the replay only
-    // has to run.
-    iridia::replay::replay_draw(
+    // Wine 8's DrawAuto is a stub that draws nothing (its d3d11 says FIXME): what Wine left is the target unchanged.
+    assert!(read("auto_before.bin") == read("auto_after.bin"));
+    // So the replay, which draws the vertex_count vertices D3D11's DrawAuto draws, is compared with what Wine drew
+    // for the same vertices through Draw(20, 0) into a target cleared alike (the program's next draw, recorded as
+    // such), under the format's tolerance.
+    let drawn = read("auto_draw_after.bin");
+    assert!(drawn != read("auto_before.bin"), "Draw(20, 0) drew nothing");
+    let direct = capture.draw(24).unwrap();
+    assert_eq!(direct.api_call.as_deref(), Some("Draw(20, 0)"));
+    assert!(direct.targets[0].after.as_deref() == Some(&drawn[..]));
+    let replay = iridia::replay::replay_draw(
         &mut capture,
         23,
         &mut ShaderCache::new(),
@@ -1302,6 +1310,15 @@ fn draw_auto_is_recorded_with_the_vertex_count_stream_output_left() {
         None,
     )
     .unwrap();
+    let format = target.format;
+    let replayed = replay.targets[0].replayed_image().unwrap();
+    let comparison = compare(
+        &iridia::compare::Image::new(format, 64, 64, &drawn).unwrap(),
+        &replayed,
+        &CompareOptions::new(Tolerance::for_format(format)),
+    )
+    .unwrap();
+    assert_eq!(comparison.report.differing_pixels, 0, "{:?}", comparison.report);
 }
 
 /// Whether a process ended by SIGKILL.

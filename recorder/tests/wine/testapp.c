@@ -681,7 +681,8 @@ static ID3D11UnorderedAccessView *make_buffer_uav(ID3D11Device *device, ID3D11Bu
  *      under Wine two queries of one kind cannot be active at once, and the recorder counts with its own); then the
  *      buffer as vertex buffer 0
  *      (stride 32) through color.hlsl's vertex program and DrawAuto into another 64x64 target: auto_before.bin,
- *      auto_after.bin (Wine 8's DrawAuto draws nothing: its d3d11 leaves it a stub). */
+ *      auto_after.bin (Wine 8's DrawAuto draws nothing: its d3d11 leaves it a stub), then the same vertices by
+ *      Draw(20, 0) into a third target cleared alike: auto_draw_after.bin. */
 static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
 {
     static const UINT args[12] = {3, 1, 0, 0, 3, 1, 0, 0, 0, 2, 1, 1};
@@ -820,6 +821,7 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         ID3D11Buffer *so_buffer, *none_buffer = NULL, *vbs[2];
         struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
         struct target t2 = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        struct target t3 = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
         ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
         int n;
         memset(pattern, 0xab, sizeof(pattern));
@@ -835,6 +837,7 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         free(code);
         ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
         ID3D11DeviceContext_ClearRenderTargetView(ctx, t2.rtv, clear);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t3.rtv, clear);
         bind_color(s, ctx, t.rtv, NULL, cb, 64.0f, 64.0f);
         set_draw_constants(ctx, cb, -0.35f, 0.05f, 0.9f, 0.8f, 0.5f, 1.0f);
         ID3D11DeviceContext_GSSetShader(ctx, gs_so, NULL, 0);
@@ -874,6 +877,12 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         read_back(ctx, t2.texture, "auto_before.bin");
         ID3D11DeviceContext_DrawAuto(ctx);
         read_back(ctx, t2.texture, "auto_after.bin");
+        /* the same vertices drawn by Draw: the buffer's filled size after draw C is 448 + 2 triangles x 3 vertices x
+           32 bytes = 640, so D3D11's DrawAuto draws 640 / 32 = 20 vertices (8.9); into a third target cleared alike,
+           read back after (auto_draw_after.bin): what DrawAuto draws where it is not a stub */
+        ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &t3.rtv, NULL);
+        ID3D11DeviceContext_Draw(ctx, 20, 0);
+        read_back(ctx, t3.texture, "auto_draw_after.bin");
         ID3D11DeviceContext_IASetInputLayout(ctx, s->layout_color);
         ID3D11GeometryShader_Release(gs_so);
         ID3D11GeometryShader_Release(gs_discard);
