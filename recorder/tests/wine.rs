@@ -673,9 +673,9 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // render target bound (rt5: 64x64 RGBA8, one sample); then the triangle into a 4x target made without the
     // shader-resource bind flag, the triangle through a geometry program, the triangle tessellated, the triangle
     // through a pixel program with views, the two indirect draws, the three stream-output draws, the DrawAuto of
-    // what they streamed and the same vertices drawn by Draw (testapp.c's stage_draws), then the frame's draws 10
-    // to 13.
-    assert_eq!(capture.draw_count(), 29);
+    // what they streamed, the same vertices drawn by Draw and a draw with views into a 4x target (testapp.c's
+    // stage_draws), then the frame's draws 10 to 13.
+    assert_eq!(capture.draw_count(), 30);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -1319,6 +1319,51 @@ fn draw_auto_is_recorded_with_the_vertex_count_stream_output_left() {
     )
     .unwrap();
     assert_eq!(comparison.report.differing_pixels, 0, "{:?}", comparison.report);
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn a_draw_with_views_into_a_multisampled_target_keeps_its_views_bound() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws e): ps_uav's views bound with a 4x render target, whose samples the recorder reads
+    // with draws of its own before and after the program's (crate::msaa), binding its own target in between: the
+    // program's draw still ran with its views, as the program's readbacks show (u1's word 0 counted the pixels,
+    // u3's counter went up from the initial count 3 by as many)
+    let raw_before = read("msuav_raw_before.bin");
+    let raw_after = read("msuav_raw_after.bin");
+    let pixels = word(&raw_after) - word(&raw_before);
+    assert!(
+        pixels > 100,
+        "{pixels} pixels counted: the views were not bound when the program drew"
+    );
+    assert_eq!(word(&read("msuav_counter_before.bin")), 3);
+    assert_eq!(word(&read("msuav_counter_after.bin")), 3 + pixels);
+    let draw = capture.draw(25).unwrap();
+    assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
+    let [target] = &draw.targets[..] else {
+        panic!("one target, not {}", draw.targets.len())
+    };
+    assert_eq!(target.resource.sample_count, 4);
+    let view = |slot: usize| draw.state.uavs[slot].as_ref().unwrap();
+    let after = |slot: usize| draw.uavs_after[slot].as_ref().unwrap();
+    assert!(buffer_bytes(&view(1).resource) == &raw_before[..]);
+    assert!(after(1).bytes.as_deref() == Some(&raw_after[..]));
+    assert_eq!(view(3).initial_count, Some(3));
+    assert_eq!(after(3).counter, Some(3 + pixels));
+    // replayed through the library: every view matches
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        25,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(replay.uavs.len(), 3);
+    for uav in &replay.uavs {
+        assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
+    }
 }
 
 /// Whether a process ended by SIGKILL.

@@ -682,7 +682,11 @@ static ID3D11UnorderedAccessView *make_buffer_uav(ID3D11Device *device, ID3D11Bu
  *      buffer as vertex buffer 0
  *      (stride 32) through color.hlsl's vertex program and DrawAuto into another 64x64 target: auto_before.bin,
  *      auto_after.bin (Wine 8's DrawAuto draws nothing: its d3d11 leaves it a stub), then the same vertices by
- *      Draw(20, 0) into a third target cleared alike: auto_draw_after.bin. */
+ *      Draw(20, 0) into a third target cleared alike: auto_draw_after.bin;
+ *   e) the triangle through ps_uav as in a), into a 4x multisampled render target (made without the
+ *      shader-resource bind flag, so the recorder reads its samples with draws of its own, binding targets of its
+ *      own, around the program's, which must still run with its views): u1 a raw buffer (5, 0, 0, 0), u2 a 64x64 R32_UINT texture, u3 a counter
+ *      view, its initial count 3 (Draw(3, 0)); msuav_raw_{before,after}.bin, msuav_counter_{before,after}.bin. */
 static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
 {
     static const UINT args[12] = {3, 1, 0, 0, 3, 1, 0, 0, 0, 2, 1, 1};
@@ -886,6 +890,52 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         ID3D11DeviceContext_IASetInputLayout(ctx, s->layout_color);
         ID3D11GeometryShader_Release(gs_so);
         ID3D11GeometryShader_Release(gs_discard);
+    }
+    /* e) */
+    {
+        static const UINT raw_init[4] = {5, 0, 0, 0};
+        UINT initial[3] = {(UINT)-1, (UINT)-1, 3};
+        struct target ms = {0};
+        D3D11_TEXTURE2D_DESC desc = {0};
+        ID3D11PixelShader *ps;
+        ID3D11Texture2D *tex;
+        ID3D11UnorderedAccessView *views[3], *none[3] = {NULL, NULL, NULL};
+        ID3D11Buffer *raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0,
+                sizeof(raw_init), raw_init);
+        ID3D11Buffer *structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4,
+                16 * 4, NULL);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        desc.Width = desc.Height = 64;
+        desc.MipLevels = desc.ArraySize = 1;
+        desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        desc.SampleDesc.Count = 4;
+        desc.Usage = D3D11_USAGE_DEFAULT;
+        desc.BindFlags = D3D11_BIND_RENDER_TARGET;
+        CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, NULL, &ms.texture), "CreateTexture2D (4x, UAV draw)");
+        CHECK(ID3D11Device_CreateRenderTargetView(s->device, (ID3D11Resource *)ms.texture, NULL, &ms.rtv), "CreateRenderTargetView");
+        desc.Format = DXGI_FORMAT_R32_UINT;
+        desc.SampleDesc.Count = 1;
+        desc.BindFlags = D3D11_BIND_UNORDERED_ACCESS;
+        CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, NULL, &tex), "CreateTexture2D (UAV texture)");
+        views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 4, D3D11_BUFFER_UAV_FLAG_RAW);
+        CHECK(ID3D11Device_CreateUnorderedAccessView(s->device, (ID3D11Resource *)tex, NULL, &views[1]), "CreateUnorderedAccessView");
+        views[2] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 16, D3D11_BUFFER_UAV_FLAG_COUNTER);
+        code = load_file("ps_uav.ps.dxbc", &size);
+        CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps), "CreatePixelShader (UAVs)");
+        free(code);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, ms.rtv, clear);
+        bind_color(s, ctx, ms.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(ctx, cb, -0.1f, 0.15f, 0.6f, 0.9f, 0.3f, 1.0f);
+        ID3D11DeviceContext_PSSetShader(ctx, ps, NULL, 0);
+        ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &ms.rtv, NULL, 1, 3, views, initial);
+        read_back_buffer(ctx, raw, "msuav_raw_before.bin");
+        read_back_counter(ctx, views[2], "msuav_counter_before.bin");
+        ID3D11DeviceContext_Draw(ctx, 3, 0);
+        read_back_buffer(ctx, raw, "msuav_raw_after.bin");
+        read_back_counter(ctx, views[2], "msuav_counter_after.bin");
+        ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &ms.rtv, NULL, 1, 3, none, NULL);
+        ID3D11DeviceContext_PSSetShader(ctx, s->ps_color, NULL, 0);
+        ID3D11PixelShader_Release(ps);
     }
 }
 
