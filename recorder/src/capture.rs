@@ -1469,11 +1469,13 @@ fn stream_queries(device: &ID3D11Device, so: &StreamOutputPlan) -> Result<Vec<(u
     Ok(queries)
 }
 
-/// `NumPrimitivesWritten` of an ended stream-output statistics query, waiting for it (the draw's reads were
-/// mapped already, so the GPU is done or nearly); `None` when it does not come.
+/// `NumPrimitivesWritten` of an ended stream-output statistics query, waiting for it at most a second (the draw's
+/// reads were mapped already, so the GPU is done with the draw); `None` when it does not come (under Wine, a query of
+/// the program's own of the same kind around the draw leaves the recorder's without a result).
 fn query_primitives(context: &ID3D11DeviceContext, query: &ID3D11Query) -> Option<u64> {
     let mut data = D3D11_QUERY_DATA_SO_STATISTICS::default();
-    for _ in 0..100_000 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while std::time::Instant::now() < deadline {
         // SAFETY: a live context and ended query; `data` is writable for its size. The raw call gives S_FALSE
         // (not ready) apart from S_OK.
         let result = unsafe {

@@ -1,6 +1,7 @@
 //! A recorded draw on its way to the capture file: [`DrawJob`] holds the draw's state and its data — of type `D`,
 //! which is a reference to a pending read while the recorder gathers it and the bytes once read — and the writer
-//! thread turns it into a manifest entry, hashing and compressing its blobs ([`WriterThread`]).
+//! thread turns it into a manifest entry, hashing and compressing its blobs ([`WriterThread`]). A dispatch travels
+//! the same way as a [`DispatchJob`], placed after the draws and resolves the writer has added.
 
 use crate::log::log;
 use crate::readback::Bytes;
