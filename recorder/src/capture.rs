@@ -343,6 +343,7 @@ impl ActiveCapture {
         call: DrawCall,
         indirect: Option<Indirect>,
         auto: bool,
+        arguments: Option<ArgumentsPlan>,
         draw: &mut dyn FnMut(),
     ) -> Result<bool> {
         // SAFETY: a live context; `GetType` only reads it.
@@ -352,6 +353,7 @@ impl ActiveCapture {
         self.probe_layouts(&device);
         let started = std::time::Instant::now();
         let mut plan = query(context, &device, call, indirect, auto)?;
+        plan.arguments = arguments;
         let streams = match &mut plan.stream_output {
             Some(so) if !so.targets.is_empty() => {
                 if deferred {
@@ -462,6 +464,16 @@ impl ActiveCapture {
                 .and_then(|r| r.get(sub))
                 .cloned()
                 .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
+        });
+        let mapped = mapped.and_then(|mut job| {
+            if let Some(arguments) = job.arguments.take() {
+                let words: Vec<u32> = arguments
+                    .chunks_exact(4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                    .collect();
+                job.call = call_from_arguments(job.call, &words)?;
+            }
+            Ok(job)
         });
         match mapped {
             Ok(job) => {
@@ -827,6 +839,10 @@ impl ActiveCapture {
         };
         let ps = self.gather_stage(context, device, &plan.ps, deferred, reads)?;
         let uavs = self.gather_uavs(context, device, &plan.uavs, deferred, reads)?;
+        let arguments = match &plan.arguments {
+            Some(arguments) => Some(self.read_argument_words(context, device, arguments, reads)?),
+            None => None,
+        };
         let stream_output = match &plan.stream_output {
             Some(so) => {
                 let mut targets = Vec::with_capacity(so.targets.len());
@@ -868,6 +884,7 @@ impl ActiveCapture {
         let job = DrawJob {
             call: plan.call,
             indirect: plan.indirect,
+            arguments,
             auto: plan.auto,
             stream_output,
             name: Some(context_name(context).to_owned()),
@@ -1122,6 +1139,41 @@ impl ActiveCapture {
         reads.push(Read {
             staging,
             kind: ReadKind::Buffer { bytes: 4 },
+            cache: None,
+            convert: Conversion::None,
+        });
+        Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+
+    /// Issues the read of an indirect draw's argument words (a staging copy of just those bytes, on the draw's
+    /// context, mapped with the draw's other reads).
+    fn read_argument_words(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        arguments: &ArgumentsPlan,
+        reads: &mut Vec<Read>,
+    ) -> Result<DataRef> {
+        let bytes = arguments.words * 4;
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::whole(&Described::Buffer { bytes }))?;
+        let source_box = D3D11_BOX {
+            left: arguments.offset,
+            top: 0,
+            front: 0,
+            right: arguments.offset + bytes,
+            bottom: 1,
+            back: 1,
+        };
+        // SAFETY: both resources are live buffers; the box lies within the argument buffer (checked when planned)
+        // and is the staging buffer's size.
+        unsafe {
+            context.CopySubresourceRegion(&staging.resource, 0, 0, 0, 0, &arguments.buffer, 0, Some(&source_box))
+        };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Buffer { bytes: bytes as usize },
             cache: None,
             convert: Conversion::None,
         });
@@ -1398,6 +1450,9 @@ struct DrawPlan {
     indirect: Option<Indirect>,
     /// Whether the call was `DrawAuto` (`call` is the `Draw` it amounted to).
     auto: bool,
+    /// An indirect draw's arguments, to read with the draw (on a deferred context, where they are only there when
+    /// the command list runs); `call` then stands for the call they make until they are read.
+    arguments: Option<ArgumentsPlan>,
     /// Stream output, when the program before the rasterizer was made with a declaration.
     stream_output: Option<StreamOutputPlan>,
     topology: iridia::api::enums::PrimitiveTopology,
@@ -1423,6 +1478,36 @@ struct DrawPlan {
     targets: Vec<TargetPlan>,
     /// The unordered access views bound with the render targets.
     uavs: Vec<UavPlan>,
+}
+
+/// Where an indirect draw's arguments are: `words` u32 at byte `offset` of `buffer` (checked to lie within it).
+struct ArgumentsPlan {
+    buffer: ID3D11Resource,
+    offset: u32,
+    words: u32,
+}
+
+/// The call an indirect draw's argument words make (8.7: `VertexCountPerInstance, InstanceCount,
+/// StartVertexLocation, StartInstanceLocation`; 8.8: `IndexCountPerInstance, InstanceCount, StartIndexLocation,
+/// BaseVertexLocation, StartInstanceLocation`), of the kind `like` is.
+fn call_from_arguments(like: DrawCall, words: &[u32]) -> Result<DrawCall> {
+    let word = |i: usize| words.get(i).copied().ok_or("the arguments were not read whole");
+    Ok(if like.is_indexed() {
+        DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: word(0)?,
+            instance_count: word(1)?,
+            start_index: word(2)?,
+            base_vertex: word(3)? as i32,
+            start_instance: word(4)?,
+        }
+    } else {
+        DrawCall::DrawInstanced {
+            vertex_count_per_instance: word(0)?,
+            instance_count: word(1)?,
+            start_vertex: word(2)?,
+            start_instance: word(3)?,
+        }
+    })
 }
 
 /// A draw's stream output, as queried: the declaration its program was made with and the bound buffers.
@@ -2037,6 +2122,7 @@ fn query(
         call,
         indirect,
         auto,
+        arguments: None,
         stream_output,
         topology,
         input_layout,
@@ -2091,7 +2177,7 @@ impl ActiveCapture {
     /// Records a draw on the context `this`; `draw` makes the real draw (the caller makes it afterwards if this did
     /// not).
     pub fn record_draw(&mut self, this: *mut c_void, call: DrawCall, draw: &mut dyn FnMut()) {
-        self.record_draw_call(this, call, None, false, draw);
+        self.record_draw_call(this, call, None, false, None, draw);
     }
 
     /// Records a draw (direct, or the direct call an indirect draw's arguments made) on the context `this`.
@@ -2101,6 +2187,7 @@ impl ActiveCapture {
         call: DrawCall,
         indirect: Option<Indirect>,
         auto: bool,
+        arguments: Option<ArgumentsPlan>,
         draw: &mut dyn FnMut(),
     ) {
         if self.fault_panic_draw == Some(self.draws) {
@@ -2113,7 +2200,7 @@ impl ActiveCapture {
         let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
             return;
         };
-        if let Err(reason) = self.record(context, call, indirect, auto, draw) {
+        if let Err(reason) = self.record(context, call, indirect, auto, arguments, draw) {
             self.forget_streams(context);
             let api_call = match indirect {
                 Some(indirect) => format!("{}(args, {})", indirect.name, indirect.offset),
@@ -2323,13 +2410,13 @@ impl ActiveCapture {
         })
     }
 
-    /// Records `DrawInstancedIndirect` (`indexed` false) or `DrawIndexedInstancedIndirect` on the context `this` as the
-    /// direct call its arguments make (format 1.4's `indirect`): on the immediate context the argument buffer's words
-    /// at `offset` are read first (8.7, 8.8: `VertexCountPerInstance, InstanceCount, StartVertexLocation,
-    /// StartInstanceLocation`, or `IndexCountPerInstance, InstanceCount, StartIndexLocation, BaseVertexLocation,
-    /// StartInstanceLocation`), then the draw is recorded as any other, the real indirect call (`draw`) made in its
-    /// place. On a deferred context the arguments are not there to read until the command list runs: the draw is listed
-    /// as not recorded.
+    /// Records `DrawInstancedIndirect` (`indexed` false) or `DrawIndexedInstancedIndirect` on the context `this`
+    /// as the direct call its arguments make (format 1.4's `indirect`; 8.7: `VertexCountPerInstance, InstanceCount,
+    /// StartVertexLocation, StartInstanceLocation`, 8.8: `IndexCountPerInstance, InstanceCount, StartIndexLocation,
+    /// BaseVertexLocation, StartInstanceLocation`), the real indirect call (`draw`) made in its place. On the
+    /// immediate context the argument words at `offset` are read first; on a deferred context they are only there
+    /// when the command list runs, so their staging copy travels in the list with the draw's other reads and the
+    /// call is put in its place when they are mapped, after `ExecuteCommandList`.
     pub fn record_indirect_draw(
         &mut self,
         this: *mut c_void,
@@ -2351,7 +2438,7 @@ impl ActiveCapture {
             return;
         };
         match self.indirect_call(context, indexed, args, offset) {
-            Ok(call) => self.record_draw_call(this, call, Some(indirect), false, draw),
+            Ok((call, arguments)) => self.record_draw_call(this, call, Some(indirect), false, arguments, draw),
             Err(reason) => {
                 let entry = UnrecordedDrawEntry {
                     before_draw: 0,
@@ -2367,42 +2454,53 @@ impl ActiveCapture {
         }
     }
 
-    /// The direct call an indirect draw's arguments make (see [`ActiveCapture::record_indirect_draw`]).
+    /// The direct call an indirect draw's arguments make (see [`ActiveCapture::record_indirect_draw`]), read at
+    /// once on the immediate context; on a deferred context a call of the kind standing for it, with where the
+    /// arguments are, to be read with the draw when its command list runs.
     fn indirect_call(
         &mut self,
         context: &ID3D11DeviceContext,
         indexed: bool,
         args: *mut c_void,
         offset: u32,
-    ) -> Result<DrawCall> {
-        // SAFETY: a live context; `GetType` only reads it.
-        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
-            return Err(
-                "an indirect draw on a deferred context: its arguments are only there to read where the \
-                        command list runs, which the recorder does not do"
-                    .to_owned(),
-            );
-        }
+    ) -> Result<(DrawCall, Option<ArgumentsPlan>)> {
         // SAFETY: a live context; the device is AddRef'd and released on drop.
         let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
-        let words = self.read_arguments(context, &device, args, offset, if indexed { 5 } else { 4 })?;
-        let word = |i: usize| words.get(i).copied().ok_or("the arguments were not read whole");
-        Ok(if indexed {
+        let words = if indexed { 5 } else { 4 };
+        let stand_in = if indexed {
             DrawCall::DrawIndexedInstanced {
-                index_count_per_instance: word(0)?,
-                instance_count: word(1)?,
-                start_index: word(2)?,
-                base_vertex: word(3)? as i32,
-                start_instance: word(4)?,
+                index_count_per_instance: 0,
+                instance_count: 0,
+                start_index: 0,
+                base_vertex: 0,
+                start_instance: 0,
             }
         } else {
             DrawCall::DrawInstanced {
-                vertex_count_per_instance: word(0)?,
-                instance_count: word(1)?,
-                start_vertex: word(2)?,
-                start_instance: word(3)?,
+                vertex_count_per_instance: 0,
+                instance_count: 0,
+                start_vertex: 0,
+                start_instance: 0,
             }
-        })
+        };
+        // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            // SAFETY: the live buffer the program passed; borrowing adds no reference.
+            let buffer = unsafe { ID3D11Buffer::from_raw_borrowed(&args) }.ok_or("a null argument buffer")?;
+            let buffer: ID3D11Resource = buffer.cast().map_err(|e| e.to_string())?;
+            let Described::Buffer { bytes: size } = describe(&buffer)? else {
+                return Err("the argument buffer is not a buffer".to_owned());
+            };
+            let fits = offset.is_multiple_of(4) && offset.checked_add(words * 4).is_some_and(|end| end <= size);
+            if !fits {
+                return Err(format!(
+                    "arguments at byte {offset} of a {size}-byte buffer: not 4-byte aligned or past its end"
+                ));
+            }
+            return Ok((stand_in, Some(ArgumentsPlan { buffer, offset, words })));
+        }
+        let words = self.read_arguments(context, &device, args, offset, words)?;
+        Ok((call_from_arguments(stand_in, &words)?, None))
     }
 
     /// Records a `Dispatch` (`groups`) or `DispatchIndirect` (`indirect`: the argument buffer and offset) made on
@@ -2544,7 +2642,7 @@ impl ActiveCapture {
             return;
         };
         match self.auto_call(context) {
-            Ok(call) => self.record_draw_call(this, call, None, true, draw),
+            Ok(call) => self.record_draw_call(this, call, None, true, None, draw),
             Err(reason) => {
                 self.forget_streams(context);
                 let entry = UnrecordedDrawEntry {
@@ -2563,6 +2661,14 @@ impl ActiveCapture {
 
     /// The `Draw` a `DrawAuto` amounts to (see [`ActiveCapture::record_auto`]).
     fn auto_call(&self, context: &ID3D11DeviceContext) -> Result<DrawCall> {
+        // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            return Err(
+                "DrawAuto on a deferred context: the filled size it draws is the one where the command list \
+                        runs, which the recorder does not know when the draw is made"
+                    .to_owned(),
+            );
+        }
         let mut buffers: [Option<ID3D11Buffer>; 1] = Default::default();
         let mut strides = [0u32; 1];
         let mut offsets = [0u32; 1];

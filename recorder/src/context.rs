@@ -7,7 +7,7 @@
 //! offsets are kept always (`crate::stream_out`).
 //! `ResolveSubresource` is recorded too (format 1.2's `resolves`), on the immediate context, and so are `Dispatch`
 //! and `DispatchIndirect` (format 1.3's dispatches); the indirect draws are recorded as the direct calls their
-//! arguments make (format 1.4's `indirect`), on the immediate context, and `DrawAuto` as the `Draw` it amounts to.
+//! arguments make (format 1.4's `indirect`), and `DrawAuto` as the `Draw` it amounts to.
 
 use crate::recorder::{self, observing};
 use crate::vtable::{hooked_slot, original, slot};

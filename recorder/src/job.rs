@@ -185,6 +185,9 @@ pub struct DrawJob<D> {
     pub call: DrawCall,
     /// Set for an indirect draw.
     pub indirect: Option<Indirect>,
+    /// An indirect draw's argument words, when read with the draw (on a deferred context): `call` stands for the
+    /// call they make until the recorder puts it in its place.
+    pub arguments: Option<D>,
     /// Whether the call was `DrawAuto` (`call` is then the `Draw` it amounted to).
     pub auto: bool,
     /// A note for the entry's name (which context, which path).
@@ -295,6 +298,10 @@ impl<D> DrawJob<D> {
         Ok(DrawJob {
             call: self.call,
             indirect: self.indirect,
+            arguments: match self.arguments {
+                Some(data) => Some(f(data)?),
+                None => None,
+            },
             auto: self.auto,
             stream_output,
             name: self.name,

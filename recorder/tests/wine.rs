@@ -673,9 +673,9 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // render target bound (rt5: 64x64 RGBA8, one sample); then the triangle into a 4x target made without the
     // shader-resource bind flag, the triangle through a geometry program, the triangle tessellated, the triangle
     // through a pixel program with views, the two indirect draws, the three stream-output draws, the DrawAuto of
-    // what they streamed, the same vertices drawn by Draw and a draw with views into a 4x target (testapp.c's
-    // stage_draws), then the frame's draws 10 to 13.
-    assert_eq!(capture.draw_count(), 30);
+    // what they streamed, the same vertices drawn by Draw, a draw with views into a 4x target and two indirect draws
+    // on a deferred context (testapp.c's stage_draws), then the frame's draws 10 to 13.
+    assert_eq!(capture.draw_count(), 32);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
@@ -1363,6 +1363,71 @@ fn a_draw_with_views_into_a_multisampled_target_keeps_its_views_bound() {
     assert_eq!(replay.uavs.len(), 3);
     for uav in &replay.uavs {
         assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn indirect_draws_on_a_deferred_context_are_recorded_where_their_command_list_runs() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws f): the same two indirect calls on a deferred context, the arguments read where the
+    // command list ran; the target read back by the program before the list ran and after
+    let first = capture.draw(26).unwrap();
+    let second = capture.draw(27).unwrap();
+    assert_eq!(
+        (first.api_call.as_deref(), second.api_call.as_deref()),
+        (
+            Some("DrawInstancedIndirect(args, 0)"),
+            Some("DrawIndexedInstancedIndirect(args, 16)")
+        )
+    );
+    assert_eq!(
+        (first.state.call, second.state.call),
+        (
+            iridia::api::draw::DrawCall::DrawInstanced {
+                vertex_count_per_instance: 3,
+                instance_count: 1,
+                start_vertex: 0,
+                start_instance: 0,
+            },
+            iridia::api::draw::DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 3,
+                instance_count: 1,
+                start_index: 0,
+                base_vertex: 0,
+                start_instance: 0,
+            }
+        )
+    );
+    for (index, draw) in [(26, &first), (27, &second)] {
+        assert_eq!(draw.name.as_deref(), Some("deferred context"));
+        assert!(
+            capture.manifest().draws[index].indirect,
+            "draw {index} is not marked indirect"
+        );
+    }
+    assert!(first.targets[0].before[..] == read("ind_deferred_before.bin")[..]);
+    assert!(first.targets[0].after.as_deref() == Some(&second.targets[0].before[..]));
+    assert!(second.targets[0].after.as_deref() == Some(&read("ind_deferred_after.bin")[..]));
+    assert!(
+        first.targets[0].after.as_deref() != Some(&first.targets[0].before[..]),
+        "the first drew nothing"
+    );
+    for index in [26, 27] {
+        let replay = iridia::replay::replay_draw(
+            &mut capture,
+            index,
+            &mut ShaderCache::new(),
+            &iridia::replay::ReplayOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert!(
+            replay.compared() && replay.matches(),
+            "draw {index}: {:?}",
+            replay.targets[0].report
+        );
     }
 }
 

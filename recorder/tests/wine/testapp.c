@@ -686,7 +686,10 @@ static ID3D11UnorderedAccessView *make_buffer_uav(ID3D11Device *device, ID3D11Bu
  *   e) the triangle through ps_uav as in a), into a 4x multisampled render target (made without the
  *      shader-resource bind flag, so the recorder reads its samples with draws of its own, binding targets of its
  *      own, around the program's, which must still run with its views): u1 a raw buffer (5, 0, 0, 0), u2 a 64x64 R32_UINT texture, u3 a counter
- *      view, its initial count 3 (Draw(3, 0)); msuav_raw_{before,after}.bin, msuav_counter_{before,after}.bin. */
+ *      view, its initial count 3 (Draw(3, 0)); msuav_raw_{before,after}.bin, msuav_counter_{before,after}.bin;
+ *   f) on a deferred context, DrawInstancedIndirect(args, 0) then DrawIndexedInstancedIndirect(args, 16), the
+ *      coloured triangle moved, into a 64x64 target cleared on `ctx` before the command list runs there:
+ *      ind_deferred_before.bin, ind_deferred_after.bin (after both). */
 static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
 {
     static const UINT args[12] = {3, 1, 0, 0, 3, 1, 0, 0, 0, 2, 1, 1};
@@ -936,6 +939,26 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &ms.rtv, NULL, 1, 3, none, NULL);
         ID3D11DeviceContext_PSSetShader(ctx, s->ps_color, NULL, 0);
         ID3D11PixelShader_Release(ps);
+    }
+    /* f) */
+    {
+        ID3D11DeviceContext *deferred;
+        ID3D11CommandList *list;
+        struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        CHECK(ID3D11Device_CreateDeferredContext(s->device, 0, &deferred), "CreateDeferredContext");
+        bind_color(s, deferred, t.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(deferred, cb, 0.1f, -0.2f, 0.3f, 1.0f, 0.5f, 1.0f);
+        ID3D11DeviceContext_DrawInstancedIndirect(deferred, arg_buffer, 0);
+        set_draw_constants(deferred, cb, -0.3f, 0.25f, 1.0f, 0.3f, 0.8f, 1.0f);
+        ID3D11DeviceContext_DrawIndexedInstancedIndirect(deferred, arg_buffer, 16);
+        CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
+        read_back(ctx, t.texture, "ind_deferred_before.bin");
+        ID3D11DeviceContext_ExecuteCommandList(ctx, list, FALSE);
+        read_back(ctx, t.texture, "ind_deferred_after.bin");
+        ID3D11CommandList_Release(list);
+        ID3D11DeviceContext_Release(deferred);
     }
 }
 
