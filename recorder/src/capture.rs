@@ -119,11 +119,19 @@ struct PendingDraw {
     reads: Vec<Read>,
 }
 
+/// A dispatch recorded on a deferred context, waiting for its command list to run.
+struct PendingDispatch {
+    job: DispatchJob<DataRef>,
+    reads: Vec<Read>,
+}
+
 /// What a deferred context's command list carries to where it runs: a recorded draw, or the entry of a draw that
 /// could not be recorded (listed in its place in submission order).
 enum Pending {
     /// A draw with its reads.
     Draw(Box<PendingDraw>),
+    /// A dispatch with its reads.
+    Dispatch(Box<PendingDispatch>),
     /// A draw listed as not recorded.
     Unrecorded(UnrecordedDrawEntry),
 }
@@ -1487,6 +1495,24 @@ struct ArgumentsPlan {
     words: u32,
 }
 
+/// Where `words` u32 arguments at byte `offset` of `args` (a raw `ID3D11Buffer`) are, checked as D3D11 requires
+/// (8.7, 8.8, 18.6.5: the offset 4-byte aligned, the arguments within the buffer).
+fn argument_plan(args: *mut c_void, offset: u32, words: u32) -> Result<ArgumentsPlan> {
+    // SAFETY: the live buffer the program passed; borrowing adds no reference.
+    let buffer = unsafe { ID3D11Buffer::from_raw_borrowed(&args) }.ok_or("a null argument buffer")?;
+    let buffer: ID3D11Resource = buffer.cast().map_err(|e| e.to_string())?;
+    let Described::Buffer { bytes: size } = describe(&buffer)? else {
+        return Err("the argument buffer is not a buffer".to_owned());
+    };
+    let fits = offset.is_multiple_of(4) && offset.checked_add(words * 4).is_some_and(|end| end <= size);
+    if !fits {
+        return Err(format!(
+            "arguments at byte {offset} of a {size}-byte buffer: not 4-byte aligned or past its end"
+        ));
+    }
+    Ok(ArgumentsPlan { buffer, offset, words })
+}
+
 /// The call an indirect draw's argument words make (8.7: `VertexCountPerInstance, InstanceCount,
 /// StartVertexLocation, StartInstanceLocation`; 8.8: `IndexCountPerInstance, InstanceCount, StartIndexLocation,
 /// BaseVertexLocation, StartInstanceLocation`), of the kind `like` is.
@@ -2485,31 +2511,19 @@ impl ActiveCapture {
         };
         // SAFETY: a live context; `GetType` only reads it.
         if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
-            // SAFETY: the live buffer the program passed; borrowing adds no reference.
-            let buffer = unsafe { ID3D11Buffer::from_raw_borrowed(&args) }.ok_or("a null argument buffer")?;
-            let buffer: ID3D11Resource = buffer.cast().map_err(|e| e.to_string())?;
-            let Described::Buffer { bytes: size } = describe(&buffer)? else {
-                return Err("the argument buffer is not a buffer".to_owned());
-            };
-            let fits = offset.is_multiple_of(4) && offset.checked_add(words * 4).is_some_and(|end| end <= size);
-            if !fits {
-                return Err(format!(
-                    "arguments at byte {offset} of a {size}-byte buffer: not 4-byte aligned or past its end"
-                ));
-            }
-            return Ok((stand_in, Some(ArgumentsPlan { buffer, offset, words })));
+            return Ok((stand_in, Some(argument_plan(args, offset, words)?)));
         }
         let words = self.read_arguments(context, &device, args, offset, words)?;
         Ok((call_from_arguments(stand_in, &words)?, None))
     }
 
     /// Records a `Dispatch` (`groups`) or `DispatchIndirect` (`indirect`: the argument buffer and offset) made on
-    /// the context `this` (format 1.3's dispatches, D3D11.3 section 18): on the immediate context, the compute
-    /// stage's program and bindings and each bound view's resource (and counter) are read before, the real
-    /// dispatch is made (`dispatch`, which the caller makes in any case; called here at most once), each view
-    /// is read again after, and the dispatch goes to the writer in its place among the draws and resolves. A
-    /// dispatch writes nothing but its views (18.5), so only their resources are marked written. On a deferred
-    /// context, or when a read fails, the dispatch is only logged and counted, and every cached content is stale.
+    /// the context `this` (format 1.3's dispatches, D3D11.3 section 18): the compute stage's program and bindings
+    /// and each bound view's resource (and counter) are read before, the real dispatch is made (`dispatch`, which the
+    /// caller makes in any case; called here at most once), each view is read again after, and the dispatch goes to
+    /// the writer in its place among the draws and resolves — on a deferred context where its command list runs, its
+    /// reads travelling in the list. A dispatch writes nothing but its views (18.5), so only their resources are
+    /// marked written. When a read fails the dispatch is only logged and counted, and every cached content is stale.
     pub fn record_dispatch(
         &mut self,
         this: *mut c_void,
@@ -2528,10 +2542,8 @@ impl ActiveCapture {
             "Dispatch"
         };
         match self.read_dispatch(context, groups, indirect, dispatch) {
-            Ok(job) => {
-                self.dispatches += 1;
-                self.writer.send_dispatch(job);
-            }
+            Ok(Some(pending)) => self.complete_dispatch(context, pending, false),
+            Ok(None) => {}
             Err(reason) => {
                 *self.unrecorded.entry(name).or_default() += 1;
                 self.epoch += 1;
@@ -2540,32 +2552,38 @@ impl ActiveCapture {
         }
     }
 
-    /// The reads of a dispatch around the real one (see [`ActiveCapture::record_dispatch`]).
+    /// The reads of a dispatch around the real one (see [`ActiveCapture::record_dispatch`]): on the immediate
+    /// context the dispatch with its reads, to be mapped; on a deferred one `None`, the dispatch waiting in the
+    /// context's command list (its reads travel in it) until `ExecuteCommandList`.
     fn read_dispatch(
         &mut self,
         context: &ID3D11DeviceContext,
         groups: [u32; 3],
         indirect: Option<(*mut c_void, u32)>,
         dispatch: &mut dyn FnMut(),
-    ) -> Result<DispatchJob<Bytes>> {
+    ) -> Result<Option<PendingDispatch>> {
         // SAFETY: a live context; `GetType` only reads it.
-        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
-            return Err("made on a deferred context: the recorder records dispatches on the immediate one".to_owned());
-        }
+        let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
         // SAFETY: a live context; the device is AddRef'd and released on drop.
         let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
         self.probe_layouts(&device);
+        // On a deferred context the arguments are only there where the command list runs: their staging copy
+        // travels in it and the groups are filled in when it is mapped (18.6.5's three words).
+        let mut arguments = None;
         let (groups, indirect) = match indirect {
             Some((args, offset)) => {
-                let words = self.read_arguments(context, &device, args, offset, 3)?;
-                let word = |i: usize| words.get(i).copied().ok_or("the arguments were not read whole");
-                (
-                    [word(0)?, word(1)?, word(2)?],
-                    Some(Indirect {
-                        name: "DispatchIndirect",
-                        offset,
-                    }),
-                )
+                let indirect = Some(Indirect {
+                    name: "DispatchIndirect",
+                    offset,
+                });
+                if deferred {
+                    arguments = Some(argument_plan(args, offset, 3)?);
+                    ([0; 3], indirect)
+                } else {
+                    let words = self.read_arguments(context, &device, args, offset, 3)?;
+                    let word = |i: usize| words.get(i).copied().ok_or("the arguments were not read whole");
+                    ([word(0)?, word(1)?, word(2)?], indirect)
+                }
             }
             None => (groups, None),
         };
@@ -2591,43 +2609,94 @@ impl ActiveCapture {
         let mut reads = Vec::new();
         let suspended = Predication::suspend(context);
         let gathered = self
-            .gather_stage(context, &device, &cs, false, &mut reads)
+            .gather_stage(context, &device, &cs, deferred, &mut reads)
             .and_then(|stage| {
-                let views = self.gather_uavs(context, &device, &uavs, false, &mut reads)?;
-                Ok((stage, views))
+                let views = self.gather_uavs(context, &device, &uavs, deferred, &mut reads)?;
+                let arguments = match &arguments {
+                    Some(arguments) => Some(self.read_argument_words(context, &device, arguments, &mut reads)?),
+                    None => None,
+                };
+                Ok((stage, views, arguments))
             });
         suspended.restore(context);
-        let (cs, mut views) = match gathered {
+        let (cs, mut views, arguments) = match gathered {
             Ok(gathered) => gathered,
             Err(e) => {
-                self.discard(reads, false);
+                self.discard(reads, deferred);
                 return Err(e);
             }
         };
         dispatch();
         let suspended = Predication::suspend(context);
-        let afters = self.read_uav_afters(context, &device, &uavs, &mut views, false, &mut reads);
+        let afters = self.read_uav_afters(context, &device, &uavs, &mut views, deferred, &mut reads);
         suspended.restore(context);
         if let Err(e) = afters {
-            self.discard(reads, false);
+            self.discard(reads, deferred);
             return Err(e);
         }
         let job = DispatchJob {
             name: Some(context_name(context).to_owned()),
             groups,
             indirect,
+            arguments,
             cs,
             uavs: views,
         };
-        let results = self.map_reads(context, reads, false)?;
-        job.map(&mut |data| match data {
-            DataRef::Ready(bytes) => Ok(bytes),
-            DataRef::Read(read, sub) => results
-                .get(read)
-                .and_then(|r| r.get(sub))
-                .cloned()
-                .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
-        })
+        let pending = PendingDispatch { job, reads };
+        if deferred {
+            self.deferred
+                .entry(context.as_raw() as usize)
+                .or_default()
+                .push(Pending::Dispatch(Box::new(pending)));
+            return Ok(None);
+        }
+        Ok(Some(pending))
+    }
+
+    /// Maps a dispatch's reads on the immediate context `context` and sends the dispatch to the writer (an
+    /// indirect one's groups filled in from its arguments when they were read with it); a failure is logged and
+    /// counted.
+    fn complete_dispatch(&mut self, context: &ID3D11DeviceContext, pending: PendingDispatch, from_command_list: bool) {
+        let name = if pending.job.indirect.is_some() {
+            "DispatchIndirect"
+        } else {
+            "Dispatch"
+        };
+        let completed = self
+            .map_reads(context, pending.reads, from_command_list)
+            .and_then(|results| {
+                pending.job.map(&mut |data| match data {
+                    DataRef::Ready(bytes) => Ok(bytes),
+                    DataRef::Read(read, sub) => results
+                        .get(read)
+                        .and_then(|r| r.get(sub))
+                        .cloned()
+                        .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
+                })
+            })
+            .and_then(|mut job| {
+                if let Some(arguments) = job.arguments.take() {
+                    let word = |i: usize| {
+                        arguments
+                            .get(i * 4..i * 4 + 4)
+                            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                            .ok_or("the arguments were not read whole")
+                    };
+                    job.groups = [word(0)?, word(1)?, word(2)?];
+                }
+                Ok(job)
+            });
+        match completed {
+            Ok(job) => {
+                self.dispatches += 1;
+                self.writer.send_dispatch(job);
+            }
+            Err(reason) => {
+                *self.unrecorded.entry(name).or_default() += 1;
+                self.epoch += 1;
+                log!("dispatch not recorded: {name}: {reason}");
+            }
+        }
     }
 
     /// Records `DrawAuto` on the context `this` (format 1.4's `DrawAuto` call): the vertices it draws are what
@@ -2763,6 +2832,7 @@ impl ActiveCapture {
             for draw in draws {
                 match draw {
                     Pending::Draw(draw) => self.complete(context_ref, *draw, true),
+                    Pending::Dispatch(dispatch) => self.complete_dispatch(context_ref, *dispatch, true),
                     Pending::Unrecorded(entry) => self.writer.send_unrecorded(entry),
                 }
             }

@@ -107,6 +107,9 @@ pub struct DispatchJob<D> {
     pub groups: [u32; 3],
     /// Set for `DispatchIndirect`.
     pub indirect: Option<Indirect>,
+    /// A `DispatchIndirect`'s argument words, when read with the dispatch (on a deferred context): `groups` are
+    /// filled in from them.
+    pub arguments: Option<D>,
     /// The compute stage.
     pub cs: StageJob<D>,
     /// The bound views.
@@ -129,6 +132,10 @@ impl<D> DispatchJob<D> {
             name: self.name,
             groups: self.groups,
             indirect: self.indirect,
+            arguments: match self.arguments {
+                Some(data) => Some(f(data)?),
+                None => None,
+            },
             cs: self.cs.map(f)?,
             uavs: map_uavs(self.uavs, f)?,
         })

@@ -1041,6 +1041,7 @@ fn dispatches_are_recorded_in_their_place_and_replay_equal() {
     let placed: Vec<String> = capture
         .dispatches()
         .iter()
+        .take(2)
         .map(|d| {
             format!(
                 "{} {} {} {} {:?}",
@@ -1427,6 +1428,78 @@ fn indirect_draws_on_a_deferred_context_are_recorded_where_their_command_list_ru
             replay.compared() && replay.matches(),
             "draw {index}: {:?}",
             replay.targets[0].report
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn dispatches_on_a_deferred_context_are_recorded_where_their_command_list_runs() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws f): after the deferred context's two indirect draws (draws 26 and 27), Dispatch(4, 1,
+    // 1) and DispatchIndirect(args, 36) (2, 1, 1) of cs_fill in the same command list, which ran before the frame's
+    // draw 10 (draw 28 of the capture) and its resolve
+    let placed: Vec<String> = capture
+        .dispatches()
+        .iter()
+        .skip(2)
+        .map(|d| {
+            format!(
+                "{} {} {} {} {} {:?}",
+                d.before_draw,
+                d.before_resolve,
+                d.name.as_deref().unwrap_or("?"),
+                d.api_call.as_deref().unwrap_or("?"),
+                d.indirect,
+                d.groups
+            )
+        })
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            "28 0 deferred context Dispatch(4, 1, 1) false [4, 1, 1]",
+            "28 0 deferred context DispatchIndirect(args, 36) true [2, 1, 1]"
+        ]
+    );
+    let values: Vec<u8> = (0..32u32).flat_map(|i| (1000 + 3 * i).to_le_bytes()).collect();
+    let first = capture.dispatch(2).unwrap();
+    let second = capture.dispatch(3).unwrap();
+    for dispatch in [&first, &second] {
+        let cb = dispatch.state.bindings.constant_buffer(0).unwrap();
+        assert!(cb.data[..] == [5u32, 0, 0, 0].iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<_>>()[..]);
+        assert!(buffer_bytes(&dispatch.state.bindings.shader_resource(0).unwrap().resource) == &values[..]);
+    }
+    // u0 before the first as the program read it before the list ran, after the second as it read it after; the
+    // second starts from what the first left
+    let raw =
+        |d: &iridia::capture::CapturedDispatch| buffer_bytes(&d.state.uavs[0].as_ref().unwrap().resource).to_vec();
+    let after = |d: &iridia::capture::CapturedDispatch| d.after[0].as_ref().unwrap().bytes.as_ref().unwrap().to_vec();
+    assert!(raw(&first) == read("dcs_raw_before.bin"));
+    assert!(after(&first) == raw(&second));
+    assert!(after(&second) == read("dcs_raw_after.bin"));
+    // u1's counter: the initial count 10 the program bound it with, up by a thread each
+    let counted = |d: &iridia::capture::CapturedDispatch| {
+        (
+            d.state.uavs[1].as_ref().unwrap().initial_count,
+            d.after[1].as_ref().unwrap().counter,
+        )
+    };
+    assert_eq!(counted(&first), (Some(10), Some(42)));
+    assert_eq!(counted(&second), (Some(42), Some(word(&read("dcs_counter_after.bin")))));
+    assert_eq!(word(&read("dcs_counter_after.bin")), 58);
+    for (index, dispatch) in [(2, &first), (3, &second)] {
+        let replay = iridia::replay::replay_dispatch(
+            dispatch,
+            &ToleranceSpec::exact(),
+            &iridia::dispatch::DispatchOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            replay.compared() && replay.matches(),
+            "dispatch {index}: {:?}",
+            replay.uavs
         );
     }
 }

@@ -688,8 +688,11 @@ static ID3D11UnorderedAccessView *make_buffer_uav(ID3D11Device *device, ID3D11Bu
  *      own, around the program's, which must still run with its views): u1 a raw buffer (5, 0, 0, 0), u2 a 64x64 R32_UINT texture, u3 a counter
  *      view, its initial count 3 (Draw(3, 0)); msuav_raw_{before,after}.bin, msuav_counter_{before,after}.bin;
  *   f) on a deferred context, DrawInstancedIndirect(args, 0) then DrawIndexedInstancedIndirect(args, 16), the
- *      coloured triangle moved, into a 64x64 target cleared on `ctx` before the command list runs there:
- *      ind_deferred_before.bin, ind_deferred_after.bin (after both). */
+ *      coloured triangle moved, into a 64x64 target cleared on `ctx` before the command list runs there, then
+ *      Dispatch(4, 1, 1) and DispatchIndirect(args, 36) of cs_fill as in c) but cb0 (5, 0, 0, 0), t0 (1000 + 3i), u0
+ *      32 words of 0x11111111, u1's initial count 10: ind_deferred_before.bin, ind_deferred_after.bin (after both
+ *      draws), dcs_raw_before.bin, dcs_raw_after.bin, dcs_counter_after.bin (read before and after the command list
+ *      runs). */
 static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
 {
     static const UINT args[12] = {3, 1, 0, 0, 3, 1, 0, 0, 0, 2, 1, 1};
@@ -944,6 +947,8 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
     {
         ID3D11DeviceContext *deferred;
         ID3D11CommandList *list;
+        ID3D11Buffer *input, *raw, *structured, *cs_cb;
+        ID3D11UnorderedAccessView *counter_view;
         struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
         ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
         CHECK(ID3D11Device_CreateDeferredContext(s->device, 0, &deferred), "CreateDeferredContext");
@@ -952,11 +957,48 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         ID3D11DeviceContext_DrawInstancedIndirect(deferred, arg_buffer, 0);
         set_draw_constants(deferred, cb, -0.3f, 0.25f, 1.0f, 0.3f, 0.8f, 1.0f);
         ID3D11DeviceContext_DrawIndexedInstancedIndirect(deferred, arg_buffer, 16);
+        {
+            static const UINT constants[4] = {5, 0, 0, 0};
+            UINT values[32], fill[32], initial[2] = {(UINT)-1, 10};
+            D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
+            ID3D11ShaderResourceView *srv;
+            ID3D11UnorderedAccessView *views[2];
+            ID3D11ComputeShader *cs;
+            for (i = 0; i < 32; ++i)
+            {
+                values[i] = 1000 + 3 * i;
+                fill[i] = 0x11111111u;
+            }
+            input = make_misc_buffer(s->device, D3D11_BIND_SHADER_RESOURCE, 0, 0, sizeof(values), values);
+            raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(fill), fill);
+            structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, 64 * 4, NULL);
+            cs_cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, sizeof(constants), constants, 0);
+            memset(&vdesc, 0, sizeof(vdesc));
+            vdesc.Format = DXGI_FORMAT_R32_UINT;
+            vdesc.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+            vdesc.Buffer.NumElements = 32;
+            CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)input, &vdesc, &srv), "CreateShaderResourceView (buffer)");
+            views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 32, D3D11_BUFFER_UAV_FLAG_RAW);
+            counter_view = views[1] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 64, D3D11_BUFFER_UAV_FLAG_COUNTER);
+            code = load_file("cs_fill.cs.dxbc", &size);
+            CHECK(ID3D11Device_CreateComputeShader(s->device, code, size, NULL, &cs), "CreateComputeShader");
+            free(code);
+            ID3D11DeviceContext_CSSetShader(deferred, cs, NULL, 0);
+            ID3D11DeviceContext_CSSetConstantBuffers(deferred, 0, 1, &cs_cb);
+            ID3D11DeviceContext_CSSetShaderResources(deferred, 0, 1, &srv);
+            ID3D11DeviceContext_CSSetUnorderedAccessViews(deferred, 0, 2, views, initial);
+            ID3D11DeviceContext_Dispatch(deferred, 4, 1, 1);
+            ID3D11DeviceContext_DispatchIndirect(deferred, arg_buffer, 36);
+            ID3D11ComputeShader_Release(cs);
+        }
         CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
         ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
         read_back(ctx, t.texture, "ind_deferred_before.bin");
+        read_back_buffer(ctx, raw, "dcs_raw_before.bin");
         ID3D11DeviceContext_ExecuteCommandList(ctx, list, FALSE);
         read_back(ctx, t.texture, "ind_deferred_after.bin");
+        read_back_buffer(ctx, raw, "dcs_raw_after.bin");
+        read_back_counter(ctx, counter_view, "dcs_counter_after.bin");
         ID3D11CommandList_Release(list);
         ID3D11DeviceContext_Release(deferred);
     }
