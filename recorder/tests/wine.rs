@@ -693,8 +693,8 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
         .map(|t| (t.target.as_str(), t.format, t.width, t.height, t.sample_count))
         .collect();
     assert_eq!(targets, [("rt0", iridia::format::Format::R8G8B8A8Unorm, 64, 64, 1)]);
-    // The quad with a 4x4 R32_UINT texture's view bound in u1 (its pixel program does not write it): recorded,
-    // the view's texture before and its window after.
+    // The quad with a 4x4 R32_UINT texture's view bound in u1 too (its pixel program does not write it):
+    // recorded, the view's texture before and its window after.
     let mut capture = capture;
     let quad = capture.draw(11).unwrap();
     assert_eq!(quad.api_call.as_deref(), Some("Draw(3, 0)"));
@@ -706,6 +706,25 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     }
     let after = quad.uavs_after[1].as_ref().unwrap().bytes.as_ref().unwrap();
     assert_eq!(after.len(), 4 * 4 * 4);
+    // it samples the 4x texture as the quad before it does, and replays: the target and the view match
+    match quad.state.ps.shader_resource(0).unwrap().resource.as_ref() {
+        iridia::api::resource::Resource::Texture(t) => assert_eq!(t.shape.sample_count, 4),
+        other => panic!("the quad's t0 is {other:?}"),
+    }
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        11,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert!(
+        replay.compared() && replay.matches(),
+        "{:?} {:?}",
+        replay.targets[0].report,
+        replay.uavs
+    );
     // The quad read the multisampled colour target as frame 0 left it: the same draws as frame 1's, whose samples
     // after draw 11 the program read back itself.
     let draw = capture.draw(10).unwrap();

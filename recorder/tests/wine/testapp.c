@@ -1006,7 +1006,7 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
 
 /* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
    (Draw(4, 0): recorded, the texture's every sample read), then the same quad with an unordered access view bound
-   (Draw(3, 0): recorded, the view's texture before and after), and DrawAuto from a vertex buffer no stream output
+   too (Draw(3, 0): recorded, the view's texture before and after), and DrawAuto from a vertex buffer no stream output
    filled (Wine draws nothing; the recorder lists it as not recorded: it cannot know the vertex count); then two
    draws into the multisampled targets on a deferred context; then
    a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)); then the coloured
@@ -1044,7 +1044,6 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
     ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &view);
     ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
     ID3D11DeviceContext_Draw(ctx, 4, 0);
-    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
     desc.Width = desc.Height = 4;
     desc.MipLevels = desc.ArraySize = 1;
     desc.Format = DXGI_FORMAT_R32_UINT;
@@ -1056,6 +1055,7 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
     ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &uav, NULL);
     ID3D11DeviceContext_Draw(ctx, 3, 0);
     ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &no_uav, NULL);
+    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
     ID3D11DeviceContext_DrawAuto(ctx);
     /* two draws into the multisampled targets from a deferred context, the second relying on the state the first
        left (the recorder reads the samples with its own draws on that context, restoring its state) */
