@@ -1,18 +1,26 @@
 //! A running capture: recording each draw, tracking which resources were written since they were read, and
 //! carrying deferred contexts' draws to where their command lists run.
 //!
-//! **Per draw** (on the draw's context, before the real draw): the state through the `*Get*` calls; a staging copy
-//! of each bound resource not read since it was last written (a *generation* per resource, bumped by every hooked
-//! call that writes it, and an *epoch* that calls writing who-knows-what — `Dispatch`, `ExecuteCommandList` —
-//! bump); each target's surface unless the recorder still holds what the last draw left in it and nothing else
-//! wrote it since. After the real draw: each target again, only within the first viewport (and scissor rectangle,
-//! when enabled) — nothing outside can change (15.6, 15.7) — except depth-stencil targets, which D3D11 copies only
-//! whole. Predication is switched off around the recorder's copies and restored. On the immediate context the
-//! copies are then mapped at once (one wait per draw); on a deferred context they travel in the command list and
+//! **Per draw** (on the draw's context, before the real draw): the state through the `*Get*` calls; a staging copy of
+//! each bound resource not read since it was last written (a *generation* per resource, bumped by every hooked call
+//! that writes it, and an *epoch* that calls writing who-knows-what — a dispatch or draw that was not recorded,
+//! `ExecuteCommandList` — bump); each target's surface unless the recorder still holds what the last draw left in it
+//! and nothing else wrote it since. After the real draw: each target again, only within the first viewport (and scissor
+//! rectangle, when enabled) — nothing outside can change (15.6, 15.7) — except depth-stencil targets, which D3D11
+//! copies only whole. Predication is switched off around the recorder's copies and restored. On the immediate context
+//! the copies are then mapped at once (one wait per draw); on a deferred context they travel in the command list and
 //! are mapped after `ExecuteCommandList`.
+//!
+//! Beyond the targets, a draw records what else it writes: the unordered access views bound with the render
+//! targets (each resource whole before and after, an append or counter view's hidden counter through
+//! `CopyStructureCount`, 5.3.9) and stream output (each buffer whole before and after, with the offset its first
+//! vertex went to, 14.4: see [`ActiveCapture::filled`]). Indirect draws and `DrawAuto` are recorded as the direct
+//! calls they amount to, dispatches (section 18) with their compute stage and views, in their place in the frame.
 
 use crate::config::Settings;
-use crate::job::{DrawJob, ResourceJob, StageJob, TargetJob, TargetView, WriterThread};
+use crate::job::{
+    DispatchJob, DrawJob, Indirect, ResourceJob, StageJob, StreamOutputJob, TargetJob, TargetView, UavJob, WriterThread,
+};
 use crate::layout::{Conversion, Layout};
 use crate::log::log;
 use crate::msaa::SampleReader;
@@ -111,11 +119,19 @@ struct PendingDraw {
     reads: Vec<Read>,
 }
 
+/// A dispatch recorded on a deferred context, waiting for its command list to run.
+struct PendingDispatch {
+    job: DispatchJob<DataRef>,
+    reads: Vec<Read>,
+}
+
 /// What a deferred context's command list carries to where it runs: a recorded draw, or the entry of a draw that
 /// could not be recorded (listed in its place in submission order).
 enum Pending {
     /// A draw with its reads.
     Draw(Box<PendingDraw>),
+    /// A dispatch with its reads.
+    Dispatch(Box<PendingDispatch>),
     /// A draw listed as not recorded.
     Unrecorded(UnrecordedDrawEntry),
 }
@@ -147,6 +163,17 @@ pub struct ActiveCapture {
     skipped: u64,
     /// Resolves recorded.
     resolves: u64,
+    /// Dispatches recorded.
+    dispatches: u64,
+    /// The filled size of each buffer a recorded draw streamed to (D3D11.3 14.4's `BufferFilledSize`, which D3D11
+    /// keeps with the buffer and never gives out): the offset the draw started at plus what its
+    /// `D3D11_QUERY_SO_STATISTICS_STREAMn` query counted written (primitives times vertices a primitive times the
+    /// slot's stride; 14.5). A query is the one way the API tells how much a draw streamed; reading the buffer cannot
+    /// tell written bytes from bytes that were there. The reference keeps the buffer (and its address) alive.
+    filled: HashMap<usize, (u32, ID3D11Resource)>,
+    /// `crate::stream_out::sequence()` when the capture started: bindings made before it may have been streamed
+    /// through by draws the capture did not see.
+    stream_out_start: u64,
     generations: HashMap<usize, u64>,
     next_generation: u64,
     epoch: u64,
@@ -193,6 +220,9 @@ impl ActiveCapture {
             fault_panic_draw: settings.fault_panic_draw,
             skipped: 0,
             resolves: 0,
+            dispatches: 0,
+            filled: HashMap::new(),
+            stream_out_start: crate::stream_out::sequence(),
             generations: HashMap::new(),
             next_generation: 1,
             epoch: 0,
@@ -223,7 +253,7 @@ impl ActiveCapture {
             log!("{pending} draws recorded on deferred contexts never ran in the capture: not written");
         }
         for (call, count) in &self.unrecorded {
-            log!("{count} {call} calls are not recorded (the format holds none)");
+            log!("{count} {call} calls are not recorded (the log says why)");
         }
         let [multisampled, single] = self.timing.map(|(draws, total)| {
             let each = total.as_secs_f64() * 1000.0 / draws.max(1) as f64;
@@ -233,10 +263,12 @@ impl ActiveCapture {
             "recording time on the immediate context: draws with a multisampled target {multisampled}, others {single}"
         );
         log!(
-            "capture ended: {} draws recorded, {} skipped, {} resolves recorded, {} staging resources made",
+            "capture ended: {} draws recorded, {} skipped, {} resolves recorded, {} dispatches recorded, {} staging \
+             resources made",
             self.draws,
             self.skipped,
             self.resolves,
+            self.dispatches,
             self.pool.created
         );
         self.writer.close()
@@ -313,14 +345,37 @@ impl ActiveCapture {
 
     /// Records one draw: reads, the real draw (`draw`, called exactly once if this returns `Ok(true)`), reads
     /// after. `Ok(false)`: nothing was done, the caller draws.
-    fn record(&mut self, context: &ID3D11DeviceContext, call: DrawCall, draw: &mut dyn FnMut()) -> Result<bool> {
+    fn record(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        call: DrawCall,
+        indirect: Option<Indirect>,
+        auto: bool,
+        arguments: Option<ArgumentsPlan>,
+        draw: &mut dyn FnMut(),
+    ) -> Result<bool> {
         // SAFETY: a live context; `GetType` only reads it.
         let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
         // SAFETY: a live context; the device is AddRef'd and released on drop.
         let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
         self.probe_layouts(&device);
         let started = std::time::Instant::now();
-        let plan = query(context, call)?;
+        let mut plan = query(context, &device, call, indirect, auto)?;
+        plan.arguments = arguments;
+        let streams = match &mut plan.stream_output {
+            Some(so) if !so.targets.is_empty() => {
+                if deferred {
+                    return Err(
+                        "stream output on a deferred context: what it streamed is counted by a query the \
+                                recorder reads on the immediate context only"
+                            .into(),
+                    );
+                }
+                self.stream_offsets(context, so)?;
+                Some(stream_queries(&device, so)?)
+            }
+            _ => None,
+        };
         let timing = usize::from(!plan.targets.iter().any(|t| t.shape.sample_count > 1));
         let mut reads: Vec<Read> = Vec::new();
         let suspended = Predication::suspend(context);
@@ -334,10 +389,25 @@ impl ActiveCapture {
             }
         };
         suspended.restore(context);
+        for (_, query) in streams.iter().flatten() {
+            // SAFETY: a live context and query.
+            unsafe { context.Begin(query) };
+        }
         draw();
+        for (_, query) in streams.iter().flatten() {
+            // SAFETY: a live context and query, begun above.
+            unsafe { context.End(query) };
+        }
         // From here on the draw has run: a failure skips its record only.
         let suspended = Predication::suspend(context);
-        let afters = self.read_afters(context, &device, &plan, &befores, deferred, &mut reads);
+        let mut job = job;
+        let afters = self
+            .read_afters(context, &device, &plan, &befores, deferred, &mut reads)
+            .and_then(|afters| {
+                self.read_uav_afters(context, &device, &plan.uavs, &mut job.uavs, deferred, &mut reads)?;
+                self.read_stream_afters(context, &device, &plan, &mut job, &mut reads)?;
+                Ok(afters)
+            });
         suspended.restore(context);
         let afters = match afters {
             Ok(afters) => afters,
@@ -345,10 +415,12 @@ impl ActiveCapture {
                 self.discard(reads, deferred);
                 let entry = unrecorded_entry(&job, e);
                 self.list_unrecorded(context, deferred, entry);
+                if let (Some(so), Some(streams)) = (&plan.stream_output, &streams) {
+                    self.streamed(context, so, streams);
+                }
                 return Ok(true);
             }
         };
-        let mut job = job;
         for ((target, before), after) in job.targets.iter_mut().zip(befores).zip(afters) {
             target.before = before;
             target.after = after;
@@ -360,6 +432,9 @@ impl ActiveCapture {
                 .push(Pending::Draw(Box::new(PendingDraw { job, reads })));
         } else {
             self.complete(context, PendingDraw { job, reads }, false);
+            if let (Some(so), Some(streams)) = (&plan.stream_output, &streams) {
+                self.streamed(context, so, streams);
+            }
             if let Some((draws, total)) = self.timing.get_mut(timing) {
                 *draws = draws.saturating_add(1);
                 *total = total.saturating_add(started.elapsed());
@@ -381,9 +456,59 @@ impl ActiveCapture {
     /// Maps a draw's reads on the immediate context `context`, refreshes the caches, and sends the draw to the
     /// writer.
     fn complete(&mut self, context: &ID3D11DeviceContext, pending: PendingDraw, from_command_list: bool) {
-        let mut results: Vec<Vec<Bytes>> = Vec::with_capacity(pending.reads.len());
+        let results = match self.map_reads(context, pending.reads, from_command_list) {
+            Ok(results) => results,
+            Err(e) => {
+                let entry = unrecorded_entry(&pending.job, e);
+                self.list_unrecorded(context, false, entry);
+                return;
+            }
+        };
+        let entry_if_lost = unrecorded_entry(&pending.job, String::new());
+        let mapped = pending.job.map(&mut |data| match data {
+            DataRef::Ready(bytes) => Ok(bytes),
+            DataRef::Read(read, sub) => results
+                .get(read)
+                .and_then(|r| r.get(sub))
+                .cloned()
+                .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
+        });
+        let mapped = mapped.and_then(|mut job| {
+            if let Some(arguments) = job.arguments.take() {
+                let words: Vec<u32> = arguments
+                    .chunks_exact(4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                    .collect();
+                job.call = call_from_arguments(job.call, &words)?;
+            }
+            Ok(job)
+        });
+        match mapped {
+            Ok(job) => {
+                self.draws += 1;
+                self.writer.send(job);
+            }
+            Err(e) => {
+                let entry = UnrecordedDrawEntry {
+                    reason: e,
+                    ..entry_if_lost
+                };
+                self.list_unrecorded(context, false, entry);
+            }
+        }
+    }
+
+    /// Maps reads on the immediate context `context`, in order, refreshing the caches; gives each read's
+    /// subresources, or the first failure. The stagings go back to the pool unless they came in a command list.
+    fn map_reads(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        reads: Vec<Read>,
+        from_command_list: bool,
+    ) -> Result<Vec<Vec<Bytes>>> {
+        let mut results: Vec<Vec<Bytes>> = Vec::with_capacity(reads.len());
         let mut failure = None;
-        for read in pending.reads {
+        for read in reads {
             let result = if failure.is_none() {
                 resolve_read(context, &read, &results)
             } else {
@@ -445,32 +570,9 @@ impl ActiveCapture {
                 self.pool.release(read.staging);
             }
         }
-        if let Some(e) = failure {
-            let entry = unrecorded_entry(&pending.job, e);
-            self.list_unrecorded(context, false, entry);
-            return;
-        }
-        let entry_if_lost = unrecorded_entry(&pending.job, String::new());
-        let mapped = pending.job.map(&mut |data| match data {
-            DataRef::Ready(bytes) => Ok(bytes),
-            DataRef::Read(read, sub) => results
-                .get(read)
-                .and_then(|r| r.get(sub))
-                .cloned()
-                .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
-        });
-        match mapped {
-            Ok(job) => {
-                self.draws += 1;
-                self.writer.send(job);
-            }
-            Err(e) => {
-                let entry = UnrecordedDrawEntry {
-                    reason: e,
-                    ..entry_if_lost
-                };
-                self.list_unrecorded(context, false, entry);
-            }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(results),
         }
     }
 
@@ -744,6 +846,28 @@ impl ActiveCapture {
             None => None,
         };
         let ps = self.gather_stage(context, device, &plan.ps, deferred, reads)?;
+        let uavs = self.gather_uavs(context, device, &plan.uavs, deferred, reads)?;
+        let arguments = match &plan.arguments {
+            Some(arguments) => Some(self.read_argument_words(context, device, arguments, reads)?),
+            None => None,
+        };
+        let stream_output = match &plan.stream_output {
+            Some(so) => {
+                let mut targets = Vec::with_capacity(so.targets.len());
+                for target in &so.targets {
+                    let before = match self.read_resource(context, device, &target.resource, deferred, reads)? {
+                        ResourceJob::Buffer(data) => data,
+                        ResourceJob::Texture(..) => return Err("a stream-output buffer is a texture".to_owned()),
+                    };
+                    targets.push((target.slot, before.clone(), target.offset, before));
+                }
+                Some(StreamOutputJob {
+                    state: so.state.clone(),
+                    targets,
+                })
+            }
+            None => None,
+        };
         let mut befores = Vec::new();
         let mut targets = Vec::new();
         for target in &plan.targets {
@@ -767,6 +891,10 @@ impl ActiveCapture {
         }
         let job = DrawJob {
             call: plan.call,
+            indirect: plan.indirect,
+            arguments,
+            auto: plan.auto,
+            stream_output,
             name: Some(context_name(context).to_owned()),
             topology: plan.topology,
             input_layout: plan.input_layout.clone(),
@@ -786,6 +914,7 @@ impl ActiveCapture {
             viewports: plan.viewports.clone(),
             scissor_rects: plan.scissor_rects.clone(),
             targets,
+            uavs,
         };
         Ok((job, befores))
     }
@@ -822,6 +951,290 @@ impl ActiveCapture {
             shader_resources,
             samplers: stage.samplers.clone(),
         })
+    }
+
+    /// Sets where the draw's first vertex goes in each stream-output buffer of `so` (14.4): the offset
+    /// `SOSetTargets` gave when this is the binding's first draw in the capture; for an offset of -1
+    /// (`D3D11_SO_APPEND`) and a binding already streamed through, the buffer's filled size, which the recorder
+    /// knows when a draw it recorded streamed to the buffer last. A binding made before the capture may have been
+    /// streamed through unseen: its first draw is not recorded unless the filled size is known.
+    fn stream_offsets(&mut self, context: &ID3D11DeviceContext, so: &mut StreamOutputPlan) -> Result<()> {
+        let bindings = crate::stream_out::bindings(context.as_raw() as usize);
+        for target in &mut so.targets {
+            let key = target.resource.as_raw() as usize;
+            let binding = bindings.get(target.slot as usize).copied().unwrap_or_default();
+            let fresh = binding.buffer == key
+                && binding.offset != crate::stream_out::APPEND
+                && binding.sequence > self.stream_out_start;
+            let offset = if fresh {
+                binding.offset
+            } else if let Some((filled, _)) = self.filled.get(&key) {
+                *filled
+            } else {
+                return Err(format!(
+                    "stream-output slot {}: the draw appends to the buffer, whose filled size the recorder does not \
+                     know (no draw it recorded streamed to it; it was bound before the capture, or streamed to by a \
+                     draw that was not recorded)",
+                    target.slot
+                ));
+            };
+            if offset > target.bytes {
+                return Err(format!(
+                    "stream-output slot {}: offset {offset} is past the end of the {}-byte buffer",
+                    target.slot, target.bytes
+                ));
+            }
+            target.offset = offset;
+        }
+        Ok(())
+    }
+
+    /// The reads after a draw of its stream-output buffers: each buffer, marked written first.
+    fn read_stream_afters(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        plan: &DrawPlan,
+        job: &mut DrawJob<DataRef>,
+        reads: &mut Vec<Read>,
+    ) -> Result<()> {
+        let (Some(so), Some(so_job)) = (&plan.stream_output, &mut job.stream_output) else {
+            return Ok(());
+        };
+        for (target, (_, _, _, after)) in so.targets.iter().zip(so_job.targets.iter_mut()) {
+            self.bump(target.resource.as_raw() as usize);
+            *after = match self.read_resource(context, device, &target.resource, false, reads)? {
+                ResourceJob::Buffer(data) => data,
+                ResourceJob::Texture(..) => return Err("a stream-output buffer is a texture".to_owned()),
+            };
+        }
+        Ok(())
+    }
+
+    /// After a draw streamed through the bindings of `context` (the draw has run, recorded or not): each buffer's
+    /// filled size from its stream's query (see [`ActiveCapture::filled`]), or forgotten when the query gives
+    /// nothing; later draws through the bindings append (14.4).
+    fn streamed(&mut self, context: &ID3D11DeviceContext, so: &StreamOutputPlan, streams: &[(u32, ID3D11Query)]) {
+        crate::stream_out::streamed(context.as_raw() as usize);
+        for target in &so.targets {
+            let key = target.resource.as_raw() as usize;
+            let stride = so.state.strides.get(target.slot as usize).copied().unwrap_or(0);
+            let stream = so
+                .state
+                .declaration
+                .iter()
+                .find(|entry| entry.output_slot == target.slot)
+                .map(|entry| entry.stream);
+            let written = match stream {
+                // no entry writes the slot: nothing is written, the filled size is where the draw started
+                None => Some(0u64),
+                Some(stream) => streams
+                    .iter()
+                    .find(|(s, _)| *s == stream)
+                    .and_then(|(_, query)| query_primitives(context, query))
+                    .map(|primitives| {
+                        primitives
+                            .saturating_mul(u64::from(so.vertices_per_primitive))
+                            .saturating_mul(u64::from(stride))
+                    }),
+            };
+            match written {
+                Some(bytes) => {
+                    let filled = u64::from(target.offset)
+                        .saturating_add(bytes)
+                        .min(u64::from(target.bytes)) as u32;
+                    self.filled.insert(key, (filled, target.resource.clone()));
+                }
+                None => {
+                    log!(
+                        "stream-output slot {}: the statistics query gave nothing; the buffer's filled size is unknown",
+                        target.slot
+                    );
+                    self.filled.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// After a draw that was not recorded: the buffers bound for stream output on `context`, if any, may have been
+    /// streamed to, by an amount the recorder did not count; their filled sizes are forgotten.
+    fn forget_streams(&mut self, context: &ID3D11DeviceContext) {
+        let mut bound: [Option<ID3D11Buffer>; 4] = Default::default();
+        // SAFETY: a live context; the array has room for the 4 targets asked for.
+        unsafe { context.SOGetTargets(Some(&mut bound)) };
+        if bound.iter().any(Option::is_some) {
+            crate::stream_out::streamed(context.as_raw() as usize);
+            for buffer in bound.iter().flatten() {
+                self.filled.remove(&(buffer.as_raw() as usize));
+            }
+        }
+    }
+
+    /// The reads before a draw or dispatch of its unordered access views: each view's whole resource (as any bound
+    /// resource, from the cache when unchanged) and, for an append or counter view, its hidden counter (5.3.9).
+    fn gather_uavs(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        uavs: &[UavPlan],
+        deferred: bool,
+        reads: &mut Vec<Read>,
+    ) -> Result<Vec<UavJob<DataRef>>> {
+        let mut jobs = Vec::with_capacity(uavs.len());
+        for uav in uavs {
+            let before = self.read_resource(context, device, &uav.resource, deferred, reads)?;
+            let counter_before = if uav.view.append || uav.view.counter {
+                Some(self.read_counter(device, context, &uav.handle, reads)?)
+            } else {
+                None
+            };
+            jobs.push(UavJob {
+                slot: uav.slot,
+                view: uav.view,
+                before,
+                // replaced by the read after the call
+                after: ResourceJob::Buffer(DataRef::Ready(Arc::new(Vec::new()))),
+                counter_before,
+                counter_after: None,
+            });
+        }
+        Ok(jobs)
+    }
+
+    /// The reads after a draw or dispatch of its unordered access views: each view's resource, marked written
+    /// first (so the read is new, and cached as the resource's latest contents), and its counter.
+    fn read_uav_afters(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        uavs: &[UavPlan],
+        jobs: &mut [UavJob<DataRef>],
+        deferred: bool,
+        reads: &mut Vec<Read>,
+    ) -> Result<()> {
+        for (uav, job) in uavs.iter().zip(jobs.iter_mut()) {
+            self.bump(uav.resource.as_raw() as usize);
+            job.after = self.read_resource(context, device, &uav.resource, deferred, reads)?;
+            if job.counter_before.is_some() {
+                job.counter_after = Some(self.read_counter(device, context, &uav.handle, reads)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Issues the read of an append or counter view's hidden counter: `CopyStructureCount` into a 4-byte staging
+    /// buffer (the one way D3D11 gives a counter out, 5.3.9).
+    fn read_counter(
+        &mut self,
+        device: &ID3D11Device,
+        context: &ID3D11DeviceContext,
+        view: &ID3D11UnorderedAccessView,
+        reads: &mut Vec<Read>,
+    ) -> Result<DataRef> {
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::whole(&Described::Buffer { bytes: 4 }))?;
+        let buffer = match staging.resource.cast::<ID3D11Buffer>() {
+            Ok(buffer) => buffer,
+            Err(e) => {
+                self.pool.release(staging);
+                return Err(format!("a staging buffer is not a buffer: {e}"));
+            }
+        };
+        // SAFETY: both are live; the staging buffer holds the 4 bytes written at offset 0, and the view is an
+        // append or counter view (the only kind `CopyStructureCount` takes).
+        unsafe { context.CopyStructureCount(&buffer, 0, view) };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Buffer { bytes: 4 },
+            cache: None,
+            convert: Conversion::None,
+        });
+        Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+
+    /// Issues the read of an indirect draw's argument words (a staging copy of just those bytes, on the draw's
+    /// context, mapped with the draw's other reads).
+    fn read_argument_words(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        arguments: &ArgumentsPlan,
+        reads: &mut Vec<Read>,
+    ) -> Result<DataRef> {
+        let bytes = arguments.words * 4;
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::whole(&Described::Buffer { bytes }))?;
+        let source_box = D3D11_BOX {
+            left: arguments.offset,
+            top: 0,
+            front: 0,
+            right: arguments.offset + bytes,
+            bottom: 1,
+            back: 1,
+        };
+        // SAFETY: both resources are live buffers; the box lies within the argument buffer (checked when planned)
+        // and is the staging buffer's size.
+        unsafe {
+            context.CopySubresourceRegion(&staging.resource, 0, 0, 0, 0, &arguments.buffer, 0, Some(&source_box))
+        };
+        reads.push(Read {
+            staging,
+            kind: ReadKind::Buffer { bytes: bytes as usize },
+            cache: None,
+            convert: Conversion::None,
+        });
+        Ok(DataRef::Read(reads.len() - 1, 0))
+    }
+
+    /// Reads `words` u32 arguments of an indirect call from `args` (a raw `ID3D11Buffer`) at byte `offset`: a
+    /// staging copy of just those bytes, mapped at once (the call's arguments decide what is recorded). D3D11
+    /// requires the offset 4-byte aligned and the arguments within the buffer (8.7, 8.8's `Draw*Indirect`, 18.6.5's
+    /// `DispatchIndirect`); anything else is not recorded.
+    fn read_arguments(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        device: &ID3D11Device,
+        args: *mut c_void,
+        offset: u32,
+        words: u32,
+    ) -> Result<Vec<u32>> {
+        // SAFETY: the live buffer the program passed; borrowing adds no reference.
+        let buffer = unsafe { ID3D11Buffer::from_raw_borrowed(&args) }.ok_or("a null argument buffer")?;
+        let resource: ID3D11Resource = buffer.cast().map_err(|e| e.to_string())?;
+        let Described::Buffer { bytes: size } = describe(&resource)? else {
+            return Err("the argument buffer is not a buffer".to_owned());
+        };
+        let bytes = words * 4;
+        let end = offset.checked_add(bytes).filter(|end| *end <= size);
+        let Some(end) = end.filter(|_| offset.is_multiple_of(4)) else {
+            return Err(format!(
+                "arguments at byte {offset} of a {size}-byte buffer: not 4-byte aligned or past its end"
+            ));
+        };
+        let staging = self
+            .pool
+            .acquire(device, StagingDesc::whole(&Described::Buffer { bytes }))?;
+        let source_box = D3D11_BOX {
+            left: offset,
+            top: 0,
+            front: 0,
+            right: end,
+            bottom: 1,
+            back: 1,
+        };
+        let suspended = Predication::suspend(context);
+        // SAFETY: both resources are live buffers; the box lies within the argument buffer and is the staging
+        // buffer's size.
+        unsafe { context.CopySubresourceRegion(&staging.resource, 0, 0, 0, 0, &resource, 0, Some(&source_box)) };
+        suspended.restore(context);
+        let mapped = map_rows(context, &staging.resource, 0, bytes as usize, 1, 1);
+        self.pool.release(staging);
+        Ok(mapped?
+            .chunks_exact(4)
+            .map(|word| u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
+            .collect())
     }
 
     /// The reads after the draw: each target's surface, within the region the draw can write.
@@ -1041,6 +1454,15 @@ struct StagePlan {
 /// Everything a draw's `*Get*` calls gave.
 struct DrawPlan {
     call: DrawCall,
+    /// Set for an indirect draw (`call` is what its arguments made).
+    indirect: Option<Indirect>,
+    /// Whether the call was `DrawAuto` (`call` is the `Draw` it amounted to).
+    auto: bool,
+    /// An indirect draw's arguments, to read with the draw (on a deferred context, where they are only there when
+    /// the command list runs); `call` then stands for the call they make until they are read.
+    arguments: Option<ArgumentsPlan>,
+    /// Stream output, when the program before the rasterizer was made with a declaration.
+    stream_output: Option<StreamOutputPlan>,
     topology: iridia::api::enums::PrimitiveTopology,
     input_layout: Vec<iridia::api::fixed_function::InputElementDesc>,
     vertex_buffers: Vec<(u32, ID3D11Resource, u32, u32)>,
@@ -1062,6 +1484,213 @@ struct DrawPlan {
     viewports: Vec<iridia::api::viewport::Viewport>,
     scissor_rects: Vec<iridia::api::viewport::Scissor>,
     targets: Vec<TargetPlan>,
+    /// The unordered access views bound with the render targets.
+    uavs: Vec<UavPlan>,
+}
+
+/// Where an indirect draw's arguments are: `words` u32 at byte `offset` of `buffer` (checked to lie within it).
+struct ArgumentsPlan {
+    buffer: ID3D11Resource,
+    offset: u32,
+    words: u32,
+}
+
+/// Where `words` u32 arguments at byte `offset` of `args` (a raw `ID3D11Buffer`) are, checked as D3D11 requires
+/// (8.7, 8.8, 18.6.5: the offset 4-byte aligned, the arguments within the buffer).
+fn argument_plan(args: *mut c_void, offset: u32, words: u32) -> Result<ArgumentsPlan> {
+    // SAFETY: the live buffer the program passed; borrowing adds no reference.
+    let buffer = unsafe { ID3D11Buffer::from_raw_borrowed(&args) }.ok_or("a null argument buffer")?;
+    let buffer: ID3D11Resource = buffer.cast().map_err(|e| e.to_string())?;
+    let Described::Buffer { bytes: size } = describe(&buffer)? else {
+        return Err("the argument buffer is not a buffer".to_owned());
+    };
+    let fits = offset.is_multiple_of(4) && offset.checked_add(words * 4).is_some_and(|end| end <= size);
+    if !fits {
+        return Err(format!(
+            "arguments at byte {offset} of a {size}-byte buffer: not 4-byte aligned or past its end"
+        ));
+    }
+    Ok(ArgumentsPlan { buffer, offset, words })
+}
+
+/// The call an indirect draw's argument words make (8.7: `VertexCountPerInstance, InstanceCount,
+/// StartVertexLocation, StartInstanceLocation`; 8.8: `IndexCountPerInstance, InstanceCount, StartIndexLocation,
+/// BaseVertexLocation, StartInstanceLocation`), of the kind `like` is.
+fn call_from_arguments(like: DrawCall, words: &[u32]) -> Result<DrawCall> {
+    let word = |i: usize| words.get(i).copied().ok_or("the arguments were not read whole");
+    Ok(if like.is_indexed() {
+        DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: word(0)?,
+            instance_count: word(1)?,
+            start_index: word(2)?,
+            base_vertex: word(3)? as i32,
+            start_instance: word(4)?,
+        }
+    } else {
+        DrawCall::DrawInstanced {
+            vertex_count_per_instance: word(0)?,
+            instance_count: word(1)?,
+            start_vertex: word(2)?,
+            start_instance: word(3)?,
+        }
+    })
+}
+
+/// A draw's stream output, as queried: the declaration its program was made with and the bound buffers.
+struct StreamOutputPlan {
+    /// The declaration, strides and rasterized stream (`targets` empty).
+    state: iridia::capture::manifest::StreamOutputStateEntry,
+    /// Vertices each streamed primitive writes: 1 for points, 2 for lines, 3 for triangles (14.1: strips are
+    /// streamed as lists).
+    vertices_per_primitive: u32,
+    targets: Vec<StreamOutputTargetPlan>,
+}
+
+/// A buffer bound for stream output.
+struct StreamOutputTargetPlan {
+    slot: u32,
+    resource: ID3D11Resource,
+    /// Its size.
+    bytes: u32,
+    /// Where the draw's first vertex goes (set by `ActiveCapture::stream_offsets`).
+    offset: u32,
+}
+
+/// The statistics queries of a stream-output draw, one per stream a bound buffer is written from
+/// (`D3D11_QUERY_SO_STATISTICS_STREAM0` + stream, 14.4).
+fn stream_queries(device: &ID3D11Device, so: &StreamOutputPlan) -> Result<Vec<(u32, ID3D11Query)>> {
+    let mut queries: Vec<(u32, ID3D11Query)> = Vec::new();
+    for target in &so.targets {
+        let Some(entry) = so.state.declaration.iter().find(|e| e.output_slot == target.slot) else {
+            continue;
+        };
+        if queries.iter().any(|(stream, _)| *stream == entry.stream) {
+            continue;
+        }
+        let desc = D3D11_QUERY_DESC {
+            Query: D3D11_QUERY(D3D11_QUERY_SO_STATISTICS_STREAM0.0 + 2 * entry.stream as i32),
+            MiscFlags: 0,
+        };
+        let mut query = None;
+        // SAFETY: a live device; `desc` and the out-parameter are locals.
+        unsafe { device.CreateQuery(&desc, Some(&mut query)) }
+            .map_err(|e| format!("cannot make a stream-output statistics query: {e}"))?;
+        queries.push((entry.stream, query.ok_or("CreateQuery gave no query")?));
+    }
+    Ok(queries)
+}
+
+/// `NumPrimitivesWritten` of an ended stream-output statistics query, waiting for it at most a second (the draw's
+/// reads were mapped already, so the GPU is done with the draw); `None` when it does not come (under Wine, a query of
+/// the program's own of the same kind around the draw leaves the recorder's without a result).
+fn query_primitives(context: &ID3D11DeviceContext, query: &ID3D11Query) -> Option<u64> {
+    let mut data = D3D11_QUERY_DATA_SO_STATISTICS::default();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while std::time::Instant::now() < deadline {
+        // SAFETY: a live context and ended query; `data` is writable for its size. The raw call gives S_FALSE
+        // (not ready) apart from S_OK.
+        let result = unsafe {
+            (Interface::vtable(context).GetData)(
+                context.as_raw(),
+                query.as_raw(),
+                (&mut data as *mut D3D11_QUERY_DATA_SO_STATISTICS).cast(),
+                std::mem::size_of::<D3D11_QUERY_DATA_SO_STATISTICS>() as u32,
+                0,
+            )
+        };
+        if result == windows::Win32::Foundation::S_OK {
+            return Some(data.NumPrimitivesWritten);
+        }
+        if result.is_err() {
+            return None;
+        }
+        std::thread::yield_now();
+    }
+    None
+}
+
+/// Vertices each primitive streams (14.1: strips stream as lists): the geometry program's output topology, or,
+/// when the stream-output object was made from a vertex or domain program (no geometry program runs), the input
+/// assembler's primitive.
+fn vertices_per_primitive(
+    dxbc: &[u8],
+    topology: iridia::api::enums::PrimitiveTopology,
+) -> Result<(u32, iridia::dxbc::program::ProgramKind)> {
+    use iridia::api::enums::PrimitiveTopology as T;
+    use iridia::dxbc::program::ProgramKind;
+    let shader = iridia::dxbc::shader::Shader::parse(dxbc, iridia::dxbc::container::Verify::Skip)
+        .map_err(|e| format!("the stream-output program does not parse: {e}"))?;
+    let kind = shader.program.kind;
+    let vertices = if kind == ProgramKind::Geometry {
+        let exe = iridia::shader::Executable::new(&shader.program).map_err(|e| e.to_string())?;
+        match exe.geometry().map(|g| g.output_topology) {
+            Some(1) => 1,
+            Some(3) => 2,
+            Some(5) => 3,
+            other => return Err(format!("a geometry program of output topology {other:?}")),
+        }
+    } else {
+        match topology {
+            T::PointList => 1,
+            T::LineList | T::LineStrip | T::LineListAdj | T::LineStripAdj => 2,
+            T::TriangleList | T::TriangleStrip | T::TriangleListAdj | T::TriangleStripAdj => 3,
+            other => {
+                return Err(format!(
+                    "stream output without a geometry program from {other} primitives"
+                ));
+            }
+        }
+    };
+    Ok((vertices, kind))
+}
+
+/// A bound unordered access view, as queried.
+struct UavPlan {
+    slot: u32,
+    view: iridia::api::resource::UnorderedAccessViewDesc,
+    handle: ID3D11UnorderedAccessView,
+    resource: ID3D11Resource,
+}
+
+/// The unordered access view slots of `device`: 64 from feature level 11_1 (D3D11.1's
+/// `D3D11_1_UAV_SLOT_COUNT`), 8 below it (5.3.9, 18.5).
+pub fn uav_slot_count(device: &ID3D11Device) -> usize {
+    // SAFETY: a live device; `GetFeatureLevel` only reads it.
+    if unsafe { device.GetFeatureLevel() }.0 >= windows::Win32::Graphics::Direct3D::D3D_FEATURE_LEVEL_11_1.0 {
+        64
+    } else {
+        8
+    }
+}
+
+/// The views in `views` (by slot), described: each view's description (a structured view with its buffer's
+/// structure stride) and resource.
+fn uav_plans(views: &[Option<ID3D11UnorderedAccessView>]) -> Result<Vec<UavPlan>> {
+    let mut plans = Vec::new();
+    for (slot, view) in views.iter().enumerate() {
+        let Some(view) = view else { continue };
+        let mut desc = D3D11_UNORDERED_ACCESS_VIEW_DESC::default();
+        // SAFETY: a live view; `desc` is writable.
+        unsafe { view.GetDesc(&mut desc) };
+        // SAFETY: a live view; the resource is AddRef'd and released on drop.
+        let resource = unsafe { view.GetResource() }.map_err(|e| e.to_string())?;
+        let stride = match resource.cast::<ID3D11Buffer>() {
+            Ok(buffer) => {
+                let mut buffer_desc = D3D11_BUFFER_DESC::default();
+                // SAFETY: a live buffer; `buffer_desc` is writable.
+                unsafe { buffer.GetDesc(&mut buffer_desc) };
+                buffer_desc.StructureByteStride
+            }
+            Err(_) => 0,
+        };
+        plans.push(UavPlan {
+            slot: slot as u32,
+            view: crate::convert::unordered_access_view(&desc, stride)?,
+            handle: view.clone(),
+            resource,
+        });
+    }
+    Ok(plans)
 }
 
 impl DrawPlan {
@@ -1205,7 +1834,13 @@ macro_rules! query_stage {
 }
 
 /// Queries everything the draw depends on through the context's `*Get*` calls.
-fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
+fn query(
+    context: &ID3D11DeviceContext,
+    device: &ID3D11Device,
+    call: DrawCall,
+    indirect: Option<Indirect>,
+    auto: bool,
+) -> Result<DrawPlan> {
     // Stages and outputs the recorder does not record yet.
     let mut geometry = None;
     let mut hull = None;
@@ -1227,31 +1862,55 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         }
         _ => {}
     }
+    let mut declared = None;
     if let Some(geometry) = &geometry {
         let child = geometry.cast::<ID3D11DeviceChild>().map_err(|e| e.to_string())?;
-        if private_data(&child, &STREAM_OUTPUT_KEY).is_some() {
-            return Err(
-                "the geometry stage's program was created with a stream-output declaration: stream output \
-                        is not recorded yet"
-                    .into(),
-            );
+        if let Some(json) = private_data(&child, &STREAM_OUTPUT_KEY) {
+            let state: iridia::capture::manifest::StreamOutputStateEntry =
+                serde_json::from_slice(&json).map_err(|e| format!("the stream-output declaration kept: {e}"))?;
+            declared = Some((state, shader_dxbc(&child, "geometry shader")?));
         }
     }
-    let mut stream_out: [Option<ID3D11Buffer>; 4] = Default::default();
-    // SAFETY: a live context; the array has room for the 4 targets asked for.
-    unsafe { context.SOGetTargets(Some(&mut stream_out)) };
-    if stream_out.iter().any(Option::is_some) {
-        return Err("stream output is bound: stream output is not recorded yet".into());
-    }
-    let mut uavs: [Option<ID3D11UnorderedAccessView>; 8] = Default::default();
-    // SAFETY: a live context; the array has room for the 8 slots asked for.
-    unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut uavs)) };
-    if uavs.iter().any(Option::is_some) {
-        return Err("unordered access views are bound with the render targets: they are not recorded yet".into());
-    }
+    let mut views: [Option<ID3D11UnorderedAccessView>; 64] = std::array::from_fn(|_| None);
+    let slots = views.get_mut(..uav_slot_count(device)).unwrap_or_default();
+    // SAFETY: a live context; the slice has room for the device's slots, all asked for.
+    unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(slots)) };
+    let uavs = uav_plans(&views)?;
 
     // SAFETY: a live context.
     let topology = crate::convert::topology(unsafe { context.IAGetPrimitiveTopology() })?;
+    // Stream output (section 14): the declaration of the program made with one, and the bound buffers (without a
+    // declaration nothing streams, and bound buffers are left as they are).
+    let mut geometry_program = geometry.is_some();
+    let stream_output = match declared {
+        Some((state, dxbc)) => {
+            let (vertices_per_primitive, kind) = vertices_per_primitive(&dxbc, topology)?;
+            // an object made from a vertex or domain program streams that program's output: no geometry stage runs
+            geometry_program = kind == iridia::dxbc::program::ProgramKind::Geometry;
+            let mut bound: [Option<ID3D11Buffer>; 4] = Default::default();
+            // SAFETY: a live context; the array has room for the 4 targets asked for.
+            unsafe { context.SOGetTargets(Some(&mut bound)) };
+            let mut targets = Vec::new();
+            for (slot, buffer) in bound.iter().enumerate() {
+                let Some(buffer) = buffer else { continue };
+                let mut desc = D3D11_BUFFER_DESC::default();
+                // SAFETY: a live buffer; `desc` is writable.
+                unsafe { buffer.GetDesc(&mut desc) };
+                targets.push(StreamOutputTargetPlan {
+                    slot: slot as u32,
+                    resource: buffer.cast::<ID3D11Resource>().map_err(|e| e.to_string())?,
+                    bytes: desc.ByteWidth,
+                    offset: 0,
+                });
+            }
+            Some(StreamOutputPlan {
+                state,
+                vertices_per_primitive,
+                targets,
+            })
+        }
+        None => None,
+    };
     // SAFETY: a live context; the layout is AddRef'd and released on drop.
     let input_layout = match unsafe { context.IAGetInputLayout() } {
         Ok(layout) => {
@@ -1344,7 +2003,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         )),
         None => None,
     };
-    let gs = match geometry {
+    let gs = match geometry.filter(|_| geometry_program) {
         Some(_) => Some(query_stage!(
             context,
             context1.as_ref(),
@@ -1477,11 +2136,20 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
             Surface::of_depth_stencil(&desc),
         )?);
     }
-    if targets.is_empty() {
-        return Err("the draw writes no render target and no depth-stencil target".into());
+    let streams = stream_output.as_ref().is_some_and(|so| !so.targets.is_empty());
+    if targets.is_empty() && uavs.is_empty() && !streams {
+        return Err(
+            "the draw writes no render target, no depth-stencil target, no unordered access view and no \
+             stream-output buffer"
+                .into(),
+        );
     }
     Ok(DrawPlan {
         call,
+        indirect,
+        auto,
+        arguments: None,
+        stream_output,
         topology,
         input_layout,
         vertex_buffers,
@@ -1500,6 +2168,7 @@ fn query(context: &ID3D11DeviceContext, call: DrawCall) -> Result<DrawPlan> {
         viewports,
         scissor_rects,
         targets,
+        uavs,
     })
 }
 
@@ -1534,6 +2203,19 @@ impl ActiveCapture {
     /// Records a draw on the context `this`; `draw` makes the real draw (the caller makes it afterwards if this did
     /// not).
     pub fn record_draw(&mut self, this: *mut c_void, call: DrawCall, draw: &mut dyn FnMut()) {
+        self.record_draw_call(this, call, None, false, None, draw);
+    }
+
+    /// Records a draw (direct, or the direct call an indirect draw's arguments made) on the context `this`.
+    fn record_draw_call(
+        &mut self,
+        this: *mut c_void,
+        call: DrawCall,
+        indirect: Option<Indirect>,
+        auto: bool,
+        arguments: Option<ArgumentsPlan>,
+        draw: &mut dyn FnMut(),
+    ) {
         if self.fault_panic_draw == Some(self.draws) {
             #[allow(clippy::panic)] // the fault the setting asks for, caught by `recorder::guarded`
             {
@@ -1544,11 +2226,17 @@ impl ActiveCapture {
         let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
             return;
         };
-        if let Err(reason) = self.record(context, call, draw) {
+        if let Err(reason) = self.record(context, call, indirect, auto, arguments, draw) {
+            self.forget_streams(context);
+            let api_call = match indirect {
+                Some(indirect) => format!("{}(args, {})", indirect.name, indirect.offset),
+                None if auto => "DrawAuto()".to_owned(),
+                None => iridia::capture::api_call_text(call),
+            };
             let entry = UnrecordedDrawEntry {
                 before_draw: 0,
                 name: Some(context_name(context).to_owned()),
-                api_call: Some(iridia::capture::api_call_text(call)),
+                api_call: Some(api_call),
                 reason,
                 targets: bound_targets(context),
             };
@@ -1748,28 +2436,340 @@ impl ActiveCapture {
         })
     }
 
-    /// Notes a draw call the recorder does not record yet (`DrawAuto`, the indirect draws: `name`) on the context
-    /// `this`, and lists it; it may write anything.
-    pub fn unrecorded_draw(&mut self, this: *mut c_void, name: &'static str) {
-        *self.unrecorded.entry(name).or_default() += 1;
-        self.epoch += 1;
+    /// Records `DrawInstancedIndirect` (`indexed` false) or `DrawIndexedInstancedIndirect` on the context `this`
+    /// as the direct call its arguments make (format 1.4's `indirect`; 8.7: `VertexCountPerInstance, InstanceCount,
+    /// StartVertexLocation, StartInstanceLocation`, 8.8: `IndexCountPerInstance, InstanceCount, StartIndexLocation,
+    /// BaseVertexLocation, StartInstanceLocation`), the real indirect call (`draw`) made in its place. On the
+    /// immediate context the argument words at `offset` are read first; on a deferred context they are only there
+    /// when the command list runs, so their staging copy travels in the list with the draw's other reads and the
+    /// call is put in its place when they are mapped, after `ExecuteCommandList`.
+    pub fn record_indirect_draw(
+        &mut self,
+        this: *mut c_void,
+        indexed: bool,
+        args: *mut c_void,
+        offset: u32,
+        draw: &mut dyn FnMut(),
+    ) {
+        let indirect = Indirect {
+            name: if indexed {
+                "DrawIndexedInstancedIndirect"
+            } else {
+                "DrawInstancedIndirect"
+            },
+            offset,
+        };
         // SAFETY: `this` is the live context the hooked call was made on; borrowing adds no reference.
         let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
             return;
         };
-        let entry = UnrecordedDrawEntry {
-            before_draw: 0,
-            name: Some(context_name(context).to_owned()),
-            api_call: Some(format!("{name}()")),
-            reason: format!(
-                "{name} draws a count the GPU decides, which the recorder does not read yet (format 1.4 holds the \
-                 call it amounts to)"
-            ),
-            targets: bound_targets(context),
+        match self.indirect_call(context, indexed, args, offset) {
+            Ok((call, arguments)) => self.record_draw_call(this, call, Some(indirect), false, arguments, draw),
+            Err(reason) => {
+                let entry = UnrecordedDrawEntry {
+                    before_draw: 0,
+                    name: Some(context_name(context).to_owned()),
+                    api_call: Some(format!("{}(args, {offset})", indirect.name)),
+                    reason,
+                    targets: bound_targets(context),
+                };
+                // SAFETY: a live context; `GetType` only reads it.
+                let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
+                self.list_unrecorded(context, deferred, entry);
+            }
+        }
+    }
+
+    /// The direct call an indirect draw's arguments make (see [`ActiveCapture::record_indirect_draw`]), read at
+    /// once on the immediate context; on a deferred context a call of the kind standing for it, with where the
+    /// arguments are, to be read with the draw when its command list runs.
+    fn indirect_call(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        indexed: bool,
+        args: *mut c_void,
+        offset: u32,
+    ) -> Result<(DrawCall, Option<ArgumentsPlan>)> {
+        // SAFETY: a live context; the device is AddRef'd and released on drop.
+        let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
+        let words = if indexed { 5 } else { 4 };
+        let stand_in = if indexed {
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 0,
+                instance_count: 0,
+                start_index: 0,
+                base_vertex: 0,
+                start_instance: 0,
+            }
+        } else {
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 0,
+                instance_count: 0,
+                start_vertex: 0,
+                start_instance: 0,
+            }
         };
         // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            return Ok((stand_in, Some(argument_plan(args, offset, words)?)));
+        }
+        let words = self.read_arguments(context, &device, args, offset, words)?;
+        Ok((call_from_arguments(stand_in, &words)?, None))
+    }
+
+    /// Records a `Dispatch` (`groups`) or `DispatchIndirect` (`indirect`: the argument buffer and offset) made on
+    /// the context `this` (format 1.3's dispatches, D3D11.3 section 18): the compute stage's program and bindings
+    /// and each bound view's resource (and counter) are read before, the real dispatch is made (`dispatch`, which the
+    /// caller makes in any case; called here at most once), each view is read again after, and the dispatch goes to
+    /// the writer in its place among the draws and resolves — on a deferred context where its command list runs, its
+    /// reads travelling in the list. A dispatch writes nothing but its views (18.5), so only their resources are
+    /// marked written. When a read fails the dispatch is only logged and counted, and every cached content is stale.
+    pub fn record_dispatch(
+        &mut self,
+        this: *mut c_void,
+        groups: [u32; 3],
+        indirect: Option<(*mut c_void, u32)>,
+        dispatch: &mut dyn FnMut(),
+    ) {
+        // SAFETY: `this` is the live context the hooked call was made on; borrowing adds no reference.
+        let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
+            self.epoch += 1;
+            return;
+        };
+        let name = if indirect.is_some() {
+            "DispatchIndirect"
+        } else {
+            "Dispatch"
+        };
+        match self.read_dispatch(context, groups, indirect, dispatch) {
+            Ok(Some(pending)) => self.complete_dispatch(context, pending, false),
+            Ok(None) => {}
+            Err(reason) => {
+                *self.unrecorded.entry(name).or_default() += 1;
+                self.epoch += 1;
+                log!("dispatch not recorded: {name}: {reason}");
+            }
+        }
+    }
+
+    /// The reads of a dispatch around the real one (see [`ActiveCapture::record_dispatch`]): on the immediate
+    /// context the dispatch with its reads, to be mapped; on a deferred one `None`, the dispatch waiting in the
+    /// context's command list (its reads travel in it) until `ExecuteCommandList`.
+    fn read_dispatch(
+        &mut self,
+        context: &ID3D11DeviceContext,
+        groups: [u32; 3],
+        indirect: Option<(*mut c_void, u32)>,
+        dispatch: &mut dyn FnMut(),
+    ) -> Result<Option<PendingDispatch>> {
+        // SAFETY: a live context; `GetType` only reads it.
         let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
-        self.list_unrecorded(context, deferred, entry);
+        // SAFETY: a live context; the device is AddRef'd and released on drop.
+        let device = unsafe { context.GetDevice() }.map_err(|e| format!("GetDevice failed: {e}"))?;
+        self.probe_layouts(&device);
+        // On a deferred context the arguments are only there where the command list runs: their staging copy
+        // travels in it and the groups are filled in when it is mapped (18.6.5's three words).
+        let mut arguments = None;
+        let (groups, indirect) = match indirect {
+            Some((args, offset)) => {
+                let indirect = Some(Indirect {
+                    name: "DispatchIndirect",
+                    offset,
+                });
+                if deferred {
+                    arguments = Some(argument_plan(args, offset, 3)?);
+                    ([0; 3], indirect)
+                } else {
+                    let words = self.read_arguments(context, &device, args, offset, 3)?;
+                    let word = |i: usize| words.get(i).copied().ok_or("the arguments were not read whole");
+                    ([word(0)?, word(1)?, word(2)?], indirect)
+                }
+            }
+            None => (groups, None),
+        };
+        let context1 = context.cast::<ID3D11DeviceContext1>().ok();
+        let cs = query_stage!(
+            context,
+            context1.as_ref(),
+            "compute shader",
+            CSGetShader,
+            CSGetConstantBuffers,
+            CSGetConstantBuffers1,
+            CSGetShaderResources,
+            CSGetSamplers
+        );
+        if cs.dxbc.is_none() {
+            return Err("no compute shader is bound".to_owned());
+        }
+        let mut views: [Option<ID3D11UnorderedAccessView>; 64] = std::array::from_fn(|_| None);
+        let slots = views.get_mut(..uav_slot_count(&device)).unwrap_or_default();
+        // SAFETY: a live context; the slice has room for the device's slots, all asked for.
+        unsafe { context.CSGetUnorderedAccessViews(0, Some(slots)) };
+        let uavs = uav_plans(&views)?;
+        let mut reads = Vec::new();
+        let suspended = Predication::suspend(context);
+        let gathered = self
+            .gather_stage(context, &device, &cs, deferred, &mut reads)
+            .and_then(|stage| {
+                let views = self.gather_uavs(context, &device, &uavs, deferred, &mut reads)?;
+                let arguments = match &arguments {
+                    Some(arguments) => Some(self.read_argument_words(context, &device, arguments, &mut reads)?),
+                    None => None,
+                };
+                Ok((stage, views, arguments))
+            });
+        suspended.restore(context);
+        let (cs, mut views, arguments) = match gathered {
+            Ok(gathered) => gathered,
+            Err(e) => {
+                self.discard(reads, deferred);
+                return Err(e);
+            }
+        };
+        dispatch();
+        let suspended = Predication::suspend(context);
+        let afters = self.read_uav_afters(context, &device, &uavs, &mut views, deferred, &mut reads);
+        suspended.restore(context);
+        if let Err(e) = afters {
+            self.discard(reads, deferred);
+            return Err(e);
+        }
+        let job = DispatchJob {
+            name: Some(context_name(context).to_owned()),
+            groups,
+            indirect,
+            arguments,
+            cs,
+            uavs: views,
+        };
+        let pending = PendingDispatch { job, reads };
+        if deferred {
+            self.deferred
+                .entry(context.as_raw() as usize)
+                .or_default()
+                .push(Pending::Dispatch(Box::new(pending)));
+            return Ok(None);
+        }
+        Ok(Some(pending))
+    }
+
+    /// Maps a dispatch's reads on the immediate context `context` and sends the dispatch to the writer (an
+    /// indirect one's groups filled in from its arguments when they were read with it); a failure is logged and
+    /// counted.
+    fn complete_dispatch(&mut self, context: &ID3D11DeviceContext, pending: PendingDispatch, from_command_list: bool) {
+        let name = if pending.job.indirect.is_some() {
+            "DispatchIndirect"
+        } else {
+            "Dispatch"
+        };
+        let completed = self
+            .map_reads(context, pending.reads, from_command_list)
+            .and_then(|results| {
+                pending.job.map(&mut |data| match data {
+                    DataRef::Ready(bytes) => Ok(bytes),
+                    DataRef::Read(read, sub) => results
+                        .get(read)
+                        .and_then(|r| r.get(sub))
+                        .cloned()
+                        .ok_or_else(|| "a read gave fewer subresources than expected".to_owned()),
+                })
+            })
+            .and_then(|mut job| {
+                if let Some(arguments) = job.arguments.take() {
+                    let word = |i: usize| {
+                        arguments
+                            .get(i * 4..i * 4 + 4)
+                            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                            .ok_or("the arguments were not read whole")
+                    };
+                    job.groups = [word(0)?, word(1)?, word(2)?];
+                }
+                Ok(job)
+            });
+        match completed {
+            Ok(job) => {
+                self.dispatches += 1;
+                self.writer.send_dispatch(job);
+            }
+            Err(reason) => {
+                *self.unrecorded.entry(name).or_default() += 1;
+                self.epoch += 1;
+                log!("dispatch not recorded: {name}: {reason}");
+            }
+        }
+    }
+
+    /// Records `DrawAuto` on the context `this` (format 1.4's `DrawAuto` call): the vertices it draws are what
+    /// stream output left in the buffer bound as vertex buffer 0 — its filled size less the binding's offset, over
+    /// the binding's stride (D3D11.3 8.9, 14.4) — which the recorder knows when a draw it recorded streamed to the
+    /// buffer last ([`ActiveCapture::filled`]); then it is recorded as that `Draw`, the real `DrawAuto` (`draw`) made
+    /// in its place. When the count cannot be known the draw is listed as not recorded, with why.
+    pub fn record_auto(&mut self, this: *mut c_void, draw: &mut dyn FnMut()) {
+        // SAFETY: `this` is the live context the hooked call was made on; borrowing adds no reference.
+        let Some(context) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&this) }) else {
+            self.epoch += 1;
+            return;
+        };
+        match self.auto_call(context) {
+            Ok(call) => self.record_draw_call(this, call, None, true, None, draw),
+            Err(reason) => {
+                self.forget_streams(context);
+                let entry = UnrecordedDrawEntry {
+                    before_draw: 0,
+                    name: Some(context_name(context).to_owned()),
+                    api_call: Some("DrawAuto()".to_owned()),
+                    reason,
+                    targets: bound_targets(context),
+                };
+                // SAFETY: a live context; `GetType` only reads it.
+                let deferred = unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED;
+                self.list_unrecorded(context, deferred, entry);
+            }
+        }
+    }
+
+    /// The `Draw` a `DrawAuto` amounts to (see [`ActiveCapture::record_auto`]).
+    fn auto_call(&self, context: &ID3D11DeviceContext) -> Result<DrawCall> {
+        // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            return Err(
+                "DrawAuto on a deferred context: the filled size it draws is the one where the command list \
+                        runs, which the recorder does not know when the draw is made"
+                    .to_owned(),
+            );
+        }
+        let mut buffers: [Option<ID3D11Buffer>; 1] = Default::default();
+        let mut strides = [0u32; 1];
+        let mut offsets = [0u32; 1];
+        // SAFETY: a live context; each array has room for the 1 slot asked for.
+        unsafe {
+            context.IAGetVertexBuffers(
+                0,
+                1,
+                Some(buffers.as_mut_ptr()),
+                Some(strides.as_mut_ptr()),
+                Some(offsets.as_mut_ptr()),
+            )
+        };
+        let [Some(buffer)] = &buffers else {
+            return Err("DrawAuto with no vertex buffer in slot 0: it draws from none (8.9)".to_owned());
+        };
+        let [stride] = strides;
+        let [offset] = offsets;
+        if stride == 0 {
+            return Err("DrawAuto with a vertex stride of 0 in slot 0: its vertex count is undefined (8.9)".to_owned());
+        }
+        let Some((filled, _)) = self.filled.get(&(buffer.as_raw() as usize)) else {
+            return Err(
+                "DrawAuto draws what stream output left in vertex buffer 0, whose filled size the recorder \
+                        does not know (no draw it recorded streamed to it)"
+                    .to_owned(),
+            );
+        };
+        Ok(DrawCall::Draw {
+            vertex_count: filled.saturating_sub(offset) / stride,
+            start_vertex: 0,
+        })
     }
 
     /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
@@ -1804,11 +2804,6 @@ impl ActiveCapture {
         }
     }
 
-    /// Notes that something unknown was written (a dispatch, say).
-    pub fn wrote_everything(&mut self) {
-        self.epoch += 1;
-    }
-
     /// Carries the draws a deferred context recorded into the command list it just finished.
     pub fn finished_list(&mut self, context: *mut c_void, list: *mut c_void) {
         let draws = self.deferred.remove(&(context as usize)).unwrap_or_default();
@@ -1837,6 +2832,7 @@ impl ActiveCapture {
             for draw in draws {
                 match draw {
                     Pending::Draw(draw) => self.complete(context_ref, *draw, true),
+                    Pending::Dispatch(dispatch) => self.complete_dispatch(context_ref, *dispatch, true),
                     Pending::Unrecorded(entry) => self.writer.send_unrecorded(entry),
                 }
             }
@@ -1879,7 +2875,7 @@ fn unrecorded_entry<D>(job: &DrawJob<D>, reason: String) -> UnrecordedDrawEntry 
     UnrecordedDrawEntry {
         before_draw: 0,
         name: job.name.clone(),
-        api_call: Some(iridia::capture::api_call_text(job.call)),
+        api_call: Some(job.api_call()),
         reason,
         targets,
     }

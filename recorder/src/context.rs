@@ -1,10 +1,13 @@
 //! Hooks on device contexts, immediate and deferred. The draws (`Draw`, `DrawIndexed`, `DrawInstanced`,
-//! `DrawIndexedInstanced`) are recorded while a capture runs; `FinishCommandList` and `ExecuteCommandList` carry
-//! a deferred context's recorded draws to where they run. Every call that writes a resource (`Map` for writing,
-//! `UpdateSubresource*`, `Copy*`, `Clear*`, `Discard*`, `GenerateMips`, `ResolveSubresource`) marks it written, so
-//! that the recorder reads a resource again only when its contents may have changed; `Dispatch*` and the draws the
-//! format cannot hold (`DrawAuto`, `Draw*Indirect`) mark everything written. Outside a capture every hook is one
-//! check and the real call. `ResolveSubresource` is recorded too (format 1.2's `resolves`), on the immediate context.
+//! `DrawIndexedInstanced`, `DrawInstancedIndirect`, `DrawIndexedInstancedIndirect`) are recorded while a capture
+//! runs; `FinishCommandList` and `ExecuteCommandList` carry a deferred context's recorded draws to where they run.
+//! Every call that writes a resource (`Map` for writing, `UpdateSubresource*`, `Copy*`, `Clear*`, `Discard*`,
+//! `GenerateMips`, `ResolveSubresource`) marks it written, so that the recorder reads a resource again only when its
+//! contents may have changed. Outside a capture every hook is one check and the real call, but `SOSetTargets`, whose
+//! offsets are kept always (`crate::stream_out`).
+//! `ResolveSubresource` is recorded too (format 1.2's `resolves`), on the immediate context, and so are `Dispatch`
+//! and `DispatchIndirect` (format 1.3's dispatches); the indirect draws are recorded as the direct calls their
+//! arguments make (format 1.4's `indirect`), and `DrawAuto` as the `Draw` it amounts to.
 
 use crate::recorder::{self, observing};
 use crate::vtable::{hooked_slot, original, slot};
@@ -31,6 +34,7 @@ hooked_slot!(
     (*mut c_void, u32)
 );
 hooked_slot!(DISPATCH, DispatchFn, (u32, u32, u32));
+hooked_slot!(SO_SET_TARGETS, SoSetTargetsFn, (u32, *const *mut c_void, *const u32));
 hooked_slot!(DISPATCH_INDIRECT, DispatchIndirectFn, (*mut c_void, u32));
 hooked_slot!(MAP, MapFn, (*mut c_void, u32, D3D11_MAP, u32, *mut D3D11_MAPPED_SUBRESOURCE) -> HRESULT);
 hooked_slot!(
@@ -177,47 +181,87 @@ unsafe extern "system" fn draw_indexed_instanced(
 
 unsafe extern "system" fn draw_auto(this: *mut c_void) {
     let original = original!(DRAW_AUTO, this, DrawAutoFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this) };
     if observing() {
-        recorder::unrecorded_draw(this, "DrawAuto");
+        recorder::record_auto(this, run);
+    } else {
+        run();
     }
-    // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this) }
 }
 
 unsafe extern "system" fn draw_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DRAW_INSTANCED_INDIRECT, this, DrawInstancedIndirectFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this, args, offset) };
     if observing() {
-        recorder::unrecorded_draw(this, "DrawInstancedIndirect");
+        recorder::record_indirect_draw(this, false, args, offset, run);
+    } else {
+        run();
     }
-    // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this, args, offset) }
 }
 
 unsafe extern "system" fn draw_indexed_instanced_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DRAW_INDEXED_INSTANCED_INDIRECT, this, DrawIndexedInstancedIndirectFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this, args, offset) };
     if observing() {
-        recorder::unrecorded_draw(this, "DrawIndexedInstancedIndirect");
+        recorder::record_indirect_draw(this, true, args, offset, run);
+    } else {
+        run();
     }
-    // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this, args, offset) }
 }
 
 unsafe extern "system" fn dispatch(this: *mut c_void, x: u32, y: u32, z: u32) {
     let original = original!(DISPATCH, this, DispatchFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this, x, y, z) };
     if observing() {
-        recorder::wrote_everything();
+        recorder::record_dispatch(this, [x, y, z], None, run);
+    } else {
+        run();
     }
-    // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this, x, y, z) }
 }
 
 unsafe extern "system" fn dispatch_indirect(this: *mut c_void, args: *mut c_void, offset: u32) {
     let original = original!(DISPATCH_INDIRECT, this, DispatchIndirectFn);
+    // SAFETY: (the closure) the program's arguments, passed through unchanged.
+    let run = || unsafe { original(this, args, offset) };
     if observing() {
-        recorder::wrote_everything();
+        recorder::record_dispatch(this, [0; 3], Some((args, offset)), run);
+    } else {
+        run();
     }
+}
+
+/// `SOSetTargets`: the bindings kept (`crate::stream_out`: D3D11 gives no offsets back), capture or not, then the
+/// real call.
+unsafe extern "system" fn so_set_targets(
+    this: *mut c_void,
+    count: u32,
+    buffers: *const *mut c_void,
+    offsets: *const u32,
+) {
+    let original = original!(SO_SET_TARGETS, this, SoSetTargetsFn);
+    let read = count.min(4) as usize;
+    let kept: Vec<usize> = if buffers.is_null() {
+        Vec::new()
+    } else {
+        // SAFETY: the API's contract: `buffers` holds `count` pointers (at most 4 are read).
+        unsafe { std::slice::from_raw_parts(buffers, read) }
+            .iter()
+            .map(|b| *b as usize)
+            .collect()
+    };
+    let given = if offsets.is_null() {
+        None
+    } else {
+        // SAFETY: as above, `offsets` holds `count` offsets.
+        Some(unsafe { std::slice::from_raw_parts(offsets, read) })
+    };
+    crate::stream_out::set_targets(this as usize, &kept, given);
     // SAFETY: the program's arguments, passed through unchanged.
-    unsafe { original(this, args, offset) }
+    unsafe { original(this, count, buffers, offsets) }
 }
 
 unsafe extern "system" fn map(
@@ -537,6 +581,7 @@ fn patch_context_slots(raw: *mut c_void) {
         draw_indexed_instanced_indirect
     );
     patch!(DISPATCH, Dispatch, dispatch);
+    patch!(SO_SET_TARGETS, SOSetTargets, so_set_targets);
     patch!(DISPATCH_INDIRECT, DispatchIndirect, dispatch_indirect);
     patch!(MAP, Map, map);
     patch!(UPDATE_SUBRESOURCE, UpdateSubresource, update_subresource);

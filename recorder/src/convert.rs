@@ -5,12 +5,14 @@
 use iridia::api::enums::{
     AddressMode, Blend, BlendOp, ComparisonFunc, CullMode, DepthWriteMask, DsvDimension, FillMode, Filter,
     InputClassification, LogicOp, PrimitiveTopology, ResourceDimension, RtvDimension, SrvDimension, StencilOp,
+    UavDimension,
 };
 use iridia::api::fixed_function::{
     BlendDesc, DepthStencilDesc, InputElementDesc, RasterizerDesc, RenderTargetBlendDesc, StencilFaceDesc,
 };
 use iridia::api::resource::{
     DepthStencilViewDesc, RenderTargetViewDesc, SamplerDesc, ShaderResourceViewDesc, TextureShape,
+    UnorderedAccessViewDesc,
 };
 use iridia::api::viewport::{Scissor, Viewport};
 use iridia::format::Format;
@@ -290,6 +292,71 @@ pub fn shader_resource_view(desc: &D3D11_SHADER_RESOURCE_VIEW_DESC) -> Result<Sh
             other => {
                 return Err(format!(
                     "shader resource view dimension {} is not one Iridia reads",
+                    other.0
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `D3D11_UNORDERED_ACCESS_VIEW_DESC`, flattened (fields the dimension does not use are 0), with
+/// `structure_stride`, the viewed buffer's `StructureByteStride`, kept for a structured view (one of format
+/// `UNKNOWN`, 5.3.9) and 0 otherwise.
+pub fn unordered_access_view(
+    desc: &D3D11_UNORDERED_ACCESS_VIEW_DESC,
+    structure_stride: u32,
+) -> Result<UnorderedAccessViewDesc> {
+    let mut out = UnorderedAccessViewDesc {
+        format: format("unordered access view format", desc.Format)?,
+        dimension: value(
+            "unordered access view dimension",
+            desc.ViewDimension.0,
+            UavDimension::from_value,
+        )?,
+        ..UnorderedAccessViewDesc::default()
+    };
+    // SAFETY: (each union read below) the member read is the one `ViewDimension` says is live.
+    unsafe {
+        let u = &desc.Anonymous;
+        match desc.ViewDimension {
+            D3D11_UAV_DIMENSION_BUFFER => {
+                let flags = u.Buffer.Flags;
+                out.first_element = u.Buffer.FirstElement;
+                out.num_elements = u.Buffer.NumElements;
+                out.raw = flags & D3D11_BUFFER_UAV_FLAG_RAW.0 as u32 != 0;
+                out.append = flags & D3D11_BUFFER_UAV_FLAG_APPEND.0 as u32 != 0;
+                out.counter = flags & D3D11_BUFFER_UAV_FLAG_COUNTER.0 as u32 != 0;
+                if out.format == Format::Unknown {
+                    out.structure_stride = structure_stride;
+                }
+            }
+            D3D11_UAV_DIMENSION_TEXTURE1D => {
+                out.mip_slice = u.Texture1D.MipSlice;
+                out.array_size = 1;
+            }
+            D3D11_UAV_DIMENSION_TEXTURE1DARRAY => {
+                out.mip_slice = u.Texture1DArray.MipSlice;
+                out.first_array_slice = u.Texture1DArray.FirstArraySlice;
+                out.array_size = u.Texture1DArray.ArraySize;
+            }
+            D3D11_UAV_DIMENSION_TEXTURE2D => {
+                out.mip_slice = u.Texture2D.MipSlice;
+                out.array_size = 1;
+            }
+            D3D11_UAV_DIMENSION_TEXTURE2DARRAY => {
+                out.mip_slice = u.Texture2DArray.MipSlice;
+                out.first_array_slice = u.Texture2DArray.FirstArraySlice;
+                out.array_size = u.Texture2DArray.ArraySize;
+            }
+            D3D11_UAV_DIMENSION_TEXTURE3D => {
+                out.mip_slice = u.Texture3D.MipSlice;
+                out.first_array_slice = u.Texture3D.FirstWSlice;
+                out.array_size = u.Texture3D.WSize;
+            }
+            other => {
+                return Err(format!(
+                    "unordered access view dimension {} is not one Iridia reads",
                     other.0
                 ));
             }

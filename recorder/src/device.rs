@@ -130,10 +130,66 @@ unsafe extern "system" fn create_geometry_shader_so(
     if result.is_ok() && !out.is_null() {
         // SAFETY: the API's contract: `bytecode` holds `length` bytes; on success `*out` is the shader.
         unsafe { keep_private(*out, &DXBC_KEY, bytecode_slice(bytecode, length)) };
-        // SAFETY: as above: `*out` is the shader.
-        unsafe { keep_private(*out, &STREAM_OUTPUT_KEY, &rasterized.to_le_bytes()) };
+        // SAFETY: the API's contract: `entries` holds `count` entries and `strides` `stride_count` strides.
+        match unsafe { stream_output_declaration(entries, count, strides, stride_count, rasterized) } {
+            // SAFETY: as above: `*out` is the shader.
+            Ok(json) => keep_private(unsafe { *out }, &STREAM_OUTPUT_KEY, &json),
+            Err(e) => log!("a stream-output declaration is not kept ({e}); its draws are not recorded"),
+        }
     }
     result
+}
+
+/// The stream-output state `CreateGeometryShaderWithStreamOutput` was given (14.3: the declaration's entries,
+/// the buffer strides, the rasterized stream), as the JSON the recorder keeps on the shader.
+///
+/// # Safety
+/// `entries` must hold `count` entries (each name a NUL-terminated string or null) and `strides` `stride_count`
+/// strides, or be null with a count of 0.
+unsafe fn stream_output_declaration(
+    entries: *const D3D11_SO_DECLARATION_ENTRY,
+    count: u32,
+    strides: *const u32,
+    stride_count: u32,
+    rasterized: u32,
+) -> Result<Vec<u8>, String> {
+    use iridia::capture::manifest::{StreamOutputDeclarationEntry, StreamOutputStateEntry};
+    let entries = if entries.is_null() || count == 0 {
+        &[][..]
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts(entries, count as usize) }
+    };
+    let strides = if strides.is_null() || stride_count == 0 {
+        &[][..]
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts(strides, stride_count as usize) }
+    };
+    let mut declaration = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let semantic_name = if entry.SemanticName.is_null() {
+            None
+        } else {
+            // SAFETY: a non-null name is a NUL-terminated string the program keeps alive across the call.
+            Some(unsafe { entry.SemanticName.to_string() }.map_err(|e| e.to_string())?)
+        };
+        declaration.push(StreamOutputDeclarationEntry {
+            stream: entry.Stream,
+            semantic_name,
+            semantic_index: entry.SemanticIndex,
+            start_component: entry.StartComponent,
+            component_count: entry.ComponentCount,
+            output_slot: u32::from(entry.OutputSlot),
+        });
+    }
+    let state = StreamOutputStateEntry {
+        declaration,
+        strides: strides.to_vec(),
+        rasterized_stream: rasterized,
+        targets: Vec::new(),
+    };
+    serde_json::to_vec(&state).map_err(|e| e.to_string())
 }
 
 unsafe extern "system" fn create_input_layout(

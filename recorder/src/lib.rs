@@ -47,4 +47,6 @@ mod readback;
 #[cfg(windows)]
 mod recorder;
 #[cfg(windows)]
+mod stream_out;
+#[cfg(windows)]
 mod vtable;

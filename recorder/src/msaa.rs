@@ -669,6 +669,10 @@ struct SavedState {
     sample_mask: u32,
     depth_state: Option<ID3D11DepthStencilState>,
     stencil_ref: u32,
+    /// The unordered access views bound with the render targets (5.3.9: they share the output merger's slots with
+    /// them), put back whatever the reader's `OMSetRenderTargets` did to them: the device's slots (8, or 64 from
+    /// feature level 11_1).
+    uavs: Vec<Option<ID3D11UnorderedAccessView>>,
 }
 
 impl SavedState {
@@ -694,7 +698,14 @@ impl SavedState {
             sample_mask: 0,
             depth_state: None,
             stencil_ref: 0,
+            uavs: Vec::new(),
         };
+        // SAFETY: a live context; the device is AddRef'd and released on drop.
+        if let Ok(device) = unsafe { context.GetDevice() } {
+            saved.uavs = vec![None; crate::capture::uav_slot_count(&device)];
+            // SAFETY: a live context; the vector has room for the device's slots, all asked for.
+            unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut saved.uavs)) };
+        }
         let mut count = 16u32;
         let mut viewports = [D3D11_VIEWPORT::default(); 16];
         // SAFETY: (these calls) a live context; every out-parameter is a field or local with room for what is
@@ -727,9 +738,33 @@ impl SavedState {
 
     /// Sets the state back.
     fn restore(self, context: &ID3D11DeviceContext) {
+        // SAFETY: a live context and the views it had; the array outlives the call.
+        unsafe { context.OMSetRenderTargets(Some(&self.targets), self.depth.as_ref()) };
+        // The views go back in their slots, after the render targets, each counter kept (an initial count of -1).
+        let first = self.uavs.iter().position(Option::is_some);
+        let last = self.uavs.iter().rposition(Option::is_some);
+        if let (Some(first), Some(last)) = (first, last) {
+            let targets = self
+                .targets
+                .iter()
+                .rposition(Option::is_some)
+                .map_or(0, |slot| slot + 1);
+            let keep = vec![u32::MAX; last + 1 - first];
+            // SAFETY: a live context and the views it had, in the slots they had (after the render targets, as
+            // binding them required); the arrays hold the counts given and outlive the call.
+            unsafe {
+                context.OMSetRenderTargetsAndUnorderedAccessViews(
+                    self.targets.get(..targets),
+                    self.depth.as_ref(),
+                    first as u32,
+                    (last + 1 - first) as u32,
+                    Some(self.uavs[first..].as_ptr()),
+                    Some(keep.as_ptr()),
+                )
+            };
+        }
         // SAFETY: (these calls) a live context and the objects it had; the arrays outlive the calls.
         unsafe {
-            context.OMSetRenderTargets(Some(&self.targets), self.depth.as_ref());
             context.PSSetShaderResources(0, Some(&self.resources));
             context.IASetInputLayout(self.layout.as_ref());
             context.IASetPrimitiveTopology(self.topology);

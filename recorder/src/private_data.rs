@@ -11,8 +11,9 @@ pub const DXBC_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d0
 /// The private-data key of an input layout's elements (JSON of `Vec<iridia::api::fixed_function::InputElementDesc>`).
 pub const LAYOUT_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d02);
 
-/// The private-data key that marks a geometry shader made by `CreateGeometryShaderWithStreamOutput` (its value:
-/// the rasterized stream, 4 bytes little-endian): stream output is not recorded yet.
+/// The private-data key of a geometry shader made by `CreateGeometryShaderWithStreamOutput`: its stream-output
+/// declaration, strides and rasterized stream (JSON of `iridia::capture::manifest::StreamOutputStateEntry` with no
+/// targets).
 pub const STREAM_OUTPUT_KEY: GUID = GUID::from_u128(0x6b1d2f0e_5a7c_4e3b_9d21_1f0a8c3e7d03);
 
 /// The private data `key` of `object`, if it has some.

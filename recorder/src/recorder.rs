@@ -337,9 +337,42 @@ pub fn record_resolve(this: *mut c_void, call: crate::capture::ResolveCall, run:
     resolve();
 }
 
-/// Notes a draw call the format cannot hold, made on the context `this`; it may write anything.
-pub fn unrecorded_draw(this: *mut c_void, name: &'static str) {
-    with_capture(|active| active.unrecorded_draw(this, name));
+/// Records `DrawInstancedIndirect` (`indexed` false) or `DrawIndexedInstancedIndirect` on the context `this` while
+/// a capture runs; `run` makes the real indirect draw, exactly once.
+pub fn record_indirect_draw(this: *mut c_void, indexed: bool, args: *mut c_void, offset: u32, run: impl FnOnce()) {
+    let mut run = Some(run);
+    let mut draw = || {
+        if let Some(run) = run.take() {
+            run();
+        }
+    };
+    with_capture(|active| active.record_indirect_draw(this, indexed, args, offset, &mut draw));
+    draw();
+}
+
+/// Records a `Dispatch` (`groups`) or `DispatchIndirect` (`indirect`: the argument buffer and offset) on the
+/// context `this` while a capture runs; `run` makes the real dispatch, exactly once.
+pub fn record_dispatch(this: *mut c_void, groups: [u32; 3], indirect: Option<(*mut c_void, u32)>, run: impl FnOnce()) {
+    let mut run = Some(run);
+    let mut dispatch = || {
+        if let Some(run) = run.take() {
+            run();
+        }
+    };
+    with_capture(|active| active.record_dispatch(this, groups, indirect, &mut dispatch));
+    dispatch();
+}
+
+/// Records `DrawAuto` on the context `this` while a capture runs; `run` makes the real draw, exactly once.
+pub fn record_auto(this: *mut c_void, run: impl FnOnce()) {
+    let mut run = Some(run);
+    let mut draw = || {
+        if let Some(run) = run.take() {
+            run();
+        }
+    };
+    with_capture(|active| active.record_auto(this, &mut draw));
+    draw();
 }
 
 /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
@@ -372,11 +405,6 @@ pub fn discarded_view(view: *mut c_void) {
         return;
     }
     with_capture(|active| active.discarded_view(view));
-}
-
-/// Notes that something unknown was written (a dispatch, say).
-pub fn wrote_everything() {
-    with_capture(ActiveCapture::wrote_everything);
 }
 
 /// Carries the draws a deferred context recorded into the command list it just finished.

@@ -668,46 +668,65 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     let capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
     capture.check().unwrap();
     // Every draw of the program is still recorded, and the quad sampling the multisampled texture (after draw 9,
-    // testapp.c's unrecordable_draws) and the two deferred draws into the multisampled targets; the two draws
-    // between them are listed in order, with the render target bound (rt5: 64x64 RGBA8, one sample); then the
-    // triangle into a 4x target made without the shader-resource bind flag, the triangle through a geometry
-    // program and the triangle tessellated.
-    assert_eq!(capture.draw_count(), 20);
+    // testapp.c's unrecordable_draws), the quad with an unordered access view bound, and the two deferred draws
+    // into the multisampled targets; the DrawAuto between them with no vertex buffer bound is listed, with the
+    // render target bound (rt5: 64x64 RGBA8, one sample); then the triangle into a 4x target made without the
+    // shader-resource bind flag, the triangle through a geometry program, the triangle tessellated, the triangle
+    // through a pixel program with views, the two indirect draws, the three stream-output draws, the DrawAuto of
+    // what they streamed, the same vertices drawn by Draw, a draw with views into a 4x target and two indirect draws
+    // on a deferred context (testapp.c's stage_draws), then the frame's draws 10 to 13.
+    assert_eq!(capture.draw_count(), 32);
     let listed: Vec<(u64, Option<&str>, Option<&str>)> = capture
         .manifest()
         .unrecorded_draws
         .iter()
         .map(|u| (u.before_draw, u.name.as_deref(), u.api_call.as_deref()))
         .collect();
-    assert_eq!(
-        listed,
-        [
-            (11, Some("immediate context"), Some("Draw(3, 0)")),
-            (11, Some("immediate context"), Some("DrawAuto()")),
-        ]
-    );
-    let [uav, auto] = &capture.manifest().unrecorded_draws[..] else {
-        panic!("two unrecorded draws")
+    assert_eq!(listed, [(12, Some("immediate context"), Some("DrawAuto()"))]);
+    let [auto] = &capture.manifest().unrecorded_draws[..] else {
+        panic!("one unrecorded draw")
     };
-    assert!(uav.reason.contains("unordered access views"), "{}", uav.reason);
     assert!(auto.reason.contains("DrawAuto"), "{}", auto.reason);
-    for entry in [uav, auto] {
-        let targets: Vec<(&str, iridia::format::Format, u32, u32, u32)> = entry
-            .targets
-            .iter()
-            .map(|t| (t.target.as_str(), t.format, t.width, t.height, t.sample_count))
-            .collect();
-        assert_eq!(targets, [("rt0", iridia::format::Format::R8G8B8A8Unorm, 64, 64, 1)]);
+    let targets: Vec<(&str, iridia::format::Format, u32, u32, u32)> = auto
+        .targets
+        .iter()
+        .map(|t| (t.target.as_str(), t.format, t.width, t.height, t.sample_count))
+        .collect();
+    assert_eq!(targets, [("rt0", iridia::format::Format::R8G8B8A8Unorm, 64, 64, 1)]);
+    // The quad with a 4x4 R32_UINT texture's view bound in u1 too (its pixel program does not write it):
+    // recorded, the view's texture before and its window after.
+    let mut capture = capture;
+    let quad = capture.draw(11).unwrap();
+    assert_eq!(quad.api_call.as_deref(), Some("Draw(3, 0)"));
+    let view = quad.state.uavs[1].as_ref().unwrap();
+    assert_eq!(view.desc.format, iridia::format::Format::R32Uint);
+    match view.resource.as_ref() {
+        iridia::api::resource::Resource::Texture(t) => assert_eq!((t.shape.width, t.shape.height), (4, 4)),
+        other => panic!("the quad's u1 is {other:?}"),
     }
+    let after = quad.uavs_after[1].as_ref().unwrap().bytes.as_ref().unwrap();
+    assert_eq!(after.len(), 4 * 4 * 4);
+    // it samples the 4x texture as the quad before it does, and replays: the target and the view match
+    match quad.state.ps.shader_resource(0).unwrap().resource.as_ref() {
+        iridia::api::resource::Resource::Texture(t) => assert_eq!(t.shape.sample_count, 4),
+        other => panic!("the quad's t0 is {other:?}"),
+    }
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        11,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
     assert!(
-        run.log
-            .contains("draw not recorded: Draw(3, 0): unordered access views"),
-        "{}",
-        run.log
+        replay.compared() && replay.matches(),
+        "{:?} {:?}",
+        replay.targets[0].report,
+        replay.uavs
     );
     // The quad read the multisampled colour target as frame 0 left it: the same draws as frame 1's, whose samples
     // after draw 11 the program read back itself.
-    let mut capture = capture;
     let draw = capture.draw(10).unwrap();
     assert_eq!(draw.api_call.as_deref(), Some("Draw(4, 0)"));
     match draw.state.ps.shader_resource(0).unwrap().resource.as_ref() {
@@ -720,8 +739,8 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // The deferred context's two draws into the 4x targets: recorded with every sample, and the second draw's
     // state — queried after the recorder's sample-reading draws on that context around the first — is the
     // first's (the program set it once).
-    let first = capture.draw(11).unwrap();
-    let second = capture.draw(12).unwrap();
+    let first = capture.draw(12).unwrap();
+    let second = capture.draw(13).unwrap();
     assert_eq!(
         (first.api_call.as_deref(), second.api_call.as_deref()),
         (Some("DrawIndexed(3, 0, 0)"), Some("Draw(3, 0)"))
@@ -756,7 +775,7 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
     // hook made it readable, so it is recorded (a copy would resolve it under Wine: the copy probe), every sample
     // its own — they differ along the triangle's edges — and each matches the replay within the format's tolerance.
     assert!(!run.log.contains("could not be made readable"), "{}", run.log);
-    let plain = capture.draw(13).unwrap();
+    let plain = capture.draw(14).unwrap();
     assert_eq!(plain.api_call.as_deref(), Some("Draw(3, 0)"));
     let target = &plain.targets[0];
     assert_eq!((target.width, target.height, target.resource.sample_count), (64, 64, 4));
@@ -786,12 +805,12 @@ fn a_draw_through_a_geometry_program_is_recorded_and_replays_equal() {
     assert_eq!(run.captures.len(), 1, "{}", run.log);
     let mut capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
     capture.check().unwrap();
-    // testapp.c's last draw of unrecordable_draws: the coloured triangle through gs_copy into rt5 (64x64 RGBA8)
-    let draw = capture.draw(14).unwrap();
+    // testapp.c's geometry draw of unrecordable_draws: the coloured triangle through gs_copy into rt5 (64x64 RGBA8)
+    let draw = capture.draw(15).unwrap();
     assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
     let program = std::fs::read(env_path("IRIDIA_WINE_SHADERS").join("gs_copy.gs.dxbc")).unwrap();
     assert!(draw.state.geometry_shader.as_deref() == Some(&program[..]));
-    assert!(capture.draw_summary(14).unwrap().geometry_program.is_some());
+    assert!(capture.draw_summary(15).unwrap().geometry_program.is_some());
     let [target] = &draw.targets[..] else {
         panic!("one target, not {}", draw.targets.len())
     };
@@ -818,7 +837,7 @@ fn a_draw_through_a_geometry_program_is_recorded_and_replays_equal() {
     // replayed through the library and compared under the format's tolerance: every pixel matches
     let replay = iridia::replay::replay_draw(
         &mut capture,
-        14,
+        16,
         &mut ShaderCache::new(),
         &iridia::replay::ReplayOptions::default(),
         None,
@@ -835,9 +854,9 @@ fn a_tessellated_draw_is_recorded_and_replays_equal() {
     assert_eq!(run.captures.len(), 1, "{}", run.log);
     let mut capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
     capture.check().unwrap();
-    // testapp.c's last draw of unrecordable_draws: the coloured triangle as a 3-control-point patch through
-    // hs_tri and ds_tri into a 64x64 RGBA8 target of its own
-    let draw = capture.draw(15).unwrap();
+    // testapp.c's draw of unrecordable_draws before stage_draws: the coloured triangle as a 3-control-point patch
+    // through hs_tri and ds_tri into a 64x64 RGBA8 target of its own
+    let draw = capture.draw(16).unwrap();
     assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
     assert_eq!(
         draw.state.topology,
@@ -886,6 +905,622 @@ fn a_tessellated_draw_is_recorded_and_replays_equal() {
     )
     .unwrap();
     assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+}
+
+/// The unrecordable run's capture, opened and checked.
+fn unrecordable_capture() -> (&'static Run, Capture<std::io::Cursor<std::sync::Arc<[u8]>>>) {
+    let run = &runs().unrecordable;
+    assert_eq!(run.captures.len(), 1, "{}", run.log);
+    let capture = Capture::open(std::fs::read(&run.captures[0]).unwrap()).unwrap();
+    capture.check().unwrap();
+    (run, capture)
+}
+
+/// A little-endian u32 the program read back (a hidden counter).
+fn word(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes[..4].try_into().unwrap())
+}
+
+/// A buffer resource's bytes.
+fn buffer_bytes(resource: &iridia::api::resource::Resource) -> &[u8] {
+    match resource {
+        iridia::api::resource::Resource::Buffer(data) => data,
+        other => panic!("not a buffer: {other:?}"),
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn a_draw_with_pixel_unordered_access_views_is_recorded_and_replays_equal() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws a): the coloured triangle through ps_uav with u1 (raw), u2 (R32_UINT texture) and
+    // u3 (a counter view, initial count 7) bound with the render target
+    let draw = capture.draw(17).unwrap();
+    assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
+    let program = std::fs::read(env_path("IRIDIA_WINE_SHADERS").join("ps_uav.ps.dxbc")).unwrap();
+    assert!(draw.state.pixel_shader.as_deref() == Some(&program[..]));
+    let [target] = &draw.targets[..] else {
+        panic!("one target, not {}", draw.targets.len())
+    };
+    assert!(target.before[..] == read("uav_rt_before.bin")[..]);
+    assert!(target.after.as_deref() == Some(&read("uav_rt_after.bin")[..]));
+    let bound: Vec<usize> = (0..draw.state.uavs.len())
+        .filter(|s| draw.state.uavs[*s].is_some())
+        .collect();
+    assert_eq!(bound, [1, 2, 3]);
+    let view = |slot: usize| draw.state.uavs[slot].as_ref().unwrap();
+    let after = |slot: usize| draw.uavs_after[slot].as_ref().unwrap();
+    // u1: the raw buffer, whole, before; its window (the 4 words) after; word 0 counts the pixels drawn
+    assert!(view(1).desc.raw);
+    assert!(buffer_bytes(&view(1).resource) == &read("uav_raw_before.bin")[..]);
+    assert!(after(1).bytes.as_deref() == Some(&read("uav_raw_after.bin")[..]));
+    let pixels = word(&read("uav_raw_after.bin")) - 5;
+    assert!(pixels > 100, "{pixels} pixels drawn");
+    // u2: the texture, its one subresource before and the window after
+    match view(2).resource.as_ref() {
+        iridia::api::resource::Resource::Texture(t) => {
+            assert!(t.subresource(0, 0).unwrap() == &read("uav_tex_before.bin")[..])
+        }
+        other => panic!("u2 is {other:?}"),
+    }
+    assert!(after(2).bytes.as_deref() == Some(&read("uav_tex_after.bin")[..]));
+    // u3: its counter before (the initial count the program passed) and after, as CopyStructureCount gave them
+    assert!(view(3).desc.counter);
+    assert_eq!(view(3).initial_count, Some(word(&read("uav_counter_before.bin"))));
+    assert_eq!(word(&read("uav_counter_before.bin")), 7);
+    assert_eq!(after(3).counter, Some(word(&read("uav_counter_after.bin"))));
+    assert_eq!(word(&read("uav_counter_after.bin")), 7 + pixels);
+    // replayed through the library: the target and every view match
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        17,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(replay.uavs.len(), 3);
+    for uav in &replay.uavs {
+        assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
+    }
+    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn indirect_draws_are_recorded_as_their_direct_calls_and_replay_equal() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws b): the argument buffer holds (3, 1, 0, 0) at byte 0 and (3, 1, 0, 0, 0) at byte 16
+    let expected = [
+        (
+            18,
+            "DrawInstancedIndirect(args, 0)",
+            iridia::api::draw::DrawCall::DrawInstanced {
+                vertex_count_per_instance: 3,
+                instance_count: 1,
+                start_vertex: 0,
+                start_instance: 0,
+            },
+            "ind_before.bin",
+            "ind_after.bin",
+        ),
+        (
+            19,
+            "DrawIndexedInstancedIndirect(args, 16)",
+            iridia::api::draw::DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 3,
+                instance_count: 1,
+                start_index: 0,
+                base_vertex: 0,
+                start_instance: 0,
+            },
+            "ind_after.bin",
+            "ind2_after.bin",
+        ),
+    ];
+    for (index, api_call, call, before, after) in expected {
+        assert!(
+            capture.manifest().draws[index].indirect,
+            "draw {index} is not marked indirect"
+        );
+        let draw = capture.draw(index).unwrap();
+        assert_eq!(draw.api_call.as_deref(), Some(api_call));
+        assert_eq!(draw.state.call, call);
+        let [target] = &draw.targets[..] else {
+            panic!("one target, not {}", draw.targets.len())
+        };
+        assert!(target.before[..] == read(before)[..], "draw {index}: before");
+        assert!(target.after.as_deref() == Some(&read(after)[..]), "draw {index}: after");
+        assert!(read(before) != read(after), "draw {index} drew nothing");
+        let replay = iridia::replay::replay_draw(
+            &mut capture,
+            index,
+            &mut ShaderCache::new(),
+            &iridia::replay::ReplayOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert!(
+            replay.compared() && replay.matches(),
+            "draw {index}: {:?}",
+            replay.targets[0].report
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn dispatches_are_recorded_in_their_place_and_replay_equal() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws c): Dispatch(4, 1, 1) then DispatchIndirect(args, 36) (2, 1, 1) of cs_fill, after
+    // the indirect draws (draw 19) and before the frame's draw 10 (draw 20 of the capture) and its resolve
+    let placed: Vec<String> = capture
+        .dispatches()
+        .iter()
+        .take(2)
+        .map(|d| {
+            format!(
+                "{} {} {} {} {:?}",
+                d.before_draw,
+                d.before_resolve,
+                d.api_call.as_deref().unwrap_or("?"),
+                d.indirect,
+                d.groups
+            )
+        })
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            "20 0 Dispatch(4, 1, 1) false [4, 1, 1]",
+            "20 0 DispatchIndirect(args, 36) true [2, 1, 1]"
+        ]
+    );
+    let program = std::fs::read(env_path("IRIDIA_WINE_SHADERS").join("cs_fill.cs.dxbc")).unwrap();
+    let values: Vec<u8> = (0..32u32).flat_map(|i| (100 + 7 * i).to_le_bytes()).collect();
+    let steps = [
+        (
+            "cs_raw_before.bin",
+            "cs_counter_before.bin",
+            "cs_raw_after.bin",
+            "cs_counter_after.bin",
+            32,
+        ),
+        (
+            "cs_raw_after.bin",
+            "cs_counter_after.bin",
+            "cs2_raw_after.bin",
+            "cs2_counter_after.bin",
+            16,
+        ),
+    ];
+    for (index, (raw_before, counter_before, raw_after, counter_after, threads)) in steps.into_iter().enumerate() {
+        let dispatch = capture.dispatch(index).unwrap();
+        let state = &dispatch.state;
+        assert!(state.compute_shader[..] == program[..], "dispatch {index}: the program");
+        // its constant buffer (3, 0, 0, 0) and the Buffer<uint> it reads
+        let cb = state.bindings.constant_buffer(0).unwrap();
+        assert!(cb.data[..] == [3u32, 0, 0, 0].iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<_>>()[..]);
+        assert!(buffer_bytes(&state.bindings.shader_resource(0).unwrap().resource) == &values[..]);
+        // u0 (raw) before and after, as the program read them
+        let raw = state.uavs[0].as_ref().unwrap();
+        assert!(
+            buffer_bytes(&raw.resource) == &read(raw_before)[..],
+            "dispatch {index}: u0 before"
+        );
+        let after = dispatch.after[0].as_ref().unwrap();
+        assert!(
+            after.bytes.as_deref() == Some(&read(raw_after)[..]),
+            "dispatch {index}: u0 after"
+        );
+        // u1's counter before and after
+        let counted = state.uavs[1].as_ref().unwrap();
+        assert_eq!(
+            counted.initial_count,
+            Some(word(&read(counter_before))),
+            "dispatch {index}"
+        );
+        let counter = dispatch.after[1].as_ref().unwrap().counter;
+        assert_eq!(counter, Some(word(&read(counter_after))), "dispatch {index}");
+        assert_eq!(word(&read(counter_after)), word(&read(counter_before)) + threads);
+        // replayed through the library: every view matches exactly
+        let replay = iridia::replay::replay_dispatch(
+            &dispatch,
+            &ToleranceSpec::exact(),
+            &iridia::dispatch::DispatchOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            replay.compared() && replay.matches(),
+            "dispatch {index}: {:?}",
+            replay.uavs
+        );
+    }
+    // the first dispatch's counter started from the initial count the program passed
+    assert_eq!(word(&read("cs_counter_before.bin")), 10);
+}
+
+/// The bytes a stream-output draw wrote, from the buffer before and after it (4-byte words: every word streamed
+/// differs from the buffer's 0xab filling): the first and the end of the changed words.
+fn streamed(before: &[u8], after: &[u8]) -> (u32, u32) {
+    let changed: Vec<usize> = (0..before.len() / 4)
+        .filter(|w| before[w * 4..w * 4 + 4] != after[w * 4..w * 4 + 4])
+        .collect();
+    let (first, last) = (changed[0], changed[changed.len() - 1]);
+    assert_eq!(changed.len(), last - first + 1, "the streamed words are not contiguous");
+    ((first * 4) as u32, ((last + 1) * 4) as u32)
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn stream_output_draws_are_recorded_and_replay_equal() {
+    // a declaration entry: stream, semantic, index, first component, components, slot
+    type Declared<'a> = (u32, Option<&'a str>, u32, u8, u8, u32);
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws d): gs_copy made with a stream-output declaration (SV_Position and COLOR, 4
+    // components each, to slot 0 of stride 32), into a 1024-byte buffer bound at offset 32: draw A (rasterized
+    // stream 0, into a target), draw B through the same binding (it appends where A left off, 14.4), then draw C
+    // through a second object made with no rasterized stream, no pixel program and no target, bound again at 448.
+    // What each draw streamed is where the program's readbacks of the buffer changed (it starts as 0xab bytes, which
+    // no streamed float is): A's bytes start at the offset 32, B's where A's ended.
+    let (a_start, a_end) = streamed(&read("so_before.bin"), &read("so_a_after.bin"));
+    let (b_start, b_end) = streamed(&read("so_a_after.bin"), &read("so_b_after.bin"));
+    let (c_start, _) = streamed(&read("so_b_after.bin"), &read("so_c_after.bin"));
+    assert_eq!((a_start, b_start, c_start), (32, a_end, 448));
+    // each draw streams gs_copy's two triangles, 3 vertices of 32 bytes each
+    assert_eq!((a_end - a_start, b_end - b_start), (192, 192));
+    let program = std::fs::read(env_path("IRIDIA_WINE_SHADERS").join("gs_copy.gs.dxbc")).unwrap();
+    let draws = [
+        (
+            20,
+            32,
+            0,
+            "so_before.bin",
+            "so_a_after.bin",
+            Some(("so_rt_before.bin", "so_rt_a_after.bin")),
+        ),
+        (
+            21,
+            a_end,
+            0,
+            "so_a_after.bin",
+            "so_b_after.bin",
+            Some(("so_rt_a_after.bin", "so_rt_b_after.bin")),
+        ),
+        (22, 448, u32::MAX, "so_b_after.bin", "so_c_after.bin", None),
+    ];
+    for (index, offset, rasterized, before, after, target) in draws {
+        let entry = capture.manifest().draws[index].clone();
+        assert_eq!(entry.api_call.as_deref(), Some("Draw(3, 0)"), "draw {index}");
+        let so = entry
+            .stream_output
+            .as_ref()
+            .unwrap_or_else(|| panic!("draw {index} records no stream output"));
+        let declared: Vec<Declared> = so
+            .declaration
+            .iter()
+            .map(|e| {
+                (
+                    e.stream,
+                    e.semantic_name.as_deref(),
+                    e.semantic_index,
+                    e.start_component,
+                    e.component_count,
+                    e.output_slot,
+                )
+            })
+            .collect();
+        assert_eq!(
+            declared,
+            [(0, Some("SV_Position"), 0, 0, 4, 0), (0, Some("COLOR"), 0, 0, 4, 0)],
+            "draw {index}"
+        );
+        assert_eq!(so.strides, [32], "draw {index}");
+        assert_eq!(so.rasterized_stream, rasterized, "draw {index}");
+        let [bound] = &so.targets[..] else {
+            panic!("draw {index}: one stream-output buffer, not {}", so.targets.len())
+        };
+        assert_eq!(
+            (bound.slot, bound.offset),
+            (0, offset),
+            "draw {index}: the slot and offset"
+        );
+        let draw = capture.draw(index).unwrap();
+        assert!(
+            draw.state.geometry_shader.as_deref() == Some(&program[..]),
+            "draw {index}"
+        );
+        let [buffer] = &draw.stream_output[..] else {
+            panic!("draw {index}: one stream-output buffer read")
+        };
+        assert!(buffer.before[..] == read(before)[..], "draw {index}: the buffer before");
+        assert!(
+            buffer.after.as_deref() == Some(&read(after)[..]),
+            "draw {index}: the buffer after"
+        );
+        assert!(read(before) != read(after), "draw {index} streamed nothing");
+        match target {
+            Some((target_before, target_after)) => {
+                let [recorded] = &draw.targets[..] else {
+                    panic!("draw {index}: one target")
+                };
+                assert!(
+                    recorded.before[..] == read(target_before)[..],
+                    "draw {index}: the target before"
+                );
+                assert!(
+                    recorded.after.as_deref() == Some(&read(target_after)[..]),
+                    "draw {index}: after"
+                );
+            }
+            None => {
+                // rasterizer discard: no pixel program, no target
+                assert!(draw.targets.is_empty(), "draw {index}");
+                assert!(draw.state.pixel_shader.is_none(), "draw {index}");
+            }
+        }
+        let replay = iridia::replay::replay_draw(
+            &mut capture,
+            index,
+            &mut ShaderCache::new(),
+            &iridia::replay::ReplayOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(replay.stream_output.len(), 1, "draw {index}");
+        assert_eq!(
+            replay.stream_output[0].matches(),
+            Some(true),
+            "draw {index}: {:?}",
+            replay.stream_output[0].report
+        );
+        assert!(
+            replay.compared() && replay.matches(),
+            "draw {index}: {:?}",
+            replay.targets
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn draw_auto_is_recorded_with_the_vertex_count_stream_output_left() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws d): after draw C, the buffer bound as vertex buffer 0 (stride 32, offset 0) and
+    // DrawAuto: D3D11 draws its filled size over the stride (8.9): where draw C's streamed bytes end (the
+    // program's readbacks of the buffer before and after it), over 32
+    let (_, c_end) = streamed(&read("so_b_after.bin"), &read("so_c_after.bin"));
+    let vertex_count = c_end / 32;
+    assert_eq!(vertex_count, (448 + 192) / 32);
+    let entry = capture.manifest().draws[23].clone();
+    assert_eq!(entry.api_call.as_deref(), Some("DrawAuto()"));
+    assert_eq!(
+        entry.call,
+        iridia::capture::manifest::CallEntry::DrawAuto { vertex_count }
+    );
+    let draw = capture.draw(23).unwrap();
+    let [target] = &draw.targets[..] else {
+        panic!("one target, not {}", draw.targets.len())
+    };
+    assert!(target.before[..] == read("auto_before.bin")[..]);
+    assert!(target.after.as_deref() == Some(&read("auto_after.bin")[..]));
+    // the vertices it draws from: the buffer as draw C left it
+    let vertices = draw.state.vertex_buffers[0].as_ref().unwrap();
+    assert!(vertices.data[..] == read("so_c_after.bin")[..]);
+    // Wine 8's DrawAuto is a stub that draws nothing (its d3d11 says FIXME): what Wine left is the target unchanged.
+    assert!(read("auto_before.bin") == read("auto_after.bin"));
+    // So the replay, which draws the vertex_count vertices D3D11's DrawAuto draws, is compared with what Wine drew
+    // for the same vertices through Draw(20, 0) into a target cleared alike (the program's next draw, recorded as
+    // such), under the format's tolerance.
+    let drawn = read("auto_draw_after.bin");
+    assert!(drawn != read("auto_before.bin"), "Draw(20, 0) drew nothing");
+    let direct = capture.draw(24).unwrap();
+    assert_eq!(direct.api_call.as_deref(), Some("Draw(20, 0)"));
+    assert!(direct.targets[0].after.as_deref() == Some(&drawn[..]));
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        23,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    let format = target.format;
+    let replayed = replay.targets[0].replayed_image().unwrap();
+    let comparison = compare(
+        &iridia::compare::Image::new(format, 64, 64, &drawn).unwrap(),
+        &replayed,
+        &CompareOptions::new(Tolerance::for_format(format)),
+    )
+    .unwrap();
+    assert_eq!(comparison.report.differing_pixels, 0, "{:?}", comparison.report);
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn a_draw_with_views_into_a_multisampled_target_keeps_its_views_bound() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws e): ps_uav's views bound with a 4x render target, whose samples the recorder reads
+    // with draws of its own before and after the program's (crate::msaa), binding its own target in between: the
+    // program's draw still ran with its views, as the program's readbacks show (u1's word 0 counted the pixels,
+    // u3's counter went up from the initial count 3 by as many)
+    let raw_before = read("msuav_raw_before.bin");
+    let raw_after = read("msuav_raw_after.bin");
+    let pixels = word(&raw_after) - word(&raw_before);
+    assert!(
+        pixels > 100,
+        "{pixels} pixels counted: the views were not bound when the program drew"
+    );
+    assert_eq!(word(&read("msuav_counter_before.bin")), 3);
+    assert_eq!(word(&read("msuav_counter_after.bin")), 3 + pixels);
+    let draw = capture.draw(25).unwrap();
+    assert_eq!(draw.api_call.as_deref(), Some("Draw(3, 0)"));
+    let [target] = &draw.targets[..] else {
+        panic!("one target, not {}", draw.targets.len())
+    };
+    assert_eq!(target.resource.sample_count, 4);
+    let view = |slot: usize| draw.state.uavs[slot].as_ref().unwrap();
+    let after = |slot: usize| draw.uavs_after[slot].as_ref().unwrap();
+    assert!(buffer_bytes(&view(1).resource) == &raw_before[..]);
+    assert!(after(1).bytes.as_deref() == Some(&raw_after[..]));
+    assert_eq!(view(3).initial_count, Some(3));
+    assert_eq!(after(3).counter, Some(3 + pixels));
+    // replayed through the library: every view matches
+    let replay = iridia::replay::replay_draw(
+        &mut capture,
+        25,
+        &mut ShaderCache::new(),
+        &iridia::replay::ReplayOptions::default(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(replay.uavs.len(), 3);
+    for uav in &replay.uavs {
+        assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn indirect_draws_on_a_deferred_context_are_recorded_where_their_command_list_runs() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws f): the same two indirect calls on a deferred context, the arguments read where the
+    // command list ran; the target read back by the program before the list ran and after
+    let first = capture.draw(26).unwrap();
+    let second = capture.draw(27).unwrap();
+    assert_eq!(
+        (first.api_call.as_deref(), second.api_call.as_deref()),
+        (
+            Some("DrawInstancedIndirect(args, 0)"),
+            Some("DrawIndexedInstancedIndirect(args, 16)")
+        )
+    );
+    assert_eq!(
+        (first.state.call, second.state.call),
+        (
+            iridia::api::draw::DrawCall::DrawInstanced {
+                vertex_count_per_instance: 3,
+                instance_count: 1,
+                start_vertex: 0,
+                start_instance: 0,
+            },
+            iridia::api::draw::DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 3,
+                instance_count: 1,
+                start_index: 0,
+                base_vertex: 0,
+                start_instance: 0,
+            }
+        )
+    );
+    for (index, draw) in [(26, &first), (27, &second)] {
+        assert_eq!(draw.name.as_deref(), Some("deferred context"));
+        assert!(
+            capture.manifest().draws[index].indirect,
+            "draw {index} is not marked indirect"
+        );
+    }
+    assert!(first.targets[0].before[..] == read("ind_deferred_before.bin")[..]);
+    assert!(first.targets[0].after.as_deref() == Some(&second.targets[0].before[..]));
+    assert!(second.targets[0].after.as_deref() == Some(&read("ind_deferred_after.bin")[..]));
+    assert!(
+        first.targets[0].after.as_deref() != Some(&first.targets[0].before[..]),
+        "the first drew nothing"
+    );
+    for index in [26, 27] {
+        let replay = iridia::replay::replay_draw(
+            &mut capture,
+            index,
+            &mut ShaderCache::new(),
+            &iridia::replay::ReplayOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert!(
+            replay.compared() && replay.matches(),
+            "draw {index}: {:?}",
+            replay.targets[0].report
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn dispatches_on_a_deferred_context_are_recorded_where_their_command_list_runs() {
+    let (run, mut capture) = unrecordable_capture();
+    let read = |name: &str| run.readbacks.get(name).unwrap_or_else(|| panic!("no {name}")).clone();
+    // testapp.c's stage_draws f): after the deferred context's two indirect draws (draws 26 and 27), Dispatch(4, 1,
+    // 1) and DispatchIndirect(args, 36) (2, 1, 1) of cs_fill in the same command list, which ran before the frame's
+    // draw 10 (draw 28 of the capture) and its resolve
+    let placed: Vec<String> = capture
+        .dispatches()
+        .iter()
+        .skip(2)
+        .map(|d| {
+            format!(
+                "{} {} {} {} {} {:?}",
+                d.before_draw,
+                d.before_resolve,
+                d.name.as_deref().unwrap_or("?"),
+                d.api_call.as_deref().unwrap_or("?"),
+                d.indirect,
+                d.groups
+            )
+        })
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            "28 0 deferred context Dispatch(4, 1, 1) false [4, 1, 1]",
+            "28 0 deferred context DispatchIndirect(args, 36) true [2, 1, 1]"
+        ]
+    );
+    let values: Vec<u8> = (0..32u32).flat_map(|i| (1000 + 3 * i).to_le_bytes()).collect();
+    let first = capture.dispatch(2).unwrap();
+    let second = capture.dispatch(3).unwrap();
+    for dispatch in [&first, &second] {
+        let cb = dispatch.state.bindings.constant_buffer(0).unwrap();
+        assert!(cb.data[..] == [5u32, 0, 0, 0].iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<_>>()[..]);
+        assert!(buffer_bytes(&dispatch.state.bindings.shader_resource(0).unwrap().resource) == &values[..]);
+    }
+    // u0 before the first as the program read it before the list ran, after the second as it read it after; the
+    // second starts from what the first left
+    let raw =
+        |d: &iridia::capture::CapturedDispatch| buffer_bytes(&d.state.uavs[0].as_ref().unwrap().resource).to_vec();
+    let after = |d: &iridia::capture::CapturedDispatch| d.after[0].as_ref().unwrap().bytes.as_ref().unwrap().to_vec();
+    assert!(raw(&first) == read("dcs_raw_before.bin"));
+    assert!(after(&first) == raw(&second));
+    assert!(after(&second) == read("dcs_raw_after.bin"));
+    // u1's counter: the initial count 10 the program bound it with, up by a thread each
+    let counted = |d: &iridia::capture::CapturedDispatch| {
+        (
+            d.state.uavs[1].as_ref().unwrap().initial_count,
+            d.after[1].as_ref().unwrap().counter,
+        )
+    };
+    assert_eq!(counted(&first), (Some(10), Some(42)));
+    assert_eq!(counted(&second), (Some(42), Some(word(&read("dcs_counter_after.bin")))));
+    assert_eq!(word(&read("dcs_counter_after.bin")), 58);
+    for (index, dispatch) in [(2, &first), (3, &second)] {
+        let replay = iridia::replay::replay_dispatch(
+            dispatch,
+            &ToleranceSpec::exact(),
+            &iridia::dispatch::DispatchOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            replay.compared() && replay.matches(),
+            "dispatch {index}: {:?}",
+            replay.uavs
+        );
+    }
 }
 
 /// Whether a process ended by SIGKILL.

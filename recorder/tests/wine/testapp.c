@@ -35,8 +35,9 @@
  * Map (mapped.bin) and the updated texture after UpdateSubresource (updated.bin). Staging copies of a
  * D24_UNORM_S8_UINT target give whatever layout the driver's copies have (Wine's: OpenGL's packing).
  *
- * With TESTAPP_UNRECORDABLE set, the checked frame has five more draws after draw 9, two of which the recorder
- * cannot record (see unrecordable_draws); the test compares none of that run's readbacks.
+ * With TESTAPP_UNRECORDABLE set, the checked frame has more draws after draw 9, one of which (a DrawAuto from a
+ * buffer no stream output filled) the recorder cannot record, and two dispatches (see unrecordable_draws and
+ * stage_draws); the tests compare that run's readbacks of the draws added with the capture.
  *
  * The sampled textures' contents (hand-checkable): slice s of the 4x4 array holds at (x, y) the RGBA8 texel
  * (60x, 60y, 80s + 10, 255); face f of the 4x4 cube (30 + 50y, 50x, 20 + 40f, 255); the 4x4 dynamic texture, in
@@ -582,14 +583,436 @@ static void ms_pass(struct scene *a, ID3D11DeviceContext *ctx, struct target *ms
     }
 }
 
+/* copies the buffer `buffer` to a staging buffer on `ctx` and writes its every byte to OUT_DIR/NAME */
+static void read_back_buffer(ID3D11DeviceContext *ctx, ID3D11Buffer *buffer, const char *name)
+{
+    D3D11_BUFFER_DESC desc;
+    ID3D11Buffer *staging;
+    ID3D11Device *device;
+    D3D11_MAPPED_SUBRESOURCE mapped;
+    char path[MAX_PATH * 2];
+    FILE *f;
+    ID3D11Buffer_GetDesc(buffer, &desc);
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.BindFlags = 0;
+    desc.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    desc.MiscFlags = 0;
+    desc.StructureByteStride = 0;
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    CHECK(ID3D11Device_CreateBuffer(device, &desc, NULL, &staging), "CreateBuffer (staging)");
+    ID3D11Device_Release(device);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)staging, (ID3D11Resource *)buffer);
+    CHECK(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &mapped), "Map (staging buffer)");
+    snprintf(path, sizeof(path), "%s\\%s", out_dir, name);
+    if (!(f = fopen(path, "wb"))) { fprintf(stderr, "cannot write %s\n", path); exit(1); }
+    fwrite(mapped.pData, 1, desc.ByteWidth, f);
+    fclose(f);
+    ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
+    ID3D11Buffer_Release(staging);
+}
+
+/* writes the hidden counter of the append or counter view `view` (CopyStructureCount into a buffer, read back) to
+   OUT_DIR/NAME, 4 bytes */
+static void read_back_counter(ID3D11DeviceContext *ctx, ID3D11UnorderedAccessView *view, const char *name)
+{
+    ID3D11Device *device;
+    ID3D11Buffer *counter;
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    counter = make_buffer(device, D3D11_BIND_CONSTANT_BUFFER, 16, NULL, 0);
+    ID3D11Device_Release(device);
+    ID3D11DeviceContext_CopyStructureCount(ctx, counter, 0, view);
+    read_back_buffer(ctx, counter, name);
+    ID3D11Buffer_Release(counter);
+}
+
+/* a buffer of `bytes` bytes initialised from `data`, bound as `bind` with `misc` flags (and `stride` for a
+   structured buffer) */
+static ID3D11Buffer *make_misc_buffer(ID3D11Device *device, UINT bind, UINT misc, UINT stride, UINT bytes, const void *data)
+{
+    D3D11_BUFFER_DESC desc = {0};
+    D3D11_SUBRESOURCE_DATA init = {data, 0, 0};
+    ID3D11Buffer *buffer;
+    desc.ByteWidth = bytes;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = bind;
+    desc.MiscFlags = misc;
+    desc.StructureByteStride = stride;
+    CHECK(ID3D11Device_CreateBuffer(device, &desc, data ? &init : NULL, &buffer), "CreateBuffer (misc)");
+    return buffer;
+}
+
+/* an unordered access view of the buffer `buffer`: raw (format R32_TYPELESS), structured (UNKNOWN, `flags` 0 or
+   COUNTER) or typed, over `elements` elements */
+static ID3D11UnorderedAccessView *make_buffer_uav(ID3D11Device *device, ID3D11Buffer *buffer, DXGI_FORMAT format, UINT elements,
+        UINT flags)
+{
+    D3D11_UNORDERED_ACCESS_VIEW_DESC desc;
+    ID3D11UnorderedAccessView *view;
+    memset(&desc, 0, sizeof(desc));
+    desc.Format = format;
+    desc.ViewDimension = D3D11_UAV_DIMENSION_BUFFER;
+    desc.Buffer.FirstElement = 0;
+    desc.Buffer.NumElements = elements;
+    desc.Buffer.Flags = flags;
+    CHECK(ID3D11Device_CreateUnorderedAccessView(device, (ID3D11Resource *)buffer, &desc, &view), "CreateUnorderedAccessView (buffer)");
+    return view;
+}
+
+/* The TESTAPP_UNRECORDABLE frame's last calls on `ctx`, each read back by the program before and after:
+ *   a) the coloured triangle into a 64x64 target of its own through shaders/ps_uav.asm, with three unordered
+ *      access views bound with the render target (OMSetRenderTargetsAndUnorderedAccessViews, slots 1 to 3): u1 a
+ *      raw buffer of 4 words (5, 0xdeadbeef, 0, 0), u2 a 64x64 R32_UINT texture (every texel 7), u3 a structured
+ *      buffer of 16 4-byte elements viewed with a counter, its initial count 7 (Draw(3, 0));
+ *      uav_rt_{before,after}.bin, uav_raw_*.bin, uav_tex_*.bin (64x64 texels of 4 bytes), uav_counter_*.bin;
+ *   b) DrawInstancedIndirect(args, 0) (args 3, 1, 0, 0) then DrawIndexedInstancedIndirect(args, 16) (args 3, 1, 0,
+ *      0, 0), the coloured triangle moved, into another 64x64 target: ind_before.bin, ind_after.bin (after the
+ *      first), ind2_after.bin;
+ *   c) Dispatch(4, 1, 1) then DispatchIndirect(args, 36) (args 2, 1, 1) of shaders/cs_fill.asm: cb0 (3, 0, 0, 0),
+ *      t0 a Buffer<uint> of 32 R32_UINT (100 + 7i), u0 a raw buffer of 32 words (each 0xcdcdcdcd), u1 a structured
+ *      buffer of 64 4-byte elements viewed with a counter, its initial count 10; cs_raw_{before,after}.bin,
+ *      cs_counter_{before,after}.bin, then cs2_raw_after.bin, cs2_counter_after.bin;
+ *   d) stream output (D3D11.3 section 14) through shaders/gs_copy.asm made with a declaration (SV_Position and COLOR,
+ *      4 components each, to slot 0, stride 32) into a 1024-byte buffer of 0xab bytes bound at offset 32: draw A
+ *      (rasterized stream 0, the coloured triangle into a 64x64 target), draw B through the same binding (appending
+ *      where A left off), draw C through a second object made with D3D11_SO_NO_RASTERIZED_STREAM, no pixel program
+ *      and no target, bound again at offset 448 (Draw(3, 0) each; the buffer so_before.bin, so_{a,b,c}_after.bin,
+ *      the target so_rt_before.bin, so_rt_{a,b}_after.bin; the GS writes floats, never the 0xab pattern's, so what
+ *      each draw streamed is where the buffer changed. No statistics query of the program's own wraps these draws:
+ *      under Wine two queries of one kind cannot be active at once, and the recorder counts with its own); then the
+ *      buffer as vertex buffer 0
+ *      (stride 32) through color.hlsl's vertex program and DrawAuto into another 64x64 target: auto_before.bin,
+ *      auto_after.bin (Wine 8's DrawAuto draws nothing: its d3d11 leaves it a stub), then the same vertices by
+ *      Draw(20, 0) into a third target cleared alike: auto_draw_after.bin;
+ *   e) the triangle through ps_uav as in a), into a 4x multisampled render target (made without the
+ *      shader-resource bind flag, so the recorder reads its samples with draws of its own, binding targets of its
+ *      own, around the program's, which must still run with its views): u1 a raw buffer (5, 0, 0, 0), u2 a 64x64 R32_UINT texture, u3 a counter
+ *      view, its initial count 3 (Draw(3, 0)); msuav_raw_{before,after}.bin, msuav_counter_{before,after}.bin;
+ *   f) on a deferred context, DrawInstancedIndirect(args, 0) then DrawIndexedInstancedIndirect(args, 16), the
+ *      coloured triangle moved, into a 64x64 target cleared on `ctx` before the command list runs there, then
+ *      Dispatch(4, 1, 1) and DispatchIndirect(args, 36) of cs_fill as in c) but cb0 (5, 0, 0, 0), t0 (1000 + 3i), u0
+ *      32 words of 0x11111111, u1's initial count 10: ind_deferred_before.bin, ind_deferred_after.bin (after both
+ *      draws), dcs_raw_before.bin, dcs_raw_after.bin, dcs_counter_after.bin (read before and after the command list
+ *      runs). */
+static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
+{
+    static const UINT args[12] = {3, 1, 0, 0, 3, 1, 0, 0, 0, 2, 1, 1};
+    float clear[4] = {0.1f, 0.2f, 0.3f, 1.0f};
+    ID3D11Buffer *arg_buffer = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS,
+            D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS | D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(args), args);
+    SIZE_T size;
+    void *code;
+    UINT i;
+    /* a) */
+    {
+        static const UINT raw_init[4] = {5, 0xdeadbeefu, 0, 0};
+        static UINT texels[64 * 64];
+        UINT initial[3] = {(UINT)-1, (UINT)-1, 7};
+        ID3D11PixelShader *ps;
+        ID3D11Texture2D *tex;
+        D3D11_TEXTURE2D_DESC desc = {0};
+        D3D11_SUBRESOURCE_DATA init = {texels, 64 * 4, 0};
+        ID3D11UnorderedAccessView *views[3], *none[3] = {NULL, NULL, NULL};
+        struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        ID3D11Buffer *raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0,
+                sizeof(raw_init), raw_init);
+        ID3D11Buffer *structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4,
+                16 * 4, NULL);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        for (i = 0; i < 64 * 64; ++i)
+            texels[i] = 7;
+        desc.Width = desc.Height = 64;
+        desc.MipLevels = desc.ArraySize = 1;
+        desc.Format = DXGI_FORMAT_R32_UINT;
+        desc.SampleDesc.Count = 1;
+        desc.Usage = D3D11_USAGE_DEFAULT;
+        desc.BindFlags = D3D11_BIND_UNORDERED_ACCESS;
+        CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, &init, &tex), "CreateTexture2D (UAV texture)");
+        views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 4, D3D11_BUFFER_UAV_FLAG_RAW);
+        CHECK(ID3D11Device_CreateUnorderedAccessView(s->device, (ID3D11Resource *)tex, NULL, &views[1]), "CreateUnorderedAccessView");
+        views[2] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 16, D3D11_BUFFER_UAV_FLAG_COUNTER);
+        code = load_file("ps_uav.ps.dxbc", &size);
+        CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps), "CreatePixelShader (UAVs)");
+        free(code);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
+        bind_color(s, ctx, t.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(ctx, cb, 0.05f, 0.1f, 0.8f, 0.9f, 0.7f, 1.0f);
+        ID3D11DeviceContext_PSSetShader(ctx, ps, NULL, 0);
+        ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t.rtv, NULL, 1, 3, views, initial);
+        read_back(ctx, t.texture, "uav_rt_before.bin");
+        read_back_buffer(ctx, raw, "uav_raw_before.bin");
+        read_back(ctx, tex, "uav_tex_before.bin");
+        read_back_counter(ctx, views[2], "uav_counter_before.bin");
+        ID3D11DeviceContext_Draw(ctx, 3, 0);
+        read_back(ctx, t.texture, "uav_rt_after.bin");
+        read_back_buffer(ctx, raw, "uav_raw_after.bin");
+        read_back(ctx, tex, "uav_tex_after.bin");
+        read_back_counter(ctx, views[2], "uav_counter_after.bin");
+        ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t.rtv, NULL, 1, 3, none, NULL);
+        ID3D11DeviceContext_PSSetShader(ctx, s->ps_color, NULL, 0);
+        ID3D11PixelShader_Release(ps);
+    }
+    /* b) */
+    {
+        struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
+        bind_color(s, ctx, t.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(ctx, cb, -0.2f, -0.1f, 1.0f, 0.6f, 0.4f, 1.0f);
+        read_back(ctx, t.texture, "ind_before.bin");
+        ID3D11DeviceContext_DrawInstancedIndirect(ctx, arg_buffer, 0);
+        read_back(ctx, t.texture, "ind_after.bin");
+        set_draw_constants(ctx, cb, 0.3f, 0.2f, 0.4f, 0.7f, 1.0f, 1.0f);
+        ID3D11DeviceContext_DrawIndexedInstancedIndirect(ctx, arg_buffer, 16);
+        read_back(ctx, t.texture, "ind2_after.bin");
+    }
+    /* c) */
+    {
+        static const UINT constants[4] = {3, 0, 0, 0};
+        UINT values[32], fill[32], initial[2] = {(UINT)-1, 10};
+        D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
+        ID3D11ComputeShader *cs;
+        ID3D11ShaderResourceView *srv, *no_srv = NULL;
+        ID3D11UnorderedAccessView *views[2], *none[2] = {NULL, NULL};
+        ID3D11Buffer *input, *raw, *structured, *cb;
+        for (i = 0; i < 32; ++i)
+        {
+            values[i] = 100 + 7 * i;
+            fill[i] = 0xcdcdcdcdu;
+        }
+        input = make_misc_buffer(s->device, D3D11_BIND_SHADER_RESOURCE, 0, 0, sizeof(values), values);
+        raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(fill), fill);
+        structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, 64 * 4, NULL);
+        cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, sizeof(constants), constants, 0);
+        memset(&vdesc, 0, sizeof(vdesc));
+        vdesc.Format = DXGI_FORMAT_R32_UINT;
+        vdesc.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+        vdesc.Buffer.FirstElement = 0;
+        vdesc.Buffer.NumElements = 32;
+        CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)input, &vdesc, &srv), "CreateShaderResourceView (buffer)");
+        views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 32, D3D11_BUFFER_UAV_FLAG_RAW);
+        views[1] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 64, D3D11_BUFFER_UAV_FLAG_COUNTER);
+        code = load_file("cs_fill.cs.dxbc", &size);
+        CHECK(ID3D11Device_CreateComputeShader(s->device, code, size, NULL, &cs), "CreateComputeShader");
+        free(code);
+        ID3D11DeviceContext_CSSetShader(ctx, cs, NULL, 0);
+        ID3D11DeviceContext_CSSetConstantBuffers(ctx, 0, 1, &cb);
+        ID3D11DeviceContext_CSSetShaderResources(ctx, 0, 1, &srv);
+        ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, 2, views, initial);
+        read_back_buffer(ctx, raw, "cs_raw_before.bin");
+        read_back_counter(ctx, views[1], "cs_counter_before.bin");
+        ID3D11DeviceContext_Dispatch(ctx, 4, 1, 1);
+        read_back_buffer(ctx, raw, "cs_raw_after.bin");
+        read_back_counter(ctx, views[1], "cs_counter_after.bin");
+        ID3D11DeviceContext_DispatchIndirect(ctx, arg_buffer, 36);
+        read_back_buffer(ctx, raw, "cs2_raw_after.bin");
+        read_back_counter(ctx, views[1], "cs2_counter_after.bin");
+        ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, 2, none, NULL);
+        ID3D11DeviceContext_CSSetShaderResources(ctx, 0, 1, &no_srv);
+        ID3D11DeviceContext_CSSetShader(ctx, NULL, NULL, 0);
+        ID3D11ComputeShader_Release(cs);
+    }
+    /* d) */
+    {
+        static const D3D11_SO_DECLARATION_ENTRY decl[] =
+        {
+            {0, "SV_Position", 0, 0, 4, 0},
+            {0, "COLOR", 0, 0, 4, 0},
+        };
+        static const D3D11_INPUT_ELEMENT_DESC so_elements[] =
+        {
+            {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
+            {"COLOR", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 16, D3D11_INPUT_PER_VERTEX_DATA, 0},
+            {"INSTANCE", 0, DXGI_FORMAT_R32G32_FLOAT, 1, 0, D3D11_INPUT_PER_INSTANCE_DATA, 1},
+        };
+        static BYTE pattern[1024];
+        UINT stride = 32, strides[2] = {32, 8}, offset, offsets[2] = {0, 0};
+        ID3D11GeometryShader *gs_so, *gs_discard;
+        ID3D11InputLayout *layout_so;
+        ID3D11Buffer *so_buffer, *none_buffer = NULL, *vbs[2];
+        struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        struct target t2 = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        struct target t3 = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        int n;
+        memset(pattern, 0xab, sizeof(pattern));
+        so_buffer = make_misc_buffer(s->device, D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_VERTEX_BUFFER, 0, 0, sizeof(pattern), pattern);
+        code = load_file("gs_copy.gs.dxbc", &size);
+        CHECK(ID3D11Device_CreateGeometryShaderWithStreamOutput(s->device, code, size, decl, 2, &stride, 1, 0, NULL, &gs_so),
+                "CreateGeometryShaderWithStreamOutput");
+        CHECK(ID3D11Device_CreateGeometryShaderWithStreamOutput(s->device, code, size, decl, 2, &stride, 1,
+                D3D11_SO_NO_RASTERIZED_STREAM, NULL, &gs_discard), "CreateGeometryShaderWithStreamOutput (no rasterized stream)");
+        free(code);
+        code = load_file("color.vs.dxbc", &size);
+        CHECK(ID3D11Device_CreateInputLayout(s->device, so_elements, 3, code, size, &layout_so), "CreateInputLayout (stream output)");
+        free(code);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t2.rtv, clear);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t3.rtv, clear);
+        bind_color(s, ctx, t.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(ctx, cb, -0.35f, 0.05f, 0.9f, 0.8f, 0.5f, 1.0f);
+        ID3D11DeviceContext_GSSetShader(ctx, gs_so, NULL, 0);
+        offset = 32;
+        ID3D11DeviceContext_SOSetTargets(ctx, 1, &so_buffer, &offset);
+        read_back_buffer(ctx, so_buffer, "so_before.bin");
+        read_back(ctx, t.texture, "so_rt_before.bin");
+        for (n = 0; n < 3; ++n)
+        {
+            if (n == 1)
+                set_draw_constants(ctx, cb, -0.1f, -0.3f, 0.5f, 1.0f, 0.6f, 1.0f);
+            if (n == 2)
+            {
+                /* rasterizer discard: no rasterized stream, no pixel program, no target; bound again at 448 */
+                ID3D11DeviceContext_GSSetShader(ctx, gs_discard, NULL, 0);
+                ID3D11DeviceContext_PSSetShader(ctx, NULL, NULL, 0);
+                ID3D11DeviceContext_OMSetRenderTargets(ctx, 0, NULL, NULL);
+                set_draw_constants(ctx, cb, 0.2f, 0.25f, 1.0f, 0.5f, 0.9f, 1.0f);
+                offset = 448;
+                ID3D11DeviceContext_SOSetTargets(ctx, 1, &so_buffer, &offset);
+            }
+            ID3D11DeviceContext_Draw(ctx, 3, 0);
+            read_back_buffer(ctx, so_buffer, n == 0 ? "so_a_after.bin" : n == 1 ? "so_b_after.bin" : "so_c_after.bin");
+            if (n < 2)
+                read_back(ctx, t.texture, n == 0 ? "so_rt_a_after.bin" : "so_rt_b_after.bin");
+        }
+        /* DrawAuto of what the last draw left: the buffer as vertex buffer 0 through color.hlsl's vertex program */
+        ID3D11DeviceContext_SOSetTargets(ctx, 1, &none_buffer, NULL);
+        ID3D11DeviceContext_GSSetShader(ctx, NULL, NULL, 0);
+        ID3D11DeviceContext_PSSetShader(ctx, s->ps_color, NULL, 0);
+        ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &t2.rtv, NULL);
+        set_draw_constants(ctx, cb, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f);
+        vbs[0] = so_buffer;
+        vbs[1] = s->vb_instance;
+        ID3D11DeviceContext_IASetInputLayout(ctx, layout_so);
+        ID3D11DeviceContext_IASetVertexBuffers(ctx, 0, 2, vbs, strides, offsets);
+        read_back(ctx, t2.texture, "auto_before.bin");
+        ID3D11DeviceContext_DrawAuto(ctx);
+        read_back(ctx, t2.texture, "auto_after.bin");
+        /* the same vertices drawn by Draw: the buffer's filled size after draw C is 448 + 2 triangles x 3 vertices x
+           32 bytes = 640, so D3D11's DrawAuto draws 640 / 32 = 20 vertices (8.9); into a third target cleared alike,
+           read back after (auto_draw_after.bin): what DrawAuto draws where it is not a stub */
+        ID3D11DeviceContext_OMSetRenderTargets(ctx, 1, &t3.rtv, NULL);
+        ID3D11DeviceContext_Draw(ctx, 20, 0);
+        read_back(ctx, t3.texture, "auto_draw_after.bin");
+        ID3D11DeviceContext_IASetInputLayout(ctx, s->layout_color);
+        ID3D11GeometryShader_Release(gs_so);
+        ID3D11GeometryShader_Release(gs_discard);
+    }
+    /* e) */
+    {
+        static const UINT raw_init[4] = {5, 0, 0, 0};
+        UINT initial[3] = {(UINT)-1, (UINT)-1, 3};
+        struct target ms = {0};
+        D3D11_TEXTURE2D_DESC desc = {0};
+        ID3D11PixelShader *ps;
+        ID3D11Texture2D *tex;
+        ID3D11UnorderedAccessView *views[3], *none[3] = {NULL, NULL, NULL};
+        ID3D11Buffer *raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0,
+                sizeof(raw_init), raw_init);
+        ID3D11Buffer *structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4,
+                16 * 4, NULL);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        desc.Width = desc.Height = 64;
+        desc.MipLevels = desc.ArraySize = 1;
+        desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+        desc.SampleDesc.Count = 4;
+        desc.Usage = D3D11_USAGE_DEFAULT;
+        desc.BindFlags = D3D11_BIND_RENDER_TARGET;
+        CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, NULL, &ms.texture), "CreateTexture2D (4x, UAV draw)");
+        CHECK(ID3D11Device_CreateRenderTargetView(s->device, (ID3D11Resource *)ms.texture, NULL, &ms.rtv), "CreateRenderTargetView");
+        desc.Format = DXGI_FORMAT_R32_UINT;
+        desc.SampleDesc.Count = 1;
+        desc.BindFlags = D3D11_BIND_UNORDERED_ACCESS;
+        CHECK(ID3D11Device_CreateTexture2D(s->device, &desc, NULL, &tex), "CreateTexture2D (UAV texture)");
+        views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 4, D3D11_BUFFER_UAV_FLAG_RAW);
+        CHECK(ID3D11Device_CreateUnorderedAccessView(s->device, (ID3D11Resource *)tex, NULL, &views[1]), "CreateUnorderedAccessView");
+        views[2] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 16, D3D11_BUFFER_UAV_FLAG_COUNTER);
+        code = load_file("ps_uav.ps.dxbc", &size);
+        CHECK(ID3D11Device_CreatePixelShader(s->device, code, size, NULL, &ps), "CreatePixelShader (UAVs)");
+        free(code);
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, ms.rtv, clear);
+        bind_color(s, ctx, ms.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(ctx, cb, -0.1f, 0.15f, 0.6f, 0.9f, 0.3f, 1.0f);
+        ID3D11DeviceContext_PSSetShader(ctx, ps, NULL, 0);
+        ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &ms.rtv, NULL, 1, 3, views, initial);
+        read_back_buffer(ctx, raw, "msuav_raw_before.bin");
+        read_back_counter(ctx, views[2], "msuav_counter_before.bin");
+        ID3D11DeviceContext_Draw(ctx, 3, 0);
+        read_back_buffer(ctx, raw, "msuav_raw_after.bin");
+        read_back_counter(ctx, views[2], "msuav_counter_after.bin");
+        ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &ms.rtv, NULL, 1, 3, none, NULL);
+        ID3D11DeviceContext_PSSetShader(ctx, s->ps_color, NULL, 0);
+        ID3D11PixelShader_Release(ps);
+    }
+    /* f) */
+    {
+        ID3D11DeviceContext *deferred;
+        ID3D11CommandList *list;
+        ID3D11Buffer *input, *raw, *structured, *cs_cb;
+        ID3D11UnorderedAccessView *counter_view;
+        struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
+        ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
+        CHECK(ID3D11Device_CreateDeferredContext(s->device, 0, &deferred), "CreateDeferredContext");
+        bind_color(s, deferred, t.rtv, NULL, cb, 64.0f, 64.0f);
+        set_draw_constants(deferred, cb, 0.1f, -0.2f, 0.3f, 1.0f, 0.5f, 1.0f);
+        ID3D11DeviceContext_DrawInstancedIndirect(deferred, arg_buffer, 0);
+        set_draw_constants(deferred, cb, -0.3f, 0.25f, 1.0f, 0.3f, 0.8f, 1.0f);
+        ID3D11DeviceContext_DrawIndexedInstancedIndirect(deferred, arg_buffer, 16);
+        {
+            static const UINT constants[4] = {5, 0, 0, 0};
+            UINT values[32], fill[32], initial[2] = {(UINT)-1, 10};
+            D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
+            ID3D11ShaderResourceView *srv;
+            ID3D11UnorderedAccessView *views[2];
+            ID3D11ComputeShader *cs;
+            for (i = 0; i < 32; ++i)
+            {
+                values[i] = 1000 + 3 * i;
+                fill[i] = 0x11111111u;
+            }
+            input = make_misc_buffer(s->device, D3D11_BIND_SHADER_RESOURCE, 0, 0, sizeof(values), values);
+            raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(fill), fill);
+            structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, 64 * 4, NULL);
+            cs_cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, sizeof(constants), constants, 0);
+            memset(&vdesc, 0, sizeof(vdesc));
+            vdesc.Format = DXGI_FORMAT_R32_UINT;
+            vdesc.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+            vdesc.Buffer.NumElements = 32;
+            CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)input, &vdesc, &srv), "CreateShaderResourceView (buffer)");
+            views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 32, D3D11_BUFFER_UAV_FLAG_RAW);
+            counter_view = views[1] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 64, D3D11_BUFFER_UAV_FLAG_COUNTER);
+            code = load_file("cs_fill.cs.dxbc", &size);
+            CHECK(ID3D11Device_CreateComputeShader(s->device, code, size, NULL, &cs), "CreateComputeShader");
+            free(code);
+            ID3D11DeviceContext_CSSetShader(deferred, cs, NULL, 0);
+            ID3D11DeviceContext_CSSetConstantBuffers(deferred, 0, 1, &cs_cb);
+            ID3D11DeviceContext_CSSetShaderResources(deferred, 0, 1, &srv);
+            ID3D11DeviceContext_CSSetUnorderedAccessViews(deferred, 0, 2, views, initial);
+            ID3D11DeviceContext_Dispatch(deferred, 4, 1, 1);
+            ID3D11DeviceContext_DispatchIndirect(deferred, arg_buffer, 36);
+            ID3D11ComputeShader_Release(cs);
+        }
+        CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
+        ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
+        read_back(ctx, t.texture, "ind_deferred_before.bin");
+        read_back_buffer(ctx, raw, "dcs_raw_before.bin");
+        ID3D11DeviceContext_ExecuteCommandList(ctx, list, FALSE);
+        read_back(ctx, t.texture, "ind_deferred_after.bin");
+        read_back_buffer(ctx, raw, "dcs_raw_after.bin");
+        read_back_counter(ctx, counter_view, "dcs_counter_after.bin");
+        ID3D11CommandList_Release(list);
+        ID3D11DeviceContext_Release(deferred);
+    }
+}
+
 /* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
-   (Draw(4, 0): recorded, the texture's every sample read), then two the recorder lists as not recorded: the same
-   quad with an unordered access view bound (Draw(3, 0)), and DrawAuto with no stream-output buffer bound (draws
-   nothing; the format holds no DrawAuto); then two draws into the multisampled targets on a deferred context; then
+   (Draw(4, 0): recorded, the texture's every sample read), then the same quad with an unordered access view bound
+   too (Draw(3, 0): recorded, the view's texture before and after), and DrawAuto from a vertex buffer no stream output
+   filled (Wine draws nothing; the recorder lists it as not recorded: it cannot know the vertex count); then two
+   draws into the multisampled targets on a deferred context; then
    a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)); then the coloured
    triangle through a geometry program into `t` (Draw(3, 0)), read back before and after; then the coloured
    triangle tessellated through hull and domain programs into a target of its own (Draw(3, 0)), read back before
-   and after */
+   and after; then stage_draws */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
         struct target *ms_depth)
 {
@@ -621,7 +1044,6 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
     ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &view);
     ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
     ID3D11DeviceContext_Draw(ctx, 4, 0);
-    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
     desc.Width = desc.Height = 4;
     desc.MipLevels = desc.ArraySize = 1;
     desc.Format = DXGI_FORMAT_R32_UINT;
@@ -633,6 +1055,7 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
     ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &uav, NULL);
     ID3D11DeviceContext_Draw(ctx, 3, 0);
     ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews(ctx, 1, &t->rtv, NULL, 1, 1, &no_uav, NULL);
+    ID3D11DeviceContext_PSSetShaderResources(ctx, 0, 1, &none);
     ID3D11DeviceContext_DrawAuto(ctx);
     /* two draws into the multisampled targets from a deferred context, the second relying on the state the first
        left (the recorder reads the samples with its own draws on that context, restoring its state) */
@@ -720,6 +1143,7 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
         ID3D11HullShader_Release(hs);
         ID3D11DomainShader_Release(ds);
     }
+    stage_draws(s, ctx);
 }
 
 /* ------------------------------------------------------------------ windows */

@@ -3,9 +3,10 @@
 # sampled.hlsl: ps_main as ps_4_0, drawn with color's and textured's vertex programs; ms_read.hlsl: vs_main, ps_colour,
 # ps_depth as 5_0) into the
 # committed *.dxbc with d3d11-ref's hlslc.sh (D3D11_REF, default ../shared/tools/d3d11-ref beside the repository,
-# else /work/shared/tools/d3d11-ref), one call at a time under /tmp/d3d11-ref.lock; and gs_copy.asm, hs_tri.asm and
-# ds_tri.asm, geometry, hull and domain programs the reference compiler does not build, into gs_copy.gs.dxbc,
-# hs_tri.hs.dxbc and ds_tri.ds.dxbc with Iridia's own assembler (`iridia asm`).
+# else /work/shared/tools/d3d11-ref), one call at a time under /tmp/d3d11-ref.lock; and gs_copy.asm, hs_tri.asm,
+# ds_tri.asm, ps_uav.asm and cs_fill.asm, geometry, hull, domain, pixel (atomics and a counter) and compute programs
+# the reference compiler does not build, into gs_copy.gs.dxbc, hs_tri.hs.dxbc, ds_tri.ds.dxbc, ps_uav.ps.dxbc and
+# cs_fill.cs.dxbc with Iridia's own assembler (`iridia asm`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -24,3 +25,5 @@ done
 (cd "$root" && cargo run --quiet --release -- asm "$here/gs_copy.asm" -o "$here/gs_copy.gs.dxbc")
 (cd "$root" && cargo run --quiet --release -- asm "$here/hs_tri.asm" -o "$here/hs_tri.hs.dxbc")
 (cd "$root" && cargo run --quiet --release -- asm "$here/ds_tri.asm" -o "$here/ds_tri.ds.dxbc")
+(cd "$root" && cargo run --quiet --release -- asm "$here/ps_uav.asm" -o "$here/ps_uav.ps.dxbc")
+(cd "$root" && cargo run --quiet --release -- asm "$here/cs_fill.asm" -o "$here/cs_fill.cs.dxbc")
