@@ -894,7 +894,7 @@ fn replay_lists_resolves_in_the_frames_order_and_counts_a_differing_one() {
     let out = run(&["info", path]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("iridia-capture 1.4, 6 draws, 2 resolves"), "{text}");
+    assert!(text.contains("iridia-capture 1.5, 6 draws, 2 resolves"), "{text}");
     let resolve_line = "resolve 0 before draw 2  ResolveSubresource(dst, 0, src, 0, R8G8B8A8_UNORM) [R8G8B8A8_UNORM \
                         2x1 4x]  subresource 0 -> subresource 0  after recorded";
     assert!(text.contains(resolve_line), "{text}");

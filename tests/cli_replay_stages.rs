@@ -90,7 +90,7 @@ fn a_geometry_and_stream_output_draw_replays_and_its_buffers_are_compared() {
     let out = run(&["info", path]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("iridia-capture 1.4"), "{text}");
+    assert!(text.contains("iridia-capture 1.5"), "{text}");
     assert!(text.lines().any(|l| l.trim_start().starts_with("gs  gs_4_0")), "{text}");
     assert!(
         text.contains("so1   buffer of 256 bytes, written from byte 8  after recorded"),

@@ -1652,17 +1652,6 @@ struct UavPlan {
     resource: ID3D11Resource,
 }
 
-/// The unordered access view slots of `device`: 64 from feature level 11_1 (D3D11.1's
-/// `D3D11_1_UAV_SLOT_COUNT`), 8 below it (5.3.9, 18.5).
-pub fn uav_slot_count(device: &ID3D11Device) -> usize {
-    // SAFETY: a live device; `GetFeatureLevel` only reads it.
-    if unsafe { device.GetFeatureLevel() }.0 >= windows::Win32::Graphics::Direct3D::D3D_FEATURE_LEVEL_11_1.0 {
-        64
-    } else {
-        8
-    }
-}
-
 /// The views in `views` (by slot), described: each view's description (a structured view with its buffer's
 /// structure stride) and resource.
 fn uav_plans(views: &[Option<ID3D11UnorderedAccessView>]) -> Result<Vec<UavPlan>> {
@@ -1872,7 +1861,9 @@ fn query(
         }
     }
     let mut views: [Option<ID3D11UnorderedAccessView>; 64] = std::array::from_fn(|_| None);
-    let slots = views.get_mut(..uav_slot_count(device)).unwrap_or_default();
+    let slots = views
+        .get_mut(..crate::readback::uav_slot_count(device))
+        .unwrap_or_default();
     // SAFETY: a live context; the slice has room for the device's slots, all asked for.
     unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(slots)) };
     let uavs = uav_plans(&views)?;
@@ -2602,7 +2593,9 @@ impl ActiveCapture {
             return Err("no compute shader is bound".to_owned());
         }
         let mut views: [Option<ID3D11UnorderedAccessView>; 64] = std::array::from_fn(|_| None);
-        let slots = views.get_mut(..uav_slot_count(&device)).unwrap_or_default();
+        let slots = views
+            .get_mut(..crate::readback::uav_slot_count(&device))
+            .unwrap_or_default();
         // SAFETY: a live context; the slice has room for the device's slots, all asked for.
         unsafe { context.CSGetUnorderedAccessViews(0, Some(slots)) };
         let uavs = uav_plans(&views)?;

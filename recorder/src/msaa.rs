@@ -702,7 +702,7 @@ impl SavedState {
         };
         // SAFETY: a live context; the device is AddRef'd and released on drop.
         if let Ok(device) = unsafe { context.GetDevice() } {
-            saved.uavs = vec![None; crate::capture::uav_slot_count(&device)];
+            saved.uavs = vec![None; crate::readback::uav_slot_count(&device)];
             // SAFETY: a live context; the vector has room for the device's slots, all asked for.
             unsafe { context.OMGetRenderTargetsAndUnorderedAccessViews(None, None, 0, Some(&mut saved.uavs)) };
         }

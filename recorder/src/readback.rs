@@ -425,3 +425,14 @@ impl Predication {
         }
     }
 }
+
+/// The unordered access view slots of `device`: 64 from feature level 11_1 (D3D11.1's
+/// `D3D11_1_UAV_SLOT_COUNT`), 8 below it (5.3.9, 18.5).
+pub fn uav_slot_count(device: &ID3D11Device) -> usize {
+    // SAFETY: a live device; `GetFeatureLevel` only reads it.
+    if unsafe { device.GetFeatureLevel() }.0 >= windows::Win32::Graphics::Direct3D::D3D_FEATURE_LEVEL_11_1.0 {
+        64
+    } else {
+        8
+    }
+}

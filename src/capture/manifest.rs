@@ -28,7 +28,7 @@ pub const FORMAT_NAME: &str = "iridia-capture";
 pub const VERSION_MAJOR: u32 = 1;
 
 /// The format's minor version: minor versions add optional fields, which older readers ignore.
-pub const VERSION_MINOR: u32 = 4;
+pub const VERSION_MINOR: u32 = 5;
 
 /// The whole manifest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,6 +54,32 @@ pub struct Manifest {
     /// The frame's `Dispatch` calls in the frame's order (version 1.3; absent or empty: none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispatches: Vec<DispatchEntry>,
+    /// The frame's other events in its order (version 1.5; absent or empty: none): the program's own markers
+    /// (`BeginEvent`, `EndEvent`, `SetMarker`), clears, copies and updates.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<EventEntry>,
+}
+
+/// An event of the frame that is not a draw, resolve or dispatch (version 1.5), placed among them by how many of each
+/// came before it: a user-defined annotation (`ID3DUserDefinedAnnotation::BeginEvent`/`EndEvent`/`SetMarker`, or
+/// `D3DPERF_*`), a clear, a copy or an update.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventEntry {
+    /// `begin` (a marker region starts, `name` its text), `end` (the innermost open region ends), `marker` (a point
+    /// marker, `name` its text), `clear`, `copy`, `update` or `generate_mips` (`name` the call as text); a reader
+    /// shows a kind it does not know as a call.
+    pub kind: String,
+    /// The marker's text, or the call's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// How many recorded draws came before it.
+    pub before_draw: u64,
+    /// How many resolves came before it.
+    #[serde(default)]
+    pub before_resolve: u64,
+    /// How many dispatches came before it.
+    #[serde(default)]
+    pub before_dispatch: u64,
 }
 
 /// A `Dispatch` of the frame (version 1.3): where it came among the draws and resolves, the compute program with

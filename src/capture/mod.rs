@@ -41,6 +41,7 @@ mod append;
 mod archive;
 pub mod convert;
 pub mod manifest;
+pub mod outline;
 pub mod ranged;
 mod reader;
 mod writer;

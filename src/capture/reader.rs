@@ -196,6 +196,8 @@ pub struct CapturedDraw {
     pub uavs_after: Vec<Option<RecordedUav>>,
     /// The stream-output buffers by slot order (version 1.4).
     pub stream_output: Vec<RecordedStreamOutput>,
+    /// What to call it ([`DrawSummary::label`]).
+    pub label: String,
 }
 
 /// One resolve read from a capture: what it reads and what it left.
@@ -227,16 +229,7 @@ pub struct CapturedResolve {
     pub after: Option<Arc<[u8]>>,
 }
 
-/// One call of the frame a capture holds, by its index in its list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FrameEvent {
-    /// Draw `n` of `draws`.
-    Draw(usize),
-    /// Resolve `n` of `resolves` (version 1.2).
-    Resolve(usize),
-    /// Dispatch `n` of `dispatches` (version 1.3).
-    Dispatch(usize),
-}
+pub use super::outline::FrameEvent;
 
 /// What the manifest says of one dispatch, without reading a blob.
 #[derive(Clone, Debug, PartialEq)]
@@ -316,17 +309,70 @@ fn draw_label(name: Option<&str>, api_call: Option<&str>, call: DrawCall) -> Str
         .map_or_else(|| super::api_call_text(call), ToOwned::to_owned)
 }
 
+/// The names Iridia's recorder gave every draw before version 1.5 (the context that issued it): not a name that
+/// says what a draw is.
+const CONTEXT_NAMES: [&str; 2] = ["immediate context", "deferred context"];
+
 impl DrawSummary {
-    /// What to call the draw (its name, else its API call).
+    /// What to call the draw: its marker or debug name, else its call and state ([`DrawSummary::call_and_state`]).
     pub fn label(&self) -> String {
-        draw_label(self.name.as_deref(), self.api_call.as_deref(), self.call)
+        match self.name.as_deref().filter(|n| !CONTEXT_NAMES.contains(n)) {
+            Some(name) => name.to_owned(),
+            None => self.call_and_state(),
+        }
+    }
+
+    /// The draw's call, its render targets (or depth target) and its pixel program's hash, e.g.
+    /// `DrawIndexed(1026, 0, 0) → rt0 1272x773, ps 392a9c` (`rt0+rt1` when the targets share a size, `no ps` without
+    /// one): what names a draw the program gave no name.
+    pub fn call_and_state(&self) -> String {
+        let call = draw_label(None, self.api_call.as_deref(), self.call);
+        let render_targets: Vec<&TargetSummary> = self
+            .targets
+            .iter()
+            .filter(|t| t.target != TargetSlot::DepthStencil)
+            .collect();
+        let shown: Vec<&TargetSummary> = if render_targets.is_empty() {
+            self.targets.iter().collect()
+        } else {
+            render_targets
+        };
+        let mut targets = Vec::new();
+        let mut names = Vec::new();
+        for (i, target) in shown.iter().enumerate() {
+            names.push(target.target.to_string());
+            let next_same = shown
+                .get(i.saturating_add(1))
+                .is_some_and(|n| (n.width, n.height) == (target.width, target.height));
+            if !next_same {
+                targets.push(format!("{} {}x{}", names.join("+"), target.width, target.height));
+                names.clear();
+            }
+        }
+        let ps = self
+            .programs
+            .iter()
+            .find(|p| p.stage == ShaderStage::Pixel)
+            .map_or_else(
+                || "no ps".to_owned(),
+                |p| {
+                    let mut hash = p.blob.sha256.short();
+                    hash.truncate(6);
+                    format!("ps {hash}")
+                },
+            );
+        if targets.is_empty() {
+            format!("{call} → {ps}")
+        } else {
+            format!("{call} → {}, {ps}", targets.join(", "))
+        }
     }
 }
 
 impl CapturedDraw {
-    /// What to call the draw (its name, else its API call), as [`DrawSummary::label`] says.
+    /// What to call the draw, as [`DrawSummary::label`] says.
     pub fn label(&self) -> String {
-        draw_label(self.name.as_deref(), self.api_call.as_deref(), self.state.call)
+        self.label.clone()
     }
 
     /// The recorded target `target`, if the draw writes it.
@@ -393,6 +439,8 @@ pub struct Capture<R> {
     resolve_problems: Vec<Option<Error>>,
     /// What was found wrong with each dispatch.
     dispatch_problems: Vec<Option<Error>>,
+    /// Why the manifest's events (version 1.5) are not used, if they do not check out.
+    events_problem: Option<Error>,
     cache: BlobCache,
     /// The most bytes one draw's blobs may inflate to.
     draw_memory_limit: u64,
@@ -475,12 +523,14 @@ impl<R: Read + Seek> Capture<R> {
                 result.err()
             })
             .collect();
+        let events_problem = super::outline::check_events(&manifest).err();
         Ok(Self {
             archive,
             manifest,
             problems,
             resolve_problems,
             dispatch_problems,
+            events_problem,
             cache: BlobCache {
                 limit: DEFAULT_CACHE_BYTES,
                 bytes: 0,
@@ -706,7 +756,11 @@ impl<R: Read + Seek> Capture<R> {
         // it is past the cache's limit; their declared sizes, summed before each is inflated, within the draw's limit
         let mut blobs = ItemBlobs::new(format!("draw {index}"), "draw", self.draw_memory_limit);
         let mut load = |path: &str, blob: &BlobRef| self.load_for(&mut blobs, path, blob);
-        build_draw(index, &entry, &mut load)
+        let mut draw = build_draw(index, &entry, &mut load)?;
+        if let Some(summary) = self.draw_summary(index) {
+            draw.label = summary.label();
+        }
+        Ok(draw)
     }
 }
 
@@ -797,6 +851,23 @@ impl<R: Read + Seek> Capture<R> {
     /// `before_resolve`).
     pub fn events(&self) -> Vec<FrameEvent> {
         frame_events(&self.manifest)
+    }
+
+    /// The frame's outline (version 1.5): its draws, resolves and dispatches in order with the program's markers as
+    /// groups around them and its clears, copies and updates between them ([`super::outline`]); without markers
+    /// when the capture has none or its events do not check out ([`Capture::events_problem`]).
+    pub fn outline(&self) -> super::outline::Outline {
+        let events: &[super::manifest::EventEntry] = if self.events_problem.is_some() {
+            &[]
+        } else {
+            &self.manifest.events
+        };
+        super::outline::outline(&frame_events(&self.manifest), events)
+    }
+
+    /// Why the capture's events are not used (the outline then has none), if they do not check out.
+    pub fn events_problem(&self) -> Option<&Error> {
+        self.events_problem.as_ref()
     }
 
     /// Reads dispatch `index`: inflates its blobs (only those, within the memory limit a draw has) and builds its
@@ -1288,6 +1359,7 @@ fn build_draw(index: usize, entry: &DrawEntry, load: &mut LoadBlob<'_>) -> Resul
     }
     Ok(CapturedDraw {
         index,
+        label: draw_label(entry.name.as_deref(), entry.api_call.as_deref(), state.call),
         name: entry.name.clone(),
         api_call: entry.api_call.clone(),
         state,

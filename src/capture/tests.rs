@@ -20,6 +20,7 @@ use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
 
 pub(crate) mod dispatches;
+mod events;
 mod resolves;
 
 /// Bytes 0, 1, 2 ... scrambled by `seed`, so that different buffers differ.
@@ -933,7 +934,7 @@ fn unrecorded_draws_are_listed_after_the_draws_before_them() {
     writer.add_unrecorded(unrecorded("second"));
     assert_eq!(writer.unrecorded_count(), 2);
     let capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
-    assert_eq!(capture.manifest().version, "1.4");
+    assert_eq!(capture.manifest().version, "1.5");
     let listed = capture.unrecorded_draws();
     assert_eq!(listed.len(), 2);
     assert_eq!((listed[0].before_draw, listed[0].reason.as_str()), (0, "first"));

@@ -4,10 +4,11 @@ use super::append::{AppendZip, PreparedEntry};
 use super::capture_error;
 use super::convert::{DrawCheck, Surface, depth_stencil_layout, render_target_layout, sampler_entry, surface_bytes};
 use super::manifest::{
-    BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DispatchEntry, DrawEntry, F32, FORMAT_NAME,
-    IndexBufferEntry, Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry, ResolveSourceEntry,
-    ResourceEntry, ShaderResourceEntry, StageEntry, StreamOutputDeclarationEntry, StreamOutputStateEntry,
-    StreamOutputTargetEntry, UavEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR, VertexBufferEntry,
+    BlobId, BlobRef, ConstantBufferEntry, DepthStencilTargetEntry, DispatchEntry, DrawEntry, EventEntry, F32,
+    FORMAT_NAME, IndexBufferEntry, Manifest, RenderTargetEntry, ResolveDestinationEntry, ResolveEntry,
+    ResolveSourceEntry, ResourceEntry, ShaderResourceEntry, StageEntry, StreamOutputDeclarationEntry,
+    StreamOutputStateEntry, StreamOutputTargetEntry, UavEntry, UnrecordedDrawEntry, VERSION_MAJOR, VERSION_MINOR,
+    VertexBufferEntry,
 };
 use super::reader::{CapturedDraw, TargetSlot};
 use super::{MANIFEST_NAME, MAX_BLOB_BYTES};
@@ -194,6 +195,8 @@ pub struct CaptureWriter<W: Write> {
     resolves: Vec<ResolveEntry>,
     /// The frame's dispatches, in its order.
     dispatches: Vec<DispatchEntry>,
+    /// The frame's other events (markers, clears, copies, updates), in its order.
+    events: Vec<EventEntry>,
     /// Blobs in the archive, with their sizes.
     written: HashMap<BlobId, u64>,
     /// Shared buffers already hashed, by address and length, so that a buffer bound to many draws is hashed once.
@@ -225,6 +228,7 @@ impl<W: Write> CaptureWriter<W> {
             unrecorded: Vec::new(),
             resolves: Vec::new(),
             dispatches: Vec::new(),
+            events: Vec::new(),
             written: HashMap::new(),
             hashed: HashMap::new(),
             level: 6,
@@ -716,6 +720,24 @@ impl<W: Write> CaptureWriter<W> {
         Ok(index)
     }
 
+    /// Adds an event of the frame after the draws, resolves and dispatches added so far (version 1.5): `kind` is
+    /// `begin`, `end`, `marker`, `clear`, `copy`, `update` or `generate_mips` (docs/capture-format.md), `name` the
+    /// marker's or the call's text, cut to [`super::outline::MAX_NAME_CHARS`] characters. Past
+    /// [`super::outline::MAX_EVENTS`] events, the rest are dropped (the capture's events would not check out).
+    pub fn add_event(&mut self, kind: &str, name: Option<&str>) {
+        if self.events.len() >= super::outline::MAX_EVENTS {
+            return;
+        }
+        let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+        self.events.push(EventEntry {
+            kind: kind.to_owned(),
+            name: name.map(|n| n.chars().take(super::outline::MAX_NAME_CHARS).collect()),
+            before_draw: count(self.draws.len()),
+            before_resolve: count(self.resolves.len()),
+            before_dispatch: count(self.dispatches.len()),
+        });
+    }
+
     /// The dispatches added so far.
     pub fn dispatch_count(&self) -> usize {
         self.dispatches.len()
@@ -744,6 +766,7 @@ impl<W: Write> CaptureWriter<W> {
             unrecorded_draws: self.unrecorded.clone(),
             resolves: self.resolves.clone(),
             dispatches: self.dispatches.clone(),
+            events: self.events.clone(),
         };
         let text = serde_json::to_vec_pretty(&manifest);
         self.draws = manifest.draws;

@@ -6,12 +6,24 @@
 //! frame, `row`, `seconds`, `files`, `compared`, `matches`, `error`), so that reports of the N shards merged give
 //! the same report, table and exit code as one unsharded run (apart from times).
 
-use super::replay::Verdict;
 use iridia::capture::FrameEvent;
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
+
+/// How a run of `iridia replay` ended, for the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every compared draw matches.
+    Matches,
+    /// Some compared draw differs.
+    Differs,
+    /// Some draw could not be replayed.
+    Failed,
+    /// The capture lists draws that were not recorded, or no draw was compared.
+    Incomplete,
+}
 
 /// The most captures one run takes (folders are searched this far and no further).
 const MAX_CAPTURES: usize = 100_000;
@@ -350,7 +362,23 @@ fn capture_text(capture: &Value, shard: Option<&Value>, allow_unrecorded: bool) 
         capture["draw_count"].as_u64().unwrap_or(0),
         capture["tolerance"].as_str().unwrap_or("?"),
     );
+    // a draw whose marker path is not the previous draw's gets the path as a heading
+    let mut path: Option<&Vec<Value>> = None;
     for entry in entries_in_order(capture) {
+        if let Some(markers) = entry.get("markers").and_then(Value::as_array)
+            && path != Some(markers)
+        {
+            if !markers.is_empty() || path.is_some_and(|p| !p.is_empty()) {
+                let names: Vec<&str> = markers.iter().filter_map(Value::as_str).collect();
+                let heading = if names.is_empty() {
+                    "(no marker)".to_owned()
+                } else {
+                    names.join(" / ")
+                };
+                text.push_str(&format!("  ── {heading}\n"));
+            }
+            path = Some(markers);
+        }
         text.push_str(entry["row"].as_str().unwrap_or("?"));
         text.push('\n');
     }

@@ -4,6 +4,7 @@
 use super::common::unrecorded_line;
 use iridia::api::resource::{Resource, Texture};
 use iridia::capture::manifest::CallEntry;
+use iridia::capture::outline::OutlineKind;
 use iridia::capture::{
     BlobId, Capture, CaptureWriter, DispatchSummary, DrawRecord, DrawSummary, FrameEvent, ResolveEntry, UavSummary,
     api_call_text,
@@ -129,6 +130,8 @@ pub fn info(path: &Path, as_json: bool, check: bool) -> Result<(), String> {
                 value
             }).collect::<Vec<_>>(),
             "dispatches": dispatches.iter().map(|d| dispatch_json(d, &model_of)).collect::<Vec<_>>(),
+            "outline": outline_json(&capture, &draws),
+            "events_problem": capture.events_problem().map(|e| json!({"what": e.what, "at": e.at, "detail": e.detail})),
         });
         let text = serde_json::to_string_pretty(&value).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
@@ -162,6 +165,7 @@ fn draw_json(draw: &DrawSummary, model_of: &dyn Fn(&BlobId) -> Option<String>) -
     json!({
         "index": draw.index,
         "name": draw.name,
+        "label": draw.label(),
         "api_call": draw.api_call,
         "call": serde_json::to_value(CallEntry::from(draw.call)).unwrap_or(Value::Null),
         "topology": draw.topology.name(),
@@ -414,7 +418,71 @@ fn info_text<R: Read + Seek>(
     for draw in unrecorded {
         let _ = writeln!(out, "not recorded: {}", unrecorded_line(draw));
     }
+    outline_lines(&mut out, capture, draws, resolves, dispatches);
     out
+}
+
+/// The frame's outline in `info`'s text, when the capture has events (version 1.5): the program's markers as an
+/// indented tree (`Shadow pass/`), point markers (`* text`), clears, copies and updates (`clear: text`), and the
+/// draws (`draw 3  its name`), resolves and dispatches where they come.
+fn outline_lines<R: Read + Seek>(
+    out: &mut String,
+    capture: &Capture<R>,
+    draws: &[DrawSummary],
+    resolves: &[(ResolveEntry, Option<iridia::Error>)],
+    dispatches: &[DispatchSummary],
+) {
+    use std::fmt::Write as _;
+    if let Some(problem) = capture.events_problem() {
+        let _ = writeln!(out, "the frame's markers are not shown: {problem}");
+        return;
+    }
+    if capture.manifest().events.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "frame outline:");
+    for row in capture.outline().rows {
+        let indent = "  ".repeat(usize::try_from(row.depth).unwrap_or(0).saturating_add(1));
+        let line = match &row.kind {
+            OutlineKind::Group { .. } => format!("{}/", row.text),
+            OutlineKind::Marker => format!("* {}", row.text),
+            OutlineKind::Call(kind) => format!("{kind}: {}", row.text),
+            OutlineKind::Draw(n) => format!(
+                "draw {n}  {}",
+                draws.get(*n).map(DrawSummary::label).unwrap_or_default()
+            ),
+            OutlineKind::Resolve(n) => format!(
+                "resolve {n}  {}",
+                resolves.get(*n).map(|(entry, _)| entry.label()).unwrap_or_default()
+            ),
+            OutlineKind::Dispatch(n) => format!(
+                "dispatch {n}  {}",
+                dispatches.get(*n).map(|d| d.label.clone()).unwrap_or_default()
+            ),
+        };
+        let _ = writeln!(out, "{indent}{line}");
+    }
+}
+
+/// The frame's outline as `info --json` gives it: each row with its depth, kind, index (draws, resolves,
+/// dispatches; a group's end) and text (a draw's label).
+fn outline_json<R: Read + Seek>(capture: &Capture<R>, draws: &[DrawSummary]) -> Value {
+    let rows: Vec<Value> = capture
+        .outline()
+        .rows
+        .iter()
+        .map(|row| {
+            let mut value = serde_json::to_value(row).unwrap_or(Value::Null);
+            if let (OutlineKind::Draw(n), Some(object)) = (&row.kind, value.as_object_mut()) {
+                object.insert(
+                    "text".to_owned(),
+                    json!(draws.get(*n).map(DrawSummary::label).unwrap_or_default()),
+                );
+            }
+            value
+        })
+        .collect();
+    Value::Array(rows)
 }
 
 /// What one render of the reference renderer left: each render target's and the depth buffer's texels, in D3D's

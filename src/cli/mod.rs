@@ -198,12 +198,12 @@ enum Command {
 }
 
 /// The exit code of a replay or merge: 0 matches, 1 differs, 2 an error, 3 incomplete.
-fn verdict_exit(result: Result<replay::Verdict, String>) -> ExitCode {
+fn verdict_exit(result: Result<batch::Verdict, String>) -> ExitCode {
     match result {
-        Ok(replay::Verdict::Matches) => ExitCode::SUCCESS,
-        Ok(replay::Verdict::Differs) => ExitCode::from(1),
-        Ok(replay::Verdict::Failed) => ExitCode::from(2),
-        Ok(replay::Verdict::Incomplete) => ExitCode::from(3),
+        Ok(batch::Verdict::Matches) => ExitCode::SUCCESS,
+        Ok(batch::Verdict::Differs) => ExitCode::from(1),
+        Ok(batch::Verdict::Failed) => ExitCode::from(2),
+        Ok(batch::Verdict::Incomplete) => ExitCode::from(3),
         Err(message) => failure(message),
     }
 }

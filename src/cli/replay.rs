@@ -26,7 +26,7 @@
 //! and `--out` writes the error map as `drawN.rtM.flip.png` (magma: near-black where nothing shows, pale yellow
 //! where most does). The table and the exit code are the same with or without it.
 
-use super::batch::{self, Shard};
+use super::batch::{self, Shard, Verdict};
 use super::common::{open, print_out, tolerance_of, unrecorded_line};
 use iridia::capture::{Capture, FrameEvent};
 use iridia::compare::TargetReport;
@@ -97,19 +97,6 @@ impl ProgramEdit {
             file: PathBuf::from(file),
         })
     }
-}
-
-/// How a run of `iridia replay` ended, for the exit code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Every compared draw matches.
-    Matches,
-    /// Some compared draw differs.
-    Differs,
-    /// Some draw could not be replayed.
-    Failed,
-    /// The capture lists draws that were not recorded, or no draw was compared.
-    Incomplete,
 }
 
 /// The largest error of a replay, as `rt0.G 3 ULP (0.0118)`, over the channels of its compared targets; `-` when
@@ -577,6 +564,8 @@ fn replay_capture(path: &Path, args: &ReplayArgs, settings: &Settings, out: Opti
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     }
     let shard_name = batch::shard_name(path);
+    // each draw's marker path (the program's BeginEvent regions around it, version 1.5)
+    let marker_paths = capture.outline().draw_paths(count);
     // the draws, and without --draw the resolves and dispatches among them, in the frame's order
     let events: Vec<(usize, FrameEvent)> = match args.draw {
         Some(index) => vec![(0, FrameEvent::Draw(index))],
@@ -659,6 +648,12 @@ fn replay_capture(path: &Path, args: &ReplayArgs, settings: &Settings, out: Opti
             }
         };
         if let Some(object) = entry.as_object_mut() {
+            if let FrameEvent::Draw(index) = event {
+                object.insert(
+                    "markers".to_owned(),
+                    json!(marker_paths.get(index).cloned().unwrap_or_default()),
+                );
+            }
             object.insert("position".to_owned(), json!(position));
             object.insert("seconds".to_owned(), json!(started.elapsed().as_secs_f64()));
             object.insert("row".to_owned(), json!(row_text));

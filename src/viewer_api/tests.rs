@@ -850,7 +850,7 @@ fn resolves_are_listed_where_they_came_with_their_result() {
     }
     writer.add_resolve(&resolve(14)).unwrap();
     let summary = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap().summary();
-    assert_eq!(summary.format_version, "1.4");
+    assert_eq!(summary.format_version, "1.5");
     assert_eq!(
         summary.resolves,
         vec![

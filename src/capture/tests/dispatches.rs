@@ -134,7 +134,7 @@ fn problem(edit: impl Fn(&mut serde_json::Value)) -> Error {
 #[test]
 fn a_dispatch_reads_back_in_its_place_with_its_views() {
     let mut capture = Capture::open(archive()).unwrap();
-    assert_eq!(capture.manifest().version, "1.4");
+    assert_eq!(capture.manifest().version, "1.5");
     capture.check().unwrap();
     assert_eq!(
         capture.events(),

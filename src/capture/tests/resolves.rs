@@ -45,7 +45,7 @@ fn problem(edit: impl Fn(&mut serde_json::Value)) -> Error {
 #[test]
 fn a_resolve_reads_back_where_it_came_with_every_sample() {
     let mut capture = Capture::open(archive()).unwrap();
-    assert_eq!(capture.manifest().version, "1.4");
+    assert_eq!(capture.manifest().version, "1.5");
     assert_eq!(capture.resolves().len(), 1);
     assert_eq!(capture.resolves()[0].before_draw, 1);
     capture.check().unwrap();

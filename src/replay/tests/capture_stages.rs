@@ -97,7 +97,7 @@ fn a_geometry_program_with_stream_output_reads_back_and_replays_equal() {
     let (output, record) = recorded(&description);
     let archive = write_capture(std::slice::from_ref(&record), None).unwrap();
     let mut capture = Capture::open(archive).unwrap();
-    assert_eq!(capture.manifest().version, "1.4");
+    assert_eq!(capture.manifest().version, "1.5");
     let entry = &capture.manifest().draws[0];
     assert!(entry.gs.as_ref().unwrap().dxbc.is_some());
     let so = entry.stream_output.as_ref().unwrap();
