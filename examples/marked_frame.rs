@@ -55,17 +55,26 @@ fn run(args: &[String]) -> Result<(), String> {
     writer.set_application(Some("marked_frame".to_owned()));
     let mut index = 0usize;
     for pass in 0..passes {
-        let pass_name = PASS_NAMES.get(pass % PASS_NAMES.len()).copied().unwrap_or("pass");
+        let pass_name = PASS_NAMES
+            .get(pass.checked_rem(PASS_NAMES.len()).unwrap_or(0))
+            .copied()
+            .unwrap_or("pass");
         writer.add_event("begin", Some(&format!("Pass {pass}: {pass_name}")));
         writer.add_event("clear", Some("ClearRenderTargetView(rt0, 0, 0, 0, 1)"));
         for object in 0..objects {
-            writer.add_event("begin", Some(&format!("object {}", pass * objects + object)));
+            writer.add_event(
+                "begin",
+                Some(&format!(
+                    "object {}",
+                    pass.saturating_mul(objects).saturating_add(object)
+                )),
+            );
             for draw in 0..draws {
                 let mut record = DrawRecord::new(state.clone());
-                record.name = (draw % 4 == 0).then(|| format!("{pass_name} mesh {index}"));
+                record.name = draw.is_multiple_of(4).then(|| format!("{pass_name} mesh {index}"));
                 record.render_targets_after = after.clone();
                 writer.add_draw(&record).map_err(|e| format!("{out_path}: {e}"))?;
-                index += 1;
+                index = index.saturating_add(1);
             }
             writer.add_event("marker", Some("object done"));
             writer.add_event("end", None);

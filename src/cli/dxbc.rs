@@ -35,18 +35,13 @@ fn program_blob(path: &Path, choice: &ProgramChoice) -> Result<Vec<u8>, String> 
         return read(path);
     };
     let mut capture = super::common::open(path)?;
-    let state = capture.draw(index).map_err(at)?.state;
-    let stage = choice.stage.as_deref().unwrap_or("ps").to_ascii_lowercase();
-    let blob = match stage.as_str() {
-        "vs" => Some(state.vertex_shader),
-        "ps" => state.pixel_shader,
-        "gs" => state.geometry_shader,
-        "hs" => state.hull_shader,
-        "ds" => state.domain_shader,
-        other => return Err(format!("--stage {other}: the stage is vs, ps, gs, hs or ds")),
-    };
-    blob.map(|b| b.to_vec())
-        .ok_or_else(|| format!("{}: draw {index} has no {stage} program", path.display()))
+    let draw = capture.draw(index).map_err(at)?;
+    let name = choice.stage.as_deref().unwrap_or("ps");
+    let stage = iridia::replay::edit::EditStage::parse(name)
+        .ok_or_else(|| format!("--stage {name}: the stage is vs, ps, gs, hs or ds"))?;
+    iridia::replay::edit::stage_program(&draw, stage)
+        .map(|b| b.to_vec())
+        .ok_or_else(|| format!("{}: draw {index} has no {} program", path.display(), stage.name()))
 }
 
 /// Prints the listing of the blob at `path` (or of a capture's program, as `choice` says) to stdout.

@@ -32,6 +32,7 @@ use iridia::capture::{Capture, FrameEvent};
 use iridia::compare::TargetReport;
 use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
+use iridia::replay::edit;
 use iridia::replay::{
     DispatchReplay, DrawReplay, Picture, ReplayOptions, ResolveReplay, TargetReplay, UavReport, replay_captured,
     replay_dispatch, replay_draw, replay_resolve,
@@ -76,8 +77,8 @@ pub struct ReplayArgs {
 /// `--program STAGE=FILE`: a listing (or DXBC blob) to replay a draw's program stage with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramEdit {
-    /// `vs`, `ps`, `gs`, `hs` or `ds`.
-    pub stage: String,
+    /// The stage.
+    pub stage: edit::EditStage,
     /// The listing.
     pub file: PathBuf,
 }
@@ -88,10 +89,8 @@ impl ProgramEdit {
         let (stage, file) = text
             .split_once('=')
             .ok_or_else(|| format!("--program {text}: give STAGE=FILE, e.g. ps=edited.asm"))?;
-        let stage = stage.trim().to_ascii_lowercase();
-        if !matches!(stage.as_str(), "vs" | "ps" | "gs" | "hs" | "ds") {
-            return Err(format!("--program {text}: the stage is vs, ps, gs, hs or ds"));
-        }
+        let stage = edit::EditStage::parse(stage)
+            .ok_or_else(|| format!("--program {text}: the stage is vs, ps, gs, hs or ds"))?;
         Ok(ProgramEdit {
             stage,
             file: PathBuf::from(file),
@@ -432,7 +431,7 @@ fn replay_one<R: Read + Seek>(
         let edits: Vec<String> = args
             .programs
             .iter()
-            .map(|e| format!("{}={}", e.stage, e.file.display()))
+            .map(|e| format!("{}={}", e.stage.name(), e.file.display()))
             .collect();
         if let Some(object) = entry.as_object_mut() {
             object.insert("programs".to_owned(), json!(edits));
@@ -507,36 +506,14 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
     Ok(batch::verdict(&report, args.allow_unrecorded))
 }
 
-/// Reads `file`, a listing (`.asm`, as `iridia disasm` prints it) or a DXBC blob, as a program's bytes.
-fn program_bytes(file: &Path) -> Result<std::sync::Arc<[u8]>, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
-    if bytes.starts_with(b"DXBC") {
-        return Ok(bytes.into());
-    }
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{}: neither a DXBC blob nor a text listing", file.display()))?;
-    let blob = iridia::dxbc::asm::assemble(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(blob.into())
-}
-
-/// Puts the `--program` edits into `draw`'s state.
+/// Puts the `--program` edits into `draw`'s state: each file a listing (as `iridia disasm` prints it) or a DXBC
+/// blob ([`iridia::replay::edit`]).
 fn apply_edits(draw: &mut iridia::capture::CapturedDraw, edits: &[ProgramEdit]) -> Result<(), String> {
     for edit in edits {
-        let bytes = program_bytes(&edit.file)?;
-        let state = &mut draw.state;
-        match edit.stage.as_str() {
-            "vs" => state.vertex_shader = bytes,
-            "ps" => state.pixel_shader = Some(bytes),
-            "gs" if state.geometry_shader.is_some() => state.geometry_shader = Some(bytes),
-            "hs" if state.hull_shader.is_some() => state.hull_shader = Some(bytes),
-            "ds" if state.domain_shader.is_some() => state.domain_shader = Some(bytes),
-            other => {
-                return Err(format!(
-                    "--program {other}=...: draw {} has no {other} program to replace (vs, ps, or a bound gs, hs, ds)",
-                    draw.index
-                ));
-            }
-        }
+        let bytes = std::fs::read(&edit.file).map_err(|e| format!("{}: cannot read: {e}", edit.file.display()))?;
+        let program = edit::program_from(&bytes).map_err(|e| format!("{}: {e}", edit.file.display()))?;
+        edit::replace_program(draw, edit.stage, program)
+            .map_err(|e| format!("--program {}: {e}", edit.stage.name()))?;
     }
     Ok(())
 }

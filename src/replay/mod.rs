@@ -30,6 +30,7 @@
 //! megabytes) and reached through the fields and [`TargetReplay::png`].
 
 pub mod dispatch;
+pub mod edit;
 pub mod explain;
 pub mod resolve;
 pub mod session;
