@@ -5,7 +5,7 @@
 import type { BackendClient } from "../client";
 import { byId, h, replace } from "../dom";
 import { decidingFragment, historyView, listingView, texelTable, traceView, verdictTag } from "../inspector";
-import { type FragmentRecord, type PixelCoord, type VertexRecord, formatError, toErrorInfo } from "../protocol";
+import { type FragmentRecord, type PixelCoord, type Stage, type VertexRecord, formatError, toErrorInfo } from "../protocol";
 import type { Generation, GenerationToken } from "./generation";
 import { inlineError, showMessage, targetLabel } from "./page";
 import { type ViewerState, planePixel } from "./state";
@@ -194,7 +194,7 @@ export class InspectorPanel {
     );
   }
 
-  private async showProgram(stage: "vs" | "ps", section: HTMLElement): Promise<void> {
+  private async showProgram(stage: Stage, section: HTMLElement): Promise<void> {
     const capture = this.state.capture;
     const draw = this.state.drawIndex;
     if (capture === null || draw === null) return;
