@@ -59,7 +59,7 @@ test("a dispatch replays when picked, shows its view's differences, and a clicke
   await writes.first().waitFor();
   assert.equal(await writes.count(), 1);
   const write = (await writes.first().textContent()) ?? "";
-  assert.match(write, /group \(1, 0, 0\) thread \(1, 3, 0\)/);
+  assert.match(write, /\(1,0,0\) \(1,3,0\)/);
   assert.match(write, /6: store_uav_typed/);
   assert.match(write, /00000000 → 503080ff/);
   // its trace: the shift gave (80, 48) = (16 x 5, 16 x 3)

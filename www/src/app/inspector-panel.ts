@@ -316,7 +316,7 @@ function elementView(element: DispatchElement): HTMLElement[] {
   const writes = h(
     "table",
     { class: "element-writes", attrs: { "data-testid": "element-writes" } },
-    h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, "thread"), h("th", null, "instruction"), h("th", null, "operation"), h("th", null, "before → after"))),
+    h("thead", null, h("tr", null, h("th", null, "#"), h("th", { title: "SV_GroupID and SV_GroupThreadID" }, "group, thread"), h("th", null, "instruction"), h("th", null, "operation"), h("th", null, "before → after"))),
     h(
       "tbody",
       null,
@@ -325,7 +325,7 @@ function elementView(element: DispatchElement): HTMLElement[] {
           "tr",
           { attrs: { "data-testid": "element-write" } },
           h("td", null, String(i)),
-          h("td", null, threadText(write.thread)),
+          h("td", { class: "thread", title: threadText(write.thread) }, `(${write.thread.group.join(",")}) (${write.thread.thread_in_group.join(",")})`),
           h("td", { class: "line", title: write.line }, `${write.instruction}: ${write.line}`),
           h("td", null, write.operation),
           h("td", null, `${write.before.hex} → ${write.after.hex}`),
