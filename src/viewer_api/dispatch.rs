@@ -15,8 +15,6 @@
 //! comparison's mask over the replayed image, as a target's: a typed view's texels compared under the format's
 //! default tolerance, a raw or structured view's words exactly (what [`crate::replay::replay_dispatch`] compares).
 
-use std::collections::VecDeque;
-
 use crate::api::enums::UavDimension;
 use crate::capture::UavAccessKind;
 use crate::compare::{CompareOptions, Image, Tolerance, ToleranceSpec, compare};
@@ -45,9 +43,6 @@ pub const DISPATCH_WORK: u64 = 1 << 30;
 
 /// How many replayed dispatches keep their views' bytes.
 pub const KEPT_DISPATCHES: usize = 4;
-
-/// Replayed dispatches, newest last.
-pub(super) type KeptDispatches = VecDeque<(usize, DispatchReplay)>;
 
 /// How one view's window is laid out as an image.
 #[derive(Clone, Copy, Debug)]

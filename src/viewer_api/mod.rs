@@ -17,7 +17,7 @@
 //!   `depth` and `stencil`, each the session's comparison of its own plane ([`crate::replay::Plane`]). What this
 //!   module adds is the viewer's: display images, the depth and stencil split, the protocol's shapes.
 //! - **Dispatches** are listed at open and replayed when asked ([`ViewerCapture::replay_dispatch`]); their views
-//!   are shown and their elements inspected as [`dispatch`] says.
+//!   are shown and their elements inspected as the `dispatch` module's documentation says.
 //! - **Pixels** are inspected by the library ([`crate::inspect::inspect_replayed`]) on the session's prepared draw,
 //!   so a click prepares nothing again.
 //! - **Memory.** The full results (replayed targets, per-pixel classes, the prepared draw for pixel history) of the
@@ -335,7 +335,7 @@ pub struct ViewerCapture {
     /// The frame's dispatches as the list shows them: not replayed until [`ViewerCapture::replay_dispatch`].
     dispatches: Vec<DispatchInfo>,
     /// The last replayed dispatches, with their views' bytes.
-    kept_dispatches: dispatch::KeptDispatches,
+    kept_dispatches: VecDeque<(usize, crate::replay::DispatchReplay)>,
     /// What each draw may cost.
     limits: Limits,
     /// The implementation choices every replay runs under (none: the spec's rules).
@@ -392,7 +392,7 @@ impl ViewerCapture {
         Ok(ViewerCapture {
             resolves,
             dispatches,
-            kept_dispatches: std::collections::VecDeque::new(),
+            kept_dispatches: VecDeque::new(),
             capture,
             shaders: ShaderCache::new(),
             programs: HashMap::new(),
