@@ -4,8 +4,8 @@
 //! listing; per sample, what the output merger did) and the verdict; readable text, or the whole structure as JSON.
 //! Exit code 0 when the pixel matches (or nothing was recorded), 1 when it differs, 2 on an error.
 //!
-//! `iridia inspect CAPTURE --dispatch N [--uav SLOT] --element X[,Y[,Z]] [--exact | --tolerance SPEC] [--json]`: one
-//! element of a dispatch's view ([`iridia::inspect::dispatch`]): its value before, recorded and replayed, every write
+//! `iridia inspect CAPTURE --dispatch N [--uav SLOT] --element X[,Y[,Z]]|counter [--exact | --tolerance SPEC] [--json]`:
+//! one element (or the hidden counter) of a dispatch's view ([`iridia::inspect::dispatch`]): its value before, recorded and replayed, every write
 //! that reached it in the replay (thread, instruction, operation, value before and after), the first 16 writers'
 //! traces, and whether its value depends on the threads' order. Exit codes as for a pixel.
 
@@ -13,7 +13,7 @@ use super::common::{open, print_out, tolerance_of};
 use iridia::capture::TargetSlot;
 use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
-use iridia::inspect::{InspectOptions, Verdict, inspect_dispatch_element, inspect_pixel};
+use iridia::inspect::{ElementAddress, InspectOptions, Verdict, inspect_dispatch_element, inspect_pixel};
 use iridia::replay::{ReplayOptions, parse_target};
 use std::path::PathBuf;
 
@@ -134,9 +134,14 @@ pub struct ElementArgs {
     pub limits: super::common::Limits,
 }
 
-/// `X[,Y[,Z]]` as up to three whole numbers, the missing ones 0.
-fn parse_element(text: &str) -> Result<[u32; 3], String> {
-    let bad = || format!("--element: '{text}' is not one to three whole numbers separated by commas (e.g. 3,1)");
+/// `X[,Y[,Z]]` as up to three whole numbers, the missing ones 0; `counter` for the view's hidden counter.
+fn parse_element(text: &str) -> Result<ElementAddress, String> {
+    if text.trim() == "counter" {
+        return Ok(ElementAddress::Counter);
+    }
+    let bad = || {
+        format!("--element: '{text}' is not one to three whole numbers separated by commas (e.g. 3,1), nor 'counter'")
+    };
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() > 3 {
         return Err(bad());
@@ -145,7 +150,7 @@ fn parse_element(text: &str) -> Result<[u32; 3], String> {
     for (slot, part) in address.iter_mut().zip(&parts) {
         *slot = part.trim().parse().map_err(|_| bad())?;
     }
-    Ok(address)
+    Ok(ElementAddress::At(address))
 }
 
 /// Runs `iridia inspect --dispatch`; `Ok(true)` when the element matches (or nothing was recorded).

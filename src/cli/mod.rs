@@ -149,7 +149,8 @@ enum Command {
         #[arg(long, value_name = "SLOT", default_value_t = 0, requires = "dispatch")]
         uav: u32,
         /// The element of the dispatch's view, as its instructions address it: a typed view's coordinates X[,Y[,Z]],
-        /// a raw view's byte offset, a structured view's STRUCTURE[,BYTE OFFSET].
+        /// a raw view's byte offset, a structured view's STRUCTURE[,BYTE OFFSET]; or `counter`, the view's hidden
+        /// counter (every imm_atomic_alloc and imm_atomic_consume).
         #[arg(long, value_name = "X[,Y[,Z]]", requires = "dispatch")]
         element: Option<String>,
         /// The target: rt0 to rt7, or depth (by default rt0, or the draw's only target).

@@ -16,7 +16,9 @@
 //! [`MAX_WATCHED_WRITES`](crate::shader::uav::MAX_WATCHED_WRITES) writes (the rest counted). The second traces the
 //! first [`MAX_TRACED_THREADS`] distinct writers (every instruction each executed, with the values it read and
 //! wrote: the trace a pixel's history gives a pixel program) and stops after the last group holding one of them.
-//! A hidden counter's `imm_atomic_alloc`/`consume` (22.17.17-18) writes no element and is not a write here.
+//! A hidden counter's `imm_atomic_alloc`/`consume` (22.17.17-18) writes no element and is not an element's write;
+//! the counter itself can be inspected instead of an element ([`ElementAddress::Counter`]): its value before, recorded
+//! and replayed, and every thread that took or gave back a slot, in order, with the counter before and after.
 //!
 //! The inspection also gives the element before the dispatch, as the GPU left it (when recorded) and as the replay
 //! left it, and whether its replayed value depends on the order of the threads, which the spec leaves open
@@ -39,8 +41,17 @@ use crate::dispatch::{
 use crate::draw::{Program, ProgramTrace};
 use crate::error::ErrorKind;
 use crate::format::Format;
-use crate::shader::uav::{AtomicOp, UavAccess, UnorderedAccessView, WriteOperation};
+use crate::shader::uav::{AtomicOp, UavAccess, UavCounter, UnorderedAccessView, WriteOperation};
 use crate::{Error, Result};
+
+/// What of a view is inspected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementAddress {
+    /// The element at these coordinates, as the view's instructions address it (module documentation).
+    At([u32; 3]),
+    /// The view's hidden counter (an append or counter structured view's, 22.17.17-18).
+    Counter,
+}
 
 /// One write that reached the inspected element, in the order the replay made it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -84,8 +95,11 @@ pub struct ElementInspection {
     /// The format the element is read in: the view's for a typed view, `R32_UINT` for a word of a raw or
     /// structured one.
     pub format: Format,
-    /// The address asked for (unused coordinates 0).
+    /// The address asked for (unused coordinates 0; all 0 for the counter).
     pub address: [u32; 3],
+    /// Whether the view's hidden counter is inspected instead of an element: its values are the counter's, its
+    /// writes every `imm_atomic_alloc` and `imm_atomic_consume`.
+    pub counter: bool,
     /// Where the element starts in the view's window, in bytes.
     pub byte_offset: u64,
     /// Its size in bytes.
@@ -132,7 +146,7 @@ pub fn inspect_dispatch_element<R: Read + Seek>(
     capture: &mut Capture<R>,
     index: usize,
     slot: u32,
-    address: [u32; 3],
+    address: ElementAddress,
     tolerance: &ToleranceSpec,
     options: &DispatchOptions,
 ) -> Result<ElementInspection> {
@@ -145,7 +159,7 @@ pub fn inspect_dispatch_element<R: Read + Seek>(
 pub fn inspect_element(
     dispatch: &CapturedDispatch,
     slot: u32,
-    address: [u32; 3],
+    address: ElementAddress,
     tolerance: &ToleranceSpec,
     options: &DispatchOptions,
 ) -> Result<ElementInspection> {
@@ -180,34 +194,62 @@ pub fn inspect_element(
         )
         .at(format!("dispatch {}", dispatch.index))
     })?;
-    let range = view
-        .element_range(address)
-        .ok_or_else(|| outside(view, address).at(at.as_str()))?;
-    let format = match view.access() {
-        UavAccess::Typed => view.format(),
-        UavAccess::Raw | UavAccess::Structured { .. } => Format::R32Uint,
+    let counter = address == ElementAddress::Counter;
+    let coordinates = match address {
+        ElementAddress::At(coordinates) => coordinates,
+        ElementAddress::Counter => [0; 3],
     };
-    let element_of = |bytes: &[u8]| -> Result<Vec<u8>> {
+    if counter && view.counter_kind() == UavCounter::None {
+        return Err(Error::of_kind(
+            ErrorKind::Request,
+            "inspect",
+            "the view has no hidden counter (only an append or counter structured view has one)",
+        )
+        .at(at.as_str()));
+    }
+    let range = match address {
+        ElementAddress::At(coordinates) => view
+            .element_range(coordinates)
+            .ok_or_else(|| outside(view, coordinates).at(at.as_str()))?,
+        ElementAddress::Counter => 0..4,
+    };
+    let format = match view.access() {
+        UavAccess::Typed if !counter => view.format(),
+        _ => Format::R32Uint,
+    };
+    // the element's bytes in a window, or the counter's value as 4 little-endian bytes
+    let element_of = |(bytes, count): (&[u8], u32)| -> Result<Vec<u8>> {
+        if counter {
+            return Ok(count.to_le_bytes().to_vec());
+        }
         bytes
             .get(range.clone())
             .map(<[u8]>::to_vec)
             .ok_or_else(|| Error::new("inspect", "the element is past the view's bytes").at(at.as_str()))
     };
     let value = |bytes: &[u8]| values::texel_value(format, bytes);
-    let before_bytes = element_of(&view.contents().0)?;
+    let (bytes, count) = view.contents();
+    let before_bytes = element_of((&bytes, count))?;
     views.iter().flatten().for_each(UnorderedAccessView::track_order);
-    view.watch(range.clone());
+    if counter {
+        view.watch_counter();
+    } else {
+        view.watch(range.clone());
+    }
     run_dispatch_on(state, &views, options).map_err(|e| e.within(at.as_str()))?;
-    let replayed_bytes = element_of(&view.contents().0)?;
+    let (bytes, count) = view.contents();
+    let replayed_bytes = element_of((&bytes, count))?;
     let log = view.watched().unwrap_or_default();
     let order = view.order_dependence().unwrap_or_default();
-    let recorded_bytes = dispatch
-        .after
-        .get(slot_index)
-        .and_then(Option::as_ref)
-        .and_then(|r| r.bytes.as_deref())
-        .map(element_of)
-        .transpose()?;
+    let recorded = dispatch.after.get(slot_index).and_then(Option::as_ref);
+    let recorded_bytes = if counter {
+        recorded.and_then(|r| r.counter).map(|c| c.to_le_bytes().to_vec())
+    } else {
+        recorded
+            .and_then(|r| r.bytes.as_deref())
+            .map(|bytes| element_of((bytes, 0)))
+            .transpose()?
+    };
     let mut writers: Vec<u64> = Vec::new();
     let mut writes = Vec::with_capacity(log.writes.len());
     for write in &log.writes {
@@ -262,7 +304,8 @@ pub fn inspect_element(
             UavAccess::Structured { .. } => "structured",
         },
         format,
-        address,
+        address: coordinates,
+        counter,
         byte_offset,
         bytes: range.len() as u64,
         groups: state.groups,
@@ -277,7 +320,11 @@ pub fn inspect_element(
         writes,
         writes_not_kept: log.not_kept,
         traces,
-        order_dependent: order.elements.contains(&byte_offset),
+        order_dependent: if counter {
+            order.counter
+        } else {
+            order.elements.contains(&byte_offset)
+        },
         order_incomplete: order.incomplete,
         counter_unordered: order.counter,
         program: listing,
@@ -312,6 +359,8 @@ fn outside(view: &UnorderedAccessView, address: [u32; 3]) -> Error {
 fn operation_name(operation: WriteOperation) -> String {
     let op = match operation {
         WriteOperation::Store => return "store".to_owned(),
+        WriteOperation::Counter { increment: true } => return "counter increment (imm_atomic_alloc)".to_owned(),
+        WriteOperation::Counter { increment: false } => return "counter decrement (imm_atomic_consume)".to_owned(),
         WriteOperation::Atomic(op) => op,
     };
     let name = match op {
@@ -335,17 +384,25 @@ impl ElementInspection {
         use std::fmt::Write as _;
         let mut out = String::new();
         let [a, b, c] = self.address;
-        let _ = writeln!(
-            out,
-            "dispatch {} ({}): u{} {} element ({a}, {b}, {c}), bytes {}..{} of the window, {}",
-            self.dispatch,
-            self.label,
-            self.slot,
-            self.access,
-            self.byte_offset,
-            self.byte_offset.saturating_add(self.bytes),
-            self.format
-        );
+        if self.counter {
+            let _ = writeln!(
+                out,
+                "dispatch {} ({}): u{} {}, its hidden counter",
+                self.dispatch, self.label, self.slot, self.access
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "dispatch {} ({}): u{} {} element ({a}, {b}, {c}), bytes {}..{} of the window, {}",
+                self.dispatch,
+                self.label,
+                self.slot,
+                self.access,
+                self.byte_offset,
+                self.byte_offset.saturating_add(self.bytes),
+                self.format
+            );
+        }
         let [gx, gy, gz] = self.groups;
         let [sx, sy, sz] = self.group_size;
         let _ = writeln!(out, "  {gx}x{gy}x{gz} groups of {sx}x{sy}x{sz} threads");
@@ -511,7 +568,7 @@ ret
             capture,
             0,
             0,
-            address,
+            ElementAddress::At(address),
             &ToleranceSpec::default(),
             &DispatchOptions::default(),
         )
@@ -654,11 +711,67 @@ ret
             &mut capture,
             0,
             3,
-            [0, 0, 0],
+            ElementAddress::At([0, 0, 0]),
             &ToleranceSpec::default(),
             &DispatchOptions::default(),
         )
         .unwrap_err();
         assert!(unbound.to_string().contains("no view at u3; it binds u0"), "{unbound}");
+    }
+
+    #[test]
+    fn a_counter_lists_every_thread_that_took_a_slot() {
+        // the capture tests' dispatch: 8 threads (2 groups of 4) each take a slot of u1's counter, which starts at 5,
+        // with imm_atomic_alloc (instruction 9: six declarations, mov, mov, store_structured, then it), in the
+        // replay's order; it ends at 13, as recorded
+        let mut writer = CaptureWriter::in_memory();
+        writer
+            .add_dispatch(&crate::capture::tests::dispatches::record())
+            .unwrap();
+        let mut capture = Capture::open(writer.finish_to_vec().unwrap()).unwrap();
+        let counter = |capture: &mut Capture<std::io::Cursor<Arc<[u8]>>>, slot: u32| {
+            inspect_dispatch_element(
+                capture,
+                0,
+                slot,
+                ElementAddress::Counter,
+                &ToleranceSpec::default(),
+                &DispatchOptions::default(),
+            )
+        };
+        let inspection = counter(&mut capture, 1).unwrap();
+        assert!(inspection.counter);
+        assert_eq!(inspection.before.bytes, hex_of(5));
+        assert_eq!(inspection.replayed.bytes, hex_of(13));
+        assert_eq!(inspection.recorded.as_ref().unwrap().bytes, hex_of(13));
+        assert_eq!(inspection.matches, Some(true));
+        let seen: Vec<(u64, u32, String, String)> = inspection
+            .writes
+            .iter()
+            .map(|w| {
+                (
+                    w.thread.invocation,
+                    w.instruction,
+                    w.before.bytes.clone(),
+                    w.after.bytes.clone(),
+                )
+            })
+            .collect();
+        let expected: Vec<(u64, u32, String, String)> = (0..8u32)
+            .map(|i| (u64::from(i), 9, hex_of(5 + i), hex_of(6 + i)))
+            .collect();
+        assert_eq!(seen, expected);
+        assert!(
+            inspection
+                .writes
+                .iter()
+                .all(|w| w.operation == "counter increment (imm_atomic_alloc)")
+        );
+        // threads of two groups, which the spec does not order, took slots: which got which is the order's
+        assert!(inspection.order_dependent);
+        assert_eq!(inspection.traces.len(), 8);
+        // u0 has no counter
+        let refused = counter(&mut capture, 0).unwrap_err();
+        assert!(refused.to_string().contains("no hidden counter"), "{refused}");
     }
 }

@@ -55,7 +55,9 @@ pub mod verdict;
 #[cfg(test)]
 mod tests;
 
-pub use dispatch::{ElementInspection, ElementWrite, WriterTrace, inspect_dispatch_element, inspect_element};
+pub use dispatch::{
+    ElementAddress, ElementInspection, ElementWrite, WriterTrace, inspect_dispatch_element, inspect_element,
+};
 pub use edge::EdgeProximity;
 pub use report::{PixelInspection, ProgramListing};
 pub use values::{ChannelDifference, ChannelValue, TexelValue};

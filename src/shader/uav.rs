@@ -128,7 +128,7 @@ struct Memory {
 impl Memory {
     /// The watched element's bytes now, when a write of `len` bytes at byte `at` reaches it (before the write).
     fn watched_before(&self, at: usize, len: usize) -> Option<Vec<u8>> {
-        let watch = self.watch.as_ref()?;
+        let watch = self.watch.as_ref().filter(|w| !w.counter)?;
         let end = at.checked_add(len)?;
         (at < watch.range.end && watch.range.start < end)
             .then(|| self.bytes.get(watch.range.clone()).map(<[u8]>::to_vec))
@@ -162,6 +162,26 @@ impl Memory {
     }
 }
 
+impl Memory {
+    /// Records a use of the hidden counter by `writer` (it held `old`), when the counter is watched.
+    fn watched_count(&mut self, writer: Writer, old: u32, increment: bool) {
+        let new = self.counter;
+        let Some(watch) = self.watch.as_mut().filter(|w| w.counter) else {
+            return;
+        };
+        if watch.writes.len() >= MAX_WATCHED_WRITES {
+            watch.not_kept = watch.not_kept.saturating_add(1);
+            return;
+        }
+        watch.writes.push(WatchedWrite {
+            writer,
+            operation: WriteOperation::Counter { increment },
+            before: old.to_le_bytes().to_vec(),
+            after: new.to_le_bytes().to_vec(),
+        });
+    }
+}
+
 /// The most writes to a watched element a view keeps ([`WatchLog::writes`]); past it they are counted in
 /// [`WatchLog::not_kept`] (an Iridia budget: a dispatch of a million atomic adds to one counter keeps the first).
 pub const MAX_WATCHED_WRITES: usize = 256;
@@ -173,6 +193,12 @@ pub enum WriteOperation {
     Store,
     /// An atomic operation (`atomic_*` or `imm_atomic_*`, 22.17.8-28), which writes even when the value stays.
     Atomic(AtomicOp),
+    /// The hidden counter taken (`imm_atomic_alloc`, 22.17.17: incremented) or given back (`imm_atomic_consume`,
+    /// 22.17.18: decremented), when the counter is watched.
+    Counter {
+        /// Whether it was incremented (else decremented).
+        increment: bool,
+    },
 }
 
 /// One write to a watched element, in the order the run made them.
@@ -191,8 +217,11 @@ pub struct WatchedWrite {
 /// Every write to one element of a view ([`UnorderedAccessView::watch`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WatchLog {
-    /// The element's bytes in the view's window.
+    /// The element's bytes in the view's window (empty when the counter is watched).
     pub range: std::ops::Range<usize>,
+    /// Whether the view's hidden counter is watched instead of an element: its writes hold its value before and
+    /// after as 4 little-endian bytes.
+    pub counter: bool,
     /// The writes, in order, up to [`MAX_WATCHED_WRITES`].
     pub writes: Vec<WatchedWrite>,
     /// Writes past [`MAX_WATCHED_WRITES`], not kept.
@@ -410,6 +439,18 @@ impl UnorderedAccessView {
     pub fn watch(&self, range: std::ops::Range<usize>) {
         self.lock().watch = Some(WatchLog {
             range,
+            counter: false,
+            writes: Vec::new(),
+            not_kept: 0,
+        });
+    }
+
+    /// Makes the view record every use of its hidden counter (`imm_atomic_alloc`, `imm_atomic_consume`) from now on,
+    /// for [`UnorderedAccessView::watched`], instead of an element's writes.
+    pub fn watch_counter(&self) {
+        self.lock().watch = Some(WatchLog {
+            range: 0..0,
+            counter: true,
             writes: Vec::new(),
             not_kept: 0,
         });
@@ -611,6 +652,7 @@ impl UnorderedAccessView {
         }
         let old = memory.counter;
         memory.counter = old.wrapping_add(1);
+        memory.watched_count(writer, old, true);
         Some(old)
     }
 
@@ -623,7 +665,9 @@ impl UnorderedAccessView {
         if let Some(log) = memory.order.as_mut() {
             log.count(writer);
         }
-        memory.counter = memory.counter.wrapping_sub(1);
+        let old = memory.counter;
+        memory.counter = old.wrapping_sub(1);
+        memory.watched_count(writer, old, false);
         Some(memory.counter)
     }
 }

@@ -21,7 +21,7 @@ use crate::compare::{CompareOptions, Image, Tolerance, ToleranceSpec, compare};
 use crate::dispatch::{DispatchOptions, ThreadPlace};
 use crate::error::ErrorKind;
 use crate::format::Format;
-use crate::inspect::dispatch::inspect_element;
+use crate::inspect::dispatch::{ElementAddress, inspect_element};
 use crate::replay::{DispatchReplay, UavReplay, replay_dispatch};
 use crate::{Error, Result};
 
@@ -427,7 +427,13 @@ impl ViewerCapture {
             return Err(outside());
         }
         let dispatch = self.capture.dispatch(index)?;
-        let inspection = inspect_element(&dispatch, slot, address, &ToleranceSpec::default(), &options())?;
+        let inspection = inspect_element(
+            &dispatch,
+            slot,
+            ElementAddress::At(address),
+            &ToleranceSpec::default(),
+            &options(),
+        )?;
         let program = self
             .shaders
             .program(&dispatch.state.compute_shader, &format!("dispatch {index} cs"))?;
