@@ -70,3 +70,19 @@ test("a dispatch replays when picked, shows its view's differences, and a clicke
   assertClean();
   await page.close();
 });
+
+test("Replay all replays the frame's dispatches after its draws", async () => {
+  const { page, assertClean } = await watchPage(context, server.url);
+  await waitForText(page, "#status-backend", /^iridia \d+\.\d+\.\d+ \(wasm\)$/);
+  await page.waitForSelector('h2:text-is("Open a capture")');
+  await dropFile(page, "dispatch.iridia", readFileSync(CAPTURE));
+  await page.locator('li[data-testid="dispatch"]').waitFor();
+  assert.equal(await page.textContent('[data-testid="dispatch-status"]'), "not replayed");
+  await page.click("#replay-all-button");
+  await waitForText(page, '[data-testid="dispatch-status"]', /differ/);
+  assert.equal(await page.textContent('[data-testid="dispatch-status"]'), "2 differ");
+  // the draw too
+  assert.notEqual(await page.textContent('li.draw[data-index="0"] [data-testid="draw-status"]'), "not replayed");
+  assertClean();
+  await page.close();
+});
