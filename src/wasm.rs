@@ -277,6 +277,11 @@ impl Capture {
         answer(self.inner.inspect_dispatch_element(index(dispatch), slot, x, y))
     }
 
+    /// `DispatchElement` of the hidden counter of view `u{slot}` of a replayed dispatch: who took or gave back slots.
+    pub fn inspect_dispatch_counter(&mut self, dispatch: u32, slot: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.inspect_dispatch_counter(index(dispatch), slot))
+    }
+
     /// `Disassembly` of a draw's program of stage `stage` (`vs` or `ps`).
     pub fn disassemble(&mut self, draw: u32, stage: &str) -> Result<JsValue, JsValue> {
         answer(Stage::parse(stage).and_then(|stage| self.inner.disassemble(index(draw), stage)))

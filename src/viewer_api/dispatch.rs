@@ -426,14 +426,34 @@ impl ViewerCapture {
         {
             return Err(outside());
         }
-        let dispatch = self.capture.dispatch(index)?;
-        let inspection = inspect_element(
-            &dispatch,
+        self.element_info(index, slot, (x, y), element, ElementAddress::At(address))
+    }
+
+    /// The hidden counter of view `u{slot}` of the replayed dispatch `index` (an append or counter view's): its values
+    /// and every thread that took or gave back a slot, in order, with their traces.
+    pub fn inspect_dispatch_counter(&mut self, index: usize, slot: u32) -> Result<DispatchElement> {
+        self.dispatch_view(index, slot)?;
+        self.element_info(
+            index,
             slot,
-            ElementAddress::At(address),
-            &ToleranceSpec::default(),
-            &options(),
-        )?;
+            (0, 0),
+            "the hidden counter".to_owned(),
+            ElementAddress::Counter,
+        )
+    }
+
+    /// The inspection of `address` of view `u{slot}` of dispatch `index` (clicked at `at`, called `element`) in the
+    /// protocol's shapes.
+    fn element_info(
+        &mut self,
+        index: usize,
+        slot: u32,
+        (x, y): (u32, u32),
+        element: String,
+        address: ElementAddress,
+    ) -> Result<DispatchElement> {
+        let dispatch = self.capture.dispatch(index)?;
+        let inspection = inspect_element(&dispatch, slot, address, &ToleranceSpec::default(), &options())?;
         let program = self
             .shaders
             .program(&dispatch.state.compute_shader, &format!("dispatch {index} cs"))?;
@@ -446,6 +466,7 @@ impl ViewerCapture {
             x,
             y,
             element,
+            counter: inspection.counter,
             byte_offset: inspection.byte_offset,
             format: inspection.format.to_string(),
             before: texel(&inspection.before)?,

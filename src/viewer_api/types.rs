@@ -306,8 +306,12 @@ pub struct DispatchElement {
     pub x: u32,
     /// The row clicked.
     pub y: u32,
-    /// The element as the program addresses it, for a person (`texel (3, 1)`, `structure 2, byte offset 4`).
+    /// The element as the program addresses it, for a person (`texel (3, 1)`, `structure 2, byte offset 4`, `the
+    /// hidden counter`).
     pub element: String,
+    /// Whether this is the view's hidden counter (its writes every `imm_atomic_alloc` and `imm_atomic_consume`)
+    /// rather than an element.
+    pub counter: bool,
     /// Where it starts in the view's window, in bytes.
     pub byte_offset: u64,
     /// The format its values are read in.

@@ -1459,6 +1459,9 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
     inspect_dispatch_element: async (request) => {
       throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
     },
+    inspect_dispatch_counter: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
+    },
     crash_for_test: async () => {
       crash = { kind: "invalid", what: "wasm", at: "crash_for_test()", detail: "the replay engine crashed (RuntimeError: unreachable; the mock's imitation)" };
       throw new BackendError(crash);

@@ -320,9 +320,15 @@ x: number,
  */
 y: number,
 /**
- * The element as the program addresses it, for a person (`texel (3, 1)`, `structure 2, byte offset 4`).
+ * The element as the program addresses it, for a person (`texel (3, 1)`, `structure 2, byte offset 4`, `the
+ * hidden counter`).
  */
 element: string,
+/**
+ * Whether this is the view's hidden counter (its writes every `imm_atomic_alloc` and `imm_atomic_consume`)
+ * rather than an element.
+ */
+counter: boolean,
 /**
  * Where it starts in the view's window, in bytes.
  */

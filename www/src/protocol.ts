@@ -261,6 +261,8 @@ export type Request =
   | { kind: "render_dispatch_view"; capture: CaptureId; dispatch: number; slot: number; image: ImageKind; display: DisplayOptions }
   /** The element at (x, y) of view u`slot`'s image of a replayed dispatch: its values and the threads that wrote it. */
   | { kind: "inspect_dispatch_element"; capture: CaptureId; dispatch: number; slot: number; x: number; y: number }
+  /** The hidden counter of an append or counter view u`slot` of a replayed dispatch: the threads that took or gave back slots. */
+  | { kind: "inspect_dispatch_counter"; capture: CaptureId; dispatch: number; slot: number }
   /**
    * Makes the engine crash (a trap of the wasm module; the mock's imitation), so that tests can see the page recover.
    * The page itself never sends it.
@@ -293,6 +295,7 @@ export interface ResultMap {
   replay_dispatch: DispatchResult;
   render_dispatch_view: RenderedImage;
   inspect_dispatch_element: DispatchElement;
+  inspect_dispatch_counter: DispatchElement;
   crash_for_test: null;
 }
 

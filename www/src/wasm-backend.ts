@@ -41,6 +41,7 @@
 //                                          replays a dispatch of the frame (bounded by the library's dispatch work limit)
 //     render_dispatch_view(dispatch: number, slot: number, image: ImageKind, display: DisplayOptions): RenderedImage
 //     inspect_dispatch_element(dispatch: number, slot: number, x: number, y: number): DispatchElement
+//     inspect_dispatch_counter(dispatch: number, slot: number): DispatchElement
 //     free(): void                         (wasm-bindgen's)
 //   }
 
@@ -338,6 +339,8 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       invoke(capture(request.capture), "render_dispatch_view", request.dispatch, request.slot, request.image, request.display) as RenderedImage,
     inspect_dispatch_element: async (request) =>
       invoke(capture(request.capture), "inspect_dispatch_element", request.dispatch, request.slot, request.x, request.y) as DispatchElement,
+    inspect_dispatch_counter: async (request) =>
+      invoke(capture(request.capture), "inspect_dispatch_counter", request.dispatch, request.slot) as DispatchElement,
     crash_for_test: async () => {
       invoke(module, "crash_for_test");
       return null;

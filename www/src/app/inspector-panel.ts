@@ -119,6 +119,25 @@ export class InspectorPanel {
     }
   }
 
+  /** Shows who took or gave back slots of the hidden counter of the picked dispatch's view u`slot`, in order. */
+  async selectCounter(slot: number): Promise<void> {
+    const capture = this.state.capture;
+    const dispatch = this.state.dispatchIndex;
+    if (capture === null || dispatch === null) return;
+    const request = this.pixels.next();
+    byId("inspector-title", HTMLSpanElement).textContent = `u${slot} counter`;
+    const section = h("div", { class: "section", attrs: { "data-testid": "dispatch-element" } }, h("p", { class: "muted" }, "Running the dispatch with the counter watched…"));
+    replace(this.panel, section);
+    try {
+      const element = await this.client.request({ kind: "inspect_dispatch_counter", capture: capture.summary.capture, dispatch, slot });
+      if (!request.current) return;
+      replace(section, ...elementView(element));
+    } catch (error: unknown) {
+      if (!request.current) return;
+      replace(section, inlineError("Could not inspect the counter", error));
+    }
+  }
+
   /** The inspector for a picked dispatch before an element is: its groups, threads and views. */
   renderDispatch(): void {
     byId("inspector-title", HTMLSpanElement).textContent = "";
@@ -148,6 +167,19 @@ export class InspectorPanel {
               ),
             ),
           ),
+      h(
+        "div",
+        { class: "buttons" },
+        (result?.views ?? [])
+          .filter((view) => view.replayed_counter !== null)
+          .map((view) =>
+            h(
+              "button",
+              { class: "small", attrs: { type: "button", "data-counter": String(view.slot) }, on: { click: () => void this.selectCounter(view.slot) } },
+              `u${view.slot} counter: who took slots`,
+            ),
+          ),
+      ),
     );
   }
 
@@ -309,9 +341,15 @@ function elementView(element: DispatchElement): HTMLElement[] {
   );
   const notes = [
     element.order_dependent
-      ? h("p", { class: "warning", attrs: { "data-testid": "order-dependent" } }, "Its value depends on the order the threads ran in (18.6.6): threads the spec does not order wrote different values, and the GPU may have run another order.")
+      ? h(
+          "p",
+          { class: "warning", attrs: { "data-testid": "order-dependent" } },
+          element.counter
+            ? "Which thread took which slot depends on the order the threads ran in (18.6.6): threads the spec does not order used the counter."
+            : "Its value depends on the order the threads ran in (18.6.6): threads the spec does not order wrote different values, and the GPU may have run another order.",
+        )
       : null,
-    element.counter_unordered ? h("p", { class: "muted" }, "Threads the spec does not order took slots of this view's counter: where each one's writes land depends on their order.") : null,
+    element.counter_unordered && !element.counter ? h("p", { class: "muted" }, "Threads the spec does not order took slots of this view's counter: where each one's writes land depends on their order.") : null,
   ];
   const writes = h(
     "table",
@@ -343,7 +381,7 @@ function elementView(element: DispatchElement): HTMLElement[] {
   );
   const nodes: (HTMLElement | null)[] = [
     h("h3", null, `u${element.slot} ${element.element} `, verdictTag(element.matches === null ? "not_recorded" : element.matches ? "matches" : "differs")),
-    h("p", { class: "muted" }, `bytes ${element.byte_offset}.. of the window, read as ${element.format} · ${verdict}`),
+    h("p", { class: "muted" }, element.counter ? `the counter's value · ${verdict}` : `bytes ${element.byte_offset}.. of the window, read as ${element.format} · ${verdict}`),
     values,
     ...notes.filter((note) => note !== null),
     h(
