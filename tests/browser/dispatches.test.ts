@@ -1,9 +1,11 @@
 // A frame's dispatch in the viewer through Iridia's wasm module (no ?mock): the capture `cargo run --example
-// dispatch_capture` writes (a draw, then a dispatch over a 16x16 R8G8B8A8_UINT texture view, 4x4 groups of 4x4
-// threads, each storing (16 x, 16 y, 128, 255) at its thread ID; texels (5, 3) and (10, 12) recorded as (0, 0, 0, 255))
-// is dropped on the page. The dispatch waits in the list until picked; picked, it replays and its view shows with its
-// two differing texels marked; a click on texel (5, 3) names its one writer, worked out by hand: group (1, 0, 0),
-// thread (1, 3, 0) in it, `store_uav_typed` (instruction 6) writing 503080ff over 00000000.
+// dispatch_capture` writes (a draw, then a dispatch over a 16x16 R8G8B8A8_UINT texture view u0 and a counter view u1
+// of 256 words, 4x4 groups of 4x4 threads, each storing (16 x, 16 y, 128, 255) at its thread ID in u0 and its slot's
+// number at the slot of u1 it takes; texels (5, 3) and (10, 12) recorded as (0, 0, 0, 255)) is dropped on the page.
+// The dispatch waits in the list until picked; picked, it replays and its view shows with its two differing texels
+// marked; a click on texel (5, 3) names its one writer, worked out by hand: group (1, 0, 0), thread (1, 3, 0) in it,
+// `store_uav_typed` (instruction 7) writing 503080ff over 00000000. u1 shows as words 64 a row, and its counter's
+// 256 users are listed, the first 16 traced.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -60,7 +62,7 @@ test("a dispatch replays when picked, shows its view's differences, and a clicke
   assert.equal(await writes.count(), 1);
   const write = (await writes.first().textContent()) ?? "";
   assert.match(write, /\(1,0,0\) \(1,3,0\)/);
-  assert.match(write, /6: store_uav_typed/);
+  assert.match(write, /7: store_uav_typed/);
   assert.match(write, /00000000 → 503080ff/);
   // its trace: the shift gave (80, 48) = (16 x 5, 16 x 3)
   const trace = page.locator('[data-testid="writer-trace"]');
@@ -83,6 +85,32 @@ test("Replay all replays the frame's dispatches after its draws", async () => {
   assert.equal(await page.textContent('[data-testid="dispatch-status"]'), "2 differ");
   // the draw too
   assert.notEqual(await page.textContent('li.draw[data-index="0"] [data-testid="draw-status"]'), "not replayed");
+  assertClean();
+  await page.close();
+});
+
+test("a buffer view shows its words 64 a row and its counter's users are listed", async () => {
+  const { page, assertClean } = await watchPage(context, server.url);
+  await waitForText(page, "#status-backend", /^iridia \d+\.\d+\.\d+ \(wasm\)$/);
+  await page.waitForSelector('h2:text-is("Open a capture")');
+  await dropFile(page, "dispatch.iridia", readFileSync(CAPTURE));
+  await page.locator('li[data-testid="dispatch"]').click();
+  await waitForText(page, '[data-testid="differing-count"]', /texels differ/);
+  await page.selectOption("#target-select", "u1");
+  // 256 words of 4 bytes: 4 rows of 64; all as recorded (0..255, whichever thread took which slot)
+  await page.waitForSelector('canvas[data-role="main"][data-image="64x4"]');
+  assert.equal(await waitForText(page, '[data-testid="differing-count"]', /elements differ/), "0 of 256 elements differ");
+  assert.match((await page.textContent('[data-testid="dispatch-layout"]')) ?? "", /structured buffer view of 256 structures of 4 bytes as words \(R32_UINT\), 64 a row/);
+  await page.click('button[data-counter="1"]');
+  const heading = await waitForText(page, '[data-testid="element-writes-heading"]', /write\(s\)/);
+  assert.equal(heading, "256 write(s) by 256 thread(s)");
+  assert.equal(await page.locator('[data-testid="element-write"]').count(), 256);
+  // the first slot went to group (0, 0, 0) thread (0, 0, 0), which found the counter at 0
+  assert.match((await page.locator('[data-testid="element-write"]').first().textContent()) ?? "", /\(0,0,0\) \(0,0,0\)8: imm_atomic_alloc.*00000000 → 01000000/);
+  assert.match((await page.locator('[data-testid="element-write"]').first().textContent()) ?? "", /counter alloc/);
+  assert.equal(await page.locator('[data-testid="writer-trace"]').count(), 16);
+  await page.waitForSelector("text=240 more writer(s) not traced");
+  await shot(page, "dispatch-counter");
   assertClean();
   await page.close();
 });

@@ -386,7 +386,7 @@ function elementView(element: DispatchElement): HTMLElement[] {
     ...notes.filter((note) => note !== null),
     h(
       "h3",
-      null,
+      { attrs: { "data-testid": "element-writes-heading" } },
       `${element.writes.length} write(s) by ${element.writers} thread(s)`,
       element.writes_not_kept > 0 ? ` and ${element.writes_not_kept} more not kept` : "",
     ),

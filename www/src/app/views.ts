@@ -526,7 +526,12 @@ export class Views {
     }
     const counter =
       view.replayed_counter !== null ? ` · counter ${view.replayed_counter}${view.recorded_counter !== null ? ` (GPU ${view.recorded_counter})` : ""}` : "";
-    const order = view.order_dependent > 0 || view.counter_unordered ? ` · ${view.order_dependent} ${view.unit}s depend on the thread order (18.6.6)${view.counter_unordered ? ", and so does the counter's use" : ""}` : "";
+    const dependent = [
+      view.order_dependent > 0 ? `${view.order_dependent} ${view.unit}s` : null,
+      view.counter_unordered ? "which thread took which counter slot" : null,
+    ].filter((part) => part !== null);
+    const verb = view.order_dependent > 0 ? "depend" : "depends";
+    const order = dependent.length > 0 ? ` · ${dependent.join(" and ")} ${verb} on the thread order (18.6.6)` : "";
     if (!view.recorded) {
       replace(element, h("span", { class: "muted", attrs: { "data-testid": "not-recorded" } }, `Nothing recorded of u${view.slot} after dispatch ${index} to compare with.${counter}`));
       return;
