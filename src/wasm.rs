@@ -250,6 +250,38 @@ impl Capture {
         answer(self.inner.trace_vertex(index(draw), vertex_id, instance_id))
     }
 
+    /// `DispatchResult`: replays dispatch `dispatch` (its list status then says how it compares).
+    pub fn replay_dispatch(&mut self, dispatch: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.replay_dispatch(index(dispatch)))
+    }
+
+    /// `RenderedImage` of one image of view `u{slot}` of a replayed dispatch under `display` (a `DisplayOptions`).
+    pub fn render_dispatch_view(
+        &mut self,
+        dispatch: u32,
+        slot: u32,
+        image: &str,
+        display: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let result = (|| {
+            let image = ImageKind::parse(image)?;
+            let display: DisplayOptions = serde_wasm_bindgen::from_value(display)
+                .map_err(|e| Error::new("request", format!("the display options are not valid: {e}")))?;
+            self.inner.render_dispatch_view(index(dispatch), slot, image, &display)
+        })();
+        answer(result)
+    }
+
+    /// `DispatchElement`: the element at (x, y) of view `u{slot}`'s image of a replayed dispatch, and its writers.
+    pub fn inspect_dispatch_element(&mut self, dispatch: u32, slot: u32, x: u32, y: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.inspect_dispatch_element(index(dispatch), slot, x, y))
+    }
+
+    /// `DispatchElement` of the hidden counter of view `u{slot}` of a replayed dispatch: who took or gave back slots.
+    pub fn inspect_dispatch_counter(&mut self, dispatch: u32, slot: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.inspect_dispatch_counter(index(dispatch), slot))
+    }
+
     /// `Disassembly` of a draw's program of stage `stage` (`vs` or `ps`).
     pub fn disassemble(&mut self, draw: u32, stage: &str) -> Result<JsValue, JsValue> {
         answer(Stage::parse(stage).and_then(|stage| self.inner.disassemble(index(draw), stage)))

@@ -198,3 +198,75 @@ fn a_hostile_manifest_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("dispatch 0 uavs[0] after"), "{stderr}");
 }
+
+#[test]
+fn inspect_names_the_thread_that_wrote_an_element_with_its_trace() {
+    // structure 6, byte offset 4 (its word 1): thread 6 (group 1, thread 2 in it) stores 3 x 6 = 18 over the 7 there
+    // with `store_structured` (instruction 6: four declarations, mov, imul, then it); the GPU's 99 is altered
+    let mut after = expected();
+    after[6 * 8 + 4] = 99;
+    let path = write("inspect", &capture(after));
+    let args = |json: bool| {
+        let mut args = vec![
+            "inspect",
+            path.to_str().unwrap(),
+            "--dispatch",
+            "0",
+            "--uav",
+            "0",
+            "--element",
+            "6,4",
+        ];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    let out = args(true);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    assert_eq!(
+        (report["access"].as_str(), report["byte_offset"].as_u64()),
+        (Some("structured"), Some(52))
+    );
+    assert_eq!(report["before"]["bytes"], "07000000");
+    assert_eq!(report["replayed"]["bytes"], "12000000");
+    assert_eq!(report["recorded"]["bytes"], "63000000");
+    assert_eq!(report["matches"], false);
+    assert_eq!(report["order_dependent"], false);
+    let writes = report["writes"].as_array().unwrap();
+    assert_eq!(writes.len(), 1);
+    let first = &writes[0];
+    assert_eq!(first["thread"]["group"], serde_json::json!([1, 0, 0]));
+    assert_eq!(first["thread"]["thread_in_group"], serde_json::json!([2, 0, 0]));
+    assert_eq!(first["thread"]["thread"], serde_json::json!([6, 0, 0]));
+    assert_eq!(
+        (first["instruction"].as_u64(), first["operation"].as_str()),
+        (Some(6), Some("store"))
+    );
+    assert_eq!(
+        (first["before"]["bytes"].as_str(), first["after"]["bytes"].as_str()),
+        (Some("07000000"), Some("12000000"))
+    );
+    // its trace: mov, imul, store_structured, ret; the imul left 18 in r0.y
+    let steps = report["traces"][0]["trace"]["steps"].as_array().unwrap();
+    let instructions: Vec<u64> = steps.iter().map(|s| s["instruction"].as_u64().unwrap()).collect();
+    assert_eq!(instructions, [4, 5, 6, 7]);
+    assert_eq!(steps[1]["destinations"][1][1][1], 18);
+    let out = args(false);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 write(s) by 1 thread(s)"), "{text}");
+    assert!(text.contains("trace of group (1, 0, 0) thread (2, 0, 0)"), "{text}");
+    assert!(text.contains("store_structured"), "{text}");
+    // the matching capture: exit 0; an element outside the view: exit 2, saying where
+    let fine = write("inspect-fine", &capture(expected()));
+    let out = run(&["inspect", fine.to_str().unwrap(), "--dispatch", "0", "--element", "6,4"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["inspect", fine.to_str().unwrap(), "--dispatch", "0", "--element", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("structure 10, byte offset 0 is outside the view of 10 structures of 8 bytes"),
+        "{stderr}"
+    );
+}

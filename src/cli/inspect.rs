@@ -3,11 +3,17 @@
 //! its history (fragments, tests, the triangle's vertices, interpolated inputs, the pixel program's trace with its
 //! listing; per sample, what the output merger did) and the verdict; readable text, or the whole structure as JSON.
 //! Exit code 0 when the pixel matches (or nothing was recorded), 1 when it differs, 2 on an error.
+//!
+//! `iridia inspect CAPTURE --dispatch N [--uav SLOT] --element X[,Y[,Z]]|counter [--exact | --tolerance SPEC] [--json]`:
+//! one element (or the hidden counter) of a dispatch's view ([`iridia::inspect::dispatch`]): its value before, recorded and replayed, every write
+//! that reached it in the replay (thread, instruction, operation, value before and after), the first 16 writers'
+//! traces, and whether its value depends on the threads' order. Exit codes as for a pixel.
 
 use super::common::{open, print_out, tolerance_of};
 use iridia::capture::TargetSlot;
+use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
-use iridia::inspect::{InspectOptions, Verdict, inspect_pixel};
+use iridia::inspect::{ElementAddress, InspectOptions, Verdict, inspect_dispatch_element, inspect_pixel};
 use iridia::replay::{ReplayOptions, parse_target};
 use std::path::PathBuf;
 
@@ -106,4 +112,66 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
         inspection.verdict,
         Verdict::Matches | Verdict::WithinTolerance { .. } | Verdict::Shifted | Verdict::NotRecorded
     ))
+}
+
+/// What `iridia inspect --dispatch` was asked.
+pub struct ElementArgs {
+    /// The capture.
+    pub capture: PathBuf,
+    /// The dispatch.
+    pub dispatch: usize,
+    /// The view's slot.
+    pub uav: u32,
+    /// `X[,Y[,Z]]`.
+    pub element: String,
+    /// `--exact`.
+    pub exact: bool,
+    /// `--tolerance SPEC`.
+    pub tolerance: Option<String>,
+    /// `--json`.
+    pub json: bool,
+    /// `--max-memory`, `--max-work`.
+    pub limits: super::common::Limits,
+}
+
+/// `X[,Y[,Z]]` as up to three whole numbers, the missing ones 0; `counter` for the view's hidden counter.
+fn parse_element(text: &str) -> Result<ElementAddress, String> {
+    if text.trim() == "counter" {
+        return Ok(ElementAddress::Counter);
+    }
+    let bad = || {
+        format!("--element: '{text}' is not one to three whole numbers separated by commas (e.g. 3,1), nor 'counter'")
+    };
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() > 3 {
+        return Err(bad());
+    }
+    let mut address = [0u32; 3];
+    for (slot, part) in address.iter_mut().zip(&parts) {
+        *slot = part.trim().parse().map_err(|_| bad())?;
+    }
+    Ok(ElementAddress::At(address))
+}
+
+/// Runs `iridia inspect --dispatch`; `Ok(true)` when the element matches (or nothing was recorded).
+pub fn inspect_element(args: &ElementArgs) -> Result<bool, String> {
+    let address = parse_element(&args.element)?;
+    let (tolerance, _) = tolerance_of(args.exact, args.tolerance.as_deref())?;
+    let path = &args.capture;
+    let mut capture = open(path)?;
+    let mut replay = ReplayOptions::default();
+    args.limits.apply(&mut capture, &mut replay);
+    let options = DispatchOptions {
+        work_limit: replay.draw.work_limit,
+        unbound: replay.draw.unbound,
+    };
+    let inspection = inspect_dispatch_element(&mut capture, args.dispatch, args.uav, address, &tolerance, &options)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
+        print_out(&format!("{text}\n"))?;
+    } else {
+        print_out(&inspection.to_text())?;
+    }
+    Ok(inspection.matches != Some(false))
 }

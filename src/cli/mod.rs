@@ -162,11 +162,33 @@ enum Command {
         /// The capture (.iridia).
         capture: PathBuf,
         /// The draw (from 0).
-        #[arg(long, value_name = "N")]
-        draw: usize,
+        #[arg(
+            long,
+            value_name = "N",
+            required_unless_present = "dispatch",
+            conflicts_with = "dispatch"
+        )]
+        draw: Option<usize>,
         /// The pixel: column,row from the top left.
-        #[arg(long, value_name = "X,Y")]
-        pixel: String,
+        #[arg(
+            long,
+            value_name = "X,Y",
+            required_unless_present = "dispatch",
+            conflicts_with = "dispatch"
+        )]
+        pixel: Option<String>,
+        /// Inspect an element of dispatch N's view instead of a draw's pixel: which threads wrote it, in order, and
+        /// their traces.
+        #[arg(long, value_name = "N", requires = "element")]
+        dispatch: Option<usize>,
+        /// The dispatch's view slot, u# (default 0).
+        #[arg(long, value_name = "SLOT", default_value_t = 0, requires = "dispatch")]
+        uav: u32,
+        /// The element of the dispatch's view, as its instructions address it: a typed view's coordinates X[,Y[,Z]],
+        /// a raw view's byte offset, a structured view's STRUCTURE[,BYTE OFFSET]; or `counter`, the view's hidden
+        /// counter (every imm_atomic_alloc and imm_atomic_consume).
+        #[arg(long, value_name = "X[,Y[,Z]]", requires = "dispatch")]
+        element: Option<String>,
         /// The target: rt0 to rt7, or depth (by default rt0, or the draw's only target).
         #[arg(long, value_name = "TARGET")]
         target: Option<String>,
@@ -230,7 +252,30 @@ pub fn run() -> ExitCode {
             json,
             limits,
             implementation,
+            dispatch,
+            uav,
+            element,
         } => {
+            if let (Some(dispatch), Some(element)) = (dispatch, element) {
+                let args = inspect::ElementArgs {
+                    capture,
+                    dispatch,
+                    uav,
+                    element,
+                    exact,
+                    tolerance,
+                    json,
+                    limits,
+                };
+                return match inspect::inspect_element(&args) {
+                    Ok(true) => ExitCode::SUCCESS,
+                    Ok(false) => ExitCode::from(1),
+                    Err(message) => failure(message),
+                };
+            }
+            let (Some(draw), Some(pixel)) = (draw, pixel) else {
+                return failure("inspect: give --draw N --pixel X,Y, or --dispatch N --element X[,Y[,Z]]");
+            };
             let args = inspect::InspectArgs {
                 limits,
                 implementation,

@@ -20,11 +20,12 @@
 use std::sync::Arc;
 
 use crate::api::dispatch::{DispatchState, MAX_THREAD_GROUPS_PER_DIMENSION};
-use crate::draw::{DEFAULT_WORK_LIMIT, Program, StageResources};
+use crate::draw::{DEFAULT_WORK_LIMIT, Program, ProgramTrace, StageResources};
 use crate::error::ErrorKind;
 use crate::shader::uav::{OrderDependence, SharedMemory, UnorderedAccessView};
 pub use crate::shader::uav::{UavContents, contents, uav_view, uav_views};
-use crate::shader::{LANES, Machine, RunEnd, Stage, Unbound};
+
+use crate::shader::{LANES, Machine, RunEnd, Stage, Trace, Unbound};
 use crate::{Error, Result};
 
 /// How to run a dispatch.
@@ -88,6 +89,121 @@ pub fn run_dispatch_on(
     state: &DispatchState,
     views: &[Option<UnorderedAccessView>],
     options: &DispatchOptions,
+) -> Result<DispatchStats> {
+    run(state, views, options, None)
+}
+
+/// The most threads [`trace_threads`] traces in one run (an Iridia budget: each trace keeps up to
+/// [`crate::shader::DEFAULT_TRACE_LIMIT`] steps).
+pub const MAX_TRACED_THREADS: usize = 16;
+
+/// A thread of a dispatch, placed: its number across the dispatch (`group number x threads a group + flattened
+/// thread ID in the group`, the group number counting X fastest), its group's `SV_GroupID` and its `SV_GroupThreadID`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ThreadPlace {
+    /// Its number across the dispatch (what a [`crate::shader::uav::Writer`]'s `invocation` holds).
+    pub invocation: u64,
+    /// `SV_GroupID`.
+    pub group: [u32; 3],
+    /// `SV_GroupThreadID`.
+    pub thread_in_group: [u32; 3],
+    /// `SV_DispatchThreadID`: `group x group size + thread_in_group` (18.6.4).
+    pub thread: [u32; 3],
+}
+
+/// Where thread `invocation` of `state`'s dispatch is, given its program's `dcl_thread_group` size; `None` past the
+/// dispatch's threads.
+pub fn thread_place(state: &DispatchState, group_size: [u32; 3], invocation: u64) -> Option<ThreadPlace> {
+    let [x_groups, y_groups, z_groups] = state.groups.map(u64::from);
+    let [sx, sy, sz] = group_size;
+    let per_group = u64::from(sx).checked_mul(u64::from(sy))?.checked_mul(u64::from(sz))?;
+    let number = invocation.checked_div(per_group)?;
+    if number >= x_groups.checked_mul(y_groups)?.checked_mul(z_groups)? {
+        return None;
+    }
+    let flat = invocation.checked_rem(per_group)?;
+    let rows = flat.checked_div(u64::from(sx))?;
+    let group_rows = number.checked_div(x_groups)?;
+    let small = |v: u64| u32::try_from(v).ok();
+    let group = [
+        small(number.checked_rem(x_groups)?)?,
+        small(group_rows.checked_rem(y_groups)?)?,
+        small(group_rows.checked_div(y_groups)?)?,
+    ];
+    let thread_in_group = [
+        small(flat.checked_rem(u64::from(sx))?)?,
+        small(rows.checked_rem(u64::from(sy))?)?,
+        small(rows.checked_div(u64::from(sy))?)?,
+    ];
+    let [gx, gy, gz] = group;
+    let [tx, ty, tz] = thread_in_group;
+    let thread = [
+        gx.wrapping_mul(sx).wrapping_add(tx),
+        gy.wrapping_mul(sy).wrapping_add(ty),
+        gz.wrapping_mul(sz).wrapping_add(tz),
+    ];
+    Some(ThreadPlace {
+        invocation,
+        group,
+        thread_in_group,
+        thread,
+    })
+}
+
+/// Runs `state` against `views` as [`run_dispatch_on`] does, tracing the threads numbered `invocations` (as
+/// [`ThreadPlace::invocation`]; at most [`MAX_TRACED_THREADS`], the rest ignored): every instruction each executed,
+/// with the values it read and wrote. The run stops once the last group holding one of them has ended (the views
+/// then hold what the groups up to it wrote). Gives each traced thread's trace, in the order asked.
+pub fn trace_threads(
+    state: &DispatchState,
+    views: &[Option<UnorderedAccessView>],
+    options: &DispatchOptions,
+    invocations: &[u64],
+) -> Result<Vec<(u64, ProgramTrace)>> {
+    let mut tracing = Tracing {
+        wanted: invocations.iter().copied().take(MAX_TRACED_THREADS).collect(),
+        traces: Vec::new(),
+    };
+    run(state, views, options, Some(&mut tracing))?;
+    let mut traces = tracing.traces;
+    Ok(tracing
+        .wanted
+        .iter()
+        .filter_map(|w| {
+            let at = traces.iter().position(|(i, _)| i == w)?;
+            Some(traces.swap_remove(at))
+        })
+        .collect())
+}
+
+/// The threads a run traces and the traces it took.
+struct Tracing {
+    /// The invocations to trace.
+    wanted: Vec<u64>,
+    /// Those traced so far.
+    traces: Vec<(u64, ProgramTrace)>,
+}
+
+/// The lanes of a batch's trace, one [`ProgramTrace`] a lane.
+fn split_trace(trace: &Trace, lanes: &[(usize, u64)]) -> Vec<(u64, ProgramTrace)> {
+    lanes
+        .iter()
+        .map(|&(lane, invocation)| {
+            let mut one = trace.clone();
+            for step in &mut one.steps {
+                step.lanes.retain(|l| usize::from(l.lane) == lane);
+            }
+            (invocation, ProgramTrace::from(one))
+        })
+        .collect()
+}
+
+/// [`run_dispatch_on`], tracing the threads `tracing` asks for.
+fn run(
+    state: &DispatchState,
+    views: &[Option<UnorderedAccessView>],
+    options: &DispatchOptions,
+    mut tracing: Option<&mut Tracing>,
 ) -> Result<DispatchStats> {
     let program = Arc::new(Program::new(&state.compute_shader).map_err(|e| e.within("cs"))?);
     let exe = &program.executable;
@@ -160,16 +276,42 @@ pub fn run_dispatch_on(
                         machine.set_writer(lane, invocation, group_number);
                     }
                 }
+                // The traced lanes of each batch: (lane, invocation).
+                let first_invocation = group_number.saturating_mul(u64::from(threads_per_group));
+                let traced: Vec<Vec<(usize, u64)>> = (0..machines.len())
+                    .map(|b| match tracing.as_deref() {
+                        Some(tracing) => tracing
+                            .wanted
+                            .iter()
+                            .filter_map(|&w| {
+                                let flat = usize::try_from(w.checked_sub(first_invocation)?).ok()?;
+                                let lane = flat.checked_sub(b.checked_mul(LANES)?)?;
+                                (lane < LANES && flat < per_group).then_some((lane, w))
+                            })
+                            .collect(),
+                        None => Vec::new(),
+                    })
+                    .collect();
+                let mut traces: Vec<Option<Trace>> = traced
+                    .iter()
+                    .map(|lanes| {
+                        (!lanes.is_empty()).then(|| {
+                            Trace::new(lanes.iter().fold(0, |mask, (lane, _)| {
+                                mask | 1u32.checked_shl(u32::try_from(*lane).unwrap_or(u32::MAX)).unwrap_or(0)
+                            }))
+                        })
+                    })
+                    .collect();
                 // Rounds: every batch not finished runs to its next barrier or its end.
                 let mut running: Vec<bool> = vec![true; machines.len()];
                 while running.iter().any(|r| *r) {
-                    for (machine, running) in machines.iter_mut().zip(running.iter_mut()) {
+                    for ((machine, running), trace) in machines.iter_mut().zip(running.iter_mut()).zip(&mut traces) {
                         if !*running {
                             continue;
                         }
                         let before = machine.steps();
                         let end = machine
-                            .run_threads(exe, &bindings, &shared, None)
+                            .run_threads(exe, &bindings, &shared, trace.as_mut())
                             .map_err(|e| e.within(format!("thread group ({gx}, {gy}, {gz})")))?;
                         let lanes = machine.lane_count() as u64;
                         stats.work = stats
@@ -183,6 +325,16 @@ pub fn run_dispatch_on(
                 }
                 stats.groups = stats.groups.saturating_add(1);
                 stats.threads = stats.threads.saturating_add(u64::from(threads_per_group));
+                if let Some(tracing) = tracing.as_deref_mut() {
+                    for (trace, lanes) in traces.iter().zip(&traced) {
+                        if let Some(trace) = trace {
+                            tracing.traces.extend(split_trace(trace, lanes));
+                        }
+                    }
+                    if tracing.traces.len() >= tracing.wanted.len() {
+                        return Ok(stats);
+                    }
+                }
             }
         }
     }

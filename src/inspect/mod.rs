@@ -45,6 +45,7 @@
 //! red" is the written value's difference, which the program's arithmetic, its inputs or its texture reads may
 //! cause; the history shows the replay's side of each.
 
+pub mod dispatch;
 pub mod edge;
 mod report;
 mod text;
@@ -54,6 +55,9 @@ pub mod verdict;
 #[cfg(test)]
 mod tests;
 
+pub use dispatch::{
+    ElementAddress, ElementInspection, ElementWrite, WriterTrace, inspect_dispatch_element, inspect_element,
+};
 pub use edge::EdgeProximity;
 pub use report::{PixelInspection, ProgramListing};
 pub use values::{ChannelDifference, ChannelValue, TexelValue};

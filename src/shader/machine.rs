@@ -487,6 +487,7 @@ impl Machine {
             invocation,
             group,
             epoch: self.barriers_passed,
+            instruction: 0,
         }
     }
 

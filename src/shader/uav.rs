@@ -121,6 +121,111 @@ struct Memory {
     counter: u32,
     /// Who wrote what, when the view follows the order of its writes ([`UnorderedAccessView::track_order`]).
     order: Option<OrderLog>,
+    /// Every write to one element, when the view watches one ([`UnorderedAccessView::watch`]).
+    watch: Option<WatchLog>,
+}
+
+impl Memory {
+    /// The watched element's bytes now, when a write of `len` bytes at byte `at` reaches it (before the write).
+    fn watched_before(&self, at: usize, len: usize) -> Option<Vec<u8>> {
+        let watch = self.watch.as_ref().filter(|w| !w.counter)?;
+        let end = at.checked_add(len)?;
+        (at < watch.range.end && watch.range.start < end)
+            .then(|| self.bytes.get(watch.range.clone()).map(<[u8]>::to_vec))
+            .flatten()
+    }
+
+    /// Records a write by `writer` that reached the watched element, which held `before` (from
+    /// [`Memory::watched_before`]).
+    fn watched_after(&mut self, before: Option<Vec<u8>>, writer: Writer, operation: WriteOperation) {
+        let Some(before) = before else {
+            return;
+        };
+        let Some(watch) = self.watch.as_mut() else {
+            return;
+        };
+        if watch.writes.len() >= MAX_WATCHED_WRITES {
+            watch.not_kept = watch.not_kept.saturating_add(1);
+            return;
+        }
+        let after = self
+            .bytes
+            .get(watch.range.clone())
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default();
+        watch.writes.push(WatchedWrite {
+            writer,
+            operation,
+            before,
+            after,
+        });
+    }
+}
+
+impl Memory {
+    /// Records a use of the hidden counter by `writer` (it held `old`), when the counter is watched.
+    fn watched_count(&mut self, writer: Writer, old: u32, increment: bool) {
+        let new = self.counter;
+        let Some(watch) = self.watch.as_mut().filter(|w| w.counter) else {
+            return;
+        };
+        if watch.writes.len() >= MAX_WATCHED_WRITES {
+            watch.not_kept = watch.not_kept.saturating_add(1);
+            return;
+        }
+        watch.writes.push(WatchedWrite {
+            writer,
+            operation: WriteOperation::Counter { increment },
+            before: old.to_le_bytes().to_vec(),
+            after: new.to_le_bytes().to_vec(),
+        });
+    }
+}
+
+/// The most writes to a watched element a view keeps ([`WatchLog::writes`]); past it they are counted in
+/// [`WatchLog::not_kept`] (an Iridia budget: a dispatch of a million atomic adds to one counter keeps the first).
+pub const MAX_WATCHED_WRITES: usize = 256;
+
+/// What a write to a watched element was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteOperation {
+    /// A store (`store_uav_typed`, `store_raw`, `store_structured`: 22.4.9, 22.4.11, 22.4.13).
+    Store,
+    /// An atomic operation (`atomic_*` or `imm_atomic_*`, 22.17.8-28), which writes even when the value stays.
+    Atomic(AtomicOp),
+    /// The hidden counter taken (`imm_atomic_alloc`, 22.17.17: incremented) or given back (`imm_atomic_consume`,
+    /// 22.17.18: decremented), when the counter is watched.
+    Counter {
+        /// Whether it was incremented (else decremented).
+        increment: bool,
+    },
+}
+
+/// One write to a watched element, in the order the run made them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatchedWrite {
+    /// Who wrote, and with which instruction.
+    pub writer: Writer,
+    /// What the write was.
+    pub operation: WriteOperation,
+    /// The element's bytes before it.
+    pub before: Vec<u8>,
+    /// The element's bytes after it.
+    pub after: Vec<u8>,
+}
+
+/// Every write to one element of a view ([`UnorderedAccessView::watch`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WatchLog {
+    /// The element's bytes in the view's window (empty when the counter is watched).
+    pub range: std::ops::Range<usize>,
+    /// Whether the view's hidden counter is watched instead of an element: its writes hold its value before and
+    /// after as 4 little-endian bytes.
+    pub counter: bool,
+    /// The writes, in order, up to [`MAX_WATCHED_WRITES`].
+    pub writes: Vec<WatchedWrite>,
+    /// Writes past [`MAX_WATCHED_WRITES`], not kept.
+    pub not_kept: u64,
 }
 
 /// An invocation writing to a view, as far as the order of its writes goes: invocations of a dispatch run in an order
@@ -135,6 +240,9 @@ pub struct Writer {
     pub group: u64,
     /// The group-wide barriers its group had passed.
     pub epoch: u32,
+    /// The instruction making the access (its index in the program, declarations included): what a watched element's
+    /// writes name ([`WatchedWrite`]); the order does not depend on it.
+    pub instruction: u32,
 }
 
 impl Writer {
@@ -278,6 +386,7 @@ impl UnorderedAccessView {
                 bytes,
                 counter: initial_count,
                 order: None,
+                watch: None,
             }),
         })
     }
@@ -323,6 +432,45 @@ impl UnorderedAccessView {
         if memory.order.is_none() {
             memory.order = Some(OrderLog::default());
         }
+    }
+
+    /// Makes the view record every write to the element at `range` (bytes of its window, as
+    /// [`UnorderedAccessView::element_range`] gives them) from now on, for [`UnorderedAccessView::watched`].
+    pub fn watch(&self, range: std::ops::Range<usize>) {
+        self.lock().watch = Some(WatchLog {
+            range,
+            counter: false,
+            writes: Vec::new(),
+            not_kept: 0,
+        });
+    }
+
+    /// Makes the view record every use of its hidden counter (`imm_atomic_alloc`, `imm_atomic_consume`) from now on,
+    /// for [`UnorderedAccessView::watched`], instead of an element's writes.
+    pub fn watch_counter(&self) {
+        self.lock().watch = Some(WatchLog {
+            range: 0..0,
+            counter: true,
+            writes: Vec::new(),
+            not_kept: 0,
+        });
+    }
+
+    /// The writes to the watched element since [`UnorderedAccessView::watch`]; `None` when none is watched.
+    pub fn watched(&self) -> Option<WatchLog> {
+        self.lock().watch.clone()
+    }
+
+    /// The bytes of the window an access at `address` reaches, as the view's instructions address it: a typed
+    /// view's element at coordinates (buffer index; x, slice; x, y; x, y, slice or depth), a raw view's 32-bit word
+    /// at byte offset `address[0]` (aligned down to 4), a structured view's word at structure `address[0]`, byte
+    /// offset `address[1]`; `None` outside the view.
+    pub fn element_range(&self, address: [u32; 3]) -> Option<std::ops::Range<usize>> {
+        let (at, len) = match self.access {
+            UavAccess::Typed => (self.element_offset(address)?, usize::try_from(self.element_bytes).ok()?),
+            UavAccess::Raw | UavAccess::Structured { .. } => (self.word_address([address[0], address[1]], 0)?, 4),
+        };
+        Some(at..at.checked_add(len)?)
     }
 
     /// What the view's contents owe to the order of its writers since [`UnorderedAccessView::track_order`]; `None`
@@ -391,6 +539,7 @@ impl UnorderedAccessView {
         };
         let mut memory = self.lock();
         let element = at..at.saturating_add(self.element_bytes as usize);
+        let watched = memory.watched_before(at, element.len());
         // a typed element is at most 16 bytes (R32G32B32A32); only a view following its writers keeps the old one
         let mut before = [0u8; 16];
         let kept = memory.order.is_some()
@@ -405,6 +554,7 @@ impl UnorderedAccessView {
             Some(bytes) => codec.encode(value, bytes)?,
             None => return Ok(()),
         }
+        memory.watched_after(watched, writer, WriteOperation::Store);
         if kept {
             let changed = memory.bytes.get(element.clone()) != before.get(..element.len());
             if let Some(log) = memory.order.as_mut() {
@@ -457,7 +607,9 @@ impl UnorderedAccessView {
         if let Some(at) = self.word_address(address, word) {
             let mut memory = self.lock();
             let changed = read_word(&memory.bytes, at) != value;
+            let watched = memory.watched_before(at, 4);
             write_word(&mut memory.bytes, at, value);
+            memory.watched_after(watched, writer, WriteOperation::Store);
             if let Some(log) = memory.order.as_mut() {
                 log.write(at, writer, changed);
             }
@@ -474,7 +626,9 @@ impl UnorderedAccessView {
         let mut memory = self.lock();
         let old = read_word(&memory.bytes, at);
         let new = op.apply(old, value, with);
+        let watched = memory.watched_before(at, 4);
         write_word(&mut memory.bytes, at, new);
+        memory.watched_after(watched, writer, WriteOperation::Atomic(op));
         // exchanges leave whichever came last (a compare-exchange only when it writes); the other operations commute
         let wrote = match op {
             AtomicOp::Exchange => true,
@@ -498,6 +652,7 @@ impl UnorderedAccessView {
         }
         let old = memory.counter;
         memory.counter = old.wrapping_add(1);
+        memory.watched_count(writer, old, true);
         Some(old)
     }
 
@@ -510,7 +665,9 @@ impl UnorderedAccessView {
         if let Some(log) = memory.order.as_mut() {
             log.count(writer);
         }
-        memory.counter = memory.counter.wrapping_sub(1);
+        let old = memory.counter;
+        memory.counter = old.wrapping_sub(1);
+        memory.watched_count(writer, old, false);
         Some(memory.counter)
     }
 }

@@ -62,7 +62,7 @@ fn ranged(target: &ViewTarget) -> bool {
 }
 
 /// `image` (of `target`) rendered under `display`.
-fn render_values(target: &ViewTarget, image: &Image<'_>, display: &DisplayOptions) -> Result<RenderedImage> {
+pub(super) fn render_values(target: &ViewTarget, image: &Image<'_>, display: &DisplayOptions) -> Result<RenderedImage> {
     let (channels, keep) = preview_channels(target.id, display);
     let statistics: PreviewStatistics = preview_statistics(image, channels)?;
     let mut options = PreviewOptions::for_format(target.format);
@@ -130,7 +130,7 @@ fn render_perceptual(map: &crate::compare::flip::FlipMap) -> RenderedImage {
 }
 
 /// A comparison's difference mask over the replayed image `under` (rendered under the page's display options).
-fn render_difference(comparison: &Comparison, mut under: RenderedImage) -> RenderedImage {
+pub(super) fn render_difference(comparison: &Comparison, mut under: RenderedImage) -> RenderedImage {
     let mask = comparison.difference_mask_rgba8();
     for ((pixel, marked), class) in under
         .rgba

@@ -521,6 +521,11 @@ fn program_trace(program: &Program, stage: Stage, trace: &DrawTrace) -> ProgramT
     }
 }
 
+/// A compute program's trace for one thread, for the protocol (a dispatch element's writer).
+pub(super) fn compute_trace(program: &Program, trace: &DrawTrace) -> ProgramTrace {
+    program_trace(program, Stage::Cs, trace)
+}
+
 impl ViewerCapture {
     /// Every fragment of draw `index` at pixel (`x`, `y`), in order, with the verdict of target `id` there: the
     /// library's inspection ([`crate::inspect::inspect_replayed`]) of the draw's replay session, in the protocol's
@@ -629,6 +634,7 @@ impl ViewerCapture {
         let (bytes, what) = match stage {
             Stage::Vs => (Some(&draw.state.vertex_shader), "vs"),
             Stage::Ps => (draw.state.pixel_shader.as_ref(), "ps"),
+            Stage::Cs => (None, "cs"),
         };
         let bytes =
             bytes.ok_or_else(|| Error::new(format!("draw {index}"), format!("the draw binds no {what} program")))?;

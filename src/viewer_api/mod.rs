@@ -16,6 +16,8 @@
 //!   mask, over the whole target, the same numbers `iridia` reports. A depth-stencil target is two targets here,
 //!   `depth` and `stencil`, each the session's comparison of its own plane ([`crate::replay::Plane`]). What this
 //!   module adds is the viewer's: display images, the depth and stencil split, the protocol's shapes.
+//! - **Dispatches** are listed at open and replayed when asked ([`ViewerCapture::replay_dispatch`]); their views
+//!   are shown and their elements inspected as the `dispatch` module's documentation says.
 //! - **Pixels** are inspected by the library ([`crate::inspect::inspect_replayed`]) on the session's prepared draw,
 //!   so a click prepares nothing again.
 //! - **Memory.** The full results (replayed targets, per-pixel classes, the prepared draw for pixel history) of the
@@ -24,6 +26,7 @@
 //!
 //! Every failure is a [`crate::Error`]; nothing here panics on data.
 
+mod dispatch;
 mod display;
 mod explain;
 mod inspect;
@@ -329,8 +332,10 @@ pub struct ViewerCapture {
     running: Option<Running>,
     /// The frame's resolves, resolved again at open (each is small beside a draw: one average per texel).
     resolves: Vec<ResolveInfo>,
-    /// The frame's dispatches, run again at open under [`DISPATCH_WORK_AT_OPEN`].
+    /// The frame's dispatches as the list shows them: not replayed until [`ViewerCapture::replay_dispatch`].
     dispatches: Vec<DispatchInfo>,
+    /// The last replayed dispatches, with their views' bytes.
+    kept_dispatches: VecDeque<(usize, crate::replay::DispatchReplay)>,
     /// What each draw may cost.
     limits: Limits,
     /// The implementation choices every replay runs under (none: the spec's rules).
@@ -382,11 +387,12 @@ impl ViewerCapture {
             .map(|index| resolve_info(&mut capture, index))
             .collect();
         let dispatches = (0..capture.dispatches().len())
-            .map(|index| dispatch_info(&mut capture, index))
+            .map(|index| dispatch_info(&capture, index))
             .collect();
         Ok(ViewerCapture {
             resolves,
             dispatches,
+            kept_dispatches: VecDeque::new(),
             capture,
             shaders: ShaderCache::new(),
             programs: HashMap::new(),
@@ -987,62 +993,21 @@ fn resolve_info(capture: &mut Capture<ArchiveSource>, index: usize) -> ResolveIn
     }
 }
 
-/// The most work each dispatch runs when a capture is opened (2^30 lane-instructions, about a second): a larger
-/// one is listed with the budget error, so that opening stays quick.
-pub const DISPATCH_WORK_AT_OPEN: u64 = 1 << 30;
-
-/// Dispatch `index` of `capture` as the draw list shows it: run again from its recorded views and compared with
-/// what was recorded after it, at the formats' default tolerance.
-fn dispatch_info(capture: &mut Capture<ArchiveSource>, index: usize) -> DispatchInfo {
+/// Dispatch `index` of `capture` as the draw list shows it before it is replayed ([`ViewerCapture::replay_dispatch`]
+/// replays it on request).
+fn dispatch_info(capture: &Capture<ArchiveSource>, index: usize) -> DispatchInfo {
     let entry = capture.dispatches().get(index);
-    let before_draw = entry.map_or(0, |d| usize::try_from(d.before_draw).unwrap_or(usize::MAX));
-    let label = entry.map(crate::capture::DispatchEntry::label).unwrap_or_default();
-    let options = crate::dispatch::DispatchOptions {
-        work_limit: DISPATCH_WORK_AT_OPEN,
-        ..crate::dispatch::DispatchOptions::default()
-    };
-    let replayed = capture
-        .dispatch(index)
-        .and_then(|dispatch| crate::replay::replay_dispatch(&dispatch, &ToleranceSpec::default(), &options));
-    let (status, order_dependent) = match replayed {
-        Err(error) => (
-            DrawStatus::Error {
-                error: ErrorInfo::from(&error),
-            },
-            0,
-        ),
-        Ok(replay) => {
-            let reports: Vec<_> = replay.uavs.iter().filter_map(|u| u.report.as_ref()).collect();
-            let compared = reports.iter().map(|r| r.compared).fold(0u64, u64::saturating_add);
-            let differing = reports.iter().map(|r| r.differing).fold(0u64, u64::saturating_add);
-            let order_dependent = replay
-                .uavs
-                .iter()
-                .filter_map(|u| u.order.as_ref())
-                .map(|o| (o.elements.len() as u64).saturating_add(u64::from(o.counter)))
-                .fold(0u64, u64::saturating_add);
-            let status = if reports.is_empty() {
-                DrawStatus::NotReplayed
-            } else if replay.matches() {
-                DrawStatus::Matches {
-                    compared_pixels: compared,
-                }
-            } else {
-                DrawStatus::Differs {
-                    differing_pixels: differing,
-                    ambiguous_pixels: 0,
-                    compared_pixels: compared,
-                }
-            };
-            (status, order_dependent)
-        }
-    };
     DispatchInfo {
         index,
-        before_draw,
-        label,
-        status,
-        order_dependent,
+        before_draw: entry.map_or(0, |d| usize::try_from(d.before_draw).unwrap_or(usize::MAX)),
+        label: entry.map(crate::capture::DispatchEntry::label).unwrap_or_default(),
+        status: match capture.dispatch_problem(index) {
+            Some(error) => DrawStatus::Error {
+                error: ErrorInfo::from(error),
+            },
+            None => DrawStatus::NotReplayed,
+        },
+        order_dependent: 0,
     }
 }
 

@@ -1255,7 +1255,19 @@ fn dispatches_are_listed_where_they_came_with_their_result() {
         writer.add_draw(&source.draw(index).unwrap().into()).unwrap();
     }
     writer.add_dispatch(&altered).unwrap();
-    let summary = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap().summary();
+    let mut capture = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap();
+    // nothing runs at open: both wait to be replayed
+    let opened = capture.summary();
+    assert!(
+        opened
+            .dispatches
+            .iter()
+            .all(|d| d.status == DrawStatus::NotReplayed && d.order_dependent == 0)
+    );
+    capture.replay_dispatch(0).unwrap();
+    let result = capture.replay_dispatch(1).unwrap();
+    assert_eq!(result.dispatch.index, 1);
+    let summary = capture.summary();
     let [first, second] = summary.dispatches.as_slice() else {
         panic!("two dispatches: {:?}", summary.dispatches);
     };
@@ -1274,4 +1286,101 @@ fn dispatches_are_listed_where_they_came_with_their_result() {
     );
     // u1's counter is taken by threads of different groups: their slots depend on the order
     assert!(first.order_dependent >= 1);
+}
+
+/// The capture tests' dispatch recorded with `u0`'s byte 44 altered (word 11: structure 5's group ID, 1, recorded as
+/// 0x11), opened alone.
+fn altered_dispatch() -> ViewerCapture {
+    let mut altered = crate::capture::tests::dispatches::record();
+    altered.after[0].as_mut().unwrap().bytes[44] ^= 0x10;
+    let mut writer = crate::capture::CaptureWriter::in_memory();
+    writer.add_dispatch(&altered).unwrap();
+    ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap()
+}
+
+#[test]
+fn a_replayed_dispatch_shows_its_views_as_images_with_the_difference_marked() {
+    let mut capture = altered_dispatch();
+    // before its replay, its views have no images
+    let early = capture
+        .render_dispatch_view(0, 0, ImageKind::Replayed, &DisplayOptions::default())
+        .unwrap_err();
+    assert_eq!(early.kind, ErrorKind::NotReplayed);
+    let result = capture.replay_dispatch(0).unwrap();
+    assert_eq!((result.groups, result.threads), ([2, 1, 1], 8));
+    // u0: 10 structures of 8 bytes are 20 words, one row; u1: 16 words
+    let [u0, u1] = result.views.as_slice() else {
+        panic!("two views: {:?}", result.views);
+    };
+    assert_eq!(
+        (u0.slot, u0.access.as_str(), u0.format.as_str()),
+        (0, "structured", "R32_UINT")
+    );
+    assert_eq!((u0.width, u0.height), (20, 1));
+    assert!(u0.layout.contains("64 a row"), "{}", u0.layout);
+    assert_eq!((u0.compared, u0.differing, u0.matches), (10, 1, Some(false)));
+    assert_eq!(
+        (u1.width, u1.height, u1.replayed_counter, u1.recorded_counter),
+        (16, 1, Some(13), Some(13))
+    );
+    // threads of both groups took u1's counter: where each stored depends on the order
+    assert!(u1.counter_unordered);
+    let difference = capture
+        .render_dispatch_view(0, 0, ImageKind::Difference, &DisplayOptions::default())
+        .unwrap();
+    assert_eq!((difference.width, difference.height), (20, 1));
+    let marked: Vec<usize> = difference
+        .rgba
+        .chunks_exact(4)
+        .enumerate()
+        .filter(|(_, p)| *p == crate::compare::render::MASK_DIFFERS)
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(marked, [11]);
+    for kind in [ImageKind::Replayed, ImageKind::Recorded, ImageKind::Before] {
+        let image = capture
+            .render_dispatch_view(0, 0, kind, &DisplayOptions::default())
+            .unwrap();
+        assert_eq!(image.rgba.len(), 20 * 4);
+    }
+}
+
+#[test]
+fn clicking_a_dispatch_element_names_the_thread_that_wrote_it() {
+    let mut capture = altered_dispatch();
+    capture.replay_dispatch(0).unwrap();
+    // word 11 of u0 is structure 5, byte offset 4: thread 5 (group 1, thread 1 in it) stored its group ID, 1, over
+    // 0xAAAAAAAA with store_structured, instruction 8 (six declarations, two movs, then it)
+    let element = capture.inspect_dispatch_element(0, 0, 11, 0).unwrap();
+    assert_eq!(element.element, "structure 5, byte offset 4");
+    assert_eq!(element.byte_offset, 44);
+    assert_eq!(element.before.hex, "aaaaaaaa");
+    assert_eq!(element.replayed.hex, "01000000");
+    assert_eq!(element.recorded.as_ref().unwrap().hex, "11000000");
+    assert_eq!(element.matches, Some(false));
+    assert!(!element.order_dependent);
+    let [write] = element.writes.as_slice() else {
+        panic!("one write: {:?}", element.writes);
+    };
+    assert_eq!(write.thread.group, [1, 0, 0]);
+    assert_eq!(write.thread.thread_in_group, [1, 0, 0]);
+    assert_eq!(write.thread.thread, [5, 0, 0]);
+    assert_eq!((write.instruction, write.operation.as_str()), (8, "store"));
+    assert!(write.line.starts_with("store_structured"), "{}", write.line);
+    let [trace] = element.traces.as_slice() else {
+        panic!("one trace");
+    };
+    assert_eq!(trace.thread, write.thread);
+    assert_eq!(trace.trace.disassembly.program.model, "cs_5_0");
+    let lines: Vec<u32> = trace.trace.steps.iter().map(|s| s.line).collect();
+    assert_eq!(lines, [6, 7, 8, 9, 10, 11]);
+    // past the image, or a slot it does not record: refused
+    assert_eq!(
+        capture.inspect_dispatch_element(0, 0, 20, 0).unwrap_err().kind,
+        ErrorKind::Request
+    );
+    assert_eq!(
+        capture.inspect_dispatch_element(0, 4, 0, 0).unwrap_err().kind,
+        ErrorKind::Request
+    );
 }

@@ -141,6 +141,8 @@ pub enum Stage {
     Vs,
     /// The pixel program.
     Ps,
+    /// A dispatch's compute program.
+    Cs,
 }
 
 impl Stage {
@@ -149,7 +151,8 @@ impl Stage {
         match name {
             "vs" => Ok(Stage::Vs),
             "ps" => Ok(Stage::Ps),
-            _ => Err(Error::new("request", format!("{name:?} is not a stage (vs or ps)"))),
+            "cs" => Ok(Stage::Cs),
+            _ => Err(Error::new("request", format!("{name:?} is not a stage (vs, ps or cs)"))),
         }
     }
 }
@@ -199,6 +202,142 @@ pub struct DispatchInfo {
     /// Elements of its views whose value depends on the order the threads ran in (18.6.6), and views whose counter
     /// unordered threads used: a difference there may be the GPU's order, not an error.
     pub order_dependent: u64,
+}
+
+/// `DispatchView`: one view of a replayed dispatch, as the target view shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DispatchView {
+    /// The slot, `u#`.
+    pub slot: u32,
+    /// `typed`, `raw` or `structured`.
+    pub access: String,
+    /// The format each image pixel is read in (a raw or structured view's words as `R32_UINT`).
+    pub format: String,
+    /// The image's width.
+    pub width: u32,
+    /// The image's height.
+    pub height: u32,
+    /// How the window is laid out in the image, for a person (a buffer's elements or words 64 a row).
+    pub layout: String,
+    /// Whether the capture records the window after the dispatch.
+    pub recorded: bool,
+    /// What `compared` and `differing` count: `texel` or `element`.
+    pub unit: String,
+    /// Texels or elements compared.
+    pub compared: u64,
+    /// Texels or elements that differ.
+    pub differing: u64,
+    /// Whether the view matches; null when nothing was recorded.
+    pub matches: Option<bool>,
+    /// Elements whose replayed value depends on the threads' order (18.6.6).
+    pub order_dependent: u64,
+    /// Whether threads the spec does not order shared the view's hidden counter.
+    pub counter_unordered: bool,
+    /// The hidden counter after the dispatch as the GPU left it, when recorded.
+    pub recorded_counter: Option<u32>,
+    /// The hidden counter after the replay (append and counter views).
+    pub replayed_counter: Option<u32>,
+}
+
+/// `DispatchResult`: a dispatch replayed on request, its status and its views.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DispatchResult {
+    /// The list's entry, with the replay's status.
+    pub dispatch: DispatchInfo,
+    /// Thread groups in X, Y and Z.
+    pub groups: [u32; 3],
+    /// Threads run.
+    pub threads: u64,
+    /// Its recorded views, by slot.
+    pub views: Vec<DispatchView>,
+}
+
+/// `DispatchThread`: a thread of a dispatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DispatchThread {
+    /// `SV_GroupID`.
+    pub group: [u32; 3],
+    /// `SV_GroupThreadID`.
+    pub thread_in_group: [u32; 3],
+    /// `SV_DispatchThreadID`.
+    pub thread: [u32; 3],
+}
+
+/// `ElementWriteInfo`: one write that reached an inspected element, in the replay's order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ElementWriteInfo {
+    /// The thread that wrote.
+    pub thread: DispatchThread,
+    /// The instruction (the `DisassemblyLine.index`).
+    pub instruction: u32,
+    /// Its listing line.
+    pub line: String,
+    /// `store`, or `atomic` and the operation.
+    pub operation: String,
+    /// The element before the write.
+    pub before: TexelValue,
+    /// The element after it.
+    pub after: TexelValue,
+}
+
+/// `WriterTraceInfo`: a writer's trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct WriterTraceInfo {
+    /// The thread.
+    pub thread: DispatchThread,
+    /// What it executed.
+    pub trace: ProgramTrace,
+}
+
+/// `DispatchElement`: one element of a dispatch's view: its values and the threads that wrote it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DispatchElement {
+    /// The dispatch.
+    pub dispatch: usize,
+    /// The view's slot.
+    pub slot: u32,
+    /// The column clicked in the view's image.
+    pub x: u32,
+    /// The row clicked.
+    pub y: u32,
+    /// The element as the program addresses it, for a person (`texel (3, 1)`, `structure 2, byte offset 4`, `the
+    /// hidden counter`).
+    pub element: String,
+    /// Whether this is the view's hidden counter (its writes every `imm_atomic_alloc` and `imm_atomic_consume`)
+    /// rather than an element.
+    pub counter: bool,
+    /// Where it starts in the view's window, in bytes.
+    pub byte_offset: u64,
+    /// The format its values are read in.
+    pub format: String,
+    /// Before the dispatch.
+    pub before: TexelValue,
+    /// As the GPU left it, when recorded.
+    pub recorded: Option<TexelValue>,
+    /// As the replay left it.
+    pub replayed: TexelValue,
+    /// Whether recorded and replayed bytes are equal; null when nothing was recorded.
+    pub matches: Option<bool>,
+    /// Whether the replayed value depends on the threads' order (18.6.6).
+    pub order_dependent: bool,
+    /// Whether unordered threads shared the view's counter.
+    pub counter_unordered: bool,
+    /// The writes that reached it, in order (at most 256).
+    pub writes: Vec<ElementWriteInfo>,
+    /// Writes past those kept.
+    pub writes_not_kept: u64,
+    /// Distinct writer threads.
+    pub writers: usize,
+    /// The first 16 writers' traces.
+    pub traces: Vec<WriterTraceInfo>,
+    /// Writers not traced.
+    pub writers_not_traced: usize,
 }
 
 /// `ResolveInfo`: a `ResolveSubresource` of the frame, listed where it came, with its result.

@@ -74,6 +74,14 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
       return handlers.trace_vertex(request, job);
     case "disassemble":
       return handlers.disassemble(request, job);
+    case "replay_dispatch":
+      return handlers.replay_dispatch(request, job);
+    case "render_dispatch_view":
+      return handlers.render_dispatch_view(request, job);
+    case "inspect_dispatch_element":
+      return handlers.inspect_dispatch_element(request, job);
+    case "inspect_dispatch_counter":
+      return handlers.inspect_dispatch_counter(request, job);
     case "crash_for_test":
       return handlers.crash_for_test(request, job);
   }

@@ -86,9 +86,13 @@ class App {
       applyState: (state) => this.applyState(state),
       renderAll: () => this.renderAll(),
     });
-    this.drawList = new DrawList(this.state, (index) => void this.selectDraw(index));
+    this.drawList = new DrawList(
+      this.state,
+      (index) => void this.selectDraw(index),
+      (index) => void this.selectDispatch(index),
+    );
     this.views = new Views(this.client, this.state, {
-      pick: (pixel) => void this.inspector.selectPixel(pixel, false),
+      pick: (pixel) => void (this.state.dispatchIndex !== null ? this.inspector.selectElement(pixel) : this.inspector.selectPixel(pixel, false)),
       refreshPixel: async () => {
         if (this.state.pixel !== null) await this.inspector.selectPixel(this.state.pixel, false);
       },
@@ -200,6 +204,7 @@ class App {
   private async opened(restore: ViewState | null): Promise<void> {
     const state = this.state;
     state.drawIndex = null;
+    this.clearDispatch();
     state.cursor = 0;
     state.target = null;
     state.pixel = null;
@@ -236,6 +241,11 @@ class App {
     const navigation = state.navigation.next();
     this.jobs.abort();
     const previousTarget = state.currentTarget();
+    if (state.dispatchIndex !== null) {
+      this.clearDispatch();
+      state.pixel = null;
+      this.views.keepPlacementIf(null, null);
+    }
     state.drawIndex = index;
     state.cursor = index;
     state.comparison = null;
@@ -295,7 +305,59 @@ class App {
     if (state.pixel !== null) await this.inspector.selectPixel(state.pixel, restore?.pixel !== undefined && restore.pixel !== null);
   }
 
-  /** Replays and compares every draw not replayed yet, to fill in the list's status column. */
+  /** Forgets the picked dispatch. */
+  private clearDispatch(): void {
+    this.state.dispatchIndex = null;
+    this.state.dispatch = null;
+    this.state.dispatchSlot = null;
+    this.state.dispatchError = null;
+  }
+
+  /** Picks a dispatch: replays it (each pick replays it again: the worker keeps the last few), shows its views. */
+  private async selectDispatch(index: number): Promise<void> {
+    const state = this.state;
+    const capture = state.capture;
+    if (capture === null) return;
+    const navigation = state.navigation.next();
+    this.jobs.abort();
+    const previousSlot = state.dispatchIndex === index ? state.dispatchSlot : null;
+    state.drawIndex = null;
+    state.target = null;
+    state.comparison = null;
+    state.replayError = null;
+    state.pixel = null;
+    state.dispatchIndex = index;
+    state.dispatch = null;
+    state.dispatchError = null;
+    state.range = null;
+    if (!["replayed", "recorded", "before", "difference"].includes(state.view)) state.view = "replayed";
+    this.views.keepPlacementIf(null, null);
+    this.drawList.updateClasses();
+    this.views.renderToolbar();
+    this.inspector.renderDispatch();
+    this.updateHash();
+    void this.views.render();
+    const job = this.jobs.begin(`Replaying dispatch ${index}`);
+    try {
+      const result = await this.client.request({ kind: "replay_dispatch", capture: capture.summary.capture, dispatch: index }, { signal: job.signal });
+      this.jobs.end(job);
+      if (!navigation.current) return;
+      state.dispatch = result;
+      state.dispatchSlot = result.views.find((view) => view.slot === previousSlot)?.slot ?? result.views[0]?.slot ?? null;
+      this.drawList.setDispatch(result.dispatch);
+    } catch (error: unknown) {
+      this.jobs.end(job);
+      if (!navigation.current) return;
+      state.dispatchError = toErrorInfo(error, "replay");
+      const entry = capture.summary.dispatches.find((dispatch) => dispatch.index === index);
+      if (entry !== undefined && !isCancelled(error)) this.drawList.setDispatch({ ...entry, status: { state: "error", error: state.dispatchError } });
+    }
+    this.views.renderToolbar();
+    this.inspector.renderDispatch();
+    await this.views.render();
+  }
+
+  /** Replays and compares every draw not replayed yet, to fill in the list's status column; then every dispatch. */
   private async replayAll(): Promise<void> {
     const capture = this.state.capture;
     if (capture === null) return;
@@ -320,6 +382,18 @@ class App {
         this.setDrawStatus(draw.index, { state: "error", error: toErrorInfo(error, "replay") });
       }
       if (this.state.capture !== capture) break;
+    }
+    const dispatches = capture.summary.dispatches.filter((dispatch) => dispatch.status.state === "not_replayed");
+    for (const [done, dispatch] of dispatches.entries()) {
+      if (job.signal.aborted || this.state.capture !== capture) break;
+      this.jobs.show({ stage: `dispatch ${dispatch.index}`, done, total: dispatches.length });
+      try {
+        const result = await this.client.request({ kind: "replay_dispatch", capture: capture.summary.capture, dispatch: dispatch.index }, { signal: job.signal });
+        this.drawList.setDispatch(result.dispatch);
+      } catch (error: unknown) {
+        if (isCancelled(error) || job.signal.aborted) break;
+        this.drawList.setDispatch({ ...dispatch, status: { state: "error", error: toErrorInfo(error, "replay") } });
+      }
     }
     this.jobs.end(job);
   }

@@ -1446,7 +1446,21 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
       const draw = capture(request.capture).draw(request.draw);
       if (request.stage === "ps" && !draw.spec.hasPixelShader)
         throw new BackendError({ kind: "request", what: "request", at: `draw ${draw.index}`, detail: "the draw has no pixel program" });
+      if (request.stage === "cs") throw new BackendError({ kind: "request", what: "request", at: `draw ${draw.index}`, detail: "a draw has no compute program" });
       return disassembly(request.stage);
+    },
+    // the mock's captures hold no dispatches
+    replay_dispatch: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
+    },
+    render_dispatch_view: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
+    },
+    inspect_dispatch_element: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
+    },
+    inspect_dispatch_counter: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
     },
     crash_for_test: async () => {
       crash = { kind: "invalid", what: "wasm", at: "crash_for_test()", detail: "the replay engine crashed (RuntimeError: unreachable; the mock's imitation)" };

@@ -36,7 +36,7 @@ export type TargetId = "rt0" | "rt1" | "rt2" | "rt3" | "rt4" | "rt5" | "rt6" | "
 /**
  * `Stage`: the two program stages a capture holds.
  */
-export type Stage = "vs" | "ps";
+export type Stage = "vs" | "ps" | "cs";
 
 /**
  * `CaptureSummary` without the worker's `capture` number: what opening learns from the directory and manifest.
@@ -153,6 +153,234 @@ status: DrawStatus,
  * unordered threads used: a difference there may be the GPU's order, not an error.
  */
 order_dependent: number, };
+
+/**
+ * `DispatchView`: one view of a replayed dispatch, as the target view shows it.
+ */
+export type DispatchView = {
+/**
+ * The slot, `u#`.
+ */
+slot: number,
+/**
+ * `typed`, `raw` or `structured`.
+ */
+access: string,
+/**
+ * The format each image pixel is read in (a raw or structured view's words as `R32_UINT`).
+ */
+format: string,
+/**
+ * The image's width.
+ */
+width: number,
+/**
+ * The image's height.
+ */
+height: number,
+/**
+ * How the window is laid out in the image, for a person (a buffer's elements or words 64 a row).
+ */
+layout: string,
+/**
+ * Whether the capture records the window after the dispatch.
+ */
+recorded: boolean,
+/**
+ * What `compared` and `differing` count: `texel` or `element`.
+ */
+unit: string,
+/**
+ * Texels or elements compared.
+ */
+compared: number,
+/**
+ * Texels or elements that differ.
+ */
+differing: number,
+/**
+ * Whether the view matches; null when nothing was recorded.
+ */
+matches: boolean | null,
+/**
+ * Elements whose replayed value depends on the threads' order (18.6.6).
+ */
+order_dependent: number,
+/**
+ * Whether threads the spec does not order shared the view's hidden counter.
+ */
+counter_unordered: boolean,
+/**
+ * The hidden counter after the dispatch as the GPU left it, when recorded.
+ */
+recorded_counter: number | null,
+/**
+ * The hidden counter after the replay (append and counter views).
+ */
+replayed_counter: number | null, };
+
+/**
+ * `DispatchResult`: a dispatch replayed on request, its status and its views.
+ */
+export type DispatchResult = {
+/**
+ * The list's entry, with the replay's status.
+ */
+dispatch: DispatchInfo,
+/**
+ * Thread groups in X, Y and Z.
+ */
+groups: [number, number, number],
+/**
+ * Threads run.
+ */
+threads: number,
+/**
+ * Its recorded views, by slot.
+ */
+views: Array<DispatchView>, };
+
+/**
+ * `DispatchThread`: a thread of a dispatch.
+ */
+export type DispatchThread = {
+/**
+ * `SV_GroupID`.
+ */
+group: [number, number, number],
+/**
+ * `SV_GroupThreadID`.
+ */
+thread_in_group: [number, number, number],
+/**
+ * `SV_DispatchThreadID`.
+ */
+thread: [number, number, number], };
+
+/**
+ * `ElementWriteInfo`: one write that reached an inspected element, in the replay's order.
+ */
+export type ElementWriteInfo = {
+/**
+ * The thread that wrote.
+ */
+thread: DispatchThread,
+/**
+ * The instruction (the `DisassemblyLine.index`).
+ */
+instruction: number,
+/**
+ * Its listing line.
+ */
+line: string,
+/**
+ * `store`, or `atomic` and the operation.
+ */
+operation: string,
+/**
+ * The element before the write.
+ */
+before: TexelValue,
+/**
+ * The element after it.
+ */
+after: TexelValue, };
+
+/**
+ * `WriterTraceInfo`: a writer's trace.
+ */
+export type WriterTraceInfo = {
+/**
+ * The thread.
+ */
+thread: DispatchThread,
+/**
+ * What it executed.
+ */
+trace: ProgramTrace, };
+
+/**
+ * `DispatchElement`: one element of a dispatch's view: its values and the threads that wrote it.
+ */
+export type DispatchElement = {
+/**
+ * The dispatch.
+ */
+dispatch: number,
+/**
+ * The view's slot.
+ */
+slot: number,
+/**
+ * The column clicked in the view's image.
+ */
+x: number,
+/**
+ * The row clicked.
+ */
+y: number,
+/**
+ * The element as the program addresses it, for a person (`texel (3, 1)`, `structure 2, byte offset 4`, `the
+ * hidden counter`).
+ */
+element: string,
+/**
+ * Whether this is the view's hidden counter (its writes every `imm_atomic_alloc` and `imm_atomic_consume`)
+ * rather than an element.
+ */
+counter: boolean,
+/**
+ * Where it starts in the view's window, in bytes.
+ */
+byte_offset: number,
+/**
+ * The format its values are read in.
+ */
+format: string,
+/**
+ * Before the dispatch.
+ */
+before: TexelValue,
+/**
+ * As the GPU left it, when recorded.
+ */
+recorded: TexelValue | null,
+/**
+ * As the replay left it.
+ */
+replayed: TexelValue,
+/**
+ * Whether recorded and replayed bytes are equal; null when nothing was recorded.
+ */
+matches: boolean | null,
+/**
+ * Whether the replayed value depends on the threads' order (18.6.6).
+ */
+order_dependent: boolean,
+/**
+ * Whether unordered threads shared the view's counter.
+ */
+counter_unordered: boolean,
+/**
+ * The writes that reached it, in order (at most 256).
+ */
+writes: Array<ElementWriteInfo>,
+/**
+ * Writes past those kept.
+ */
+writes_not_kept: number,
+/**
+ * Distinct writer threads.
+ */
+writers: number,
+/**
+ * The first 16 writers' traces.
+ */
+traces: Array<WriterTraceInfo>,
+/**
+ * Writers not traced.
+ */
+writers_not_traced: number, };
 
 /**
  * `ProgramInfo`: one program a draw binds.

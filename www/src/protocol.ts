@@ -51,6 +51,12 @@ import type {
   ReplaySummary,
   ResolveInfo,
   DispatchInfo,
+  DispatchElement,
+  DispatchResult,
+  DispatchThread,
+  DispatchView,
+  ElementWriteInfo,
+  WriterTraceInfo,
   ShownChannels,
   Stage,
   SampleResult,
@@ -100,6 +106,12 @@ export type {
   ReplaySummary,
   ResolveInfo,
   DispatchInfo,
+  DispatchElement,
+  DispatchResult,
+  DispatchThread,
+  DispatchView,
+  ElementWriteInfo,
+  WriterTraceInfo,
   ShownChannels,
   Stage,
   SampleResult,
@@ -243,6 +255,14 @@ export type Request =
   | { kind: "trace_vertex"; capture: CaptureId; draw: DrawIndex; vertex_id: number; instance_id: number }
   /** A program's disassembly. */
   | { kind: "disassemble"; capture: CaptureId; draw: DrawIndex; stage: Stage }
+  /** Replays a dispatch of the frame (its list status then says how its views compare); answers with its views. */
+  | { kind: "replay_dispatch"; capture: CaptureId; dispatch: number }
+  /** Renders one image (replayed, recorded, before, difference) of view u`slot` of a replayed dispatch. */
+  | { kind: "render_dispatch_view"; capture: CaptureId; dispatch: number; slot: number; image: ImageKind; display: DisplayOptions }
+  /** The element at (x, y) of view u`slot`'s image of a replayed dispatch: its values and the threads that wrote it. */
+  | { kind: "inspect_dispatch_element"; capture: CaptureId; dispatch: number; slot: number; x: number; y: number }
+  /** The hidden counter of an append or counter view u`slot` of a replayed dispatch: the threads that took or gave back slots. */
+  | { kind: "inspect_dispatch_counter"; capture: CaptureId; dispatch: number; slot: number }
   /**
    * Makes the engine crash (a trap of the wasm module; the mock's imitation), so that tests can see the page recover.
    * The page itself never sends it.
@@ -272,6 +292,10 @@ export interface ResultMap {
   trace_pixel: ProgramTrace;
   trace_vertex: ProgramTrace;
   disassemble: Disassembly;
+  replay_dispatch: DispatchResult;
+  render_dispatch_view: RenderedImage;
+  inspect_dispatch_element: DispatchElement;
+  inspect_dispatch_counter: DispatchElement;
   crash_for_test: null;
 }
 

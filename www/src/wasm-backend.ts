@@ -37,6 +37,11 @@
 //     trace_pixel(draw: number, x: number, y: number, fragment: number): ProgramTrace
 //     trace_vertex(draw: number, vertex_id: number, instance_id: number): ProgramTrace
 //     disassemble(draw: number, stage: Stage): Disassembly
+//     replay_dispatch(dispatch: number): DispatchResult
+//                                          replays a dispatch of the frame (bounded by the library's dispatch work limit)
+//     render_dispatch_view(dispatch: number, slot: number, image: ImageKind, display: DisplayOptions): RenderedImage
+//     inspect_dispatch_element(dispatch: number, slot: number, x: number, y: number): DispatchElement
+//     inspect_dispatch_counter(dispatch: number, slot: number): DispatchElement
 //     free(): void                         (wasm-bindgen's)
 //   }
 
@@ -45,6 +50,8 @@ import {
   BackendError,
   type CompareResult,
   type Disassembly,
+  type DispatchElement,
+  type DispatchResult,
   type DrawInfo,
   type ManifestSummary,
   type PixelCoord,
@@ -327,6 +334,13 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       ) as ProgramTrace,
     disassemble: async (request) =>
       invoke(capture(request.capture), "disassemble", request.draw, request.stage) as Disassembly,
+    replay_dispatch: async (request) => invoke(capture(request.capture), "replay_dispatch", request.dispatch) as DispatchResult,
+    render_dispatch_view: async (request) =>
+      invoke(capture(request.capture), "render_dispatch_view", request.dispatch, request.slot, request.image, request.display) as RenderedImage,
+    inspect_dispatch_element: async (request) =>
+      invoke(capture(request.capture), "inspect_dispatch_element", request.dispatch, request.slot, request.x, request.y) as DispatchElement,
+    inspect_dispatch_counter: async (request) =>
+      invoke(capture(request.capture), "inspect_dispatch_counter", request.dispatch, request.slot) as DispatchElement,
     crash_for_test: async () => {
       invoke(module, "crash_for_test");
       return null;

@@ -123,7 +123,10 @@ impl Machine {
         // Lanes whose writes count (22.17.8: helpers and discarded pixels do not alter memory).
         let writers = exec & !self.helper & !self.discarded;
         let fail = |e: Error| Error::new(context.exe.name.clone(), e.to_string()).at(context.exe.place(op));
-        let writer_of: [Writer; LANES] = std::array::from_fn(|lane| self.writer(lane));
+        let writer_of: [Writer; LANES] = std::array::from_fn(|lane| Writer {
+            instruction: op.instruction,
+            ..self.writer(lane)
+        });
         let writer = |lane: usize| writer_of.get(lane).copied().unwrap_or_default();
         let Scratch { sources, results } = &mut *self.scratch;
         let [out, _] = results;

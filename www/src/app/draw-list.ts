@@ -1,7 +1,8 @@
 // The draw list: one row per draw (index, name, programs, status), a filter over their text, a keyboard cursor
 // apart from the picked draw, and each row's status tag updated as draws are replayed. Draws the recorder could not
 // record are rows of their own where they came in the frame, with the reason, that cannot be picked; so are the
-// frame's resolves (`ResolveSubresource`), with their result (resolved again when the capture was opened).
+// frame's resolves (`ResolveSubresource`), with their result (resolved again when the capture was opened). The
+// frame's dispatches are rows too: not replayed until picked (or Replay all), then with their result.
 
 import { byId, h, replace } from "../dom";
 import { type CompareResult, type DispatchInfo, type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
@@ -81,6 +82,7 @@ export class DrawList {
   constructor(
     private readonly state: ViewerState,
     private readonly onPick: (index: number) => void,
+    private readonly onPickDispatch: (index: number) => void = () => undefined,
   ) {
     this.filter.addEventListener("input", () => this.applyFilter());
     this.sort.addEventListener("change", () => this.render());
@@ -126,6 +128,18 @@ export class DrawList {
     draw.status = status;
     const item = this.list.querySelector(`li[data-index="${index}"]`);
     if (item !== null) item.replaceWith(this.item(draw));
+    this.updateClasses();
+  }
+
+  /** Sets a dispatch's entry (its status after a replay) and redraws its row. */
+  setDispatch(dispatch: DispatchInfo): void {
+    const list = this.state.capture?.summary.dispatches;
+    if (list === undefined) return;
+    const at = list.findIndex((entry) => entry.index === dispatch.index);
+    if (at < 0) return;
+    list[at] = dispatch;
+    const item = this.list.querySelector(`li[data-dispatch="${dispatch.index}"]`);
+    if (item !== null) item.replaceWith(this.dispatchItem(dispatch));
     this.updateClasses();
   }
 
@@ -211,20 +225,31 @@ export class DrawList {
     return item;
   }
 
-  /** A row for a dispatch of the frame: its call and views, and its result (run again when the capture was opened). */
+  /** A row for a dispatch of the frame: its call and views, and its result once replayed (picking it replays it). */
   private dispatchItem(dispatch: DispatchInfo): HTMLLIElement {
     const status = dispatch.status;
     const order = dispatch.order_dependent > 0 ? `; ${dispatch.order_dependent} results depend on the thread order (18.6.6)` : "";
+    const title =
+      status.state === "error"
+        ? formatError(status.error)
+        : status.state === "not_replayed"
+          ? "Dispatch: not replayed yet: pick it or use Replay all"
+          : `Dispatch: ${statusTitle(status).replaceAll("pixels", "elements or texels").replaceAll("draw's targets", "dispatch's views")}${order}`;
     const item = h(
       "li",
       {
-        class: "resolve dispatch",
-        title: status.state === "error" ? formatError(status.error) : `Dispatch: ${statusTitle(status)}${order}`,
-        attrs: { "data-testid": "dispatch", "aria-disabled": "true" },
+        class: "dispatch",
+        title,
+        attrs: { "data-testid": "dispatch", "data-dispatch": String(dispatch.index), role: "option" },
+        on: { click: () => this.onPickDispatch(dispatch.index) },
       },
       h("span", { class: "draw-index" }, `c${dispatch.index}`),
       h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, dispatch.label), h("span", { class: "draw-programs" }, "dispatch")),
-      h("span", { class: `tag draw-status ${statusClass(status)}` }, status.state === "not_replayed" ? "not recorded" : statusText(status)),
+      h(
+        "span",
+        { class: `tag draw-status ${statusClass(status)}`, attrs: { "data-testid": "dispatch-status" } },
+        status.state === "differs" ? `${status.differing_pixels} differ` : statusText(status),
+      ),
     );
     item.dataset["search"] = `${dispatch.label} dispatch compute ${statusText(status)}`.toLowerCase();
     return item;
@@ -255,7 +280,7 @@ export class DrawList {
 
   private applyFilter(): void {
     const words = this.filter.value.toLowerCase().split(/\s+/).filter((word) => word !== "");
-    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw, li.unrecorded, li.resolve")) {
+    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.draw, li.unrecorded, li.resolve, li.dispatch")) {
       const search = item.dataset["search"] ?? "";
       item.hidden = !words.every((word) => search.includes(word));
     }
@@ -269,6 +294,11 @@ export class DrawList {
       item.classList.toggle("selected", index === this.state.drawIndex);
       item.classList.toggle("cursor", index === this.state.cursor);
       item.setAttribute("aria-selected", String(index === this.state.drawIndex));
+    }
+    for (const item of this.list.querySelectorAll<HTMLLIElement>("li.dispatch")) {
+      const picked = Number(item.dataset["dispatch"]) === this.state.dispatchIndex;
+      item.classList.toggle("selected", picked);
+      item.setAttribute("aria-selected", String(picked));
     }
   }
 

@@ -284,11 +284,12 @@ export class CaptureOpener {
     return true;
   }
 
-  /** The start page (no capture: open one, recent captures, a linked file to drop) or, with one, "pick a draw". */
+  /** The start page (no capture: open one, recent captures, a linked file to drop) or, with one, "pick a draw" (unless a
+   * draw or a dispatch is picked). */
   renderPlaceholder(): void {
     const hasCapture = this.state.capture !== null;
     // the question about another site's capture shows even over an open draw, which stays open if it is declined
-    const hasDraw = this.state.currentDraw() !== null && this.confirming === null;
+    const hasDraw = (this.state.currentDraw() !== null || this.state.dispatchIndex !== null) && this.confirming === null;
     byId("panes", HTMLDivElement).hidden = !hasDraw;
     this.placeholder.hidden = hasDraw;
     if (hasDraw) return;

@@ -2,7 +2,19 @@
 // and display options, the picked draw's comparison or replay error, and the generation the stale-answer checks of
 // every controller nest in.
 
-import type { CaptureSummary, CompareResult, DrawInfo, ErrorInfo, ImageKind, Limits, PixelCoord, TargetId, TargetInfo } from "../protocol";
+import type {
+  CaptureSummary,
+  CompareResult,
+  DispatchResult,
+  DispatchView,
+  DrawInfo,
+  ErrorInfo,
+  ImageKind,
+  Limits,
+  PixelCoord,
+  TargetId,
+  TargetInfo,
+} from "../protocol";
 import { type CaptureSource, DEFAULT_VIEW, type ViewState } from "../url-state";
 import { Generation } from "./generation";
 import { type ViewerSettings, loadSettings } from "./settings";
@@ -59,6 +71,14 @@ export class ViewerState {
   comparison: CompareResult | null = null;
   /** Why the picked draw has no replay (failed or cancelled), or null. */
   replayError: ErrorInfo | null = null;
+  /** The picked dispatch (no draw is picked then), as the list numbers them. */
+  dispatchIndex: number | null = null;
+  /** The picked dispatch's replay (its views), once it has one. */
+  dispatch: DispatchResult | null = null;
+  /** The slot of the dispatch view the panes show. */
+  dispatchSlot: number | null = null;
+  /** Why the picked dispatch has no replay, or null. */
+  dispatchError: ErrorInfo | null = null;
   /** The value range of the last image the main pane showed. */
   lastValueRange: ValueRange | null = null;
   /** Moves on whenever the capture or draw changes: answers for the old one are then stale. */
@@ -68,6 +88,11 @@ export class ViewerState {
 
   currentDraw(): DrawInfo | null {
     return this.drawIndex === null ? null : (this.draws[this.drawIndex] ?? null);
+  }
+
+  /** The dispatch view the panes show, when a replayed dispatch is picked. */
+  currentDispatchView(): DispatchView | null {
+    return this.dispatch?.views.find((view) => view.slot === this.dispatchSlot) ?? null;
   }
 
   currentTarget(): TargetInfo | null {

@@ -6,6 +6,7 @@ import { byId, h, replace } from "../dom";
 import { num } from "../inspector";
 import {
   BackendError,
+  type DispatchView,
   type DisplayOptions,
   type ErrorInfo,
   IMAGE_KINDS,
@@ -40,6 +41,9 @@ const PANE_CAPTIONS: Record<ImageKind, string> = {
   heatmap: "Difference heatmap",
   perceptual: "Perceptual error (FLIP)",
 };
+
+/** The images a dispatch's view has. */
+const DISPATCH_KINDS: readonly ImageKind[] = ["replayed", "recorded", "before", "difference"];
 
 /** How many rendered images are kept for flicking back and forth. */
 const IMAGE_CACHE_SIZE = 16;
@@ -156,6 +160,12 @@ export class Views {
   }
 
   fit(): void {
+    const view = this.state.currentDispatchView();
+    if (view !== null) {
+      const size = this.mainPane.size();
+      this.transform.fit(view.width, view.height, size.width, size.height);
+      return;
+    }
     const info = this.state.currentTarget();
     if (info === null) return;
     const size = this.mainPane.size();
@@ -236,6 +246,13 @@ export class Views {
   private bind(): void {
     this.targetSelect.addEventListener("change", () => {
       const value = this.targetSelect.value;
+      if (this.state.dispatchIndex !== null) {
+        this.state.dispatchSlot = Number(value.replace(/^u/, ""));
+        this.state.pixel = null;
+        this.transform.placed = false;
+        void this.render();
+        return;
+      }
       const target = this.state.currentDraw()?.targets.find((candidate) => candidate.target === value);
       if (target !== undefined) {
         this.setTarget(target.target);
@@ -297,6 +314,10 @@ export class Views {
   }
 
   renderToolbar(): void {
+    if (this.state.dispatchIndex !== null) {
+      this.renderDispatchToolbar();
+      return;
+    }
     const draw = this.state.currentDraw();
     const info = this.state.currentTarget();
     replace(
@@ -456,9 +477,141 @@ export class Views {
     return parts.join(" · ");
   }
 
-  /** Renders the panes for the current draw, target and view. */
+  /** The toolbar for a picked dispatch: its views in the target list, the four images a view has. */
+  private renderDispatchToolbar(): void {
+    const views = this.state.dispatch?.views ?? [];
+    replace(
+      this.targetSelect,
+      views.map((view) => {
+        const option = h("option", { attrs: { value: `u${view.slot}` } }, `u${view.slot} · ${view.access} · ${view.format}`);
+        option.selected = view.slot === this.state.dispatchSlot;
+        return option;
+      }),
+    );
+    this.targetSelect.disabled = views.length === 0;
+    this.sampleSelect.hidden = true;
+    const shown = this.state.currentDispatchView();
+    for (const button of document.querySelectorAll<HTMLButtonElement>("#view-buttons button")) {
+      const kind = button.dataset["view"];
+      button.classList.toggle("active", kind === this.state.view);
+      button.setAttribute("aria-pressed", String(kind === this.state.view));
+      button.disabled = shown === null || !DISPATCH_KINDS.some((k) => k === kind);
+    }
+    for (const button of document.querySelectorAll<HTMLButtonElement>("#channel-buttons button")) {
+      const channel = button.dataset["channel"];
+      const on = channel === "r" || channel === "g" || channel === "b" || channel === "a" ? this.state.channels[channel] : false;
+      button.classList.toggle("active", on);
+      button.setAttribute("aria-pressed", String(on));
+      button.disabled = shown === null;
+    }
+    byId("split-button", HTMLButtonElement).classList.toggle("active", this.state.split);
+    byId("next-diff-button", HTMLButtonElement).disabled = true;
+    byId("fit-button", HTMLButtonElement).disabled = shown === null;
+    this.renderRange();
+  }
+
+  /** The summary line of a dispatch view: how many of its elements or texels differ, and how it is laid out. */
+  private renderDispatchSummary(view: DispatchView | null): void {
+    const element = byId("compare-summary", HTMLSpanElement);
+    element.className = "compare-summary";
+    const index = this.state.dispatchIndex;
+    if (this.state.dispatchError !== null) {
+      element.classList.add("error");
+      replace(element, h("b", null, "Replay failed: "), formatError(this.state.dispatchError));
+      return;
+    }
+    if (view === null || index === null) {
+      replace(element, h("span", { class: "muted" }, this.state.dispatch === null ? "Replaying the dispatch…" : "The dispatch records no view."));
+      return;
+    }
+    const counter =
+      view.replayed_counter !== null ? ` · counter ${view.replayed_counter}${view.recorded_counter !== null ? ` (GPU ${view.recorded_counter})` : ""}` : "";
+    const dependent = [
+      view.order_dependent > 0 ? `${view.order_dependent} ${view.unit}s` : null,
+      view.counter_unordered ? "which thread took which counter slot" : null,
+    ].filter((part) => part !== null);
+    const verb = view.order_dependent > 0 ? "depend" : "depends";
+    const order = dependent.length > 0 ? ` · ${dependent.join(" and ")} ${verb} on the thread order (18.6.6)` : "";
+    if (!view.recorded) {
+      replace(element, h("span", { class: "muted", attrs: { "data-testid": "not-recorded" } }, `Nothing recorded of u${view.slot} after dispatch ${index} to compare with.${counter}`));
+      return;
+    }
+    element.classList.add(view.differing > 0 ? "differs" : "matches");
+    replace(
+      element,
+      h("b", { attrs: { "data-testid": "differing-count" } }, `${view.differing} of ${view.compared} ${view.unit}s differ`),
+      counter,
+      order,
+      ` · dispatch ${index} u${view.slot} · `,
+      h("span", { class: "muted", attrs: { "data-testid": "dispatch-layout" } }, view.layout),
+    );
+  }
+
+  /** Renders the panes for the picked dispatch's view. */
+  private async renderDispatch(request: { readonly current: boolean }): Promise<void> {
+    const capture = this.state.capture;
+    const index = this.state.dispatchIndex;
+    const view = this.state.currentDispatchView();
+    this.renderDispatchSummary(view);
+    if (capture === null || index === null || view === null) {
+      const note = this.state.dispatchError !== null ? formatError(this.state.dispatchError) : this.state.dispatch === null ? "Replaying…" : "";
+      this.mainPane.setImage(null, "", "", note);
+      this.sidePane.setImage(null, "", "", "");
+      return;
+    }
+    const display = this.display();
+    const kinds: [ImagePane, ImageKind][] = [[this.mainPane, this.state.view]];
+    if (this.state.split) kinds.push([this.sidePane, this.sideKind()]);
+    const results = await Promise.all(
+      kinds.map(async ([pane, kind]): Promise<[ImagePane, ImageKind, RenderedImage | ErrorInfo]> => {
+        if (!DISPATCH_KINDS.some((k) => k === kind))
+          return [pane, kind, { kind: "request", what: "view", detail: "a dispatch's view shows replayed, recorded, before and differences" }];
+        const key = JSON.stringify(["dispatch", capture.summary.capture, index, view.slot, kind, display]);
+        try {
+          let image = this.images.get(key);
+          if (image === undefined) {
+            image = await this.client.request({ kind: "render_dispatch_view", capture: capture.summary.capture, dispatch: index, slot: view.slot, image: kind, display });
+            this.images.set(key, image);
+            if (this.images.size > IMAGE_CACHE_SIZE) {
+              const oldest = this.images.keys().next();
+              if (oldest.done !== true) this.images.delete(oldest.value);
+            }
+          }
+          return [pane, kind, image];
+        } catch (error: unknown) {
+          return [pane, kind, toErrorInfo(error, "render")];
+        }
+      }),
+    );
+    if (!request.current) return;
+    for (const [pane, kind, result] of results) {
+      const caption = kind === "before" ? "Before the dispatch" : PANE_CAPTIONS[kind];
+      if ("rgba" in result) {
+        pane.setImage(result, caption, `u${view.slot} ${view.format} ${view.width}×${view.height}`);
+        if (pane === this.mainPane) this.state.lastValueRange = result.value_range;
+      } else {
+        pane.setImage(null, caption, "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
+      }
+      pane.setSelected(this.state.pixel);
+    }
+    if (!this.transform.placed) {
+      const size = this.mainPane.size();
+      this.transform.fit(view.width, view.height, size.width, size.height);
+    }
+    this.renderRange();
+  }
+
+  /** Renders the panes for the current draw, target and view (or the picked dispatch's view). */
   async render(): Promise<void> {
     const request = this.renders.next();
+    if (this.state.dispatchIndex !== null) {
+      const panes = byId("panes", HTMLDivElement);
+      this.sidePane.element.hidden = !this.state.split;
+      panes.classList.toggle("split", this.state.split);
+      this.hooks.renderPlaceholder();
+      await this.renderDispatch(request);
+      return;
+    }
     const draw = this.state.currentDraw();
     const info = this.state.currentTarget();
     const panes = byId("panes", HTMLDivElement);
