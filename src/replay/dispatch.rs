@@ -221,6 +221,22 @@ pub(crate) fn uav_replays(
     Ok(uavs)
 }
 
+/// A view's window drawn as an image (`recorded` against `replayed`, both of one format and size), compared as
+/// [`replay_dispatch`] compares the view: a typed view's texels under `tolerance` resolved for the format, a raw or
+/// structured view's 32-bit words exactly. What the viewer's difference picture of a view marks.
+pub fn compare_view_image(
+    recorded: &Image<'_>,
+    replayed: &Image<'_>,
+    access: crate::capture::UavAccessKind,
+    tolerance: &ToleranceSpec,
+) -> Result<crate::compare::Comparison> {
+    let resolved = match access {
+        crate::capture::UavAccessKind::Typed => tolerance.resolve(recorded.format()),
+        _ => ToleranceSpec::exact().resolve(recorded.format()),
+    };
+    compare(recorded, replayed, &CompareOptions::new(resolved))
+}
+
 /// One view's comparison; `None` when nothing of it was recorded.
 pub(crate) fn compare_uav(
     recorded: &RecordedUav,

@@ -17,11 +17,12 @@
 
 use crate::api::enums::UavDimension;
 use crate::capture::UavAccessKind;
-use crate::compare::{CompareOptions, Image, Tolerance, ToleranceSpec, compare};
+use crate::compare::{Image, ToleranceSpec};
 use crate::dispatch::{DispatchOptions, ThreadPlace};
 use crate::error::ErrorKind;
 use crate::format::Format;
 use crate::inspect::dispatch::{ElementAddress, inspect_element};
+use crate::replay::dispatch::compare_view_image;
 use crate::replay::{DispatchReplay, UavReplay, replay_dispatch};
 use crate::{Error, Result};
 
@@ -342,14 +343,11 @@ impl ViewerCapture {
             }
             ImageKind::Difference => {
                 let recorded = shown.padded(view.recorded.as_deref().ok_or_else(no_recorded)?);
-                let tolerance = match view.layout.access {
-                    UavAccessKind::Typed => Tolerance::for_format(shown.format),
-                    _ => ToleranceSpec::exact().resolve(shown.format),
-                };
-                let comparison = compare(
+                let comparison = compare_view_image(
                     &Image::new(shown.format, shown.width, shown.height, &recorded)?,
                     &target.image(&replayed)?,
-                    &CompareOptions::new(tolerance),
+                    view.layout.access,
+                    &ToleranceSpec::default(),
                 )?;
                 Ok(render_difference(
                     &comparison,
