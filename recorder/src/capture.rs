@@ -16,6 +16,8 @@
 //! `CopyStructureCount`, 5.3.9) and stream output (each buffer whole before and after, with the offset its first
 //! vertex went to, 14.4: see [`ActiveCapture::filled`]). Indirect draws and `DrawAuto` are recorded as the direct
 //! calls they amount to, dispatches (section 18) with their compute stage and views, in their place in the frame.
+//! The frame's events (format 1.5: the program's markers, clears, copies, updates) are sent in the same order
+//! ([`ActiveCapture::record_event`]), a deferred context's in its command list.
 
 use crate::config::Settings;
 use crate::event::EventCall;

@@ -1,7 +1,8 @@
 //! A recorded draw on its way to the capture file: [`DrawJob`] holds the draw's state and its data — of type `D`,
 //! which is a reference to a pending read while the recorder gathers it and the bytes once read — and the writer
 //! thread turns it into a manifest entry, hashing and compressing its blobs ([`WriterThread`]). A dispatch travels
-//! the same way as a [`DispatchJob`], placed after the draws and resolves the writer has added.
+//! the same way as a [`DispatchJob`], placed after the draws and resolves the writer has added, and an event (format
+//! 1.5: a marker, clear, copy or update, `crate::event`) as its kind and text, placed after everything before it.
 
 use crate::log::log;
 use crate::readback::Bytes;
