@@ -1087,6 +1087,63 @@ fn unrecordable_capture() -> (&'static Run, Capture<std::io::Cursor<std::sync::A
     (run, capture)
 }
 
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn mip_generation_region_copies_and_view_clears_are_recorded_and_every_call_has_its_row() {
+    use iridia::capture::outline::OutlineKind;
+    let (_, capture) = unrecordable_capture();
+    assert!(capture.events_problem().is_none(), "{:?}", capture.events_problem());
+    let outline = capture.outline();
+    // Every draw, resolve and dispatch (some on deferred contexts, among the program's events) has one row.
+    let count = |f: fn(&OutlineKind) -> bool| outline.rows.iter().filter(|r| f(&r.kind)).count();
+    assert_eq!(count(|k| matches!(k, OutlineKind::Draw(_))), capture.draw_count());
+    assert_eq!(
+        count(|k| matches!(k, OutlineKind::Resolve(_))),
+        capture.resolves().len()
+    );
+    assert_eq!(
+        count(|k| matches!(k, OutlineKind::Dispatch(_))),
+        capture.dispatches().len()
+    );
+    // testapp.c's other_events, one after another inside the "Frame" region: what each touches.
+    let start = outline
+        .rows
+        .iter()
+        .position(|r| r.kind == OutlineKind::Call("generate_mips".to_owned()))
+        .expect("GenerateMips's event");
+    let calls: Vec<(u32, String, &str)> = outline.rows[start..start + 4]
+        .iter()
+        .map(|r| {
+            let OutlineKind::Call(kind) = &r.kind else {
+                panic!("{r:?} is not a call")
+            };
+            (r.depth, kind.clone(), r.text.as_str())
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (1, "generate_mips".to_owned(), "GenerateMips(srv 8x8 R8G8B8A8_UNORM)"),
+            (
+                1,
+                "copy".to_owned(),
+                "CopySubresourceRegion(dst 8x8 R8G8B8A8_UNORM sub 0 at (2, 2, 0), src 8x8 R8G8B8A8_UNORM sub 1, \
+                 box (0, 0, 0)-(4, 4, 1))"
+            ),
+            (
+                1,
+                "clear".to_owned(),
+                "ClearUnorderedAccessViewUint(uav buffer 64 B, 1, 2, 3, 4)"
+            ),
+            (
+                1,
+                "clear".to_owned(),
+                "ClearUnorderedAccessViewFloat(uav buffer 64 B, 0.5, 0, 0, 0)"
+            ),
+        ]
+    );
+}
+
 /// A little-endian u32 the program read back (a hidden counter).
 fn word(bytes: &[u8]) -> u32 {
     u32::from_le_bytes(bytes[..4].try_into().unwrap())

@@ -1008,6 +1008,59 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
     }
 }
 
+/* TESTAPP_UNRECORDABLE's other events, on resources of their own that no draw reads (so nothing read back changes):
+   GenerateMips of an 8x8 RGBA8 texture's full chain, CopySubresourceRegion of its mip 1 (box (0, 0, 0)-(4, 4, 1))
+   to (2, 2, 0) of another 8x8 texture, and ClearUnorderedAccessViewUint (1, 2, 3, 4) then
+   ClearUnorderedAccessViewFloat (0.5, 0, 0, 0) of a 64-byte buffer through R32_UINT and R32_FLOAT views */
+static void other_events(ID3D11DeviceContext *ctx)
+{
+    ID3D11Device *device;
+    D3D11_TEXTURE2D_DESC desc = {0};
+    D3D11_UNORDERED_ACCESS_VIEW_DESC udesc = {0};
+    D3D11_BOX box = {0, 0, 0, 4, 4, 1};
+    ID3D11Texture2D *mipped, *copied;
+    ID3D11ShaderResourceView *mips_view;
+    ID3D11Buffer *buffer;
+    ID3D11UnorderedAccessView *uint_view, *float_view;
+    static const UINT uint_values[4] = {1, 2, 3, 4};
+    static const float float_values[4] = {0.5f, 0.0f, 0.0f, 0.0f};
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    desc.Width = desc.Height = 8;
+    desc.MipLevels = 0;
+    desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE;
+    desc.MiscFlags = D3D11_RESOURCE_MISC_GENERATE_MIPS;
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &mipped), "CreateTexture2D (mips)");
+    CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)mipped, NULL, &mips_view), "CreateShaderResourceView (mips)");
+    desc.MipLevels = 1;
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    desc.MiscFlags = 0;
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &copied), "CreateTexture2D (copied)");
+    buffer = make_buffer(device, D3D11_BIND_UNORDERED_ACCESS, 64, NULL, 0);
+    udesc.ViewDimension = D3D11_UAV_DIMENSION_BUFFER;
+    udesc.Buffer.NumElements = 16;
+    udesc.Format = DXGI_FORMAT_R32_UINT;
+    CHECK(ID3D11Device_CreateUnorderedAccessView(device, (ID3D11Resource *)buffer, &udesc, &uint_view), "CreateUnorderedAccessView (uint)");
+    udesc.Format = DXGI_FORMAT_R32_FLOAT;
+    CHECK(ID3D11Device_CreateUnorderedAccessView(device, (ID3D11Resource *)buffer, &udesc, &float_view), "CreateUnorderedAccessView (float)");
+
+    ID3D11DeviceContext_GenerateMips(ctx, mips_view);
+    ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)copied, 0, 2, 2, 0, (ID3D11Resource *)mipped, 1, &box);
+    ID3D11DeviceContext_ClearUnorderedAccessViewUint(ctx, uint_view, uint_values);
+    ID3D11DeviceContext_ClearUnorderedAccessViewFloat(ctx, float_view, float_values);
+
+    ID3D11UnorderedAccessView_Release(float_view);
+    ID3D11UnorderedAccessView_Release(uint_view);
+    ID3D11Buffer_Release(buffer);
+    ID3D11ShaderResourceView_Release(mips_view);
+    ID3D11Texture2D_Release(copied);
+    ID3D11Texture2D_Release(mipped);
+    ID3D11Device_Release(device);
+}
+
 /* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
    (Draw(4, 0): recorded, the texture's every sample read), then the same quad with an unordered access view bound
    too (Draw(3, 0): recorded, the view's texture before and after), and DrawAuto from a vertex buffer no stream output
@@ -1016,7 +1069,7 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
    a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)); then the coloured
    triangle through a geometry program into `t` (Draw(3, 0)), read back before and after; then the coloured
    triangle tessellated through hull and domain programs into a target of its own (Draw(3, 0)), read back before
-   and after; then stage_draws */
+   and after; then stage_draws, then other_events */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
         struct target *ms_depth)
 {
@@ -1148,6 +1201,7 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
         ID3D11DomainShader_Release(ds);
     }
     stage_draws(s, ctx);
+    other_events(ctx);
 }
 
 /* ------------------------------------------------------------------ windows */
