@@ -19,6 +19,7 @@ wine_start "$imgui_screen"
 
 wine_step "recorder: tests under Wine"
 IRIDIA_WINE_BIN="$bin" IRIDIA_WINE_SHADERS="$PWD/$wine_src/shaders" IRIDIA_WINE_OUT="$work/out" \
+  IRIDIA_WINE_CLI="$target_dir/debug/iridia" \
   cargo test --locked -p iridia-recorder --test wine -- --ignored --test-threads=1
 echo "the library's replay of the recorded capture ($work/out/replay-report.txt):" >&2
 cat "$work/out/replay-report.txt" >&2

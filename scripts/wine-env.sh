@@ -76,7 +76,10 @@ imgui_src=${IRIDIA_IMGUI_DIR:-$PWD/../shared/thirdparty/imgui}
 imgui_screen=1600x1000
 
 # Builds Dear ImGui's DirectX 11 example (examples/example_win32_directx11/main.cpp, which draws the demo window
-# every frame until its window is closed) with mingw-w64's g++ into $bin/imgui-dx11.exe. Compiling ImGui takes a
+# every frame until its window is closed) with mingw-w64's g++ into $bin/imgui-dx11.exe, with our own
+# recorder/tests/imgui/markers.cpp linked in: the linker's --wrap makes the example's calls of the DirectX 11
+# backend's Init, RenderDrawData and Shutdown go through it, which wraps each frame's render in the program's
+# markers (BeginEvent(L"ImGui")/EndEvent) and leaves ImGui's sources as they are. Compiling ImGui takes a
 # minute or two, so the build is kept: it is redone only when a source or header, the command or the compiler
 # changes (their hash is kept beside the program).
 imgui_build() {
@@ -94,12 +97,16 @@ imgui_build() {
   local command=(x86_64-w64-mingw32-g++ -O2 -std=c++17 -static -I "$imgui_src" -I "$imgui_src/backends"
     "$imgui_src/examples/example_win32_directx11/main.cpp" "$imgui_src"/imgui*.cpp
     "$imgui_src/backends/imgui_impl_dx11.cpp" "$imgui_src/backends/imgui_impl_win32.cpp"
+    recorder/tests/imgui/markers.cpp
+    -Wl,--wrap=_Z19ImGui_ImplDX11_InitP12ID3D11DeviceP19ID3D11DeviceContext
+    -Wl,--wrap=_Z29ImGui_ImplDX11_RenderDrawDataP10ImDrawData -Wl,--wrap=_Z23ImGui_ImplDX11_Shutdownv
     -o "$exe.tmp" -ld3d11 -ld3dcompiler -ldxgi -lgdi32 -ldwmapi -limm32)
   local stamp
   stamp=$({
     printf '%s\n' "${command[@]}"
     x86_64-w64-mingw32-g++ --version
     (cd "$imgui_src" && find . -type f \( -name '*.cpp' -o -name '*.h' \) -print0 | sort -z | xargs -0 sha256sum)
+    sha256sum recorder/tests/imgui/markers.cpp
   } | sha256sum | cut -d' ' -f1)
   if [ -f "$exe" ] && [ "$(cat "$exe.sha256" 2>/dev/null)" = "$stamp" ]; then
     echo "recorder: $exe is up to date with $imgui_src" >&2

@@ -16,8 +16,11 @@
 //! `CopyStructureCount`, 5.3.9) and stream output (each buffer whole before and after, with the offset its first
 //! vertex went to, 14.4: see [`ActiveCapture::filled`]). Indirect draws and `DrawAuto` are recorded as the direct
 //! calls they amount to, dispatches (section 18) with their compute stage and views, in their place in the frame.
+//! The frame's events (format 1.5: the program's markers, clears, copies, updates) are sent in the same order
+//! ([`ActiveCapture::record_event`]), a deferred context's in its command list.
 
 use crate::config::Settings;
+use crate::event::EventCall;
 use crate::job::{
     DispatchJob, DrawJob, Indirect, ResourceJob, StageJob, StreamOutputJob, TargetJob, TargetView, UavJob, WriterThread,
 };
@@ -125,8 +128,8 @@ struct PendingDispatch {
     reads: Vec<Read>,
 }
 
-/// What a deferred context's command list carries to where it runs: a recorded draw, or the entry of a draw that
-/// could not be recorded (listed in its place in submission order).
+/// What a deferred context's command list carries to where it runs, in submission order: a recorded draw or
+/// dispatch, the entry of a draw that could not be recorded, or an event (a marker, clear, copy or update).
 enum Pending {
     /// A draw with its reads.
     Draw(Box<PendingDraw>),
@@ -134,6 +137,8 @@ enum Pending {
     Dispatch(Box<PendingDispatch>),
     /// A draw listed as not recorded.
     Unrecorded(UnrecordedDrawEntry),
+    /// An event (its kind and text: `crate::event`).
+    Event(&'static str, Option<String>),
 }
 
 /// A resource's contents as last read.
@@ -165,6 +170,8 @@ pub struct ActiveCapture {
     resolves: u64,
     /// Dispatches recorded.
     dispatches: u64,
+    /// Events sent to the writer (format 1.5's `events`).
+    events: u64,
     /// The filled size of each buffer a recorded draw streamed to (D3D11.3 14.4's `BufferFilledSize`, which D3D11
     /// keeps with the buffer and never gives out): the offset the draw started at plus what its
     /// `D3D11_QUERY_SO_STATISTICS_STREAMn` query counted written (primitives times vertices a primitive times the
@@ -221,6 +228,7 @@ impl ActiveCapture {
             skipped: 0,
             resolves: 0,
             dispatches: 0,
+            events: 0,
             filled: HashMap::new(),
             stream_out_start: crate::stream_out::sequence(),
             generations: HashMap::new(),
@@ -250,7 +258,7 @@ impl ActiveCapture {
         let pending: usize = self.deferred.values().map(Vec::len).sum::<usize>()
             + self.lists.values().map(|(_, draws)| draws.len()).sum::<usize>();
         if pending > 0 {
-            log!("{pending} draws recorded on deferred contexts never ran in the capture: not written");
+            log!("{pending} draws and events recorded on deferred contexts never ran in the capture: not written");
         }
         for (call, count) in &self.unrecorded {
             log!("{count} {call} calls are not recorded (the log says why)");
@@ -263,12 +271,13 @@ impl ActiveCapture {
             "recording time on the immediate context: draws with a multisampled target {multisampled}, others {single}"
         );
         log!(
-            "capture ended: {} draws recorded, {} skipped, {} resolves recorded, {} dispatches recorded, {} staging \
-             resources made",
+            "capture ended: {} draws recorded, {} skipped, {} resolves recorded, {} dispatches recorded, {} events \
+             recorded, {} staging resources made",
             self.draws,
             self.skipped,
             self.resolves,
             self.dispatches,
+            self.events,
             self.pool.created
         );
         self.writer.close()
@@ -413,7 +422,7 @@ impl ActiveCapture {
             Ok(afters) => afters,
             Err(e) => {
                 self.discard(reads, deferred);
-                let entry = unrecorded_entry(&job, e);
+                let entry = unrecorded_entry(&job, e, context_name(context));
                 self.list_unrecorded(context, deferred, entry);
                 if let (Some(so), Some(streams)) = (&plan.stream_output, &streams) {
                     self.streamed(context, so, streams);
@@ -459,12 +468,12 @@ impl ActiveCapture {
         let results = match self.map_reads(context, pending.reads, from_command_list) {
             Ok(results) => results,
             Err(e) => {
-                let entry = unrecorded_entry(&pending.job, e);
+                let entry = unrecorded_entry(&pending.job, e, listed_context(from_command_list));
                 self.list_unrecorded(context, false, entry);
                 return;
             }
         };
-        let entry_if_lost = unrecorded_entry(&pending.job, String::new());
+        let entry_if_lost = unrecorded_entry(&pending.job, String::new(), listed_context(from_command_list));
         let mapped = pending.job.map(&mut |data| match data {
             DataRef::Ready(bytes) => Ok(bytes),
             DataRef::Read(read, sub) => results
@@ -895,7 +904,7 @@ impl ActiveCapture {
             arguments,
             auto: plan.auto,
             stream_output,
-            name: Some(context_name(context).to_owned()),
+            name: None,
             topology: plan.topology,
             input_layout: plan.input_layout.clone(),
             vertex_buffers,
@@ -2628,7 +2637,7 @@ impl ActiveCapture {
             return Err(e);
         }
         let job = DispatchJob {
-            name: Some(context_name(context).to_owned()),
+            name: None,
             groups,
             indirect,
             arguments,
@@ -2765,6 +2774,30 @@ impl ActiveCapture {
         })
     }
 
+    /// Records an event made on the context `context` (a raw `ID3D11DeviceContext`; format 1.5's `events`): named
+    /// now ([`EventCall::text`], while the program's pointers are live) and sent to the writer after the draws,
+    /// resolves and dispatches before it; on a deferred context it waits in the context's command list, like a
+    /// draw, and is sent where the list runs.
+    pub fn record_event(&mut self, context: *mut c_void, call: EventCall) {
+        // SAFETY: `context` is a live context (the hooked call's, or the one its annotation interface belongs to);
+        // borrowing adds no reference.
+        let Some(context_ref) = (unsafe { ID3D11DeviceContext::from_raw_borrowed(&context) }) else {
+            return;
+        };
+        let kind = call.kind();
+        let text = call.text();
+        // SAFETY: a live context; `GetType` only reads it.
+        if unsafe { context_ref.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
+            self.deferred
+                .entry(context as usize)
+                .or_default()
+                .push(Pending::Event(kind, text));
+        } else {
+            self.events += 1;
+            self.writer.send_event(kind, text);
+        }
+    }
+
     /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
     pub fn wrote(&mut self, resource: *mut c_void) {
         self.bump(resource as usize);
@@ -2827,6 +2860,10 @@ impl ActiveCapture {
                     Pending::Draw(draw) => self.complete(context_ref, *draw, true),
                     Pending::Dispatch(dispatch) => self.complete_dispatch(context_ref, *dispatch, true),
                     Pending::Unrecorded(entry) => self.writer.send_unrecorded(entry),
+                    Pending::Event(kind, text) => {
+                        self.events += 1;
+                        self.writer.send_event(kind, text);
+                    }
                 }
             }
         }
@@ -2834,7 +2871,8 @@ impl ActiveCapture {
     }
 }
 
-/// The name a draw's entry gets: which kind of context it was issued on.
+/// The name an unrecorded draw's entry gets: which kind of context it was issued on. (Recorded draws and
+/// dispatches get none: the library names them by their call and state, and the frame's markers place them.)
 fn context_name(context: &ID3D11DeviceContext) -> &'static str {
     // SAFETY: a live context; `GetType` only reads it.
     if unsafe { context.GetType() } == D3D11_DEVICE_CONTEXT_DEFERRED {
@@ -2844,9 +2882,19 @@ fn context_name(context: &ID3D11DeviceContext) -> &'static str {
     }
 }
 
-/// The entry listing `job` as not recorded, for `reason`: its call, context and targets (each surface's view
-/// format, size and the resource's sample count).
-fn unrecorded_entry<D>(job: &DrawJob<D>, reason: String) -> UnrecordedDrawEntry {
+/// The context an unrecorded draw mapped on the immediate context came from: a command list's (a deferred
+/// context) or the immediate context's own.
+fn listed_context(from_command_list: bool) -> &'static str {
+    if from_command_list {
+        "deferred context"
+    } else {
+        "immediate context"
+    }
+}
+
+/// The entry listing `job` as not recorded, for `reason`: its call, context (`context`, named by
+/// [`context_name`]) and targets (each surface's view format, size and the resource's sample count).
+fn unrecorded_entry<D>(job: &DrawJob<D>, reason: String, context: &str) -> UnrecordedDrawEntry {
     let targets = job
         .targets
         .iter()
@@ -2867,7 +2915,7 @@ fn unrecorded_entry<D>(job: &DrawJob<D>, reason: String) -> UnrecordedDrawEntry 
         .collect();
     UnrecordedDrawEntry {
         before_draw: 0,
-        name: job.name.clone(),
+        name: Some(context.to_owned()),
         api_call: Some(job.api_call()),
         reason,
         targets,

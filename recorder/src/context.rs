@@ -7,8 +7,12 @@
 //! offsets are kept always (`crate::stream_out`).
 //! `ResolveSubresource` is recorded too (format 1.2's `resolves`), on the immediate context, and so are `Dispatch`
 //! and `DispatchIndirect` (format 1.3's dispatches); the indirect draws are recorded as the direct calls their
-//! arguments make (format 1.4's `indirect`), and `DrawAuto` as the `Draw` it amounts to.
+//! arguments make (format 1.4's `indirect`), and `DrawAuto` as the `Draw` it amounts to. The frame's events (format
+//! 1.5) are recorded in their place among them: the program's markers through the contexts'
+//! `ID3DUserDefinedAnnotation` (`BeginEvent`, `EndEvent`, `SetMarker`), and the clears, copies, updates and
+//! `GenerateMips` (`crate::event`).
 
+use crate::event::{EventCall, wide_text};
 use crate::recorder::{self, observing};
 use crate::vtable::{hooked_slot, original, slot};
 use iridia::api::draw::DrawCall;
@@ -16,7 +20,7 @@ use std::ffi::c_void;
 use windows::Win32::Foundation::{E_FAIL, RECT};
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
-use windows::core::{BOOL, HRESULT, Interface};
+use windows::core::{BOOL, HRESULT, Interface, PCWSTR};
 
 hooked_slot!(DRAW, DrawFn, (u32, u32));
 hooked_slot!(DRAW_INDEXED, DrawIndexedFn, (u32, u32, i32));
@@ -79,6 +83,9 @@ hooked_slot!(DISCARD_RESOURCE, DiscardResourceFn, (*mut c_void));
 hooked_slot!(DISCARD_VIEW, DiscardViewFn, (*mut c_void));
 hooked_slot!(CLEAR_VIEW, ClearViewFn, (*mut c_void, *const f32, *const RECT, u32));
 hooked_slot!(DISCARD_VIEW1, DiscardView1Fn, (*mut c_void, *const RECT, u32));
+hooked_slot!(BEGIN_EVENT, BeginEventFn, (PCWSTR) -> i32);
+hooked_slot!(END_EVENT, EndEventFn, () -> i32);
+hooked_slot!(SET_MARKER, SetMarkerFn, (PCWSTR));
 
 unsafe extern "system" fn draw(this: *mut c_void, vertex_count: u32, start_vertex: u32) {
     let original = original!(DRAW, this, DrawFn);
@@ -292,6 +299,15 @@ unsafe extern "system" fn update_subresource(
     let original = original!(UPDATE_SUBRESOURCE, this, UpdateSubresourceFn);
     if observing() {
         recorder::wrote(resource);
+        // SAFETY: the API's contract: `region` is null or a box.
+        let region = unsafe { region.as_ref() }.copied();
+        let call = EventCall::Update {
+            call: "UpdateSubresource",
+            destination: resource,
+            subresource,
+            region,
+        };
+        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch) }
@@ -310,6 +326,15 @@ unsafe extern "system" fn update_subresource1(
     let original = original!(UPDATE_SUBRESOURCE1, this, UpdateSubresource1Fn);
     if observing() {
         recorder::wrote(resource);
+        // SAFETY: the API's contract: `region` is null or a box.
+        let region = unsafe { region.as_ref() }.copied();
+        let call = EventCall::Update {
+            call: "UpdateSubresource1",
+            destination: resource,
+            subresource,
+            region,
+        };
+        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch, flags) }
@@ -319,6 +344,7 @@ unsafe extern "system" fn copy_resource(this: *mut c_void, destination: *mut c_v
     let original = original!(COPY_RESOURCE, this, CopyResourceFn);
     if observing() {
         recorder::wrote(destination);
+        recorder::record_event(this, EventCall::CopyResource { destination, source });
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, destination, source) }
@@ -339,6 +365,18 @@ unsafe extern "system" fn copy_subresource_region(
     let original = original!(COPY_SUBRESOURCE_REGION, this, CopySubresourceRegionFn);
     if observing() {
         recorder::wrote(destination);
+        // SAFETY: the API's contract: `region` is null or a box.
+        let region = unsafe { region.as_ref() }.copied();
+        let call = EventCall::CopyRegion {
+            call: "CopySubresourceRegion",
+            destination,
+            destination_subresource,
+            at: [x, y, z],
+            source,
+            source_subresource,
+            region,
+        };
+        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {
@@ -372,6 +410,18 @@ unsafe extern "system" fn copy_subresource_region1(
     let original = original!(COPY_SUBRESOURCE_REGION1, this, CopySubresourceRegion1Fn);
     if observing() {
         recorder::wrote(destination);
+        // SAFETY: the API's contract: `region` is null or a box.
+        let region = unsafe { region.as_ref() }.copied();
+        let call = EventCall::CopyRegion {
+            call: "CopySubresourceRegion1",
+            destination,
+            destination_subresource,
+            at: [x, y, z],
+            source,
+            source_subresource,
+            region,
+        };
+        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {
@@ -403,6 +453,9 @@ unsafe extern "system" fn clear_render_target_view(this: *mut c_void, view: *mut
     let original = original!(CLEAR_RTV, this, ClearRtvFn);
     if observing() {
         recorder::wrote_view(view);
+        // SAFETY: the API's contract: `color` is four floats (null is read as none).
+        let color = unsafe { four(color) };
+        recorder::record_event(this, EventCall::ClearRenderTarget { view, color });
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, color) }
@@ -418,6 +471,13 @@ unsafe extern "system" fn clear_depth_stencil_view(
     let original = original!(CLEAR_DSV, this, ClearDsvFn);
     if observing() {
         recorder::wrote_view(view);
+        let call = EventCall::ClearDepthStencil {
+            view,
+            flags,
+            depth,
+            stencil,
+        };
+        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, flags, depth, stencil) }
@@ -427,6 +487,9 @@ unsafe extern "system" fn clear_uav_uint(this: *mut c_void, view: *mut c_void, v
     let original = original!(CLEAR_UAV_UINT, this, ClearUavUintFn);
     if observing() {
         recorder::wrote_view(view);
+        // SAFETY: the API's contract: `values` is four integers (null is read as none).
+        let values = unsafe { four(values) };
+        recorder::record_event(this, EventCall::ClearUavUint { view, values });
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, values) }
@@ -436,6 +499,9 @@ unsafe extern "system" fn clear_uav_float(this: *mut c_void, view: *mut c_void, 
     let original = original!(CLEAR_UAV_FLOAT, this, ClearUavFloatFn);
     if observing() {
         recorder::wrote_view(view);
+        // SAFETY: the API's contract: `values` is four floats (null is read as none).
+        let values = unsafe { four(values) };
+        recorder::record_event(this, EventCall::ClearUavFloat { view, values });
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, values) }
@@ -445,6 +511,7 @@ unsafe extern "system" fn generate_mips(this: *mut c_void, view: *mut c_void) {
     let original = original!(GENERATE_MIPS, this, GenerateMipsFn);
     if observing() {
         recorder::wrote_view(view);
+        recorder::record_event(this, EventCall::GenerateMips { view });
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view) }
@@ -524,9 +591,56 @@ unsafe extern "system" fn clear_view(
     let original = original!(CLEAR_VIEW, this, ClearViewFn);
     if observing() {
         recorder::wrote_view(view);
+        // SAFETY: the API's contract: `color` is four floats (null is read as none).
+        let color = unsafe { four(color) };
+        let rects = if rects.is_null() { 0 } else { count };
+        recorder::record_event(this, EventCall::ClearView { view, color, rects });
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, view, color, rects, count) }
+}
+
+/// The four values at `values`, or `None` for a null pointer.
+///
+/// # Safety
+/// `values` must be null or point at four readable values.
+unsafe fn four<T: Copy>(values: *const T) -> Option<[T; 4]> {
+    // SAFETY: the caller's contract.
+    unsafe { values.cast::<[T; 4]>().as_ref() }.copied()
+}
+
+/// `ID3DUserDefinedAnnotation::BeginEvent`: a `begin` event named by the text, then the real call.
+unsafe extern "system" fn begin_event(this: *mut c_void, name: PCWSTR) -> i32 {
+    let original = original!(BEGIN_EVENT, this, BeginEventFn, -1);
+    if observing() {
+        // SAFETY: the API's contract: `name` is a zero-terminated string.
+        let text = unsafe { wide_text(name) };
+        recorder::record_annotation(this, EventCall::Begin(text));
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, name) }
+}
+
+/// `ID3DUserDefinedAnnotation::EndEvent`: an `end` event, then the real call.
+unsafe extern "system" fn end_event(this: *mut c_void) -> i32 {
+    let original = original!(END_EVENT, this, EndEventFn, -1);
+    if observing() {
+        recorder::record_annotation(this, EventCall::End);
+    }
+    // SAFETY: the program's call, passed through unchanged.
+    unsafe { original(this) }
+}
+
+/// `ID3DUserDefinedAnnotation::SetMarker`: a `marker` event named by the text, then the real call.
+unsafe extern "system" fn set_marker(this: *mut c_void, name: PCWSTR) {
+    let original = original!(SET_MARKER, this, SetMarkerFn);
+    if observing() {
+        // SAFETY: the API's contract: `name` is a zero-terminated string.
+        let text = unsafe { wide_text(name) };
+        recorder::record_annotation(this, EventCall::Marker(text));
+    }
+    // SAFETY: the program's arguments, passed through unchanged.
+    unsafe { original(this, name) }
 }
 
 unsafe extern "system" fn execute_command_list(this: *mut c_void, list: *mut c_void, restore_state: BOOL) {
@@ -626,8 +740,34 @@ fn patch_context1_slots(raw: *mut c_void) {
     patch!(DISCARD_VIEW1, DiscardView1, discard_view1);
 }
 
-/// Hooks `context` on every interface version `QueryInterface` says it has.
+/// Patches the `ID3DUserDefinedAnnotation` slots of the vtable of `raw` (a context's annotation interface).
+fn patch_annotation_slots(raw: *mut c_void) {
+    macro_rules! patch {
+        ($table:ident, $field:ident, $hook:ident) => {
+            // SAFETY: `raw` is a live `ID3DUserDefinedAnnotation`, whose vtable has this slot; the hook has the
+            // slot's signature.
+            unsafe {
+                $table.patch(
+                    raw,
+                    slot!(ID3DUserDefinedAnnotation_Vtbl, $field),
+                    $hook as *const () as usize,
+                    stringify!($field),
+                )
+            };
+        };
+    }
+    patch!(BEGIN_EVENT, BeginEvent, begin_event);
+    patch!(END_EVENT, EndEvent, end_event);
+    patch!(SET_MARKER, SetMarker, set_marker);
+}
+
+/// Hooks `context` on every interface version `QueryInterface` says it has, and its `ID3DUserDefinedAnnotation`
+/// (the interface a program gets by `QueryInterface` on the context: every object of its class shares the vtable
+/// patched here, so the one the program receives is hooked whenever it asks).
 pub fn hook_context(context: &ID3D11DeviceContext) {
+    if let Ok(annotation) = context.cast::<ID3DUserDefinedAnnotation>() {
+        patch_annotation_slots(annotation.as_raw());
+    }
     patch_context_slots(context.as_raw());
     let later = [
         context.cast::<ID3D11DeviceContext1>().ok().map(|c| c.as_raw()),

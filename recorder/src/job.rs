@@ -1,7 +1,8 @@
 //! A recorded draw on its way to the capture file: [`DrawJob`] holds the draw's state and its data — of type `D`,
 //! which is a reference to a pending read while the recorder gathers it and the bytes once read — and the writer
 //! thread turns it into a manifest entry, hashing and compressing its blobs ([`WriterThread`]). A dispatch travels
-//! the same way as a [`DispatchJob`], placed after the draws and resolves the writer has added.
+//! the same way as a [`DispatchJob`], placed after the draws and resolves the writer has added, and an event (format
+//! 1.5: a marker, clear, copy or update, `crate::event`) as its kind and text, placed after everything before it.
 
 use crate::log::log;
 use crate::readback::Bytes;
@@ -632,6 +633,9 @@ enum Message {
     Resolve(Box<ResolveRecord<Vec<u8>>>),
     /// A dispatch, listed after the draws and resolves sent before it (format 1.3's `dispatches`).
     Dispatch(Box<DispatchJob<Bytes>>),
+    /// An event (format 1.5's `events`: its kind and text), placed after the draws, resolves and dispatches sent
+    /// before it.
+    Event(&'static str, Option<String>),
 }
 
 /// The thread that hashes, compresses and writes a capture's draws as they come, snapshotting the manifest and
@@ -704,6 +708,16 @@ impl WriterThread {
         }
     }
 
+    /// Queues an event of kind `kind` (`begin`, `clear`, ...) with its text, to be placed after the draws,
+    /// resolves and dispatches queued before it.
+    pub fn send_event(&self, kind: &'static str, text: Option<String>) {
+        if let Some(sender) = &self.sender
+            && sender.send(Message::Event(kind, text)).is_err()
+        {
+            log!("the writer thread has stopped; an event is lost");
+        }
+    }
+
     /// Lets the thread write what is queued and the manifest, without waiting for it: gives the thread, to be
     /// joined where the program can wait (see `recorder::wait_for_writers`).
     pub fn close(mut self) -> Option<JoinHandle<()>> {
@@ -750,6 +764,7 @@ fn run(mut writer: Writer, receiver: Receiver<Message>, snapshot_draws: u64, fin
                     log!("a dispatch is not written: {e}");
                 }
             }
+            Message::Event(kind, text) => writer.add_event(kind, text.as_deref()),
         }
     }
     if let Some(why) = writer.failed() {

@@ -31,6 +31,8 @@ mod device;
 #[cfg(windows)]
 mod dxgi;
 #[cfg(windows)]
+mod event;
+#[cfg(windows)]
 mod exports;
 #[cfg(windows)]
 mod job;

@@ -7,6 +7,7 @@
 
 use crate::capture::ActiveCapture;
 use crate::config::Settings;
+use crate::event::EventCall;
 use crate::log::log;
 use iridia::api::draw::DrawCall;
 use std::cell::Cell;
@@ -16,8 +17,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use windows::Win32::Graphics::Direct3D11::{ID3D11DeviceContext, ID3DUserDefinedAnnotation};
 use windows::Win32::System::LibraryLoader::GetModuleFileNameW;
 use windows::Win32::UI::Input::KeyboardAndMouse::GetAsyncKeyState;
+use windows::core::Interface;
 
 /// Whether a capture is running.
 static CAPTURING: AtomicBool = AtomicBool::new(false);
@@ -373,6 +376,24 @@ pub fn record_auto(this: *mut c_void, run: impl FnOnce()) {
     };
     with_capture(|active| active.record_auto(this, &mut draw));
     draw();
+}
+
+/// Records an event (a clear, copy, update or mip generation) made on the context `context` while a capture runs.
+pub fn record_event(context: *mut c_void, call: EventCall) {
+    with_capture(|active| active.record_event(context, call));
+}
+
+/// Records a marker event made through the `ID3DUserDefinedAnnotation` interface `annotation` of a context while a
+/// capture runs: placed by the context it belongs to (found through `QueryInterface`).
+pub fn record_annotation(annotation: *mut c_void, call: EventCall) {
+    let _inside = Inside::enter();
+    // SAFETY: `annotation` is the live interface the hooked call was made on; borrowing adds no reference.
+    let Some(context) = (unsafe { ID3DUserDefinedAnnotation::from_raw_borrowed(&annotation) })
+        .and_then(|a| a.cast::<ID3D11DeviceContext>().ok())
+    else {
+        return;
+    };
+    with_capture(|active| active.record_event(context.as_raw(), call));
 }
 
 /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.

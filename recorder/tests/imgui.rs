@@ -218,6 +218,57 @@ fn every_draw_of_the_frame_is_recorded() {
 
 #[test]
 #[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
+fn every_draw_is_in_the_imgui_region_and_named_by_its_call_and_target() {
+    use iridia::capture::outline::OutlineKind;
+    let capture = capture();
+    assert!(capture.events_problem().is_none(), "{:?}", capture.events_problem());
+    // recorder/tests/imgui/markers.cpp wraps the backend's ImGui_ImplDX11_RenderDrawData, which makes every draw of
+    // the frame, in BeginEvent(L"ImGui")/EndEvent: one region at the top, holding every draw.
+    let outline = capture.outline();
+    let groups: Vec<(u32, &str)> = outline
+        .rows
+        .iter()
+        .filter(|r| matches!(r.kind, OutlineKind::Group { .. }))
+        .map(|r| (r.depth, r.text.as_str()))
+        .collect();
+    assert_eq!(groups, [(0, "ImGui")]);
+    let paths = outline.draw_paths(capture.draw_count());
+    assert!(!paths.is_empty());
+    for (index, path) in paths.iter().enumerate() {
+        assert_eq!(path, &["ImGui"], "draw {index}");
+    }
+    // main.cpp clears the back buffer (ClearRenderTargetView) before it renders ImGui's draw data: a clear before
+    // the region.
+    let first_clear = outline
+        .rows
+        .iter()
+        .position(|r| r.kind == OutlineKind::Call("clear".to_owned()))
+        .expect("the back buffer's clear");
+    let region = outline
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, OutlineKind::Group { .. }))
+        .unwrap();
+    assert!(first_clear < region, "{:?}", outline.rows);
+    assert!(
+        outline.rows[first_clear].text.starts_with("ClearRenderTargetView(rt "),
+        "{}",
+        outline.rows[first_clear].text
+    );
+    // The recorder names no draw: each is named by its call and target (the back buffer, render target 0).
+    for draw in capture.draws() {
+        assert_eq!(draw.name, None, "draw {}", draw.index);
+        let label = draw.label();
+        assert!(
+            label.starts_with("DrawIndexed(") && label.contains(" → rt0 "),
+            "draw {}: {label}",
+            draw.index
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs Wine: scripts/test-recorder.sh runs it"]
 fn the_draws_hold_imguis_state_scissored_blended_from_mapped_buffers() {
     let mut capture = capture();
     let mut scissors = Vec::new();

@@ -25,7 +25,11 @@
  *  12  a quad sampling the resolved target through a linear sampler
  * then Present on swap chain A; and on device B (D3D11CreateDevice, swap chain through IDXGIFactory::CreateSwapChain):
  *  13  a triangle into B's back buffer
- * then Present on swap chain B. It prints the longest Present it made (the recorder must not make a Present wait for
+ * then Present on swap chain B. Device A's draws are wrapped in the program's markers (ID3DUserDefinedAnnotation,
+ * from QueryInterface on the contexts): a region "Frame" from before the first clears to after draw 12, holding
+ * "Immediate paths" (draws 0 to 3, a point marker "Textured quad" before draw 3), "Deferred contexts" (draws 4 and 5;
+ * draw 4 inside a region "Command list" begun and ended on its deferred context) and "Two targets" (the clears of
+ * draws 7 and 8, and the draws). It prints the longest Present it made (the recorder must not make a Present wait for
  * its writer thread), then releases both swap chains (where the recorder waits for its writers) and exits.
  * In frame CHECKED_FRAME it reads back every target the draw writes before and after each draw (for the deferred
  * draws: before and after ExecuteCommandList; for the multisampled draws 10 and 11 through copies and its own
@@ -1004,6 +1008,59 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
     }
 }
 
+/* TESTAPP_UNRECORDABLE's other events, on resources of their own that no draw reads (so nothing read back changes):
+   GenerateMips of an 8x8 RGBA8 texture's full chain, CopySubresourceRegion of its mip 1 (box (0, 0, 0)-(4, 4, 1))
+   to (2, 2, 0) of another 8x8 texture, and ClearUnorderedAccessViewUint (1, 2, 3, 4) then
+   ClearUnorderedAccessViewFloat (0.5, 0, 0, 0) of a 64-byte buffer through R32_UINT and R32_FLOAT views */
+static void other_events(ID3D11DeviceContext *ctx)
+{
+    ID3D11Device *device;
+    D3D11_TEXTURE2D_DESC desc = {0};
+    D3D11_UNORDERED_ACCESS_VIEW_DESC udesc = {0};
+    D3D11_BOX box = {0, 0, 0, 4, 4, 1};
+    ID3D11Texture2D *mipped, *copied;
+    ID3D11ShaderResourceView *mips_view;
+    ID3D11Buffer *buffer;
+    ID3D11UnorderedAccessView *uint_view, *float_view;
+    static const UINT uint_values[4] = {1, 2, 3, 4};
+    static const float float_values[4] = {0.5f, 0.0f, 0.0f, 0.0f};
+    ID3D11DeviceContext_GetDevice(ctx, &device);
+    desc.Width = desc.Height = 8;
+    desc.MipLevels = 0;
+    desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc.Count = 1;
+    desc.Usage = D3D11_USAGE_DEFAULT;
+    desc.BindFlags = D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE;
+    desc.MiscFlags = D3D11_RESOURCE_MISC_GENERATE_MIPS;
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &mipped), "CreateTexture2D (mips)");
+    CHECK(ID3D11Device_CreateShaderResourceView(device, (ID3D11Resource *)mipped, NULL, &mips_view), "CreateShaderResourceView (mips)");
+    desc.MipLevels = 1;
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    desc.MiscFlags = 0;
+    CHECK(ID3D11Device_CreateTexture2D(device, &desc, NULL, &copied), "CreateTexture2D (copied)");
+    buffer = make_buffer(device, D3D11_BIND_UNORDERED_ACCESS, 64, NULL, 0);
+    udesc.ViewDimension = D3D11_UAV_DIMENSION_BUFFER;
+    udesc.Buffer.NumElements = 16;
+    udesc.Format = DXGI_FORMAT_R32_UINT;
+    CHECK(ID3D11Device_CreateUnorderedAccessView(device, (ID3D11Resource *)buffer, &udesc, &uint_view), "CreateUnorderedAccessView (uint)");
+    udesc.Format = DXGI_FORMAT_R32_FLOAT;
+    CHECK(ID3D11Device_CreateUnorderedAccessView(device, (ID3D11Resource *)buffer, &udesc, &float_view), "CreateUnorderedAccessView (float)");
+
+    ID3D11DeviceContext_GenerateMips(ctx, mips_view);
+    ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)copied, 0, 2, 2, 0, (ID3D11Resource *)mipped, 1, &box);
+    ID3D11DeviceContext_ClearUnorderedAccessViewUint(ctx, uint_view, uint_values);
+    ID3D11DeviceContext_ClearUnorderedAccessViewFloat(ctx, float_view, float_values);
+
+    ID3D11UnorderedAccessView_Release(float_view);
+    ID3D11UnorderedAccessView_Release(uint_view);
+    ID3D11Buffer_Release(buffer);
+    ID3D11ShaderResourceView_Release(mips_view);
+    ID3D11Texture2D_Release(copied);
+    ID3D11Texture2D_Release(mipped);
+    ID3D11Device_Release(device);
+}
+
 /* TESTAPP_UNRECORDABLE's draws: a quad reading sample 0 of the multisampled colour target through a Texture2DMS view
    (Draw(4, 0): recorded, the texture's every sample read), then the same quad with an unordered access view bound
    too (Draw(3, 0): recorded, the view's texture before and after), and DrawAuto from a vertex buffer no stream output
@@ -1012,7 +1069,7 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
    a triangle into a 4x colour target made without the shader-resource bind flag (Draw(3, 0)); then the coloured
    triangle through a geometry program into `t` (Draw(3, 0)), read back before and after; then the coloured
    triangle tessellated through hull and domain programs into a target of its own (Draw(3, 0)), read back before
-   and after; then stage_draws */
+   and after; then stage_draws, then other_events */
 static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct target *t, struct target *ms,
         struct target *ms_depth)
 {
@@ -1144,6 +1201,7 @@ static void unrecordable_draws(struct scene *s, ID3D11DeviceContext *ctx, struct
         ID3D11DomainShader_Release(ds);
     }
     stage_draws(s, ctx);
+    other_events(ctx);
 }
 
 /* ------------------------------------------------------------------ windows */
@@ -1297,6 +1355,7 @@ int main(int argc, char **argv)
     UINT layer_texels[3 * 16], cube_texels[6 * 16], grey[64];
     int i;
     ID3D11Buffer *cb_deferred, *cb_deferred1;
+    ID3DUserDefinedAnnotation *annotation, *deferred_annotation;
     HWND window_a, window_b;
     int frames, checked_frame, frame;
     char path[MAX_PATH * 2];
@@ -1328,6 +1387,10 @@ int main(int argc, char **argv)
     CHECK(ID3D11Device_QueryInterface(device_a, &IID_ID3D11Device1, (void **)&device_a1), "QueryInterface(ID3D11Device1)");
     CHECK(ID3D11Device1_CreateDeferredContext1(device_a1, 0, &deferred1), "CreateDeferredContext1");
     CHECK(ID3D11DeviceContext1_QueryInterface(deferred1, &IID_ID3D11DeviceContext, (void **)&deferred1_base), "QueryInterface");
+    CHECK(ID3D11DeviceContext_QueryInterface(ctx_out, &IID_ID3DUserDefinedAnnotation, (void **)&annotation),
+            "QueryInterface(ID3DUserDefinedAnnotation)");
+    CHECK(ID3D11DeviceContext_QueryInterface(deferred, &IID_ID3DUserDefinedAnnotation, (void **)&deferred_annotation),
+            "QueryInterface(ID3DUserDefinedAnnotation) of a deferred context");
     cb_deferred = make_buffer(device_a, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
     cb_deferred1 = make_buffer(device_a, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
     rt0 = make_target(device_a, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
@@ -1376,11 +1439,14 @@ int main(int argc, char **argv)
         ID3D11CommandList *list;
         checked = frame == checked_frame;
 
+        /* the program's markers (see the header): a region "Frame" around device A's draws */
+        ID3DUserDefinedAnnotation_BeginEvent(annotation, L"Frame");
         ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt0.rtv, clear0);
         ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt1.rtv, clear1);
         ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt2.rtv, clear0);
         ID3D11DeviceContext_ClearDepthStencilView(ctx_out, depth.dsv, D3D11_CLEAR_DEPTH, 1.0f, 0);
 
+        ID3DUserDefinedAnnotation_BeginEvent(annotation, L"Immediate paths");
         /* 0: the out-parameter context, DrawIndexed */
         bind_color(&a, ctx_out, rt0.rtv, depth.dsv, a.cb_draw, 64.0f, 64.0f);
         set_draw_constants(ctx_out, a.cb_draw, t, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f);
@@ -1404,6 +1470,7 @@ int main(int argc, char **argv)
         }
 
         /* 3: a resource's GetDevice, then GetImmediateContext; DrawIndexedInstanced, a textured quad, blended */
+        ID3DUserDefinedAnnotation_SetMarker(annotation, L"Textured quad");
         {
             UINT stride = 20, offset = 0;
             ID3D11DeviceContext_IASetInputLayout(ctx_texture, a.layout_textured);
@@ -1420,10 +1487,16 @@ int main(int argc, char **argv)
             ID3D11DeviceContext_OMSetBlendState(ctx_texture, NULL, NULL, 0xffffffff);
         }
 
-        /* 4: a deferred context: Draw into render target 1, its own dynamic constant buffer */
+        ID3DUserDefinedAnnotation_EndEvent(annotation);
+
+        /* 4: a deferred context: Draw into render target 1, its own dynamic constant buffer; a region of its own on
+           the deferred context, which runs where its command list does */
+        ID3DUserDefinedAnnotation_BeginEvent(annotation, L"Deferred contexts");
         bind_color(&a, deferred, rt1.rtv, NULL, cb_deferred, 32.0f, 32.0f);
         set_draw_constants(deferred, cb_deferred, -0.1f, 0.05f, 0.9f, 0.7f, 1.0f, 1.0f);
+        ID3DUserDefinedAnnotation_BeginEvent(deferred_annotation, L"Command list");
         ID3D11DeviceContext_Draw(deferred, 3, 0);
+        ID3DUserDefinedAnnotation_EndEvent(deferred_annotation);
         CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
         check_target(ctx_out, 4, "rt1", &rt1, 0);
         ID3D11DeviceContext_ExecuteCommandList(ctx_out, list, FALSE);
@@ -1452,6 +1525,7 @@ int main(int argc, char **argv)
             ID3D11CommandList_Release(list);
             ID3D11RasterizerState_Release(scissored);
         }
+        ID3DUserDefinedAnnotation_EndEvent(annotation);
 
         /* 6: the back buffer of swap chain A: a quad sampling render target 0 through a linear sampler */
         {
@@ -1483,6 +1557,7 @@ int main(int argc, char **argv)
         /* 7, 8: two render targets at once and a D24S8 depth-stencil target, the stencil cleared to 0 and tested */
         {
             ID3D11RenderTargetView *rtvs[2] = {rt3.rtv, rt4.rtv};
+            ID3DUserDefinedAnnotation_BeginEvent(annotation, L"Two targets");
             ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt3.rtv, clear0);
             ID3D11DeviceContext_ClearRenderTargetView(ctx_out, rt4.rtv, clear1);
             ID3D11DeviceContext_ClearDepthStencilView(ctx_out, depth24.dsv, D3D11_CLEAR_DEPTH | D3D11_CLEAR_STENCIL, 1.0f, 0);
@@ -1498,6 +1573,7 @@ int main(int argc, char **argv)
             check_target(ctx_out, 8, "mrt0", &rt3, 0); check_target(ctx_out, 8, "mrt1", &rt4, 0); check_target(ctx_out, 8, "depth24", &depth24, 0);
             ID3D11DeviceContext_Draw(ctx_out, 3, 0);
             check_target(ctx_out, 8, "mrt0", &rt3, 1); check_target(ctx_out, 8, "mrt1", &rt4, 1); check_target(ctx_out, 8, "depth24", &depth24, 1);
+            ID3DUserDefinedAnnotation_EndEvent(annotation);
         }
 
         /* 9: a quad sampling a texture array, a cube map, a dynamic texture mapped now and a texture updated now */
@@ -1568,6 +1644,7 @@ int main(int argc, char **argv)
             check_target(ctx_out, 12, "rt6", &rt6, 1);
             ID3D11DeviceContext_PSSetShaderResources(ctx_out, 0, 1, &none);
         }
+        ID3DUserDefinedAnnotation_EndEvent(annotation);
         timed_present(chain_a);
 
         /* 13: device B: a triangle into B's back buffer */
@@ -1586,6 +1663,8 @@ int main(int argc, char **argv)
     }
     fclose(listing);
     printf("testapp: longest Present %.1f ms\n", longest_present_ms);
+    ID3DUserDefinedAnnotation_Release(annotation);
+    ID3DUserDefinedAnnotation_Release(deferred_annotation);
     IDXGISwapChain_Release(chain_a);
     IDXGISwapChain_Release(chain_b);
     printf("testapp: %d frames drawn\n", frames);
