@@ -250,6 +250,23 @@ impl Capture {
         answer(self.inner.trace_vertex(index(draw), vertex_id, instance_id))
     }
 
+    /// Draw `draw`'s `stage` program (vs, ps, gs, hs, ds; edited, if it is) as a listing.
+    pub fn program_listing(&mut self, draw: u32, stage: &str) -> Result<JsValue, JsValue> {
+        answer(self.inner.program_listing(index(draw), stage))
+    }
+
+    /// `ProgramEditResult`: assembles `listing` and, if it assembles, makes it draw `draw`'s `stage` program for its
+    /// next replays.
+    pub fn set_program_edit(&mut self, draw: u32, stage: &str, listing: &str) -> Result<JsValue, JsValue> {
+        answer(self.inner.set_program_edit(index(draw), stage, listing))
+    }
+
+    /// Drops draw `draw`'s edit of `stage` (of every stage when `stage` is empty).
+    pub fn clear_program_edit(&mut self, draw: u32, stage: &str) -> Result<JsValue, JsValue> {
+        let stage = (!stage.is_empty()).then_some(stage);
+        answer(self.inner.clear_program_edit(index(draw), stage))
+    }
+
     /// `DispatchResult`: replays dispatch `dispatch` (its list status then says how it compares).
     pub fn replay_dispatch(&mut self, dispatch: u32) -> Result<JsValue, JsValue> {
         answer(self.inner.replay_dispatch(index(dispatch)))

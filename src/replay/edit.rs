@@ -11,7 +11,7 @@ use crate::{Error, Result};
 use std::sync::Arc;
 
 /// A program stage of a draw an edit may replace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EditStage {
     /// The vertex program.

@@ -28,6 +28,7 @@
 
 mod dispatch;
 mod display;
+mod edit;
 mod explain;
 mod inspect;
 mod texels;
@@ -344,6 +345,10 @@ pub struct ViewerCapture {
     explaining: Option<Explaining>,
     /// Finished explanations, by draw.
     explanations: BTreeMap<usize, Explained>,
+    /// Programs edited in the viewer, by draw and stage, put in place of the recorded ones ([`edit`]).
+    edits: BTreeMap<(usize, crate::replay::edit::EditStage), Arc<[u8]>>,
+    /// Each edited draw's status with its recorded programs, from before its first edit.
+    originals: BTreeMap<usize, DrawStatus>,
 }
 
 impl std::fmt::Debug for ViewerCapture {
@@ -404,6 +409,8 @@ impl ViewerCapture {
             variants: crate::draw::Variants::NONE,
             explaining: None,
             explanations: BTreeMap::new(),
+            edits: BTreeMap::new(),
+            originals: BTreeMap::new(),
         })
     }
 
@@ -529,7 +536,8 @@ impl ViewerCapture {
         if index >= count {
             return Err(no_draw(index, count));
         }
-        let draw = Arc::new(self.capture.draw(index)?);
+        let read = Arc::new(self.capture.draw(index)?);
+        let draw = self.with_edits(index, read)?;
         self.read.push_back((index, draw.clone()));
         while self.read.len() > KEPT_DRAWS {
             self.read.pop_front();

@@ -1384,3 +1384,54 @@ fn clicking_a_dispatch_element_names_the_thread_that_wrote_it() {
         ErrorKind::Request
     );
 }
+
+#[test]
+fn an_edited_program_replays_in_place_of_the_recorded_one_and_a_bad_listing_names_its_line() {
+    let mut capture = open("02-alpha-blend.iridia");
+    replay(&mut capture, 0, u64::MAX);
+    let before = capture.compare(0).unwrap();
+    let DrawStatus::Matches { .. } = before.status else {
+        panic!("draw 0 matches as recorded: {:?}", before.status)
+    };
+    let listing = capture.program_listing(0, "ps").unwrap();
+    assert!(listing.contains("mov o0.xyzw, r0.xyzw"), "{listing}");
+    // a listing that does not assemble changes nothing and names its line
+    let broken = listing.replacen("mov o0.xyzw, r0.xyzw", "mvo o0.xyzw, r0.xyzw", 1);
+    let line = broken.lines().position(|l| l.starts_with("mvo ")).unwrap() as u32 + 1;
+    let refused = capture.set_program_edit(0, "ps", &broken).unwrap();
+    assert!(!refused.accepted);
+    assert_eq!(refused.line, Some(line), "{:?}", refused.error);
+    assert!(capture.edited_stages(0).is_empty());
+    // the edit: pure red out
+    let red = listing.replacen("mov o0.xyzw, r0.xyzw", "mov o0.xyzw, l(1.0, 0.0, 0.0, 1.0)", 1);
+    let accepted = capture.set_program_edit(0, "ps", &red).unwrap();
+    assert!(accepted.accepted, "{:?}", accepted.error);
+    assert!(matches!(accepted.original, Some(DrawStatus::Matches { .. })));
+    assert_eq!(capture.edited_stages(0), ["ps"]);
+    let now = capture.program_listing(0, "ps").unwrap();
+    assert!(now.contains("mov o0.xyzw, l(1"), "{now}");
+    // the draw is replayed again with it: every texel the GPU did not write within one code of red differs
+    replay(&mut capture, 0, u64::MAX);
+    let edited = capture.compare(0).unwrap();
+    let recorded = Capture::open(fixture("02-alpha-blend.iridia"))
+        .unwrap()
+        .draw(0)
+        .unwrap()
+        .targets[0]
+        .after
+        .clone()
+        .unwrap();
+    let expected = recorded
+        .chunks(4)
+        .filter(|t| t.iter().zip([255u8, 0, 0, 255]).any(|(a, b)| a.abs_diff(b) > 1))
+        .count() as u64;
+    let DrawStatus::Differs { differing_pixels, .. } = edited.status else {
+        panic!("the edit differs: {:?}", edited.status)
+    };
+    assert_eq!(differing_pixels, expected);
+    // dropping the edit replays the recorded program again
+    capture.clear_program_edit(0, None).unwrap();
+    replay(&mut capture, 0, u64::MAX);
+    assert!(matches!(capture.compare(0).unwrap().status, DrawStatus::Matches { .. }));
+    assert!(capture.set_program_edit(0, "xs", &red).is_err());
+}

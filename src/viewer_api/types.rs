@@ -254,6 +254,20 @@ pub struct DispatchResult {
     pub views: Vec<DispatchView>,
 }
 
+/// `ProgramEditResult`: what became of a program edited in the viewer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ProgramEditResult {
+    /// Whether the listing assembled and is now the draw's program (its next replay runs it).
+    pub accepted: bool,
+    /// The listing's line the assembler stopped at (from 1), when it did not assemble.
+    pub line: Option<u32>,
+    /// Why it did not assemble.
+    pub error: Option<String>,
+    /// The draw's status with its recorded programs (from before its first edit), when it was replayed then.
+    pub original: Option<DrawStatus>,
+}
+
 /// `DispatchThread`: a thread of a dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]

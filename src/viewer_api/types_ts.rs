@@ -37,6 +37,7 @@ fn generated() -> String {
         declaration::<DispatchInfo>(&cfg),
         declaration::<DispatchView>(&cfg),
         declaration::<DispatchResult>(&cfg),
+        declaration::<ProgramEditResult>(&cfg),
         declaration::<DispatchThread>(&cfg),
         declaration::<ElementWriteInfo>(&cfg),
         declaration::<WriterTraceInfo>(&cfg),

@@ -15,6 +15,7 @@ test("a URL capture's view survives formatting and parsing", () => {
     view: "heatmap" as const,
     pixel: { x: 640, y: 17 },
     variants: [],
+    edited: [],
   };
   const hash = formatHash(state);
   // slashes and commas stay readable in the link
@@ -30,8 +31,15 @@ test("a file capture is named by its hash and file name", () => {
     view: "recorded" as const,
     pixel: null,
     variants: [],
+    edited: ["3.ps", "12.vs"],
   };
   assert.deepEqual(parseHash(formatHash(state)), state);
+});
+
+test("a link names edited programs as draw.stage, and a malformed list names none", () => {
+  assert.match(formatHash({ ...parseHash("#capture=/a.iridia"), edited: ["3.ps"] }), /&edited=3\.ps$/);
+  assert.deepEqual(parseHash("#capture=/a.iridia&edited=3.ps,12.vs").edited, ["3.ps", "12.vs"]);
+  assert.deepEqual(parseHash("#capture=/a.iridia&edited=3.ps,x.gs").edited, []);
 });
 
 test("an uppercase hash is read in lowercase, and a short one is no source", () => {

@@ -74,6 +74,12 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
       return handlers.trace_vertex(request, job);
     case "disassemble":
       return handlers.disassemble(request, job);
+    case "program_listing":
+      return handlers.program_listing(request, job);
+    case "edit_program":
+      return handlers.edit_program(request, job);
+    case "clear_program_edit":
+      return handlers.clear_program_edit(request, job);
     case "replay_dispatch":
       return handlers.replay_dispatch(request, job);
     case "render_dispatch_view":

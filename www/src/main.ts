@@ -10,6 +10,7 @@ import { CaptureOpener, fetchConfig } from "./app/open";
 import { DrawList } from "./app/draw-list";
 import { explainView } from "./app/explain";
 import { InspectorPanel } from "./app/inspector-panel";
+import { ProgramEditor } from "./app/program-editor";
 import { JobBar, bytesText, showMessage } from "./app/page";
 import { DEFAULT_MAX_LINKED_BYTES, type ViewerSettings, applyLimits, parseField, saveSettings } from "./app/settings";
 import { type Restore, ViewerState, pageStorage } from "./app/state";
@@ -73,6 +74,7 @@ class App {
   private readonly drawList: DrawList;
   private readonly views: Views;
   private readonly inspector: InspectorPanel;
+  private readonly editor: ProgramEditor;
 
   constructor() {
     const mock = new URLSearchParams(location.search).has("mock");
@@ -99,7 +101,19 @@ class App {
       updateHash: () => this.updateHash(),
       renderPlaceholder: () => this.opener.renderPlaceholder(),
     });
-    this.inspector = new InspectorPanel(this.client, this.state, this.views, () => this.updateHash());
+    this.inspector = new InspectorPanel(
+      this.client,
+      this.state,
+      this.views,
+      () => this.updateHash(),
+      (stage) => {
+        if (this.state.drawIndex !== null) void this.editor.open(this.state.drawIndex, stage);
+      },
+    );
+    this.editor = new ProgramEditor(this.client, this.state, {
+      rerun: (index) => this.rerun(index),
+      updateHash: () => this.updateHash(),
+    });
     this.opener.bind();
     this.bindPage();
     this.renderAll();
@@ -217,6 +231,8 @@ class App {
     this.renderAll();
     this.updateHash();
     if (restore !== null && restore.variants.length > 0) await this.applyVariants(restore.variants, false);
+    await this.editor.restore(restore?.edited ?? []);
+    if (state.edited.length > 0) this.drawList.render();
     if (restore !== null && restore.draw !== null) await this.selectDraw(restore.draw, { target: restore.target, pixel: restore.pixel });
     else this.drawList.focus();
   }
@@ -303,6 +319,16 @@ class App {
     await this.views.render();
     if (!navigation.current) return;
     if (state.pixel !== null) await this.inspector.selectPixel(state.pixel, restore?.pixel !== undefined && restore.pixel !== null);
+  }
+
+  /** Replays draw `index` again (an edit dropped its replay) and shows it; gives its new status. */
+  private async rerun(index: number): Promise<DrawStatus | null> {
+    const draw = this.state.draws[index];
+    if (draw === undefined) return null;
+    draw.status = { state: "not_replayed" };
+    this.drawList.setStatus(index, draw.status);
+    await this.selectDraw(index, { target: this.state.target, pixel: this.state.pixel });
+    return this.state.draws[index]?.status ?? null;
   }
 
   /** Forgets the picked dispatch. */

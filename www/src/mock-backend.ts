@@ -1450,6 +1450,13 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
       return disassembly(request.stage);
     },
     // the mock's captures hold no dispatches
+    program_listing: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `the mock cannot edit draw ${request.draw}'s programs` });
+    },
+    edit_program: async (request) => {
+      throw new BackendError({ kind: "request", what: "request", detail: `the mock cannot edit draw ${request.draw}'s programs` });
+    },
+    clear_program_edit: async () => null,
     replay_dispatch: async (request) => {
       throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });
     },

@@ -241,6 +241,27 @@ threads: number,
 views: Array<DispatchView>, };
 
 /**
+ * `ProgramEditResult`: what became of a program edited in the viewer.
+ */
+export type ProgramEditResult = {
+/**
+ * Whether the listing assembled and is now the draw's program (its next replay runs it).
+ */
+accepted: boolean,
+/**
+ * The listing's line the assembler stopped at (from 1), when it did not assemble.
+ */
+line: number | null,
+/**
+ * Why it did not assemble.
+ */
+error: string | null,
+/**
+ * The draw's status with its recorded programs (from before its first edit), when it was replayed then.
+ */
+original: DrawStatus | null, };
+
+/**
  * `DispatchThread`: a thread of a dispatch.
  */
 export type DispatchThread = {

@@ -53,6 +53,7 @@ import type {
   DispatchInfo,
   DispatchElement,
   DispatchResult,
+  ProgramEditResult,
   DispatchThread,
   DispatchView,
   ElementWriteInfo,
@@ -108,6 +109,7 @@ export type {
   DispatchInfo,
   DispatchElement,
   DispatchResult,
+  ProgramEditResult,
   DispatchThread,
   DispatchView,
   ElementWriteInfo,
@@ -143,6 +145,9 @@ export type CaptureId = number;
 
 /** A draw: its position in the capture's manifest, from 0, in submission order. */
 export type DrawIndex = number;
+
+/** A program stage the viewer's editor edits. */
+export type EditStage = "vs" | "ps";
 
 /** The render-target slots a draw can write, the depth plane and the stencil plane of its depth-stencil view. */
 export const TARGET_IDS: readonly TargetId[] = Object.keys({
@@ -255,6 +260,12 @@ export type Request =
   | { kind: "trace_vertex"; capture: CaptureId; draw: DrawIndex; vertex_id: number; instance_id: number }
   /** A program's disassembly. */
   | { kind: "disassemble"; capture: CaptureId; draw: DrawIndex; stage: Stage }
+  /** A draw's program (edited, if it is) as a listing to edit. */
+  | { kind: "program_listing"; capture: CaptureId; draw: DrawIndex; stage: EditStage }
+  /** Assembles an edited listing and, if it assembles, makes it the draw's program for its next replays. */
+  | { kind: "edit_program"; capture: CaptureId; draw: DrawIndex; stage: EditStage; listing: string }
+  /** Drops a draw's edit of a stage (every stage's when null): its next replay runs the recorded program. */
+  | { kind: "clear_program_edit"; capture: CaptureId; draw: DrawIndex; stage: EditStage | null }
   /** Replays a dispatch of the frame (its list status then says how its views compare); answers with its views. */
   | { kind: "replay_dispatch"; capture: CaptureId; dispatch: number }
   /** Renders one image (replayed, recorded, before, difference) of view u`slot` of a replayed dispatch. */
@@ -292,6 +303,9 @@ export interface ResultMap {
   trace_pixel: ProgramTrace;
   trace_vertex: ProgramTrace;
   disassemble: Disassembly;
+  program_listing: string;
+  edit_program: ProgramEditResult;
+  clear_program_edit: null;
   replay_dispatch: DispatchResult;
   render_dispatch_view: RenderedImage;
   inspect_dispatch_element: DispatchElement;

@@ -2,6 +2,7 @@
 //   #capture=<url>&draw=3&target=rt0&view=difference&pixel=12,34
 //   #file=<sha256>&name=<file name>&draw=3...      (a capture opened from a file, named by its content hash)
 //   ...&variants=unsnapped-interpolation,blend-8bit (the implementation choices the draws are replayed under)
+//   ...&edited=3.ps,5.vs                           (programs edited in the viewer; the listings are in this browser)
 
 import { IMAGE_KINDS, type ImageKind, type PixelCoord, type TargetId, isTargetId } from "./protocol";
 
@@ -17,6 +18,8 @@ export interface ViewState {
   pixel: PixelCoord | null;
   /** The variants the draws replay under, by name (empty: the spec's rules). */
   variants: string[];
+  /** The draws' programs edited in the viewer, as `3.ps` (the listings are in the browser's storage). */
+  edited: string[];
 }
 
 /** The most variants a link names (more is not a link the viewer made). */
@@ -27,7 +30,7 @@ export const DEFAULT_VIEW: ImageKind = "difference";
 
 /** An empty state: no capture. */
 export function emptyState(): ViewState {
-  return { source: null, draw: null, target: null, view: DEFAULT_VIEW, pixel: null, variants: [] };
+  return { source: null, draw: null, target: null, view: DEFAULT_VIEW, pixel: null, variants: [], edited: [] };
 }
 
 function parseCount(text: string | null): number | null {
@@ -46,6 +49,14 @@ function parseVariants(text: string | null): string[] {
 /** Whether two lists name the same variants (in any order). */
 export function sameVariants(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((name) => b.includes(name));
+}
+
+/** Edited programs from a link: `draw.stage` names (`3.ps`), comma-separated; a malformed list names none. */
+function parseEdited(text: string | null): string[] {
+  if (text === null || text === "") return [];
+  const names = text.split(",");
+  if (names.length > 64 || !names.every((name) => /^\d{1,9}\.(vs|ps)$/.test(name))) return [];
+  return names;
 }
 
 function parsePixel(text: string | null): PixelCoord | null {
@@ -71,6 +82,7 @@ export function parseHash(hash: string): ViewState {
   if (kind !== undefined) state.view = kind;
   state.pixel = parsePixel(params.get("pixel"));
   state.variants = parseVariants(params.get("variants"));
+  state.edited = parseEdited(params.get("edited"));
   return state;
 }
 
@@ -88,6 +100,7 @@ export function formatHash(state: ViewState): string {
   params.set("view", state.view);
   if (state.pixel !== null) params.set("pixel", `${state.pixel.x},${state.pixel.y}`);
   if (state.variants.length > 0) params.set("variants", state.variants.join(","));
+  if (state.edited.length > 0) params.set("edited", state.edited.join(","));
   // keep URLs and pixel commas readable: URLSearchParams escapes more than a hash needs
   return `#${params.toString().replace(/%2F/gi, "/").replace(/%3A/gi, ":").replace(/%2C/gi, ",")}`;
 }

@@ -37,6 +37,11 @@
 //     trace_pixel(draw: number, x: number, y: number, fragment: number): ProgramTrace
 //     trace_vertex(draw: number, vertex_id: number, instance_id: number): ProgramTrace
 //     disassemble(draw: number, stage: Stage): Disassembly
+//     program_listing(draw: number, stage: string): string
+//                                          the draw's program (edited, if it is) as a listing
+//     set_program_edit(draw: number, stage: string, listing: string): ProgramEditResult
+//                                          assembles an edited listing; if it assembles, the draw's next replays run it
+//     clear_program_edit(draw: number, stage: string): void   drops an edit ("" every stage's)
 //     replay_dispatch(dispatch: number): DispatchResult
 //                                          replays a dispatch of the frame (bounded by the library's dispatch work limit)
 //     render_dispatch_view(dispatch: number, slot: number, image: ImageKind, display: DisplayOptions): RenderedImage
@@ -52,6 +57,7 @@ import {
   type Disassembly,
   type DispatchElement,
   type DispatchResult,
+  type ProgramEditResult,
   type DrawInfo,
   type ManifestSummary,
   type PixelCoord,
@@ -334,6 +340,13 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
       ) as ProgramTrace,
     disassemble: async (request) =>
       invoke(capture(request.capture), "disassemble", request.draw, request.stage) as Disassembly,
+    program_listing: async (request) => invoke(capture(request.capture), "program_listing", request.draw, request.stage) as string,
+    edit_program: async (request) =>
+      invoke(capture(request.capture), "set_program_edit", request.draw, request.stage, request.listing) as ProgramEditResult,
+    clear_program_edit: async (request) => {
+      invoke(capture(request.capture), "clear_program_edit", request.draw, request.stage ?? "");
+      return null;
+    },
     replay_dispatch: async (request) => invoke(capture(request.capture), "replay_dispatch", request.dispatch) as DispatchResult,
     render_dispatch_view: async (request) =>
       invoke(capture(request.capture), "render_dispatch_view", request.dispatch, request.slot, request.image, request.display) as RenderedImage,

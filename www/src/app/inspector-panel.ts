@@ -32,6 +32,7 @@ export class InspectorPanel {
     private readonly state: ViewerState,
     private readonly views: Views,
     private readonly updateHash: () => void,
+    private readonly editProgram: (stage: "vs" | "ps") => void,
   ) {
     this.pixels = state.navigation.child();
   }
@@ -293,6 +294,18 @@ export class InspectorPanel {
             program.stage === "vs" ? "Vertex program" : "Pixel program",
           ),
         ),
+        programs.some((program) => program.stage === "ps" || program.stage === "vs")
+          ? h(
+              "button",
+              {
+                class: "small",
+                title: "Edit the draw's program as a listing and run the draw with it",
+                attrs: { type: "button", "data-testid": "edit-program" },
+                on: { click: () => this.editProgram(programs.some((program) => program.stage === "ps") ? "ps" : "vs") },
+              },
+              "Edit program…",
+            )
+          : [],
       ),
       listing,
     );

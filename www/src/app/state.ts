@@ -73,6 +73,8 @@ export class ViewerState {
   replayError: ErrorInfo | null = null;
   /** The picked dispatch (no draw is picked then), as the list numbers them. */
   dispatchIndex: number | null = null;
+  /** The programs edited in the viewer, as the link names them (`3.ps`). */
+  edited: string[] = [];
   /** The picked dispatch's replay (its views), once it has one. */
   dispatch: DispatchResult | null = null;
   /** The slot of the dispatch view the panes show. */
@@ -129,6 +131,7 @@ export class ViewerState {
       view: this.view,
       pixel: this.pixel,
       variants: this.capture?.summary.variants ?? [],
+      edited: this.edited,
     };
   }
 }
