@@ -261,6 +261,11 @@ impl Capture {
         answer(self.inner.set_program_edit(index(draw), stage, listing))
     }
 
+    /// `EditChange[]`: per target, the texels the edit of draw `draw` changed from its replay as recorded.
+    pub fn edit_changes(&mut self, draw: u32) -> Result<JsValue, JsValue> {
+        answer(Ok::<_, crate::Error>(self.inner.edit_changes(index(draw))))
+    }
+
     /// Drops draw `draw`'s edit of `stage` (of every stage when `stage` is empty).
     pub fn clear_program_edit(&mut self, draw: u32, stage: &str) -> Result<JsValue, JsValue> {
         let stage = (!stage.is_empty()).then_some(stage);

@@ -288,11 +288,22 @@ fn a_program_edited_as_its_listing_replays_with_the_new_difference() {
     assert_eq!(out.status.code(), Some(1));
     // and as recorded it matches (as `iridia replay` says without the edit)
     assert_eq!(draw["original"]["differing_pixels"], 0);
+    // what the edit changed from the recorded program's replay: at least every texel that now differs from the GPU's
+    // (one within a code of red there may already have been red in the replay)
+    let changed = &draw["changed_by_edit"][0];
+    assert_eq!(
+        (changed["target"].as_str(), changed["texels"].as_u64()),
+        (Some("rt0"), Some(128 * 128))
+    );
+    assert!(changed["changed_texels"].as_u64().unwrap() >= expected);
     let plain = json(&run(&["replay", capture, "--draw", "0", "--json"]));
     assert_eq!(plain["draws"][0]["differing_pixels"], 0);
     // the table says both
     let table = stdout(&run(&["replay", capture, "--draw", "0", "--program", &program]));
-    assert!(table.contains("as recorded 0 of 16384 pixels differ"), "{table}");
+    assert!(
+        table.contains("as recorded 0 of 16384 pixels differ; the edit changed "),
+        "{table}"
+    );
     // a listing that does not assemble: exit 2 naming its line
     std::fs::write(&file, edited.replace("mov o0.xyzw", "mvo o0.xyzw")).unwrap();
     let bad = run(&["replay", capture, "--draw", "0", "--program", &program]);

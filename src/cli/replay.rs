@@ -433,16 +433,27 @@ fn replay_one<R: Read + Seek>(
             .iter()
             .map(|e| format!("{}={}", e.stage.name(), e.file.display()))
             .collect();
+        let changes = edit::edit_changes(&original, &replay);
         if let Some(object) = entry.as_object_mut() {
             object.insert("programs".to_owned(), json!(edits));
+            object.insert("changed_by_edit".to_owned(), json!(changes));
             object.insert(
                 "original".to_owned(),
                 json!({"compared_pixels": compared, "differing_pixels": differing, "matches": original.matches()}),
             );
         }
+        let changed: Vec<String> = changes
+            .iter()
+            .map(|c| format!("{} of {} texels of {}", c.changed_texels, c.texels, c.target))
+            .collect();
         row_text.push_str(&format!(
-            "\n      with {}: as recorded {differing} of {compared} pixels differ",
-            edits.join(" ")
+            "\n      with {}: as recorded {differing} of {compared} pixels differ; the edit changed {}",
+            edits.join(" "),
+            if changed.is_empty() {
+                "no target".to_owned()
+            } else {
+                changed.join(", ")
+            }
         ));
     }
     Ok((entry, row_text))

@@ -99,3 +99,53 @@ pub fn replace_program(draw: &mut CapturedDraw, stage: EditStage, program: Arc<[
     *slot = Some(program);
     Ok(())
 }
+
+/// How an edit changed one of a draw's targets: the texels (samples, for a multisampled target) whose replayed
+/// bytes differ between the replay with the recorded program and the replay with the edit.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct EditChange {
+    /// The target (`rt0` .. `rt7`, `depth`).
+    pub target: String,
+    /// Texels whose bytes the edit changed.
+    pub changed_texels: u64,
+    /// Texels of the target.
+    pub texels: u64,
+}
+
+/// The texels each target's replay changed from `original` (the draw with its recorded programs) to `edited` (the
+/// draw with an edit), bit for bit; targets both replays have with the same size.
+pub fn edit_changes(original: &super::DrawReplay, edited: &super::DrawReplay) -> Vec<EditChange> {
+    let mut changes = Vec::new();
+    for after in &edited.targets {
+        let Some(before) = original.targets.iter().find(|t| t.slot == after.slot) else {
+            continue;
+        };
+        let texels = u64::from(after.width)
+            .saturating_mul(u64::from(after.height))
+            .saturating_mul(u64::from(after.samples.max(1)));
+        let bytes = after.replayed.len();
+        let Some(texel) = usize::try_from(texels)
+            .ok()
+            .filter(|&n| n > 0)
+            .and_then(|n| bytes.checked_div(n))
+        else {
+            continue;
+        };
+        if texel == 0 || before.replayed.len() != bytes {
+            continue;
+        }
+        let changed = before
+            .replayed
+            .chunks(texel)
+            .zip(after.replayed.chunks(texel))
+            .filter(|(a, b)| a != b)
+            .count();
+        changes.push(EditChange {
+            target: after.slot.to_string(),
+            changed_texels: changed as u64,
+            texels,
+        });
+    }
+    changes
+}

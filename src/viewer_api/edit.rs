@@ -6,12 +6,15 @@
 use super::ViewerCapture;
 use super::types::{DrawStatus, ProgramEditResult};
 use crate::error::ErrorKind;
-use crate::replay::edit::{EditStage, program_from, replace_program, stage_program};
+use crate::replay::edit::{EditChange, EditStage, edit_changes, program_from, replace_program, stage_program};
 use crate::{Error, Result};
 use std::sync::Arc;
 
 /// The longest listing the viewer assembles, in bytes (a real program's listing is tens of KiB).
 pub const MAX_LISTING_BYTES: usize = 4 << 20;
+
+/// The most edited draws whose replay with the recorded programs is kept to tell what the edit changed.
+pub const MAX_ORIGINAL_REPLAYS: usize = 4;
 
 /// A stage named by the viewer.
 fn stage_of(name: &str) -> Result<EditStage> {
@@ -69,6 +72,17 @@ impl ViewerCapture {
         if !self.originals.contains_key(&index) {
             let status = self.status(index);
             self.originals.insert(index, status);
+            let original = match self.outcomes.get(&index) {
+                Some(super::Outcome::Full(replayed)) => replayed.session.replay().cloned(),
+                _ => None,
+            };
+            if let Some(original) = original {
+                self.original_replays.retain(|(i, _)| *i != index);
+                self.original_replays.push_back((index, original));
+                while self.original_replays.len() > MAX_ORIGINAL_REPLAYS {
+                    self.original_replays.pop_front();
+                }
+            }
         }
         self.edits.insert((index, stage), program);
         self.forget_draw(index);
@@ -92,9 +106,27 @@ impl ViewerCapture {
         }
         if !self.edits.keys().any(|(draw, _)| *draw == index) {
             self.originals.remove(&index);
+            self.original_replays.retain(|(i, _)| *i != index);
         }
         self.forget_draw(index);
         Ok(())
+    }
+
+    /// What the edit of draw `index` changed: per target, the texels whose replayed bytes differ from the replay
+    /// with the recorded programs (empty when the draw is not edited, its edited replay is not kept, or its replay
+    /// before the edit was not).
+    pub fn edit_changes(&self, index: usize) -> Vec<EditChange> {
+        let Some((_, original)) = self.original_replays.iter().find(|(i, _)| *i == index) else {
+            return Vec::new();
+        };
+        match self.outcomes.get(&index) {
+            Some(super::Outcome::Full(replayed)) => replayed
+                .session
+                .replay()
+                .map(|edited| edit_changes(original, edited))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
     }
 
     /// The stages of draw `index` that run an edited program.

@@ -349,6 +349,9 @@ pub struct ViewerCapture {
     edits: BTreeMap<(usize, crate::replay::edit::EditStage), Arc<[u8]>>,
     /// Each edited draw's status with its recorded programs, from before its first edit.
     originals: BTreeMap<usize, DrawStatus>,
+    /// The replays with the recorded programs of the last edited draws (when they were kept), to tell what an edit
+    /// changed ([`edit::MAX_ORIGINAL_REPLAYS`]).
+    original_replays: VecDeque<(usize, crate::replay::DrawReplay)>,
 }
 
 impl std::fmt::Debug for ViewerCapture {
@@ -411,6 +414,7 @@ impl ViewerCapture {
             explanations: BTreeMap::new(),
             edits: BTreeMap::new(),
             originals: BTreeMap::new(),
+            original_replays: VecDeque::new(),
         })
     }
 

@@ -1429,6 +1429,11 @@ fn an_edited_program_replays_in_place_of_the_recorded_one_and_a_bad_listing_name
         panic!("the edit differs: {:?}", edited.status)
     };
     assert_eq!(differing_pixels, expected);
+    // what the edit changed from the replay as recorded: every texel not already pure red there
+    let changes = capture.edit_changes(0);
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!((changes[0].target.as_str(), changes[0].texels), ("rt0", 128 * 128));
+    assert!(changes[0].changed_texels >= expected, "{changes:?}");
     // dropping the edit replays the recorded program again
     capture.clear_program_edit(0, None).unwrap();
     replay(&mut capture, 0, u64::MAX);

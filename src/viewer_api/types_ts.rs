@@ -38,6 +38,7 @@ fn generated() -> String {
         declaration::<DispatchView>(&cfg),
         declaration::<DispatchResult>(&cfg),
         declaration::<ProgramEditResult>(&cfg),
+        declaration::<crate::replay::edit::EditChange>(&cfg),
         declaration::<DispatchThread>(&cfg),
         declaration::<ElementWriteInfo>(&cfg),
         declaration::<WriterTraceInfo>(&cfg),

@@ -21,6 +21,7 @@ let server: Awaited<ReturnType<typeof startServer>>;
 let context: BrowserContext;
 let edited = "";
 let expectedDiffering = 0;
+let expectedChanged = 0;
 
 /** Runs the command-line tool. */
 function iridia(args: string[]): { status: number | null; stdout: string } {
@@ -43,8 +44,11 @@ before(async () => {
   writeFileSync(file, edited);
   const replay = iridia(["replay", CAPTURE, "--draw", "0", "--json", "--program", `ps=${file}`]);
   assert.equal(replay.status, 1, "the edited draw differs");
-  const report = JSON.parse(replay.stdout) as { draws: { differing_pixels: number; original: { differing_pixels: number } }[] };
+  const report = JSON.parse(replay.stdout) as {
+    draws: { differing_pixels: number; original: { differing_pixels: number }; changed_by_edit: { target: string; changed_texels: number }[] }[];
+  };
   expectedDiffering = report.draws[0]?.differing_pixels ?? 0;
+  expectedChanged = report.draws[0]?.changed_by_edit.find((change) => change.target === "rt0")?.changed_texels ?? -1;
   assert.ok(expectedDiffering > 1000);
   assert.equal(report.draws[0]?.original.differing_pixels, 0);
   server = await startServer({ port: 0, quiet: true, capture: null });
@@ -73,6 +77,10 @@ test("a pixel program edited as its listing replays the draw with the new differ
   const comparison = await waitForText(page, '[data-testid="program-comparison"]', /px differ/);
   assert.equal(comparison, `With the edit: ${expectedDiffering} px differ of 16384`);
   assert.match((await page.textContent('[data-testid="program-result"]')) ?? "", /With the recorded program: matches \(16384 px compared\)/);
+  assert.equal(
+    await waitForText(page, '[data-testid="program-changes"]', /changed/),
+    `Against the replay with the recorded program, the edit changed ${expectedChanged} of 16384 texels of RT0`,
+  );
   await shot(page, "program-edit");
   await page.keyboard.press("Escape");
   assert.equal(await waitForText(page, '[data-testid="differing-count"]', /pixels differ/), `${expectedDiffering} of 16384 pixels differ`);

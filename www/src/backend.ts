@@ -78,6 +78,8 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
       return handlers.program_listing(request, job);
     case "edit_program":
       return handlers.edit_program(request, job);
+    case "edit_changes":
+      return handlers.edit_changes(request, job);
     case "clear_program_edit":
       return handlers.clear_program_edit(request, job);
     case "replay_dispatch":

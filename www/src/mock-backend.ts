@@ -1456,6 +1456,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
     edit_program: async (request) => {
       throw new BackendError({ kind: "request", what: "request", detail: `the mock cannot edit draw ${request.draw}'s programs` });
     },
+    edit_changes: async () => [],
     clear_program_edit: async () => null,
     replay_dispatch: async (request) => {
       throw new BackendError({ kind: "request", what: "request", detail: `there is no dispatch ${request.dispatch}; the mock's captures have none` });

@@ -262,6 +262,24 @@ error: string | null,
 original: DrawStatus | null, };
 
 /**
+ * How an edit changed one of a draw's targets: the texels (samples, for a multisampled target) whose replayed
+ * bytes differ between the replay with the recorded program and the replay with the edit.
+ */
+export type EditChange = {
+/**
+ * The target (`rt0` .. `rt7`, `depth`).
+ */
+target: string,
+/**
+ * Texels whose bytes the edit changed.
+ */
+changed_texels: number,
+/**
+ * Texels of the target.
+ */
+texels: number, };
+
+/**
  * `DispatchThread`: a thread of a dispatch.
  */
 export type DispatchThread = {

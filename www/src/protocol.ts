@@ -54,6 +54,7 @@ import type {
   DispatchElement,
   DispatchResult,
   ProgramEditResult,
+  EditChange,
   DispatchThread,
   DispatchView,
   ElementWriteInfo,
@@ -110,6 +111,7 @@ export type {
   DispatchElement,
   DispatchResult,
   ProgramEditResult,
+  EditChange,
   DispatchThread,
   DispatchView,
   ElementWriteInfo,
@@ -264,6 +266,8 @@ export type Request =
   | { kind: "program_listing"; capture: CaptureId; draw: DrawIndex; stage: EditStage }
   /** Assembles an edited listing and, if it assembles, makes it the draw's program for its next replays. */
   | { kind: "edit_program"; capture: CaptureId; draw: DrawIndex; stage: EditStage; listing: string }
+  /** What a draw's edit changed from its replay with the recorded programs: per target, the changed texels. */
+  | { kind: "edit_changes"; capture: CaptureId; draw: DrawIndex }
   /** Drops a draw's edit of a stage (every stage's when null): its next replay runs the recorded program. */
   | { kind: "clear_program_edit"; capture: CaptureId; draw: DrawIndex; stage: EditStage | null }
   /** Replays a dispatch of the frame (its list status then says how its views compare); answers with its views. */
@@ -305,6 +309,7 @@ export interface ResultMap {
   disassemble: Disassembly;
   program_listing: string;
   edit_program: ProgramEditResult;
+  edit_changes: EditChange[];
   clear_program_edit: null;
   replay_dispatch: DispatchResult;
   render_dispatch_view: RenderedImage;

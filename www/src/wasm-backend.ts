@@ -41,6 +41,7 @@
 //                                          the draw's program (edited, if it is) as a listing
 //     set_program_edit(draw: number, stage: string, listing: string): ProgramEditResult
 //                                          assembles an edited listing; if it assembles, the draw's next replays run it
+//     edit_changes(draw: number): EditChange[]   per target, the texels the draw's edit changed
 //     clear_program_edit(draw: number, stage: string): void   drops an edit ("" every stage's)
 //     replay_dispatch(dispatch: number): DispatchResult
 //                                          replays a dispatch of the frame (bounded by the library's dispatch work limit)
@@ -58,6 +59,7 @@ import {
   type DispatchElement,
   type DispatchResult,
   type ProgramEditResult,
+  type EditChange,
   type DrawInfo,
   type ManifestSummary,
   type PixelCoord,
@@ -343,6 +345,7 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
     program_listing: async (request) => invoke(capture(request.capture), "program_listing", request.draw, request.stage) as string,
     edit_program: async (request) =>
       invoke(capture(request.capture), "set_program_edit", request.draw, request.stage, request.listing) as ProgramEditResult,
+    edit_changes: async (request) => invoke(capture(request.capture), "edit_changes", request.draw) as EditChange[],
     clear_program_edit: async (request) => {
       invoke(capture(request.capture), "clear_program_edit", request.draw, request.stage ?? "");
       return null;

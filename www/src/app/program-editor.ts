@@ -185,7 +185,16 @@ export class ProgramEditor {
     this.mark(draw, stage, true);
     replace(this.result, h("p", { class: "muted" }, "Replaying with the edit…"));
     const status = await this.host.rerun(draw);
+    const changes = await this.client.request({ kind: "edit_changes", capture: capture.summary.capture, draw }).catch(() => []);
     this.showComparison(status, answer.original);
+    if (changes.length > 0)
+      this.result.append(
+        h(
+          "p",
+          { attrs: { "data-testid": "program-changes" } },
+          `Against the replay with the recorded program, the edit changed ${changes.map((change) => `${change.changed_texels} of ${change.texels} texels of ${change.target.toUpperCase()}`).join(", ")}`,
+        ),
+      );
   }
 
   /** Goes back to the recorded program. */
