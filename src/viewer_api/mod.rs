@@ -334,6 +334,8 @@ pub struct ViewerCapture {
     resolves: Vec<ResolveInfo>,
     /// The frame's dispatches as the list shows them: not replayed until [`ViewerCapture::replay_dispatch`].
     dispatches: Vec<DispatchInfo>,
+    /// The frame's outline as the event list shows it, built once at open.
+    outline: Vec<types::OutlineRowInfo>,
     /// The last replayed dispatches, with their views' bytes.
     kept_dispatches: VecDeque<(usize, crate::replay::DispatchReplay)>,
     /// What each draw may cost.
@@ -352,6 +354,27 @@ impl std::fmt::Debug for ViewerCapture {
             .field("capture", &self.capture)
             .field("replayed", &self.outcomes.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// An outline row as the protocol carries it.
+fn outline_row_info(row: &crate::capture::outline::OutlineRow) -> types::OutlineRowInfo {
+    use crate::capture::outline::OutlineKind;
+    use types::OutlineRowKind as Kind;
+    let (kind, index, call) = match &row.kind {
+        OutlineKind::Group { end } => (Kind::Group, *end, None),
+        OutlineKind::Draw(n) => (Kind::Draw, *n, None),
+        OutlineKind::Resolve(n) => (Kind::Resolve, *n, None),
+        OutlineKind::Dispatch(n) => (Kind::Dispatch, *n, None),
+        OutlineKind::Marker => (Kind::Marker, 0, None),
+        OutlineKind::Call(call) => (Kind::Call, 0, Some(call.clone())),
+    };
+    types::OutlineRowInfo {
+        depth: row.depth,
+        kind,
+        index,
+        call,
+        text: row.text.clone(),
     }
 }
 
@@ -389,9 +412,11 @@ impl ViewerCapture {
         let dispatches = (0..capture.dispatches().len())
             .map(|index| dispatch_info(&capture, index))
             .collect();
+        let outline = capture.outline().rows.iter().map(outline_row_info).collect();
         Ok(ViewerCapture {
             resolves,
             dispatches,
+            outline,
             kept_dispatches: VecDeque::new(),
             capture,
             shaders: ShaderCache::new(),
@@ -432,6 +457,12 @@ impl ViewerCapture {
             unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
             resolves: self.resolves.clone(),
             dispatches: self.dispatches.clone(),
+            outline: self.outline.clone(),
+            has_markers: self
+                .outline
+                .iter()
+                .any(|row| matches!(row.kind, types::OutlineRowKind::Group | types::OutlineRowKind::Marker)),
+            events_problem: self.capture.events_problem().map(ToString::to_string),
         }
     }
 

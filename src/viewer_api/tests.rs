@@ -1384,3 +1384,51 @@ fn clicking_a_dispatch_element_names_the_thread_that_wrote_it() {
         ErrorKind::Request
     );
 }
+
+#[test]
+fn the_summary_carries_the_frames_outline_with_its_markers() {
+    let mut source = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    let mut writer = crate::capture::CaptureWriter::in_memory();
+    writer.add_event("begin", Some("Pass 0"));
+    writer.add_event("clear", Some("ClearRenderTargetView(rt0)"));
+    for index in 0..2 {
+        writer.add_draw(&source.draw(index).unwrap().into()).unwrap();
+    }
+    writer.add_event("marker", Some("done"));
+    writer.add_event("end", None);
+    writer.add_draw(&source.draw(2).unwrap().into()).unwrap();
+    let mut capture = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap();
+    let summary = capture.summary();
+    assert!(summary.has_markers);
+    assert_eq!(summary.events_problem, None);
+    let rows: Vec<(u32, OutlineRowKind, usize, Option<&str>, &str)> = summary
+        .outline
+        .iter()
+        .map(|r| (r.depth, r.kind, r.index, r.call.as_deref(), r.text.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (0, OutlineRowKind::Group, 5, None, "Pass 0"),
+            (1, OutlineRowKind::Call, 0, Some("clear"), "ClearRenderTargetView(rt0)"),
+            (1, OutlineRowKind::Draw, 0, None, ""),
+            (1, OutlineRowKind::Draw, 1, None, ""),
+            (1, OutlineRowKind::Marker, 0, None, "done"),
+            (0, OutlineRowKind::Draw, 2, None, ""),
+        ]
+    );
+    // the list names each draw by its label (its name, else its call and state)
+    let draws = capture.draws();
+    let labels: Vec<String> = capture.capture.draws().iter().map(DrawSummary::label).collect();
+    assert_eq!(draws.iter().map(|d| d.name.clone()).collect::<Vec<_>>(), labels);
+    // a capture without events: its draws only, no markers
+    let plain = open("02-alpha-blend.iridia").summary();
+    assert!(!plain.has_markers);
+    assert_eq!(plain.outline.len(), 6);
+    assert!(
+        plain
+            .outline
+            .iter()
+            .all(|r| r.kind == OutlineRowKind::Draw && r.depth == 0)
+    );
+}

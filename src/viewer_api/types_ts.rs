@@ -32,6 +32,8 @@ fn generated() -> String {
         declaration::<TargetId>(&cfg),
         declaration::<Stage>(&cfg),
         declaration::<CaptureSummary>(&cfg),
+        declaration::<OutlineRowKind>(&cfg),
+        declaration::<OutlineRowInfo>(&cfg),
         declaration::<UnrecordedDrawInfo>(&cfg),
         declaration::<ResolveInfo>(&cfg),
         declaration::<DispatchInfo>(&cfg),

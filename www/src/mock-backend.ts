@@ -1135,6 +1135,9 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         unrecorded_draws: [],
         resolves: [],
         dispatches: [],
+        outline: opened.draws.map((_, index) => ({ depth: 0, kind: "draw" as const, index, call: null, text: "" })),
+        has_markers: false,
+        events_problem: null,
       };
       return summary;
     },

@@ -85,7 +85,51 @@ resolves: Array<ResolveInfo>,
 /**
  * The frame's dispatches (format 1.3), in the frame's order, each run again when the capture was opened.
  */
-dispatches: Array<DispatchInfo>, };
+dispatches: Array<DispatchInfo>,
+/**
+ * The frame's outline (format 1.5 events; before 1.5 its draws, resolves and dispatches only), in pre-order:
+ * the rows the viewer's event list shows (`capture::outline`).
+ */
+outline: Array<OutlineRowInfo>,
+/**
+ * Whether the frame has markers (any group or point marker in `outline`).
+ */
+has_markers: boolean,
+/**
+ * Why the capture's events are not used, if they did not check out (the outline then has none of them).
+ */
+events_problem: string | null, };
+
+/**
+ * `OutlineRowKind`: what a row of the frame's outline is.
+ */
+export type OutlineRowKind = "group" | "draw" | "resolve" | "dispatch" | "marker" | "call";
+
+/**
+ * `OutlineRowInfo`: one row of the frame's outline.
+ */
+export type OutlineRowInfo = {
+/**
+ * How many groups it is in.
+ */
+depth: number,
+/**
+ * What it is.
+ */
+kind: OutlineRowKind,
+/**
+ * The draw's, resolve's or dispatch's index in its list; for a group, the index of the first row after it;
+ * else 0.
+ */
+index: number,
+/**
+ * A call's event kind (`clear_render_target_view`, `copy_resource`, …), else `null`.
+ */
+call: string | null,
+/**
+ * The marker's or call's text (empty for draws, resolves and dispatches, which their lists name).
+ */
+text: string, };
 
 /**
  * `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.
