@@ -1432,3 +1432,21 @@ fn the_summary_carries_the_frames_outline_with_its_markers() {
             .all(|r| r.kind == OutlineRowKind::Draw && r.depth == 0)
     );
 }
+
+#[test]
+fn a_thumbnail_is_the_recorded_main_target_shrunk_to_fit() {
+    let mut capture = open("04-frame.iridia");
+    let full = capture
+        .render_target(0, TargetId::Rt0, ImageKind::Recorded, &DisplayOptions::default(), false)
+        .unwrap();
+    let thumb = capture.thumbnail(0, 64, 36).unwrap();
+    assert!(thumb.width <= 64 && thumb.height <= 36 && (thumb.width == 64 || thumb.height == 36));
+    assert_eq!(thumb.rgba.len(), (thumb.width * thumb.height * 4) as usize);
+    // nearest: the thumbnail's first pixel is one of the image's
+    let first = &thumb.rgba[..4];
+    assert!(full.rgba.chunks(4).any(|p| p == first));
+    // a huge ask is bounded
+    let big = capture.thumbnail(0, u32::MAX, u32::MAX).unwrap();
+    assert!(big.width <= display::MAX_THUMBNAIL_SIDE && big.height <= display::MAX_THUMBNAIL_SIDE);
+    assert!(capture.thumbnail(999, 64, 36).is_err());
+}

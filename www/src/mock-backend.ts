@@ -1265,6 +1265,12 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
       if (request.image !== "recorded" && request.image !== "before") requireReplayed(draw);
       return render(info, draw.imagesOf(request.target), request.image, request.display);
     },
+    thumbnail: async (request) => {
+      // the mock's targets are small: its recorded rt0 (else depth) as it is
+      const draw = capture(request.capture).draw(request.draw);
+      const target = draw.targets.some((t) => t.target === "rt0") ? "rt0" : "depth";
+      return render(draw.target(target), draw.imagesOf(target), "recorded", { channels: { r: true, g: true, b: true, a: false }, range: null, highlight_non_finite: true });
+    },
     read_texels: async (request) => {
       const draw = capture(request.capture).draw(request.draw);
       const info = draw.target(request.target);

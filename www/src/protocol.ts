@@ -235,6 +235,8 @@ export type Request =
       /** A multisampled colour target's samples resolved (the box average) to one image. */
       resolved: boolean;
     }
+  /** A thumbnail of a draw's main target as recorded (rt0, else depth), at most `max_width` × `max_height` (each at most 256); needs no replay. */
+  | { kind: "thumbnail"; capture: CaptureId; draw: DrawIndex; max_width: number; max_height: number }
   /** Reads a texel of a target in every image. */
   | { kind: "read_texels"; capture: CaptureId; draw: DrawIndex; target: TargetId; x: number; y: number }
   /** The next differing pixel after (x, y) in row order, wrapping; `backwards` searches the other way. */
@@ -286,6 +288,7 @@ export interface ResultMap {
   replay: ReplaySummary;
   compare: CompareResult;
   render_target: RenderedImage;
+  thumbnail: RenderedImage;
   read_texels: TexelReadout;
   find_difference: PixelCoord | null;
   inspect_pixel: PixelHistory;
