@@ -8,7 +8,7 @@
 // only the rows in view plus a margin are in the DOM, between two spacers, so thousands of events scroll and filter
 // at the browser's frame rate.
 
-import { byId, h, replace } from "../dom";
+import { byId, h } from "../dom";
 import { type CompareResult, type DispatchInfo, type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
 import { type EventNode, EventTree, eventNodes, groupSummary, passKey } from "./event-tree";
 import type { ViewerState } from "./state";
@@ -81,6 +81,12 @@ export const ROW_HEIGHT = 40;
 /** Rows kept in the DOM above and below those in view. */
 const MARGIN_ROWS = 30;
 
+/** How long the list stands still before the rows in view get their thumbnails, in milliseconds. */
+const THUMBNAIL_DELAY_MS = 120;
+
+/** Search texts made at a time ahead of the first filter. */
+const SEARCH_CHUNK = 500;
+
 /** Row elements kept for reuse at most; past it the cache is emptied. */
 const MAX_CACHED_ROWS = 2000;
 
@@ -111,6 +117,7 @@ export class DrawList {
   private syncedCursor = -1;
   private framePending = false;
   private painter: ThumbnailPainter | null = null;
+  private paintTimer: ReturnType<typeof setTimeout> | undefined = undefined;
 
   constructor(
     private readonly state: ViewerState,
@@ -292,19 +299,28 @@ export class DrawList {
         },
       },
       h("span", { class: "draw-index" }, String(draw.index)),
-      h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, draw.name), h("span", { class: "draw-programs" }, programs)),
-      thumb,
       h(
         "span",
-        {
-          class: `tag draw-status ${statusClass(status)}`,
-          title: statusTitle(status) + (this.perceptual.has(draw.index) ? `; FLIP mean ${(this.perceptual.get(draw.index) ?? 0).toFixed(4)}` : ""),
-          attrs: { "data-testid": "draw-status" },
-        },
-        statusText(status),
+        { class: "draw-main" },
+        h("span", { class: "draw-name" }, draw.name),
+        // the second line: the status tag, then the programs
+        h(
+          "span",
+          { class: "draw-line" },
+          h(
+            "span",
+            {
+              class: `tag draw-status ${statusClass(status)}`,
+              title: statusTitle(status) + (this.perceptual.has(draw.index) ? `; FLIP mean ${(this.perceptual.get(draw.index) ?? 0).toFixed(4)}` : ""),
+              attrs: { "data-testid": "draw-status" },
+            },
+            statusText(status),
+          ),
+          h("span", { class: "draw-programs" }, programs),
+        ),
       ),
+      thumb,
     );
-    this.painter?.(draw.index, thumb);
     return item;
   }
 
@@ -458,6 +474,15 @@ export class DrawList {
     this.cursorNode = null;
     this.syncedCursor = -1;
     this.applyFilter();
+    this.warmSearch(this.tree, 0);
+  }
+
+  /** Makes the nodes' search texts ahead of the first filter, SEARCH_CHUNK at a time between frames. */
+  private warmSearch(tree: EventTree, from: number): void {
+    if (tree !== this.tree || from >= tree.nodes.length) return;
+    const end = Math.min(tree.nodes.length, from + SEARCH_CHUNK);
+    for (let n = from; n < end; n++) this.searchOf(n);
+    setTimeout(() => this.warmSearch(tree, end), 0);
   }
 
   private applyFilter(): void {
@@ -495,15 +520,43 @@ export class DrawList {
     this.window = [first, last];
     this.topSpacer.style.height = `${first * ROW_HEIGHT}px`;
     this.bottomSpacer.style.height = `${(visible.length - last) * ROW_HEIGHT}px`;
-    const rows: HTMLLIElement[] = [this.topSpacer];
+    const rows: HTMLLIElement[] = [];
     for (let at = first; at < last; at++) {
       const n = visible[at];
       if (n !== undefined) rows.push(this.row(n));
     }
-    rows.push(this.bottomSpacer);
-    replace(this.list, rows);
+    // move only the rows that enter or leave (re-inserting every row would restyle them all each frame)
+    const keep = new Set<Element>([...rows, this.topSpacer, this.bottomSpacer]);
+    for (const child of Array.from(this.list.children)) if (!keep.has(child)) child.remove();
+    if (this.list.firstChild !== this.topSpacer) this.list.prepend(this.topSpacer);
+    let next = this.topSpacer.nextSibling;
+    for (const row of rows) {
+      if (row === next) next = row.nextSibling;
+      else this.list.insertBefore(row, next);
+    }
+    if (this.list.lastChild !== this.bottomSpacer) this.list.append(this.bottomSpacer);
     this.list.dataset["rows"] = String(visible.length);
     this.updateClasses();
+    // thumbnails once the list has stood still for THUMBNAIL_DELAY_MS (none for the rows scrolled past)
+    clearTimeout(this.paintTimer);
+    this.paintTimer = setTimeout(() => this.paintThumbnails(), THUMBNAIL_DELAY_MS);
+  }
+
+  /** Asks for the thumbnails of the draws in view without one, the topmost first. */
+  private paintThumbnails(): void {
+    const painter = this.painter;
+    if (painter === null) return;
+    const visible = this.tree.visible();
+    const first = Math.floor(this.list.scrollTop / ROW_HEIGHT);
+    const last = Math.min(visible.length, Math.ceil((this.list.scrollTop + this.list.clientHeight) / ROW_HEIGHT) + 2);
+    // the thumbnail cache serves the row asked for last first: ask bottom-up
+    for (let at = last - 1; at >= first; at--) {
+      const n = visible[at];
+      const node = n === undefined ? undefined : this.tree.nodes[n];
+      if (n === undefined || node?.kind !== "draw") continue;
+      const canvas = this.rows.get(n)?.querySelector<HTMLCanvasElement>("canvas.thumb:not(.loaded):not(.none)");
+      if (canvas !== null && canvas !== undefined) painter(node.index, canvas);
+    }
   }
 
   /** Marks the picked draw and the cursor's row; follows `state.cursor` when something else moved it. */

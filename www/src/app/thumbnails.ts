@@ -47,7 +47,8 @@ export class Thumbnails {
       if (oldest === undefined) break;
       this.waiting.delete(oldest);
     }
-    this.pump();
+    // the row is put in the page right after it is made: look for connected canvases once it is
+    queueMicrotask(() => this.pump());
   }
 
   private pump(): void {
