@@ -171,15 +171,21 @@ pub(crate) fn shrink(image: RenderedImage, max_width: u32, max_height: u32) -> R
     }
     // the scale is the smaller of mw/w and mh/h: compare mw*h with mh*w
     let (tw, th) = if mw.saturating_mul(h) <= mh.saturating_mul(w) {
-        (mw, (h.saturating_mul(mw) / w).max(1))
+        (mw, h.saturating_mul(mw).checked_div(w).unwrap_or(1).max(1))
     } else {
-        ((w.saturating_mul(mh) / h).max(1), mh)
+        (w.saturating_mul(mh).checked_div(h).unwrap_or(1).max(1), mh)
     };
     let mut rgba = Vec::with_capacity(usize::try_from(tw.saturating_mul(th).saturating_mul(4)).unwrap_or(0));
     for ty in 0..th {
-        let sy = (ty.saturating_mul(2).saturating_add(1)).saturating_mul(h) / th.saturating_mul(2);
+        let sy = (ty.saturating_mul(2).saturating_add(1))
+            .saturating_mul(h)
+            .checked_div(th.saturating_mul(2))
+            .unwrap_or(0);
         for tx in 0..tw {
-            let sx = (tx.saturating_mul(2).saturating_add(1)).saturating_mul(w) / tw.saturating_mul(2);
+            let sx = (tx.saturating_mul(2).saturating_add(1))
+                .saturating_mul(w)
+                .checked_div(tw.saturating_mul(2))
+                .unwrap_or(0);
             let at = usize::try_from(sy.saturating_mul(w).saturating_add(sx).saturating_mul(4)).unwrap_or(usize::MAX);
             let pixel = image.rgba.get(at..at.saturating_add(4)).unwrap_or(&[0, 0, 0, 255]);
             rgba.extend_from_slice(pixel);
