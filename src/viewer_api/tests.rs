@@ -1450,3 +1450,33 @@ fn a_thumbnail_is_the_recorded_main_target_shrunk_to_fit() {
     assert!(big.width <= display::MAX_THUMBNAIL_SIDE && big.height <= display::MAX_THUMBNAIL_SIDE);
     assert!(capture.thumbnail(999, 64, 36).is_err());
 }
+
+#[test]
+fn a_comparison_carries_the_box_of_the_pixels_the_draw_changed() {
+    let mut capture = open("01-lit-mesh.iridia");
+    replay(&mut capture, 0, u64::MAX);
+    let result = capture.compare(0).unwrap();
+    let rt0 = result.targets.iter().find(|t| t.target == TargetId::Rt0).unwrap();
+    let bounds = rt0.bounds.expect("the mesh changes pixels");
+    let info = capture.draws()[0].targets[0].clone();
+    assert!(bounds.x0 < bounds.x1 && bounds.x1 <= info.width);
+    assert!(bounds.y0 < bounds.y1 && bounds.y1 <= info.height);
+    // the first difference is inside the box
+    if let Some(first) = rt0.first_difference {
+        assert!((bounds.x0..bounds.x1).contains(&first.x) && (bounds.y0..bounds.y1).contains(&first.y));
+    }
+    // the box helper: one changed texel of a 4x2 one-byte image, and none
+    let before = [0u8; 8];
+    let mut after = before;
+    after[6] = 1;
+    assert_eq!(
+        changed_bounds(&before, &after, None, 4, 2, 1),
+        Some(PixelBounds {
+            x0: 2,
+            y0: 1,
+            x1: 3,
+            y1: 2
+        })
+    );
+    assert_eq!(changed_bounds(&before, &before, Some(&before), 4, 2, 1), None);
+}

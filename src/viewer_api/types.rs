@@ -569,6 +569,20 @@ pub struct PixelCoord {
     pub y: u32,
 }
 
+/// `PixelBounds`: a rectangle of pixels, `x0 <= x < x1`, `y0 <= y < y1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PixelBounds {
+    /// The first column.
+    pub x0: u32,
+    /// The first row.
+    pub y0: u32,
+    /// One past the last column.
+    pub x1: u32,
+    /// One past the last row.
+    pub y1: u32,
+}
+
 /// `TargetComparison`: one target's replayed image against the recorded one.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -594,6 +608,10 @@ pub struct TargetComparison {
     /// How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
     /// with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
     pub perceptual: Option<PerceptualFigures>,
+    /// The draw's bounding box on this target: the pixels whose value the replay or the recording changed from the
+    /// value before the draw (pixels covered but written with the value they had are not in it; of a multisampled
+    /// target, any sample's), or `None` when the draw changed none.
+    pub bounds: Option<PixelBounds>,
 }
 
 /// `PerceptualFigures`: a target's LDR-FLIP error map pooled: its mean, median, 95th and 99th percentiles and

@@ -52,6 +52,7 @@ fn generated() -> String {
         declaration::<ReplaySummary>(&cfg),
         declaration::<ChannelStats>(&cfg),
         declaration::<PixelCoord>(&cfg),
+        declaration::<PixelBounds>(&cfg),
         declaration::<TargetComparison>(&cfg),
         declaration::<PerceptualFigures>(&cfg),
         declaration::<CompareResult>(&cfg),

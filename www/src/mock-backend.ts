@@ -28,6 +28,7 @@ import {
   type ImageKind,
   type Limits,
   type VariantInfo,
+  type PixelBounds,
   type PixelCoord,
   type PixelHistory,
   type PixelVerdictKind,
@@ -516,6 +517,18 @@ interface Images {
   replayed: Float32Array;
   /** Per pixel: 0 untouched, 1 covered and matching, 2 differs, 3 ambiguous. */
   verdicts: Uint8Array;
+}
+
+/** The box of the pixels a mock draw covers (verdict not 0), or null. */
+function coveredBounds(verdicts: Uint8Array, width: number): PixelBounds | null {
+  let box: PixelBounds | null = null;
+  verdicts.forEach((verdict, at) => {
+    if (verdict === 0) return;
+    const x = at % width;
+    const y = Math.floor(at / width);
+    box = box === null ? { x0: x, y0: y, x1: x + 1, y1: y + 1 } : { x0: Math.min(box.x0, x), y0: Math.min(box.y0, y), x1: Math.max(box.x1, x + 1), y1: Math.max(box.y1, y + 1) };
+  });
+  return box;
 }
 
 /** A draw of a mock capture with its images, computed on first use. */
@@ -1252,6 +1265,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
           sample_differing_pixels: [],
           resolved_differing_pixels: null,
           perceptual: null,
+          bounds: coveredBounds(images.verdicts, info.width),
         };
       });
       const result: CompareResult = { draw: draw.index, targets, status: status(draw) };

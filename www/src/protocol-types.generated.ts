@@ -626,6 +626,27 @@ x: number,
 y: number, };
 
 /**
+ * `PixelBounds`: a rectangle of pixels, `x0 <= x < x1`, `y0 <= y < y1`.
+ */
+export type PixelBounds = {
+/**
+ * The first column.
+ */
+x0: number,
+/**
+ * The first row.
+ */
+y0: number,
+/**
+ * One past the last column.
+ */
+x1: number,
+/**
+ * One past the last row.
+ */
+y1: number, };
+
+/**
  * `TargetComparison`: one target's replayed image against the recorded one.
  */
 export type TargetComparison = {
@@ -667,7 +688,13 @@ resolved_differing_pixels: number | null,
  * How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
  * with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
  */
-perceptual: PerceptualFigures | null, };
+perceptual: PerceptualFigures | null,
+/**
+ * The draw's bounding box on this target: the pixels whose value the replay or the recording changed from the
+ * value before the draw (pixels covered but written with the value they had are not in it; of a multisampled
+ * target, any sample's), or `None` when the draw changed none.
+ */
+bounds: PixelBounds | null, };
 
 /**
  * `PerceptualFigures`: a target's LDR-FLIP error map pooled: its mean, median, 95th and 99th percentiles and

@@ -615,6 +615,7 @@ export class Views {
         pane.setImage(null, caption, "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
       }
       pane.setSelected(this.state.pixel);
+      pane.setBounds(null);
     }
     if (!this.transform.placed) {
       const size = this.mainPane.size();
@@ -669,6 +670,8 @@ export class Views {
         pane.setImage(null, PANE_CAPTIONS[kind], "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
       }
       pane.setSelected(this.toPane(this.state.pixel));
+      // the draw's bounding box (the pixels the replay or the GPU changed; of a multisampled target, on its first plane)
+      pane.setBounds(this.state.comparison?.targets.find((target) => target.target === info.target)?.bounds ?? null);
     }
     if (!this.transform.placed) {
       const size = this.mainPane.size();
