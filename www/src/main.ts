@@ -215,7 +215,7 @@ class App {
     this.drawList.clearComparisons();
     const capture = state.capture;
     const thumbnails = capture === null ? null : new Thumbnails(this.client, capture.summary.capture);
-    this.drawList.setThumbnails(thumbnails === null ? null : (draw, canvas) => thumbnails.paint(draw, canvas));
+    this.drawList.setThumbnails(thumbnails === null ? null : (draw, canvas, cachedOnly) => thumbnails.paint(draw, canvas, cachedOnly));
     this.views.reset();
     state.range = null;
     if (restore !== null) state.view = restore.view;

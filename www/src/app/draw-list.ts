@@ -90,8 +90,8 @@ const SEARCH_CHUNK = 500;
 /** Row elements kept for reuse at most; past it the cache is emptied. */
 const MAX_CACHED_ROWS = 2000;
 
-/** Draws a draw's thumbnail into `canvas` when it is loaded (thumbnails.ts). */
-export type ThumbnailPainter = (draw: number, canvas: HTMLCanvasElement) => void;
+/** Draws a draw's thumbnail into `canvas` when it is loaded (thumbnails.ts); with `cachedOnly`, only if it is. */
+export type ThumbnailPainter = (draw: number, canvas: HTMLCanvasElement, cachedOnly: boolean) => void;
 
 /** The list of events; a click picks a draw (`onPick`) or dispatch, the keyboard moves its cursor. */
 export class DrawList {
@@ -182,6 +182,9 @@ export class DrawList {
       this.rows.delete(group);
     }
     this.fillWindow(true);
+    // the row made again keeps its thumbnail at once when it is cached
+    const canvas = this.rows.get(node)?.querySelector<HTMLCanvasElement>("canvas.thumb");
+    if (canvas !== null && canvas !== undefined) this.painter?.(index, canvas, true);
   }
 
   /** Sets a dispatch's entry (its status after a replay) and redraws its row. */
@@ -555,7 +558,7 @@ export class DrawList {
       const node = n === undefined ? undefined : this.tree.nodes[n];
       if (n === undefined || node?.kind !== "draw") continue;
       const canvas = this.rows.get(n)?.querySelector<HTMLCanvasElement>("canvas.thumb:not(.loaded):not(.none)");
-      if (canvas !== null && canvas !== undefined) painter(node.index, canvas);
+      if (canvas !== null && canvas !== undefined) painter(node.index, canvas, false);
     }
   }
 

@@ -32,14 +32,15 @@ export class Thumbnails {
     private readonly capture: number,
   ) {}
 
-  /** Draws draw `draw`'s thumbnail into `canvas` now if cached, else once it has come. */
-  paint(draw: number, canvas: HTMLCanvasElement): void {
+  /** Draws draw `draw`'s thumbnail into `canvas` now if cached, else (unless `cachedOnly`) once it has come. */
+  paint(draw: number, canvas: HTMLCanvasElement, cachedOnly = false): void {
     const kept = this.cache.get(draw);
     if (kept !== undefined) {
       if (kept !== null) copy(kept, canvas);
       else canvas.classList.add("none");
       return;
     }
+    if (cachedOnly) return;
     this.waiting.delete(draw);
     this.waiting.set(draw, canvas);
     while (this.waiting.size > MAX_WAITING) {
