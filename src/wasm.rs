@@ -216,6 +216,11 @@ impl Capture {
         answer(result)
     }
 
+    /// `RenderedImage`: a thumbnail of the draw's main target as recorded, at most `max_width` × `max_height`.
+    pub fn thumbnail(&mut self, draw: u32, max_width: u32, max_height: u32) -> Result<JsValue, JsValue> {
+        answer(self.inner.thumbnail(index(draw), max_width, max_height))
+    }
+
     /// `TexelReadout`.
     pub fn read_texels(&mut self, draw: u32, target: &str, x: u32, y: u32) -> Result<JsValue, JsValue> {
         answer(TargetId::parse(target).and_then(|target| self.inner.read_texels(index(draw), target, x, y)))

@@ -158,7 +158,71 @@ pub(super) fn render_difference(comparison: &Comparison, mut under: RenderedImag
     under
 }
 
+/// The largest thumbnail side [`ViewerCapture::thumbnail`] makes.
+pub const MAX_THUMBNAIL_SIDE: u32 = 256;
+
+/// `image` shrunk to fit `max_width` × `max_height` (each at least 1), keeping its aspect: each thumbnail pixel is
+/// the image's pixel at its centre (nearest); an image already small enough is returned as it is.
+pub(crate) fn shrink(image: RenderedImage, max_width: u32, max_height: u32) -> RenderedImage {
+    let (w, h) = (u64::from(image.width), u64::from(image.height));
+    let (mw, mh) = (u64::from(max_width.max(1)), u64::from(max_height.max(1)));
+    if w <= mw && h <= mh || w == 0 || h == 0 {
+        return image;
+    }
+    // the scale is the smaller of mw/w and mh/h: compare mw*h with mh*w
+    let (tw, th) = if mw.saturating_mul(h) <= mh.saturating_mul(w) {
+        (mw, h.saturating_mul(mw).checked_div(w).unwrap_or(1).max(1))
+    } else {
+        (w.saturating_mul(mh).checked_div(h).unwrap_or(1).max(1), mh)
+    };
+    let mut rgba = Vec::with_capacity(usize::try_from(tw.saturating_mul(th).saturating_mul(4)).unwrap_or(0));
+    for ty in 0..th {
+        let sy = (ty.saturating_mul(2).saturating_add(1))
+            .saturating_mul(h)
+            .checked_div(th.saturating_mul(2))
+            .unwrap_or(0);
+        for tx in 0..tw {
+            let sx = (tx.saturating_mul(2).saturating_add(1))
+                .saturating_mul(w)
+                .checked_div(tw.saturating_mul(2))
+                .unwrap_or(0);
+            let at = usize::try_from(sy.saturating_mul(w).saturating_add(sx).saturating_mul(4)).unwrap_or(usize::MAX);
+            let pixel = image.rgba.get(at..at.saturating_add(4)).unwrap_or(&[0, 0, 0, 255]);
+            rgba.extend_from_slice(pixel);
+        }
+    }
+    RenderedImage {
+        width: u32::try_from(tw).unwrap_or(1),
+        height: u32::try_from(th).unwrap_or(1),
+        rgba,
+        ..image
+    }
+}
+
 impl ViewerCapture {
+    /// A thumbnail of draw `index`'s main target as the capture recorded it after the draw (render target 0, else
+    /// the depth target), shrunk to fit `max_width` × `max_height` (each at most [`MAX_THUMBNAIL_SIDE`]) under the
+    /// default display options; needs no replay.
+    pub fn thumbnail(&mut self, index: usize, max_width: u32, max_height: u32) -> Result<RenderedImage> {
+        let draw = self.read_draw(index)?;
+        let targets = super::view_targets(&draw);
+        let id = [TargetId::Rt0, TargetId::Depth]
+            .into_iter()
+            .find(|id| targets.iter().any(|t| t.id == *id && t.recorded.is_some()))
+            .ok_or_else(|| {
+                Error::new(
+                    "capture",
+                    format!("the capture holds no image of rt0 or depth after draw {index}"),
+                )
+            })?;
+        let image = self.render_target(index, id, ImageKind::Recorded, &DisplayOptions::default(), false)?;
+        Ok(shrink(
+            image,
+            max_width.min(MAX_THUMBNAIL_SIDE),
+            max_height.min(MAX_THUMBNAIL_SIDE),
+        ))
+    }
+
     /// Image `kind` of target `id` of draw `index` as RGBA8 under `display` (rules in the module doc), of a
     /// multisampled colour target's samples resolved (the box average) when `resolved` is set. The recorded and
     /// before images need no replay; the others need the draw replayed.

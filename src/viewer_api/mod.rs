@@ -54,8 +54,8 @@ use crate::{Error, Result};
 
 use types::{
     CaptureSummary, ChannelStats, CompareResult, ComponentKind, DispatchInfo, DrawInfo, DrawStatus, ErrorInfo, Limits,
-    PixelCoord, ProgramInfo, ReplaySummary, ResolveInfo, Stage, StepProgress, TargetComparison, TargetId, TargetInfo,
-    UnrecordedDrawInfo,
+    PixelBounds, PixelCoord, ProgramInfo, ReplaySummary, ResolveInfo, Stage, StepProgress, TargetComparison, TargetId,
+    TargetInfo, UnrecordedDrawInfo,
 };
 
 /// How many replayed draws keep their full results (targets, per-pixel classes, prepared draw).
@@ -335,6 +335,8 @@ pub struct ViewerCapture {
     resolves: Vec<ResolveInfo>,
     /// The frame's dispatches as the list shows them: not replayed until [`ViewerCapture::replay_dispatch`].
     dispatches: Vec<DispatchInfo>,
+    /// The frame's outline as the event list shows it, built once at open.
+    outline: Vec<types::OutlineRowInfo>,
     /// The last replayed dispatches, with their views' bytes.
     kept_dispatches: VecDeque<(usize, crate::replay::DispatchReplay)>,
     /// What each draw may cost.
@@ -360,6 +362,27 @@ impl std::fmt::Debug for ViewerCapture {
             .field("capture", &self.capture)
             .field("replayed", &self.outcomes.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// An outline row as the protocol carries it.
+fn outline_row_info(row: &crate::capture::outline::OutlineRow) -> types::OutlineRowInfo {
+    use crate::capture::outline::OutlineKind;
+    use types::OutlineRowKind as Kind;
+    let (kind, index, call) = match &row.kind {
+        OutlineKind::Group { end } => (Kind::Group, *end, None),
+        OutlineKind::Draw(n) => (Kind::Draw, *n, None),
+        OutlineKind::Resolve(n) => (Kind::Resolve, *n, None),
+        OutlineKind::Dispatch(n) => (Kind::Dispatch, *n, None),
+        OutlineKind::Marker => (Kind::Marker, 0, None),
+        OutlineKind::Call(call) => (Kind::Call, 0, Some(call.clone())),
+    };
+    types::OutlineRowInfo {
+        depth: row.depth,
+        kind,
+        index,
+        call,
+        text: row.text.clone(),
     }
 }
 
@@ -397,9 +420,11 @@ impl ViewerCapture {
         let dispatches = (0..capture.dispatches().len())
             .map(|index| dispatch_info(&capture, index))
             .collect();
+        let outline = capture.outline().rows.iter().map(outline_row_info).collect();
         Ok(ViewerCapture {
             resolves,
             dispatches,
+            outline,
             kept_dispatches: VecDeque::new(),
             capture,
             shaders: ShaderCache::new(),
@@ -443,6 +468,12 @@ impl ViewerCapture {
             unrecorded_draws: self.capture.unrecorded_draws().iter().map(unrecorded_info).collect(),
             resolves: self.resolves.clone(),
             dispatches: self.dispatches.clone(),
+            outline: self.outline.clone(),
+            has_markers: self
+                .outline
+                .iter()
+                .any(|row| matches!(row.kind, types::OutlineRowKind::Group | types::OutlineRowKind::Marker)),
+            events_problem: self.capture.events_problem().map(ToString::to_string),
         }
     }
 
@@ -855,6 +886,14 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
             )
         })?;
         let mut comparison = target_comparison(target, replayed.plane(plane_of(target.id)));
+        comparison.bounds = changed_bounds(
+            &replayed.before,
+            &replayed.replayed,
+            replayed.recorded.as_deref(),
+            replayed.width,
+            replayed.height,
+            replayed.samples,
+        );
         comparison.resolved_differing_pixels = replayed
             .resolved
             .as_ref()
@@ -909,6 +948,7 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
             sample_differing_pixels: Vec::new(),
             resolved_differing_pixels: None,
             perceptual: None,
+            bounds: None,
         };
     };
     let report = &comparison.report;
@@ -931,7 +971,59 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
         sample_differing_pixels: sample_differing(comparison, target.samples),
         resolved_differing_pixels: None,
         perceptual: None,
+        bounds: None,
     }
+}
+
+/// The box of the pixels whose value in `replayed` or `recorded` differs from `before` (images of `width` ×
+/// `height` texels, a multisampled target's `samples` planes stacked and folded onto one plane), or `None`.
+fn changed_bounds(
+    before: &[u8],
+    replayed: &[u8],
+    recorded: Option<&[u8]>,
+    width: u32,
+    height: u32,
+    samples: u32,
+) -> Option<PixelBounds> {
+    let texels = u64::from(width).saturating_mul(u64::from(height));
+    let size = usize::try_from(u64::try_from(before.len()).ok()?.checked_div(texels)?).ok()?;
+    if size == 0 || replayed.len() != before.len() || recorded.is_some_and(|r| r.len() != before.len()) {
+        return None;
+    }
+    let plane_rows = height.checked_div(samples.max(1)).unwrap_or(height).max(1);
+    let mut bounds: Option<PixelBounds> = None;
+    let rows = before.chunks_exact(size).zip(replayed.chunks_exact(size)).enumerate();
+    for (i, (b, r)) in rows {
+        let changed = b != r
+            || recorded.is_some_and(|rec| {
+                let at = i.saturating_mul(size);
+                rec.get(at..at.saturating_add(size)).is_some_and(|t| t != b)
+            });
+        if !changed {
+            continue;
+        }
+        let i = u64::try_from(i).unwrap_or(u64::MAX);
+        let x = u32::try_from(i.checked_rem(u64::from(width)).unwrap_or(0)).unwrap_or(0);
+        let y = u32::try_from(i.checked_div(u64::from(width)).unwrap_or(0))
+            .unwrap_or(0)
+            .checked_rem(plane_rows)
+            .unwrap_or(0);
+        bounds = Some(match bounds {
+            None => PixelBounds {
+                x0: x,
+                y0: y,
+                x1: x.saturating_add(1),
+                y1: y.saturating_add(1),
+            },
+            Some(b) => PixelBounds {
+                x0: b.x0.min(x),
+                y0: b.y0.min(y),
+                x1: b.x1.max(x.saturating_add(1)),
+                y1: b.y1.max(y.saturating_add(1)),
+            },
+        });
+    }
+    bounds
 }
 
 /// The differing pixels of each of the `samples` planes stacked in `comparison` (empty for one sample).

@@ -1440,3 +1440,99 @@ fn an_edited_program_replays_in_place_of_the_recorded_one_and_a_bad_listing_name
     assert!(matches!(capture.compare(0).unwrap().status, DrawStatus::Matches { .. }));
     assert!(capture.set_program_edit(0, "xs", &red).is_err());
 }
+
+#[test]
+fn the_summary_carries_the_frames_outline_with_its_markers() {
+    let mut source = Capture::open(fixture("02-alpha-blend.iridia")).unwrap();
+    let mut writer = crate::capture::CaptureWriter::in_memory();
+    writer.add_event("begin", Some("Pass 0"));
+    writer.add_event("clear", Some("ClearRenderTargetView(rt0)"));
+    for index in 0..2 {
+        writer.add_draw(&source.draw(index).unwrap().into()).unwrap();
+    }
+    writer.add_event("marker", Some("done"));
+    writer.add_event("end", None);
+    writer.add_draw(&source.draw(2).unwrap().into()).unwrap();
+    let mut capture = ViewerCapture::open(writer.finish_to_vec().unwrap()).unwrap();
+    let summary = capture.summary();
+    assert!(summary.has_markers);
+    assert_eq!(summary.events_problem, None);
+    let rows: Vec<(u32, OutlineRowKind, usize, Option<&str>, &str)> = summary
+        .outline
+        .iter()
+        .map(|r| (r.depth, r.kind, r.index, r.call.as_deref(), r.text.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (0, OutlineRowKind::Group, 5, None, "Pass 0"),
+            (1, OutlineRowKind::Call, 0, Some("clear"), "ClearRenderTargetView(rt0)"),
+            (1, OutlineRowKind::Draw, 0, None, ""),
+            (1, OutlineRowKind::Draw, 1, None, ""),
+            (1, OutlineRowKind::Marker, 0, None, "done"),
+            (0, OutlineRowKind::Draw, 2, None, ""),
+        ]
+    );
+    // the list names each draw by its label (its name, else its call and state)
+    let draws = capture.draws();
+    let labels: Vec<String> = capture.capture.draws().iter().map(DrawSummary::label).collect();
+    assert_eq!(draws.iter().map(|d| d.name.clone()).collect::<Vec<_>>(), labels);
+    // a capture without events: its draws only, no markers
+    let plain = open("02-alpha-blend.iridia").summary();
+    assert!(!plain.has_markers);
+    assert_eq!(plain.outline.len(), 6);
+    assert!(
+        plain
+            .outline
+            .iter()
+            .all(|r| r.kind == OutlineRowKind::Draw && r.depth == 0)
+    );
+}
+
+#[test]
+fn a_thumbnail_is_the_recorded_main_target_shrunk_to_fit() {
+    let mut capture = open("04-frame.iridia");
+    let full = capture
+        .render_target(0, TargetId::Rt0, ImageKind::Recorded, &DisplayOptions::default(), false)
+        .unwrap();
+    let thumb = capture.thumbnail(0, 64, 36).unwrap();
+    assert!(thumb.width <= 64 && thumb.height <= 36 && (thumb.width == 64 || thumb.height == 36));
+    assert_eq!(thumb.rgba.len(), (thumb.width * thumb.height * 4) as usize);
+    // nearest: the thumbnail's first pixel is one of the image's
+    let first = &thumb.rgba[..4];
+    assert!(full.rgba.chunks(4).any(|p| p == first));
+    // a huge ask is bounded
+    let big = capture.thumbnail(0, u32::MAX, u32::MAX).unwrap();
+    assert!(big.width <= display::MAX_THUMBNAIL_SIDE && big.height <= display::MAX_THUMBNAIL_SIDE);
+    assert!(capture.thumbnail(999, 64, 36).is_err());
+}
+
+#[test]
+fn a_comparison_carries_the_box_of_the_pixels_the_draw_changed() {
+    let mut capture = open("01-lit-mesh.iridia");
+    replay(&mut capture, 0, u64::MAX);
+    let result = capture.compare(0).unwrap();
+    let rt0 = result.targets.iter().find(|t| t.target == TargetId::Rt0).unwrap();
+    let bounds = rt0.bounds.expect("the mesh changes pixels");
+    let info = capture.draws()[0].targets[0].clone();
+    assert!(bounds.x0 < bounds.x1 && bounds.x1 <= info.width);
+    assert!(bounds.y0 < bounds.y1 && bounds.y1 <= info.height);
+    // the first difference is inside the box
+    if let Some(first) = rt0.first_difference {
+        assert!((bounds.x0..bounds.x1).contains(&first.x) && (bounds.y0..bounds.y1).contains(&first.y));
+    }
+    // the box helper: one changed texel of a 4x2 one-byte image, and none
+    let before = [0u8; 8];
+    let mut after = before;
+    after[6] = 1;
+    assert_eq!(
+        changed_bounds(&before, &after, None, 4, 2, 1),
+        Some(PixelBounds {
+            x0: 2,
+            y0: 1,
+            x1: 3,
+            y1: 2
+        })
+    );
+    assert_eq!(changed_bounds(&before, &before, Some(&before), 4, 2, 1), None);
+}

@@ -183,6 +183,49 @@ pub struct CaptureSummary {
     pub resolves: Vec<ResolveInfo>,
     /// The frame's dispatches (format 1.3), in the frame's order, each run again when the capture was opened.
     pub dispatches: Vec<DispatchInfo>,
+    /// The frame's outline (format 1.5 events; before 1.5 its draws, resolves and dispatches only), in pre-order:
+    /// the rows the viewer's event list shows (`capture::outline`).
+    pub outline: Vec<OutlineRowInfo>,
+    /// Whether the frame has markers (any group or point marker in `outline`).
+    pub has_markers: bool,
+    /// Why the capture's events are not used, if they did not check out (the outline then has none of them).
+    pub events_problem: Option<String>,
+}
+
+/// `OutlineRowKind`: what a row of the frame's outline is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum OutlineRowKind {
+    /// A marker region: the rows after it up to `end` are inside it.
+    Group,
+    /// Draw `index`.
+    Draw,
+    /// Resolve `index`.
+    Resolve,
+    /// Dispatch `index`.
+    Dispatch,
+    /// A point marker.
+    Marker,
+    /// A clear, copy, update or other call (its kind in `call`).
+    Call,
+}
+
+/// `OutlineRowInfo`: one row of the frame's outline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct OutlineRowInfo {
+    /// How many groups it is in.
+    pub depth: u32,
+    /// What it is.
+    pub kind: OutlineRowKind,
+    /// The draw's, resolve's or dispatch's index in its list; for a group, the index of the first row after it;
+    /// else 0.
+    pub index: usize,
+    /// A call's event kind (`clear_render_target_view`, `copy_resource`, …), else `null`.
+    pub call: Option<String>,
+    /// The marker's or call's text (empty for draws, resolves and dispatches, which their lists name).
+    pub text: String,
 }
 
 /// `DispatchInfo`: a `Dispatch` of the frame, listed where it came, with its result.
@@ -540,6 +583,20 @@ pub struct PixelCoord {
     pub y: u32,
 }
 
+/// `PixelBounds`: a rectangle of pixels, `x0 <= x < x1`, `y0 <= y < y1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PixelBounds {
+    /// The first column.
+    pub x0: u32,
+    /// The first row.
+    pub y0: u32,
+    /// One past the last column.
+    pub x1: u32,
+    /// One past the last row.
+    pub y1: u32,
+}
+
 /// `TargetComparison`: one target's replayed image against the recorded one.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -565,6 +622,10 @@ pub struct TargetComparison {
     /// How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
     /// with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
     pub perceptual: Option<PerceptualFigures>,
+    /// The draw's bounding box on this target: the pixels whose value the replay or the recording changed from the
+    /// value before the draw (pixels covered but written with the value they had are not in it; of a multisampled
+    /// target, any sample's), or `None` when the draw changed none.
+    pub bounds: Option<PixelBounds>,
 }
 
 /// `PerceptualFigures`: a target's LDR-FLIP error map pooled: its mean, median, 95th and 99th percentiles and

@@ -99,6 +99,10 @@ test("picking a draw replays it and shows how many pixels differ", async () => {
   assert.equal(status, `${expected.differing_pixels} px differ`);
   await page.waitForSelector('canvas[data-role="main"][data-image="64x40"]');
   assert.equal(await activeView(page), "difference");
+  // the draw's bounding box is outlined: the box of the pixels it covers, as the backend says
+  const bounds = expected.bounds;
+  assert.ok(bounds !== null && bounds !== undefined);
+  await page.waitForSelector(`canvas[data-role="main"][data-bounds="${bounds.x0},${bounds.y0},${bounds.x1},${bounds.y1}"]`);
   await shot(page, "03-draw-differences");
   assertNoPageErrors(page);
   await page.close();

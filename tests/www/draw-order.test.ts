@@ -16,6 +16,7 @@ function target(target: TargetComparison["target"], mean: number | null): Target
     first_difference: null,
     sample_differing_pixels: [],
     resolved_differing_pixels: null,
+    bounds: null,
     perceptual: mean === null ? null : { mean, p50: 0, p95: mean, p99: mean, max: mean },
   };
 }

@@ -62,6 +62,8 @@ export function dispatch(handlers: Handlers, request: Request, job: JobContext):
       return handlers.compare(request, job);
     case "render_target":
       return handlers.render_target(request, job);
+    case "thumbnail":
+      return handlers.thumbnail(request, job);
     case "read_texels":
       return handlers.read_texels(request, job);
     case "find_difference":

@@ -8,6 +8,7 @@ import { BackendClient, isCancelled, workerEndpoint } from "./client";
 import { byId, h, replace } from "./dom";
 import { CaptureOpener, fetchConfig } from "./app/open";
 import { DrawList } from "./app/draw-list";
+import { Thumbnails } from "./app/thumbnails";
 import { explainView } from "./app/explain";
 import { InspectorPanel } from "./app/inspector-panel";
 import { ProgramEditor } from "./app/program-editor";
@@ -30,7 +31,8 @@ import { type ViewState, formatHash, parseHash, parsePixelInput, sameSource, sam
 /** Keyboard shortcuts, as the help overlay lists them. */
 const SHORTCUTS: [string, string][] = [
   ["↑ / ↓, Home / End", "Move in the draw list"],
-  ["Enter", "Replay and show the draw under the cursor"],
+  ["Enter", "Replay and show the draw under the cursor (on a group: fold or unfold it)"],
+  ["← / →", "Fold / unfold the group under the cursor (← on a draw: go to its group)"],
   ["Space or F", "Flick between replayed and recorded"],
   ["1 – 6", "Replayed, recorded, before, differences, heatmap, perceptual error (FLIP)"],
   ["R G B A", "Toggle a channel"],
@@ -225,6 +227,9 @@ class App {
     state.comparison = null;
     state.replayError = null;
     this.drawList.clearComparisons();
+    const capture = state.capture;
+    const thumbnails = capture === null ? null : new Thumbnails(this.client, capture.summary.capture);
+    this.drawList.setThumbnails(thumbnails === null ? null : (draw, canvas, cachedOnly) => thumbnails.paint(draw, canvas, cachedOnly));
     this.views.reset();
     state.range = null;
     if (restore !== null) state.view = restore.view;
@@ -709,6 +714,12 @@ class App {
         case "j":
           this.drawList.moveCursor(1);
           return true;
+        case "ArrowLeft":
+          this.drawList.foldOrUp();
+          return true;
+        case "ArrowRight":
+          this.drawList.unfoldOrDown();
+          return true;
         case "Home":
           this.drawList.moveCursor("first");
           return true;
@@ -716,6 +727,10 @@ class App {
           this.drawList.moveCursor("last");
           return true;
         case "Enter":
+          if (this.drawList.cursorOnGroup()) {
+            this.drawList.toggleCursorGroup();
+            return true;
+          }
           if (this.state.capture !== null) {
             if (this.state.cursor === this.state.drawIndex && this.state.replayError?.kind === "cancelled") {
               const draw = this.state.currentDraw();

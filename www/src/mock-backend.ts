@@ -28,6 +28,7 @@ import {
   type ImageKind,
   type Limits,
   type VariantInfo,
+  type PixelBounds,
   type PixelCoord,
   type PixelHistory,
   type PixelVerdictKind,
@@ -516,6 +517,18 @@ interface Images {
   replayed: Float32Array;
   /** Per pixel: 0 untouched, 1 covered and matching, 2 differs, 3 ambiguous. */
   verdicts: Uint8Array;
+}
+
+/** The box of the pixels a mock draw covers (verdict not 0), or null. */
+function coveredBounds(verdicts: Uint8Array, width: number): PixelBounds | null {
+  let box: PixelBounds | null = null;
+  verdicts.forEach((verdict, at) => {
+    if (verdict === 0) return;
+    const x = at % width;
+    const y = Math.floor(at / width);
+    box = box === null ? { x0: x, y0: y, x1: x + 1, y1: y + 1 } : { x0: Math.min(box.x0, x), y0: Math.min(box.y0, y), x1: Math.max(box.x1, x + 1), y1: Math.max(box.y1, y + 1) };
+  });
+  return box;
 }
 
 /** A draw of a mock capture with its images, computed on first use. */
@@ -1135,6 +1148,9 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         unrecorded_draws: [],
         resolves: [],
         dispatches: [],
+        outline: opened.draws.map((_, index) => ({ depth: 0, kind: "draw" as const, index, call: null, text: "" })),
+        has_markers: false,
+        events_problem: null,
       };
       return summary;
     },
@@ -1249,6 +1265,7 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
           sample_differing_pixels: [],
           resolved_differing_pixels: null,
           perceptual: null,
+          bounds: coveredBounds(images.verdicts, info.width),
         };
       });
       const result: CompareResult = { draw: draw.index, targets, status: status(draw) };
@@ -1261,6 +1278,12 @@ export function createMockBackend(options: Partial<MockOptions> = {}): Backend {
         throw new BackendError({ kind: "request", what: "request", detail: `${request.target} has no resolved view: the mock's targets have one sample` });
       if (request.image !== "recorded" && request.image !== "before") requireReplayed(draw);
       return render(info, draw.imagesOf(request.target), request.image, request.display);
+    },
+    thumbnail: async (request) => {
+      // the mock's targets are small: its recorded rt0 (else depth) as it is
+      const draw = capture(request.capture).draw(request.draw);
+      const target = draw.targets.some((t) => t.target === "rt0") ? "rt0" : "depth";
+      return render(draw.target(target), draw.imagesOf(target), "recorded", { channels: { r: true, g: true, b: true, a: false }, range: null, highlight_non_finite: true });
     },
     read_texels: async (request) => {
       const draw = capture(request.capture).draw(request.draw);

@@ -85,7 +85,51 @@ resolves: Array<ResolveInfo>,
 /**
  * The frame's dispatches (format 1.3), in the frame's order, each run again when the capture was opened.
  */
-dispatches: Array<DispatchInfo>, };
+dispatches: Array<DispatchInfo>,
+/**
+ * The frame's outline (format 1.5 events; before 1.5 its draws, resolves and dispatches only), in pre-order:
+ * the rows the viewer's event list shows (`capture::outline`).
+ */
+outline: Array<OutlineRowInfo>,
+/**
+ * Whether the frame has markers (any group or point marker in `outline`).
+ */
+has_markers: boolean,
+/**
+ * Why the capture's events are not used, if they did not check out (the outline then has none of them).
+ */
+events_problem: string | null, };
+
+/**
+ * `OutlineRowKind`: what a row of the frame's outline is.
+ */
+export type OutlineRowKind = "group" | "draw" | "resolve" | "dispatch" | "marker" | "call";
+
+/**
+ * `OutlineRowInfo`: one row of the frame's outline.
+ */
+export type OutlineRowInfo = {
+/**
+ * How many groups it is in.
+ */
+depth: number,
+/**
+ * What it is.
+ */
+kind: OutlineRowKind,
+/**
+ * The draw's, resolve's or dispatch's index in its list; for a group, the index of the first row after it;
+ * else 0.
+ */
+index: number,
+/**
+ * A call's event kind (`clear_render_target_view`, `copy_resource`, …), else `null`.
+ */
+call: string | null,
+/**
+ * The marker's or call's text (empty for draws, resolves and dispatches, which their lists name).
+ */
+text: string, };
 
 /**
  * `UnrecordedDrawInfo`: a draw of the frame that is not in the capture, listed where it came and why.
@@ -621,6 +665,27 @@ x: number,
 y: number, };
 
 /**
+ * `PixelBounds`: a rectangle of pixels, `x0 <= x < x1`, `y0 <= y < y1`.
+ */
+export type PixelBounds = {
+/**
+ * The first column.
+ */
+x0: number,
+/**
+ * The first row.
+ */
+y0: number,
+/**
+ * One past the last column.
+ */
+x1: number,
+/**
+ * One past the last row.
+ */
+y1: number, };
+
+/**
  * `TargetComparison`: one target's replayed image against the recorded one.
  */
 export type TargetComparison = {
@@ -662,7 +727,13 @@ resolved_differing_pixels: number | null,
  * How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
  * with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
  */
-perceptual: PerceptualFigures | null, };
+perceptual: PerceptualFigures | null,
+/**
+ * The draw's bounding box on this target: the pixels whose value the replay or the recording changed from the
+ * value before the draw (pixels covered but written with the value they had are not in it; of a multisampled
+ * target, any sample's), or `None` when the draw changed none.
+ */
+bounds: PixelBounds | null, };
 
 /**
  * `PerceptualFigures`: a target's LDR-FLIP error map pooled: its mean, median, 95th and 99th percentiles and

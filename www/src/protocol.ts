@@ -42,6 +42,7 @@ import type {
   FragmentRecord,
   ImageKind,
   PixelCoord,
+  PixelBounds,
   PixelHistory,
   PixelVerdictKind,
   ProgramInfo,
@@ -71,6 +72,8 @@ import type {
   TexelValue,
   TraceStep,
   UnrecordedDrawInfo,
+  OutlineRowInfo,
+  OutlineRowKind,
   ValueRange,
   VariantInfo,
   VertexRecord,
@@ -99,6 +102,7 @@ export type {
   ImageKind,
   ManifestSummary,
   PixelCoord,
+  PixelBounds,
   PixelHistory,
   PixelVerdictKind,
   ProgramInfo,
@@ -128,6 +132,8 @@ export type {
   TexelValue,
   TraceStep,
   UnrecordedDrawInfo,
+  OutlineRowInfo,
+  OutlineRowKind,
   ValueRange,
   VariantInfo,
   VertexRecord,
@@ -242,6 +248,8 @@ export type Request =
       /** A multisampled colour target's samples resolved (the box average) to one image. */
       resolved: boolean;
     }
+  /** A thumbnail of a draw's main target as recorded (rt0, else depth), at most `max_width` × `max_height` (each at most 256); needs no replay. */
+  | { kind: "thumbnail"; capture: CaptureId; draw: DrawIndex; max_width: number; max_height: number }
   /** Reads a texel of a target in every image. */
   | { kind: "read_texels"; capture: CaptureId; draw: DrawIndex; target: TargetId; x: number; y: number }
   /** The next differing pixel after (x, y) in row order, wrapping; `backwards` searches the other way. */
@@ -301,6 +309,7 @@ export interface ResultMap {
   replay: ReplaySummary;
   compare: CompareResult;
   render_target: RenderedImage;
+  thumbnail: RenderedImage;
   read_texels: TexelReadout;
   find_difference: PixelCoord | null;
   inspect_pixel: PixelHistory;

@@ -2,7 +2,7 @@
 // zoom and the selected pixel outlined. Panes share one transform, so side by side they stay aligned.
 
 import { h } from "./dom";
-import type { PixelCoord, RenderedImage } from "./protocol";
+import type { PixelBounds, PixelCoord, RenderedImage } from "./protocol";
 
 /** Screen position = image position × scale + offset, in CSS pixels of the pane. */
 export class ViewTransform {
@@ -81,6 +81,8 @@ export class ImagePane {
   private imageWidth = 0;
   private imageHeight = 0;
   private selected: PixelCoord | null = null;
+  /** The draw's bounding box, outlined (image pixels). */
+  private bounds: PixelBounds | null = null;
   private checker: CanvasPattern | null = null;
 
   constructor(
@@ -137,6 +139,13 @@ export class ImagePane {
 
   setSelected(pixel: PixelCoord | null): void {
     this.selected = pixel;
+    this.draw();
+  }
+
+  /** Outlines the draw's bounding box (image pixels), or none. */
+  setBounds(bounds: PixelBounds | null): void {
+    this.bounds = bounds;
+    this.canvas.dataset["bounds"] = bounds === null ? "" : `${bounds.x0},${bounds.y0},${bounds.x1},${bounds.y1}`;
     this.draw();
   }
 
@@ -253,6 +262,15 @@ export class ImagePane {
     context.lineWidth = 1 / ratio;
     context.strokeRect(offsetX - 0.5 / ratio, offsetY - 0.5 / ratio, width + 1 / ratio, height + 1 / ratio);
     if (scale >= GRID_SCALE) this.drawGrid(context, ratio);
+    if (this.bounds !== null) {
+      // the draw's bounding box, dashed, just outside its pixels
+      const b = this.bounds;
+      context.setLineDash([4, 3]);
+      context.lineWidth = 1;
+      context.strokeStyle = "#4ad0ff";
+      context.strokeRect(offsetX + b.x0 * scale - 1, offsetY + b.y0 * scale - 1, (b.x1 - b.x0) * scale + 2, (b.y1 - b.y0) * scale + 2);
+      context.setLineDash([]);
+    }
     if (this.selected !== null) {
       const size = Math.max(scale, 6);
       const x = offsetX + (this.selected.x + 0.5) * scale - size / 2;

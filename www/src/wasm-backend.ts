@@ -31,6 +31,7 @@
 //     explain_abandon(draw: number): void  drops an unfinished explanation
 //     compare(draw: number): CompareResult
 //     render_target(draw: number, target: TargetId, image: ImageKind, display: DisplayOptions, resolved: boolean): RenderedImage
+//     thumbnail(draw: number, max_width: number, max_height: number): RenderedImage
 //     read_texels(draw: number, target: TargetId, x: number, y: number): TexelReadout
 //     find_difference(draw: number, target: TargetId, x: number, y: number, backwards: boolean): PixelCoord | null
 //     inspect_pixel(draw: number, target: TargetId, x: number, y: number, sample: number): PixelHistory
@@ -316,6 +317,8 @@ export async function loadWasmBackend(load: () => Promise<unknown>, url: string)
         request.display,
         request.resolved,
       ) as RenderedImage,
+    thumbnail: async (request) =>
+      invoke(capture(request.capture), "thumbnail", request.draw, request.max_width, request.max_height) as RenderedImage,
     read_texels: async (request) =>
       invoke(capture(request.capture), "read_texels", request.draw, request.target, request.x, request.y) as TexelReadout,
     find_difference: async (request) =>

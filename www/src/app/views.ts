@@ -65,6 +65,8 @@ export class Views {
   private readonly mainPane: ImagePane;
   private readonly sidePane: ImagePane;
   private readonly images = new Map<string, RenderedImage>();
+  /** The view (zoom and pan) last used at each target size, "WxH" (at most 64 sizes). */
+  private readonly placements = new Map<string, { scale: number; offsetX: number; offsetY: number }>();
   /** A new render makes the answers of the one before stale, and so does a new capture or draw. */
   private readonly renders: Generation;
   private readonly targetSelect = byId("target-select", HTMLSelectElement);
@@ -95,12 +97,32 @@ export class Views {
   /** Forgets the images and the placement of the capture before. */
   reset(): void {
     this.images.clear();
+    this.placements.clear();
     this.transform.placed = false;
   }
 
-  /** Fits the next image to the panes unless the new target has the old one's size. */
+  /**
+   * Going from target `previous` to `next`: remembers the view (zoom and pan) of `previous`'s size, then keeps the
+   * view when `next` has the same size, else puts back the view last used at `next`'s size, else fits the next image
+   * to the panes (a target size not seen before opens zoomed to fit).
+   */
   keepPlacementIf(previous: TargetInfo | null, next: TargetInfo | null): void {
-    if (next === null || previous === null || next.width !== previous.width || next.height !== previous.height) this.transform.placed = false;
+    const key = (target: TargetInfo): string => `${target.width}x${target.height}`;
+    if (previous !== null && this.transform.placed) {
+      if (this.placements.size >= 64 && !this.placements.has(key(previous))) this.placements.clear();
+      this.placements.set(key(previous), { scale: this.transform.scale, offsetX: this.transform.offsetX, offsetY: this.transform.offsetY });
+    }
+    if (next !== null && previous !== null && next.width === previous.width && next.height === previous.height) return;
+    const kept = next === null ? undefined : this.placements.get(key(next));
+    if (kept === undefined) {
+      this.transform.placed = false;
+      return;
+    }
+    this.transform.scale = kept.scale;
+    this.transform.offsetX = kept.offsetX;
+    this.transform.offsetY = kept.offsetY;
+    this.transform.placed = true;
+    this.transform.changed();
   }
 
   /** Shows a note in place of the images while the draw replays. */
@@ -593,6 +615,7 @@ export class Views {
         pane.setImage(null, caption, "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
       }
       pane.setSelected(this.state.pixel);
+      pane.setBounds(null);
     }
     if (!this.transform.placed) {
       const size = this.mainPane.size();
@@ -647,6 +670,8 @@ export class Views {
         pane.setImage(null, PANE_CAPTIONS[kind], "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
       }
       pane.setSelected(this.toPane(this.state.pixel));
+      // the draw's bounding box (the pixels the replay or the GPU changed; of a multisampled target, on its first plane)
+      pane.setBounds(this.state.comparison?.targets.find((target) => target.target === info.target)?.bounds ?? null);
     }
     if (!this.transform.placed) {
       const size = this.mainPane.size();
