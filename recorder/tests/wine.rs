@@ -882,14 +882,7 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
         iridia::api::resource::Resource::Texture(t) => assert_eq!(t.shape.sample_count, 4),
         other => panic!("the quad's t0 is {other:?}"),
     }
-    let replay = iridia::replay::replay_draw(
-        &mut capture,
-        11,
-        &mut ShaderCache::new(),
-        &iridia::replay::ReplayOptions::default(),
-        None,
-    )
-    .unwrap();
+    let replay = replayed(&mut capture, 11);
     assert!(
         replay.compared() && replay.matches(),
         "{:?} {:?}",
@@ -1006,14 +999,7 @@ fn a_draw_through_a_geometry_program_is_recorded_and_replays_equal() {
     };
     assert!(changed(48) > 0, "nothing drawn in the right quarter");
     // replayed through the library and compared under the format's tolerance: every pixel matches
-    let replay = iridia::replay::replay_draw(
-        &mut capture,
-        16,
-        &mut ShaderCache::new(),
-        &iridia::replay::ReplayOptions::default(),
-        None,
-    )
-    .unwrap();
+    let replay = replayed(&mut capture, 16);
     assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
 }
 
@@ -1067,15 +1053,20 @@ fn a_tessellated_draw_is_recorded_and_replays_equal() {
         .count();
     assert!(changed > 50, "only {changed} pixels changed");
     // replayed through the library and compared under the format's tolerance: every pixel matches
-    let replay = iridia::replay::replay_draw(
-        &mut capture,
-        15,
+    let replay = replayed(&mut capture, 15);
+    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+}
+
+/// Draw `index` of `capture` replayed through the library with the default options (each format's tolerance).
+fn replayed(capture: &mut Capture<std::io::Cursor<std::sync::Arc<[u8]>>>, index: usize) -> iridia::replay::DrawReplay {
+    iridia::replay::replay_draw(
+        capture,
+        index,
         &mut ShaderCache::new(),
         &iridia::replay::ReplayOptions::default(),
         None,
     )
-    .unwrap();
-    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+    .unwrap_or_else(|e| panic!("draw {index}: {e}"))
 }
 
 /// The unrecordable run's capture, opened and checked.
@@ -1200,14 +1191,7 @@ fn a_draw_with_pixel_unordered_access_views_is_recorded_and_replays_equal() {
     assert_eq!(after(3).counter, Some(word(&read("uav_counter_after.bin"))));
     assert_eq!(word(&read("uav_counter_after.bin")), 7 + pixels);
     // replayed through the library: the target and every view match
-    let replay = iridia::replay::replay_draw(
-        &mut capture,
-        17,
-        &mut ShaderCache::new(),
-        &iridia::replay::ReplayOptions::default(),
-        None,
-    )
-    .unwrap();
+    let replay = replayed(&mut capture, 17);
     assert_eq!(replay.uavs.len(), 3);
     for uav in &replay.uavs {
         assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
@@ -1262,14 +1246,7 @@ fn indirect_draws_are_recorded_as_their_direct_calls_and_replay_equal() {
         assert!(target.before[..] == read(before)[..], "draw {index}: before");
         assert!(target.after.as_deref() == Some(&read(after)[..]), "draw {index}: after");
         assert!(read(before) != read(after), "draw {index} drew nothing");
-        let replay = iridia::replay::replay_draw(
-            &mut capture,
-            index,
-            &mut ShaderCache::new(),
-            &iridia::replay::ReplayOptions::default(),
-            None,
-        )
-        .unwrap();
+        let replay = replayed(&mut capture, index);
         assert!(
             replay.compared() && replay.matches(),
             "draw {index}: {:?}",
@@ -1491,14 +1468,7 @@ fn stream_output_draws_are_recorded_and_replay_equal() {
                 assert!(draw.state.pixel_shader.is_none(), "draw {index}");
             }
         }
-        let replay = iridia::replay::replay_draw(
-            &mut capture,
-            index,
-            &mut ShaderCache::new(),
-            &iridia::replay::ReplayOptions::default(),
-            None,
-        )
-        .unwrap();
+        let replay = replayed(&mut capture, index);
         assert_eq!(replay.stream_output.len(), 1, "draw {index}");
         assert_eq!(
             replay.stream_output[0].matches(),
@@ -1550,14 +1520,7 @@ fn draw_auto_is_recorded_with_the_vertex_count_stream_output_left() {
     let direct = capture.draw(24).unwrap();
     assert_eq!(direct.api_call.as_deref(), Some("Draw(20, 0)"));
     assert!(direct.targets[0].after.as_deref() == Some(&drawn[..]));
-    let replay = iridia::replay::replay_draw(
-        &mut capture,
-        23,
-        &mut ShaderCache::new(),
-        &iridia::replay::ReplayOptions::default(),
-        None,
-    )
-    .unwrap();
+    let replay = replayed(&mut capture, 23);
     let format = target.format;
     let replayed = replay.targets[0].replayed_image().unwrap();
     let comparison = compare(
@@ -1600,14 +1563,7 @@ fn a_draw_with_views_into_a_multisampled_target_keeps_its_views_bound() {
     assert_eq!(view(3).initial_count, Some(3));
     assert_eq!(after(3).counter, Some(3 + pixels));
     // replayed through the library: every view matches
-    let replay = iridia::replay::replay_draw(
-        &mut capture,
-        25,
-        &mut ShaderCache::new(),
-        &iridia::replay::ReplayOptions::default(),
-        None,
-    )
-    .unwrap();
+    let replay = replayed(&mut capture, 25);
     assert_eq!(replay.uavs.len(), 3);
     for uav in &replay.uavs {
         assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
@@ -1663,14 +1619,7 @@ fn indirect_draws_on_a_deferred_context_are_recorded_where_their_command_list_ru
         "the first drew nothing"
     );
     for index in [26, 27] {
-        let replay = iridia::replay::replay_draw(
-            &mut capture,
-            index,
-            &mut ShaderCache::new(),
-            &iridia::replay::ReplayOptions::default(),
-            None,
-        )
-        .unwrap();
+        let replay = replayed(&mut capture, index);
         assert!(
             replay.compared() && replay.matches(),
             "draw {index}: {:?}",
