@@ -19,7 +19,7 @@ wine_build() {
   wine_step "recorder: build d3d11.dll, testapp.exe, bcryptprimitives.dll"
   cargo build --locked -p iridia-recorder --target x86_64-pc-windows-gnu
   cp "$target_dir/x86_64-pc-windows-gnu/debug/d3d11.dll" "$bin/d3d11.dll"
-  x86_64-w64-mingw32-gcc -O2 -Wall -Werror -o "$bin/testapp.exe" "$wine_src/testapp.c" -ld3d11 -ldxgi -ldxguid
+  x86_64-w64-mingw32-gcc -O2 -Wall -Werror -o "$bin/testapp.exe" "$wine_src/testapp.c" -ld3d11 -ldxgi -ldxguid -ld3d9
   x86_64-w64-mingw32-gcc -O2 -Wall -Werror -shared -o "$bin/bcryptprimitives.dll" "$wine_src/bcryptprimitives.c" \
     "$wine_src/bcryptprimitives.def" -ladvapi32
 }

@@ -2798,6 +2798,12 @@ impl ActiveCapture {
         }
     }
 
+    /// Records an event made on no context (`D3DPERF_*`): placed as the immediate context's are, where it comes.
+    pub fn record_unbound_event(&mut self, call: EventCall) {
+        self.events += 1;
+        self.writer.send_event(call.kind(), call.text());
+    }
+
     /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.
     pub fn wrote(&mut self, resource: *mut c_void) {
         self.bump(resource as usize);

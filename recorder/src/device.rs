@@ -375,6 +375,7 @@ pub fn hook_device_raw(device: *mut c_void) {
         return;
     }
     let _inside = Inside::enter();
+    crate::perf_markers::hook_imports();
     // SAFETY: `device` is the live device the real export just returned; borrowing it adds no reference.
     if let Some(device) = unsafe { ID3D11Device::from_raw_borrowed(&device) } {
         hook_device(device);

@@ -100,6 +100,7 @@ unsafe extern "system" fn present(this: *mut c_void, sync_interval: u32, flags: 
     let original = original!(PRESENT, this, PresentFn, E_FAIL);
     if flags.0 & DXGI_PRESENT_TEST.0 == 0 {
         recorder::on_present();
+        crate::perf_markers::after_present();
     }
     // SAFETY: the program's arguments, passed through unchanged.
     let result = unsafe { original(this, sync_interval, flags) };
@@ -116,6 +117,7 @@ unsafe extern "system" fn present1(
     let original = original!(PRESENT1, this, Present1Fn, E_FAIL);
     if flags.0 & DXGI_PRESENT_TEST.0 == 0 {
         recorder::on_present();
+        crate::perf_markers::after_present();
     }
     // SAFETY: the program's arguments, passed through unchanged.
     let result = unsafe { original(this, sync_interval, flags, parameters) };

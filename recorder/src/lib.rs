@@ -41,6 +41,8 @@ mod log;
 #[cfg(windows)]
 mod msaa;
 #[cfg(windows)]
+mod perf_markers;
+#[cfg(windows)]
 mod private_data;
 #[cfg(windows)]
 mod probe;

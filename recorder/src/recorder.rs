@@ -245,6 +245,11 @@ pub fn observing() -> bool {
     CAPTURING.load(Ordering::Relaxed) && !inside()
 }
 
+/// Whether a capture runs (on any thread; [`observing`] is this thread's view).
+pub fn capturing() -> bool {
+    CAPTURING.load(Ordering::Relaxed)
+}
+
 /// Whether this thread is running the recorder's own work.
 #[inline]
 pub fn inside() -> bool {
@@ -394,6 +399,11 @@ pub fn record_annotation(annotation: *mut c_void, call: EventCall) {
         return;
     };
     with_capture(|active| active.record_event(context.as_raw(), call));
+}
+
+/// Records an event made on no context (`D3DPERF_*`, `crate::perf_markers`) where it comes in the frame.
+pub fn record_unbound_event(call: EventCall) {
+    with_capture(|active| active.record_unbound_event(call));
 }
 
 /// Notes that the resource at `resource` (a raw `ID3D11Resource`) was written.

@@ -388,7 +388,9 @@ fn the_frames_markers_clears_copies_and_updates_are_recorded_in_their_places() {
     // program's readback of rt1 before it; draw 5) and "Two targets" (three clears, draws 7 and 8). The program
     // reads back (CopyResource to a staging texture) each target a draw writes before and after it: two targets for
     // draws 0 to 3, one for 4, 5, 6, 9, 12 and 13, three for 7 and 8; and the mapped and updated textures after
-    // draw 9's UpdateSubresource, the resolved texture after the resolve. Device B's clear and draw 13 come after.
+    // draw 9's UpdateSubresource, the resolved texture after the resolve. Device B's clear and draw 13 come after,
+    // inside the D3D9-era region "Device B" (D3DPERF_BeginEvent/EndEvent, imported from d3d9.dll) with its point
+    // marker "Device B triangle" before the draw (D3DPERF_SetMarker, looked up through GetProcAddress).
     let mut expected: Vec<String> = Vec::new();
     let mut add = |more: Vec<String>| expected.extend(more);
     add(rows(1, 0, "begin Frame"));
@@ -434,10 +436,12 @@ fn the_frames_markers_clears_copies_and_updates_are_recorded_in_their_places() {
     add(rows(1, 1, "copy"));
     add(rows(1, 1, "draw 12"));
     add(rows(1, 1, "copy"));
-    add(rows(1, 0, "clear"));
-    add(rows(1, 0, "copy"));
-    add(rows(1, 0, "draw 13"));
-    add(rows(1, 0, "copy"));
+    add(rows(1, 0, "begin Device B"));
+    add(rows(1, 1, "clear"));
+    add(rows(1, 1, "copy"));
+    add(rows(1, 1, "marker Device B triangle"));
+    add(rows(1, 1, "draw 13"));
+    add(rows(1, 1, "copy"));
     let tokens = outline_tokens(&capture);
     assert_eq!(tokens, expected, "{tokens:#?}");
 
@@ -481,7 +485,7 @@ fn the_frames_markers_clears_copies_and_updates_are_recorded_in_their_places() {
     expected_paths.push(frame(&[]));
     expected_paths.extend([frame(&["Two targets"]), frame(&["Two targets"])]);
     expected_paths.extend(vec![frame(&[]); 4]);
-    expected_paths.push(Vec::new());
+    expected_paths.push(vec!["Device B".to_owned()]);
     assert_eq!(paths, expected_paths);
 
     // `iridia info` prints the outline.
@@ -506,7 +510,9 @@ fn the_frames_markers_clears_copies_and_updates_are_recorded_in_their_places() {
         "        draw 4  Draw(3, 0) → rt0 32x32",
         "    Two targets/",
         "    resolve 0  ResolveSubresource",
-        "  draw 13  Draw(3, 0) → rt0 32x32",
+        "  Device B/",
+        "    * Device B triangle",
+        "    draw 13  Draw(3, 0) → rt0 32x32",
     ] {
         assert!(
             outline_text.lines().any(|l| l.starts_with(line)),

@@ -29,7 +29,10 @@
  * from QueryInterface on the contexts): a region "Frame" from before the first clears to after draw 12, holding
  * "Immediate paths" (draws 0 to 3, a point marker "Textured quad" before draw 3), "Deferred contexts" (draws 4 and 5;
  * draw 4 inside a region "Command list" begun and ended on its deferred context) and "Two targets" (the clears of
- * draws 7 and 8, and the draws). It prints the longest Present it made (the recorder must not make a Present wait for
+ * draws 7 and 8, and the draws). Device B's clear and draw are wrapped in the older D3D9-era markers (d3d9.dll's
+ * D3DPERF_BeginEvent/EndEvent, imported): a region "Device B" holding a point marker "Device B triangle" before draw
+ * 13, made through D3DPERF_SetMarker as GetProcAddress gives it (looked up each frame, after the devices exist).
+ * It prints the longest Present it made (the recorder must not make a Present wait for
  * its writer thread), then releases both swap chains (where the recorder waits for its writers) and exits.
  * In frame CHECKED_FRAME it reads back every target the draw writes before and after each draw (for the deferred
  * draws: before and after ExecuteCommandList; for the multisampled draws 10 and 11 through copies and its own
@@ -60,6 +63,7 @@
 #include <d3d11.h>
 #include <d3d11_1.h>
 #include <dxgi.h>
+#include <d3d9.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1647,15 +1651,26 @@ int main(int argc, char **argv)
         ID3DUserDefinedAnnotation_EndEvent(annotation);
         timed_present(chain_a);
 
-        /* 13: device B: a triangle into B's back buffer */
+        /* 13: device B: a triangle into B's back buffer, inside D3D9-era markers (see the header) */
         {
             float clear_b[4] = {0.2f, 0.2f, 0.2f, 1.0f};
+            FARPROC found = GetProcAddress(GetModuleHandleW(L"d3d9.dll"), "D3DPERF_SetMarker");
+            void (WINAPI *set_marker)(D3DCOLOR, LPCWSTR) = NULL;
+            memcpy(&set_marker, &found, sizeof(set_marker));
+            if (!set_marker)
+            {
+                fprintf(stderr, "testapp: d3d9.dll has no D3DPERF_SetMarker\n");
+                exit(1);
+            }
+            D3DPERF_BeginEvent(0xff00ff00, L"Device B");
             ID3D11DeviceContext_ClearRenderTargetView(ctx_b, back_b.rtv, clear_b);
             bind_color(&b, ctx_b, back_b.rtv, NULL, b.cb_draw, 32.0f, 32.0f);
             set_draw_constants(ctx_b, b.cb_draw, 0.0f, -t, 1.0f, 0.5f, 0.5f, 1.0f);
             check_target(ctx_b, 13, "back", &back_b, 0);
+            set_marker(0xffffffff, L"Device B triangle");
             ID3D11DeviceContext_Draw(ctx_b, 3, 0);
             check_target(ctx_b, 13, "back", &back_b, 1);
+            D3DPERF_EndEvent();
         }
         timed_present(chain_b);
         if (checked)
