@@ -12,35 +12,11 @@
     clippy::expect_used
 )]
 
+#[path = "common/cli.rs"]
+mod cli;
+use cli::{json, run, scratch, stdout};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn iridia() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_iridia"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    iridia().args(args).output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
-}
-
-/// A scratch directory for this test binary, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("iridia-cli-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::Path;
 
 /// Small sample captures: matching ones, differing ones (05's thin triangles, 01's depth), one with resolves and
 /// dispatches would do as well; these replay in well under a second together.
@@ -86,7 +62,7 @@ fn pairs(report: &Value) -> Vec<(String, u64)> {
 
 #[test]
 fn shards_split_the_work_and_merged_equal_the_unsharded_run() {
-    let dir = scratch("shards");
+    let dir = scratch("cli-batch", "shards");
     let mut whole_args = vec!["replay", "--json"];
     whole_args.extend(CAPTURES);
     let whole = run(&whole_args);
@@ -159,7 +135,7 @@ fn shards_split_the_work_and_merged_equal_the_unsharded_run() {
 
 #[test]
 fn a_folder_is_its_captures_and_one_capture_reports_as_before() {
-    let dir = scratch("folder");
+    let dir = scratch("cli-batch", "folder");
     for capture in &CAPTURES[1..3] {
         let name = Path::new(capture).file_name().unwrap();
         std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(capture), dir.join(name)).unwrap();
@@ -185,7 +161,7 @@ fn a_folder_is_its_captures_and_one_capture_reports_as_before() {
 
 #[test]
 fn the_junit_file_has_a_test_case_per_draw_with_its_difference_as_the_failure() {
-    let dir = scratch("junit");
+    let dir = scratch("cli-batch", "junit");
     let file = dir.join("replay.xml");
     let out_dir = dir.join("out");
     let mut args = vec![
@@ -257,7 +233,7 @@ fn recorded_rt0(capture: &str, index: usize) -> Vec<u8> {
 
 #[test]
 fn a_program_edited_as_its_listing_replays_with_the_new_difference() {
-    let dir = scratch("edit");
+    let dir = scratch("cli-batch", "edit");
     let capture = CAPTURES[1];
     let listing = run(&["disasm", capture, "--draw", "0", "--stage", "ps"]);
     assert_eq!(listing.status.code(), Some(0));

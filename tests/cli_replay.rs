@@ -15,47 +15,19 @@
     clippy::type_complexity
 )]
 
+#[path = "common/cli.rs"]
+mod cli;
+use cli::{iridia, json, run, scratch, stderr, stdout};
 #[path = "common/capture_edit.rs"]
 mod capture_edit;
 use capture_edit::{rezip, with_manifest};
 use serde_json::Value;
 use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn iridia() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_iridia"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    iridia().args(args).output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
-}
 
 /// A sample capture's path relative to the crate (the binary runs there).
 fn sample(name: &str) -> String {
     format!("fixtures/captures/{name}.iridia")
-}
-
-/// A scratch directory for this test binary, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("iridia-cli-replay-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 const SAMPLES: [&str; 7] = [
@@ -164,7 +136,7 @@ fn the_thin_triangles_differ_in_both_targets() {
 
 #[test]
 fn out_writes_the_replayed_texels_and_the_pictures() {
-    let dir = scratch("out");
+    let dir = scratch("cli-replay", "out");
     let out = iridia()
         .args(["replay", &sample("05-thin-triangles"), "--out"])
         .arg(&dir)
@@ -228,7 +200,7 @@ fn replay_errors_exit_2_with_a_message() {
 fn corrupt_captures_make_replay_and_inspect_exit_2_naming_what_is_wrong() {
     // tests/capture_format.rs runs these kinds of damage through `iridia info --check`; here the commands that
     // replay run through them, on a real capture (02, six draws that replay and match)
-    let dir = scratch("corrupt");
+    let dir = scratch("cli-replay", "corrupt");
     let good = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(sample("02-alpha-blend"))).unwrap();
     let manifest: Value = {
         let mut zip = zip::ZipArchive::new(Cursor::new(&good)).unwrap();
@@ -691,7 +663,7 @@ fn inspect_traces_the_vertex_program_of_a_corner_on_request() {
 /// 02-alpha-blend (6 draws, every one matching) with its manifest edited as `edit` says, in a scratch file.
 fn edited_sample(name: &str, edit: impl Fn(&mut Value)) -> PathBuf {
     let bytes = std::fs::read(sample("02-alpha-blend")).unwrap();
-    let path = scratch(name).join("edited.iridia");
+    let path = scratch("cli-replay", name).join("edited.iridia");
     std::fs::write(&path, with_manifest(&bytes, edit)).unwrap();
     path
 }
@@ -827,7 +799,7 @@ fn with_resolves(name: &str, last_after: [u8; 8]) -> PathBuf {
             .unwrap();
     }
     writer.add_resolve(&resolve(last_after)).unwrap();
-    let path = scratch(name).join("resolves.iridia");
+    let path = scratch("cli-replay", name).join("resolves.iridia");
     std::fs::write(&path, writer.finish_to_vec().unwrap()).unwrap();
     path
 }
@@ -1073,7 +1045,7 @@ fn flip_scores_each_render_target_by_how_visible_its_difference_is() {
 
 #[test]
 fn flip_with_out_writes_each_render_targets_error_map_as_a_png() {
-    let dir = scratch("flip");
+    let dir = scratch("cli-replay", "flip");
     let out = iridia()
         .args(["replay", &sample("02-alpha-blend"), "--flip", "--out"])
         .arg(&dir)
@@ -1095,7 +1067,7 @@ fn flip_with_out_writes_each_render_targets_error_map_as_a_png() {
         }
     }
     // without --flip no error map is written (the other pictures are)
-    let dir = scratch("no-flip");
+    let dir = scratch("cli-replay", "no-flip");
     let out = iridia()
         .args(["replay", &sample("02-alpha-blend"), "--draw", "1", "--out"])
         .arg(&dir)

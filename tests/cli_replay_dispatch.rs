@@ -13,15 +13,16 @@
 
 #[path = "common/capture_edit.rs"]
 mod capture_edit;
+#[path = "common/cli.rs"]
+mod cli;
 use capture_edit::with_manifest;
+use cli::{json, run};
 use iridia::api::dispatch::{DispatchState, UnorderedAccessViewBinding, UnorderedAccessViewDesc};
 use iridia::api::enums::UavDimension;
 use iridia::api::resource::Resource;
 use iridia::capture::{Capture, CaptureWriter, DispatchRecord, DrawRecord};
 use iridia::dispatch::UavContents;
-use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 /// Each of 2 groups of 4 threads writes (its thread ID, its thread ID times 3) to structure `vThreadID.x` of `u0`.
@@ -95,15 +96,6 @@ fn write(name: &str, bytes: &[u8]) -> PathBuf {
     let path = std::env::temp_dir().join(format!("iridia-cli-dispatch-{}-{name}.iridia", std::process::id()));
     std::fs::write(&path, bytes).unwrap();
     path
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iridia")).args(args).output().unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 #[test]

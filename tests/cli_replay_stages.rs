@@ -11,11 +11,13 @@
     clippy::indexing_slicing
 )]
 
+#[path = "common/cli.rs"]
+mod cli;
+use cli::run;
 use iridia::capture::{CaptureWriter, DrawRecord};
 use iridia::draw::{DrawOptions, ShaderCache, run_sequence};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 /// The fixture's only draw, recorded with what a run of it left (`alter`: a byte of stream-output buffer 1 flipped).
@@ -55,10 +57,6 @@ fn write(name: &str, bytes: &[u8]) -> PathBuf {
     let path = std::env::temp_dir().join(format!("iridia-cli-stages-{}-{name}.iridia", std::process::id()));
     std::fs::write(&path, bytes).unwrap();
     path
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iridia")).args(args).output().unwrap()
 }
 
 #[test]

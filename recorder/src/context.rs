@@ -667,98 +667,80 @@ unsafe extern "system" fn finish_command_list(
     result
 }
 
+/// Patches slot `$field` of each `(TABLE, field, hook)` in the vtable (of type `$vtbl`) of the object `$raw`, keeping
+/// the original in `TABLE`.
+macro_rules! patch_slots {
+    ($raw:expr, $vtbl:ident, $(($table:ident, $field:ident, $hook:ident)),+ $(,)?) => {
+        $(
+            // SAFETY: each caller passes a live object whose vtable is a `$vtbl` (the function's doc says which);
+            // the hook has the slot's signature.
+            unsafe { $table.patch($raw, slot!($vtbl, $field), $hook as *const () as usize, stringify!($field)) };
+        )+
+    };
+}
+
 /// Patches the `ID3D11DeviceContext` slots of the vtable of `raw` (any interface version of a context).
 fn patch_context_slots(raw: *mut c_void) {
-    macro_rules! patch {
-        ($table:ident, $field:ident, $hook:ident) => {
-            // SAFETY: `raw` is a live context whose vtable has every `ID3D11DeviceContext` slot; the hook has the
-            // slot's signature.
-            unsafe {
-                $table.patch(
-                    raw,
-                    slot!(ID3D11DeviceContext_Vtbl, $field),
-                    $hook as *const () as usize,
-                    stringify!($field),
-                )
-            };
-        };
-    }
-    patch!(DRAW, Draw, draw);
-    patch!(DRAW_INDEXED, DrawIndexed, draw_indexed);
-    patch!(DRAW_INSTANCED, DrawInstanced, draw_instanced);
-    patch!(DRAW_INDEXED_INSTANCED, DrawIndexedInstanced, draw_indexed_instanced);
-    patch!(DRAW_AUTO, DrawAuto, draw_auto);
-    patch!(DRAW_INSTANCED_INDIRECT, DrawInstancedIndirect, draw_instanced_indirect);
-    patch!(
-        DRAW_INDEXED_INSTANCED_INDIRECT,
-        DrawIndexedInstancedIndirect,
-        draw_indexed_instanced_indirect
+    patch_slots!(
+        raw,
+        ID3D11DeviceContext_Vtbl,
+        (DRAW, Draw, draw),
+        (DRAW_INDEXED, DrawIndexed, draw_indexed),
+        (DRAW_INSTANCED, DrawInstanced, draw_instanced),
+        (DRAW_INDEXED_INSTANCED, DrawIndexedInstanced, draw_indexed_instanced),
+        (DRAW_AUTO, DrawAuto, draw_auto),
+        (DRAW_INSTANCED_INDIRECT, DrawInstancedIndirect, draw_instanced_indirect),
+        (
+            DRAW_INDEXED_INSTANCED_INDIRECT,
+            DrawIndexedInstancedIndirect,
+            draw_indexed_instanced_indirect
+        ),
+        (DISPATCH, Dispatch, dispatch),
+        (SO_SET_TARGETS, SOSetTargets, so_set_targets),
+        (DISPATCH_INDIRECT, DispatchIndirect, dispatch_indirect),
+        (MAP, Map, map),
+        (UPDATE_SUBRESOURCE, UpdateSubresource, update_subresource),
+        (COPY_RESOURCE, CopyResource, copy_resource),
+        (COPY_SUBRESOURCE_REGION, CopySubresourceRegion, copy_subresource_region),
+        (COPY_STRUCTURE_COUNT, CopyStructureCount, copy_structure_count),
+        (CLEAR_RTV, ClearRenderTargetView, clear_render_target_view),
+        (CLEAR_DSV, ClearDepthStencilView, clear_depth_stencil_view),
+        (CLEAR_UAV_UINT, ClearUnorderedAccessViewUint, clear_uav_uint),
+        (CLEAR_UAV_FLOAT, ClearUnorderedAccessViewFloat, clear_uav_float),
+        (GENERATE_MIPS, GenerateMips, generate_mips),
+        (RESOLVE_SUBRESOURCE, ResolveSubresource, resolve_subresource),
+        (EXECUTE_COMMAND_LIST, ExecuteCommandList, execute_command_list),
+        (FINISH_COMMAND_LIST, FinishCommandList, finish_command_list),
     );
-    patch!(DISPATCH, Dispatch, dispatch);
-    patch!(SO_SET_TARGETS, SOSetTargets, so_set_targets);
-    patch!(DISPATCH_INDIRECT, DispatchIndirect, dispatch_indirect);
-    patch!(MAP, Map, map);
-    patch!(UPDATE_SUBRESOURCE, UpdateSubresource, update_subresource);
-    patch!(COPY_RESOURCE, CopyResource, copy_resource);
-    patch!(COPY_SUBRESOURCE_REGION, CopySubresourceRegion, copy_subresource_region);
-    patch!(COPY_STRUCTURE_COUNT, CopyStructureCount, copy_structure_count);
-    patch!(CLEAR_RTV, ClearRenderTargetView, clear_render_target_view);
-    patch!(CLEAR_DSV, ClearDepthStencilView, clear_depth_stencil_view);
-    patch!(CLEAR_UAV_UINT, ClearUnorderedAccessViewUint, clear_uav_uint);
-    patch!(CLEAR_UAV_FLOAT, ClearUnorderedAccessViewFloat, clear_uav_float);
-    patch!(GENERATE_MIPS, GenerateMips, generate_mips);
-    patch!(RESOLVE_SUBRESOURCE, ResolveSubresource, resolve_subresource);
-    patch!(EXECUTE_COMMAND_LIST, ExecuteCommandList, execute_command_list);
-    patch!(FINISH_COMMAND_LIST, FinishCommandList, finish_command_list);
 }
 
 /// Patches the `ID3D11DeviceContext1` slots of the vtable of `raw` (an `ID3D11DeviceContext1` or later).
 fn patch_context1_slots(raw: *mut c_void) {
-    macro_rules! patch {
-        ($table:ident, $field:ident, $hook:ident) => {
-            // SAFETY: `raw` is a live `ID3D11DeviceContext1`, whose vtable has this slot; the hook has the slot's
-            // signature.
-            unsafe {
-                $table.patch(
-                    raw,
-                    slot!(ID3D11DeviceContext1_Vtbl, $field),
-                    $hook as *const () as usize,
-                    stringify!($field),
-                )
-            };
-        };
-    }
-    patch!(
-        COPY_SUBRESOURCE_REGION1,
-        CopySubresourceRegion1,
-        copy_subresource_region1
+    patch_slots!(
+        raw,
+        ID3D11DeviceContext1_Vtbl,
+        (
+            COPY_SUBRESOURCE_REGION1,
+            CopySubresourceRegion1,
+            copy_subresource_region1
+        ),
+        (UPDATE_SUBRESOURCE1, UpdateSubresource1, update_subresource1),
+        (DISCARD_RESOURCE, DiscardResource, discard_resource),
+        (DISCARD_VIEW, DiscardView, discard_view),
+        (CLEAR_VIEW, ClearView, clear_view),
+        (DISCARD_VIEW1, DiscardView1, discard_view1),
     );
-    patch!(UPDATE_SUBRESOURCE1, UpdateSubresource1, update_subresource1);
-    patch!(DISCARD_RESOURCE, DiscardResource, discard_resource);
-    patch!(DISCARD_VIEW, DiscardView, discard_view);
-    patch!(CLEAR_VIEW, ClearView, clear_view);
-    patch!(DISCARD_VIEW1, DiscardView1, discard_view1);
 }
 
 /// Patches the `ID3DUserDefinedAnnotation` slots of the vtable of `raw` (a context's annotation interface).
 fn patch_annotation_slots(raw: *mut c_void) {
-    macro_rules! patch {
-        ($table:ident, $field:ident, $hook:ident) => {
-            // SAFETY: `raw` is a live `ID3DUserDefinedAnnotation`, whose vtable has this slot; the hook has the
-            // slot's signature.
-            unsafe {
-                $table.patch(
-                    raw,
-                    slot!(ID3DUserDefinedAnnotation_Vtbl, $field),
-                    $hook as *const () as usize,
-                    stringify!($field),
-                )
-            };
-        };
-    }
-    patch!(BEGIN_EVENT, BeginEvent, begin_event);
-    patch!(END_EVENT, EndEvent, end_event);
-    patch!(SET_MARKER, SetMarker, set_marker);
+    patch_slots!(
+        raw,
+        ID3DUserDefinedAnnotation_Vtbl,
+        (BEGIN_EVENT, BeginEvent, begin_event),
+        (END_EVENT, EndEvent, end_event),
+        (SET_MARKER, SetMarker, set_marker),
+    );
 }
 
 /// Hooks `context` on every interface version `QueryInterface` says it has, and its `ID3DUserDefinedAnnotation`

@@ -888,13 +888,7 @@ fn draws_the_recorder_cannot_record_are_listed_with_their_reason_and_targets() {
         iridia::api::resource::Resource::Texture(t) => assert_eq!(t.shape.sample_count, 4),
         other => panic!("the quad's t0 is {other:?}"),
     }
-    let replay = replayed(&mut capture, 11);
-    assert!(
-        replay.compared() && replay.matches(),
-        "{:?} {:?}",
-        replay.targets[0].report,
-        replay.uavs
-    );
+    replays_equal(&mut capture, 11);
     // The quad read the multisampled colour target as frame 0 left it: the same draws as frame 1's, whose samples
     // after draw 11 the program read back itself.
     let draw = capture.draw(10).unwrap();
@@ -1005,8 +999,7 @@ fn a_draw_through_a_geometry_program_is_recorded_and_replays_equal() {
     };
     assert!(changed(48) > 0, "nothing drawn in the right quarter");
     // replayed through the library and compared under the format's tolerance: every pixel matches
-    let replay = replayed(&mut capture, 16);
-    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+    replays_equal(&mut capture, 16);
 }
 
 #[test]
@@ -1059,8 +1052,7 @@ fn a_tessellated_draw_is_recorded_and_replays_equal() {
         .count();
     assert!(changed > 50, "only {changed} pixels changed");
     // replayed through the library and compared under the format's tolerance: every pixel matches
-    let replay = replayed(&mut capture, 15);
-    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
+    replays_equal(&mut capture, 15);
 }
 
 /// Draw `index` of `capture` replayed through the library with the default options (each format's tolerance).
@@ -1073,6 +1065,38 @@ fn replayed(capture: &mut Capture<std::io::Cursor<std::sync::Arc<[u8]>>>, index:
         None,
     )
     .unwrap_or_else(|e| panic!("draw {index}: {e}"))
+}
+
+/// Draw `index` of `capture` replayed as [`replayed`] does, asserted to match in every target it compares (each
+/// format's tolerance) and every view; the replay for more checks.
+fn replays_equal(
+    capture: &mut Capture<std::io::Cursor<std::sync::Arc<[u8]>>>,
+    index: usize,
+) -> iridia::replay::DrawReplay {
+    let replay = replayed(capture, index);
+    assert!(
+        replay.compared() && replay.matches(),
+        "draw {index}: {:?} {:?}",
+        replay.targets.iter().map(|t| &t.report).collect::<Vec<_>>(),
+        replay.uavs
+    );
+    replay
+}
+
+/// Dispatch `dispatch` (the capture's dispatch `index`) replayed through the library, asserted to match in every
+/// view exactly.
+fn dispatch_replays_exactly(index: usize, dispatch: &iridia::capture::CapturedDispatch) {
+    let replay = iridia::replay::replay_dispatch(
+        dispatch,
+        &ToleranceSpec::exact(),
+        &iridia::dispatch::DispatchOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        replay.compared() && replay.matches(),
+        "dispatch {index}: {:?}",
+        replay.uavs
+    );
 }
 
 /// The unrecordable run's capture, opened and checked.
@@ -1197,12 +1221,11 @@ fn a_draw_with_pixel_unordered_access_views_is_recorded_and_replays_equal() {
     assert_eq!(after(3).counter, Some(word(&read("uav_counter_after.bin"))));
     assert_eq!(word(&read("uav_counter_after.bin")), 7 + pixels);
     // replayed through the library: the target and every view match
-    let replay = replayed(&mut capture, 17);
+    let replay = replays_equal(&mut capture, 17);
     assert_eq!(replay.uavs.len(), 3);
     for uav in &replay.uavs {
         assert_eq!(uav.matches(), Some(true), "u{}: {:?}", uav.slot, uav.report);
     }
-    assert!(replay.compared() && replay.matches(), "{:?}", replay.targets[0].report);
 }
 
 #[test]
@@ -1252,12 +1275,7 @@ fn indirect_draws_are_recorded_as_their_direct_calls_and_replay_equal() {
         assert!(target.before[..] == read(before)[..], "draw {index}: before");
         assert!(target.after.as_deref() == Some(&read(after)[..]), "draw {index}: after");
         assert!(read(before) != read(after), "draw {index} drew nothing");
-        let replay = replayed(&mut capture, index);
-        assert!(
-            replay.compared() && replay.matches(),
-            "draw {index}: {:?}",
-            replay.targets[0].report
-        );
+        replays_equal(&mut capture, index);
     }
 }
 
@@ -1338,17 +1356,7 @@ fn dispatches_are_recorded_in_their_place_and_replay_equal() {
         assert_eq!(counter, Some(word(&read(counter_after))), "dispatch {index}");
         assert_eq!(word(&read(counter_after)), word(&read(counter_before)) + threads);
         // replayed through the library: every view matches exactly
-        let replay = iridia::replay::replay_dispatch(
-            &dispatch,
-            &ToleranceSpec::exact(),
-            &iridia::dispatch::DispatchOptions::default(),
-        )
-        .unwrap();
-        assert!(
-            replay.compared() && replay.matches(),
-            "dispatch {index}: {:?}",
-            replay.uavs
-        );
+        dispatch_replays_exactly(index, &dispatch);
     }
     // the first dispatch's counter started from the initial count the program passed
     assert_eq!(word(&read("cs_counter_before.bin")), 10);
@@ -1625,12 +1633,7 @@ fn indirect_draws_on_a_deferred_context_are_recorded_where_their_command_list_ru
         "the first drew nothing"
     );
     for index in [26, 27] {
-        let replay = replayed(&mut capture, index);
-        assert!(
-            replay.compared() && replay.matches(),
-            "draw {index}: {:?}",
-            replay.targets[0].report
-        );
+        replays_equal(&mut capture, index);
     }
 }
 
@@ -1692,17 +1695,7 @@ fn dispatches_on_a_deferred_context_are_recorded_where_their_command_list_runs()
     assert_eq!(counted(&second), (Some(42), Some(word(&read("dcs_counter_after.bin")))));
     assert_eq!(word(&read("dcs_counter_after.bin")), 58);
     for (index, dispatch) in [(2, &first), (3, &second)] {
-        let replay = iridia::replay::replay_dispatch(
-            dispatch,
-            &ToleranceSpec::exact(),
-            &iridia::dispatch::DispatchOptions::default(),
-        )
-        .unwrap();
-        assert!(
-            replay.compared() && replay.matches(),
-            "dispatch {index}: {:?}",
-            replay.uavs
-        );
+        dispatch_replays_exactly(index, dispatch);
     }
 }
 

@@ -666,6 +666,52 @@ static ID3D11UnorderedAccessView *make_buffer_uav(ID3D11Device *device, ID3D11Bu
     return view;
 }
 
+/* shaders/cs_fill.asm's resources, made on s->device and bound on `ctx` (stage_draws' c) and f)): cb0 (constant,
+   0, 0, 0), t0 a Buffer<uint> of 32 R32_UINT (first + step * i), u0 a raw buffer of 32 words (each `fill`), u1 a
+   structured buffer of 64 4-byte elements viewed with a counter, its initial count 10 */
+struct compute_pass
+{
+    ID3D11Buffer *raw;
+    ID3D11UnorderedAccessView *views[2];
+    ID3D11ComputeShader *cs;
+};
+
+static struct compute_pass bind_compute_pass(struct scene *s, ID3D11DeviceContext *ctx, UINT first, UINT step,
+        UINT fill, UINT constant)
+{
+    UINT constants[4] = {constant, 0, 0, 0}, values[32], fills[32], initial[2] = {(UINT)-1, 10}, i;
+    D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
+    ID3D11ShaderResourceView *srv;
+    ID3D11Buffer *input, *structured, *cb;
+    struct compute_pass pass;
+    SIZE_T size;
+    void *code;
+    for (i = 0; i < 32; ++i)
+    {
+        values[i] = first + step * i;
+        fills[i] = fill;
+    }
+    input = make_misc_buffer(s->device, D3D11_BIND_SHADER_RESOURCE, 0, 0, sizeof(values), values);
+    pass.raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(fills), fills);
+    structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, 64 * 4, NULL);
+    cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, sizeof(constants), constants, 0);
+    memset(&vdesc, 0, sizeof(vdesc));
+    vdesc.Format = DXGI_FORMAT_R32_UINT;
+    vdesc.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+    vdesc.Buffer.NumElements = 32;
+    CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)input, &vdesc, &srv), "CreateShaderResourceView (buffer)");
+    pass.views[0] = make_buffer_uav(s->device, pass.raw, DXGI_FORMAT_R32_TYPELESS, 32, D3D11_BUFFER_UAV_FLAG_RAW);
+    pass.views[1] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 64, D3D11_BUFFER_UAV_FLAG_COUNTER);
+    code = load_file("cs_fill.cs.dxbc", &size);
+    CHECK(ID3D11Device_CreateComputeShader(s->device, code, size, NULL, &pass.cs), "CreateComputeShader");
+    free(code);
+    ID3D11DeviceContext_CSSetShader(ctx, pass.cs, NULL, 0);
+    ID3D11DeviceContext_CSSetConstantBuffers(ctx, 0, 1, &cb);
+    ID3D11DeviceContext_CSSetShaderResources(ctx, 0, 1, &srv);
+    ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, 2, pass.views, initial);
+    return pass;
+}
+
 /* The TESTAPP_UNRECORDABLE frame's last calls on `ctx`, each read back by the program before and after:
  *   a) the coloured triangle into a 64x64 target of its own through shaders/ps_uav.asm, with three unordered
  *      access views bound with the render target (OMSetRenderTargetsAndUnorderedAccessViews, slots 1 to 3): u1 a
@@ -775,49 +821,21 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
     }
     /* c) */
     {
-        static const UINT constants[4] = {3, 0, 0, 0};
-        UINT values[32], fill[32], initial[2] = {(UINT)-1, 10};
-        D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
-        ID3D11ComputeShader *cs;
-        ID3D11ShaderResourceView *srv, *no_srv = NULL;
-        ID3D11UnorderedAccessView *views[2], *none[2] = {NULL, NULL};
-        ID3D11Buffer *input, *raw, *structured, *cb;
-        for (i = 0; i < 32; ++i)
-        {
-            values[i] = 100 + 7 * i;
-            fill[i] = 0xcdcdcdcdu;
-        }
-        input = make_misc_buffer(s->device, D3D11_BIND_SHADER_RESOURCE, 0, 0, sizeof(values), values);
-        raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(fill), fill);
-        structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, 64 * 4, NULL);
-        cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, sizeof(constants), constants, 0);
-        memset(&vdesc, 0, sizeof(vdesc));
-        vdesc.Format = DXGI_FORMAT_R32_UINT;
-        vdesc.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
-        vdesc.Buffer.FirstElement = 0;
-        vdesc.Buffer.NumElements = 32;
-        CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)input, &vdesc, &srv), "CreateShaderResourceView (buffer)");
-        views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 32, D3D11_BUFFER_UAV_FLAG_RAW);
-        views[1] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 64, D3D11_BUFFER_UAV_FLAG_COUNTER);
-        code = load_file("cs_fill.cs.dxbc", &size);
-        CHECK(ID3D11Device_CreateComputeShader(s->device, code, size, NULL, &cs), "CreateComputeShader");
-        free(code);
-        ID3D11DeviceContext_CSSetShader(ctx, cs, NULL, 0);
-        ID3D11DeviceContext_CSSetConstantBuffers(ctx, 0, 1, &cb);
-        ID3D11DeviceContext_CSSetShaderResources(ctx, 0, 1, &srv);
-        ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, 2, views, initial);
-        read_back_buffer(ctx, raw, "cs_raw_before.bin");
-        read_back_counter(ctx, views[1], "cs_counter_before.bin");
+        ID3D11ShaderResourceView *no_srv = NULL;
+        ID3D11UnorderedAccessView *none[2] = {NULL, NULL};
+        struct compute_pass pass = bind_compute_pass(s, ctx, 100, 7, 0xcdcdcdcdu, 3);
+        read_back_buffer(ctx, pass.raw, "cs_raw_before.bin");
+        read_back_counter(ctx, pass.views[1], "cs_counter_before.bin");
         ID3D11DeviceContext_Dispatch(ctx, 4, 1, 1);
-        read_back_buffer(ctx, raw, "cs_raw_after.bin");
-        read_back_counter(ctx, views[1], "cs_counter_after.bin");
+        read_back_buffer(ctx, pass.raw, "cs_raw_after.bin");
+        read_back_counter(ctx, pass.views[1], "cs_counter_after.bin");
         ID3D11DeviceContext_DispatchIndirect(ctx, arg_buffer, 36);
-        read_back_buffer(ctx, raw, "cs2_raw_after.bin");
-        read_back_counter(ctx, views[1], "cs2_counter_after.bin");
+        read_back_buffer(ctx, pass.raw, "cs2_raw_after.bin");
+        read_back_counter(ctx, pass.views[1], "cs2_counter_after.bin");
         ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, 2, none, NULL);
         ID3D11DeviceContext_CSSetShaderResources(ctx, 0, 1, &no_srv);
         ID3D11DeviceContext_CSSetShader(ctx, NULL, NULL, 0);
-        ID3D11ComputeShader_Release(cs);
+        ID3D11ComputeShader_Release(pass.cs);
     }
     /* d) */
     {
@@ -955,7 +973,7 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
     {
         ID3D11DeviceContext *deferred;
         ID3D11CommandList *list;
-        ID3D11Buffer *input, *raw, *structured, *cs_cb;
+        ID3D11Buffer *raw;
         ID3D11UnorderedAccessView *counter_view;
         struct target t = make_target(s->device, 64, 64, DXGI_FORMAT_R8G8B8A8_UNORM, 0);
         ID3D11Buffer *cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, 32, NULL, 1);
@@ -966,38 +984,12 @@ static void stage_draws(struct scene *s, ID3D11DeviceContext *ctx)
         set_draw_constants(deferred, cb, -0.3f, 0.25f, 1.0f, 0.3f, 0.8f, 1.0f);
         ID3D11DeviceContext_DrawIndexedInstancedIndirect(deferred, arg_buffer, 16);
         {
-            static const UINT constants[4] = {5, 0, 0, 0};
-            UINT values[32], fill[32], initial[2] = {(UINT)-1, 10};
-            D3D11_SHADER_RESOURCE_VIEW_DESC vdesc;
-            ID3D11ShaderResourceView *srv;
-            ID3D11UnorderedAccessView *views[2];
-            ID3D11ComputeShader *cs;
-            for (i = 0; i < 32; ++i)
-            {
-                values[i] = 1000 + 3 * i;
-                fill[i] = 0x11111111u;
-            }
-            input = make_misc_buffer(s->device, D3D11_BIND_SHADER_RESOURCE, 0, 0, sizeof(values), values);
-            raw = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS, 0, sizeof(fill), fill);
-            structured = make_misc_buffer(s->device, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, 64 * 4, NULL);
-            cs_cb = make_buffer(s->device, D3D11_BIND_CONSTANT_BUFFER, sizeof(constants), constants, 0);
-            memset(&vdesc, 0, sizeof(vdesc));
-            vdesc.Format = DXGI_FORMAT_R32_UINT;
-            vdesc.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
-            vdesc.Buffer.NumElements = 32;
-            CHECK(ID3D11Device_CreateShaderResourceView(s->device, (ID3D11Resource *)input, &vdesc, &srv), "CreateShaderResourceView (buffer)");
-            views[0] = make_buffer_uav(s->device, raw, DXGI_FORMAT_R32_TYPELESS, 32, D3D11_BUFFER_UAV_FLAG_RAW);
-            counter_view = views[1] = make_buffer_uav(s->device, structured, DXGI_FORMAT_UNKNOWN, 64, D3D11_BUFFER_UAV_FLAG_COUNTER);
-            code = load_file("cs_fill.cs.dxbc", &size);
-            CHECK(ID3D11Device_CreateComputeShader(s->device, code, size, NULL, &cs), "CreateComputeShader");
-            free(code);
-            ID3D11DeviceContext_CSSetShader(deferred, cs, NULL, 0);
-            ID3D11DeviceContext_CSSetConstantBuffers(deferred, 0, 1, &cs_cb);
-            ID3D11DeviceContext_CSSetShaderResources(deferred, 0, 1, &srv);
-            ID3D11DeviceContext_CSSetUnorderedAccessViews(deferred, 0, 2, views, initial);
+            struct compute_pass pass = bind_compute_pass(s, deferred, 1000, 3, 0x11111111u, 5);
             ID3D11DeviceContext_Dispatch(deferred, 4, 1, 1);
             ID3D11DeviceContext_DispatchIndirect(deferred, arg_buffer, 36);
-            ID3D11ComputeShader_Release(cs);
+            ID3D11ComputeShader_Release(pass.cs);
+            raw = pass.raw;
+            counter_view = pass.views[1];
         }
         CHECK(ID3D11DeviceContext_FinishCommandList(deferred, FALSE, &list), "FinishCommandList");
         ID3D11DeviceContext_ClearRenderTargetView(ctx, t.rtv, clear);
