@@ -32,15 +32,8 @@ fn run(args: &[String]) -> Result<(), String> {
         return Err("usage: large_capture DESCRIPTION.json OUT.iridia MIB".to_owned());
     };
     let mib: u64 = mib.parse().map_err(|_| format!("'{mib}' is not a number of MiB"))?;
-    let text = std::fs::read_to_string(description_path).map_err(|e| format!("{description_path}: {e}"))?;
-    let folder = std::path::Path::new(description_path)
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default();
-    let mut load = |name: &str| -> iridia::Result<Vec<u8>> {
-        std::fs::read(folder.join(name)).map_err(|e| iridia::Error::new(name, e.to_string()))
-    };
-    let description = iridia::description::read(&text, &mut load).map_err(|e| format!("{description_path}: {e}"))?;
+    let description =
+        iridia::description::read_file(std::path::Path::new(description_path)).map_err(|e| e.to_string())?;
     let state = description
         .draws
         .first()

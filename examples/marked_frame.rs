@@ -30,15 +30,8 @@ fn run(args: &[String]) -> Result<(), String> {
         _ => return Err("usage: marked_frame DESCRIPTION.json OUT.iridia [PASSES OBJECTS DRAWS]".to_owned()),
     };
     let [passes, objects, draws] = counts;
-    let text = std::fs::read_to_string(description_path).map_err(|e| format!("{description_path}: {e}"))?;
-    let folder = std::path::Path::new(description_path)
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default();
-    let mut load = |name: &str| -> iridia::Result<Vec<u8>> {
-        std::fs::read(folder.join(name)).map_err(|e| iridia::Error::new(name, e.to_string()))
-    };
-    let description = iridia::description::read(&text, &mut load).map_err(|e| format!("{description_path}: {e}"))?;
+    let description =
+        iridia::description::read_file(std::path::Path::new(description_path)).map_err(|e| e.to_string())?;
     let state = description
         .draws
         .first()

@@ -96,7 +96,7 @@ fn preparing_a_draw_copies_its_targets_once() {
     json["height"] = side.into();
     json["viewport"]["w"] = side.into();
     json["viewport"]["h"] = side.into();
-    let mut load = |name: &str| std::fs::read(folder.join(name)).map_err(|e| iridia::Error::new(name, e.to_string()));
+    let mut load = iridia::description::file_loader(&folder.join("scene_color.json"));
     let description = iridia::description::read(&json.to_string(), &mut load).unwrap();
     let state = description.draws[0].clone();
     let targets = (side as usize * side as usize) * (16 + 4);

@@ -654,12 +654,8 @@ fn note_names(text: &str, count: usize) -> Vec<Option<String>> {
 pub fn pack(path: &Path, recorded: &[PathBuf], output: &Path, application: Option<String>) -> Result<(), String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let mut load = |file: &str| -> iridia::Result<Vec<u8>> {
-        let full = dir.join(file);
-        std::fs::read(&full).map_err(|e| iridia::Error::new(full.display().to_string(), format!("cannot read: {e}")))
-    };
-    let description = description::read(&text, &mut load).map_err(|e| format!("{name}: {e}"))?;
+    let description =
+        description::read(&text, &mut description::file_loader(path)).map_err(|e| format!("{name}: {e}"))?;
     let count = description.draws.len();
     if count == 0 {
         return Err(format!("{name}: the description has no draws to pack"));

@@ -120,15 +120,7 @@ fn write_target(image: &TargetImage, path: &Path, layout: Option<&'static str>) 
 /// Runs the description at `path` and writes its targets under `prefix`.
 pub fn draw(path: &Path, prefix: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut load = |name: &str| -> iridia::Result<Vec<u8>> {
-        let file: PathBuf = if Path::new(name).is_absolute() {
-            PathBuf::from(name)
-        } else {
-            folder.join(name)
-        };
-        std::fs::read(&file).map_err(|e| iridia::Error::new(file.display().to_string(), e.to_string()))
-    };
+    let mut load = description::file_loader(path);
     if description::is_dispatch_description(&text) {
         return dispatch(path, &text, &mut load, prefix);
     }

@@ -169,6 +169,31 @@ pub struct Description {
     pub draws: Vec<DrawState>,
 }
 
+/// Loads the files a description in the file at `path` names: relative to its folder, or as written when absolute
+/// (as [`read`] says); a file that cannot be read is an error naming its path. Native only: the viewer hands
+/// [`read`] the files the user gave it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn file_loader(path: &std::path::Path) -> impl FnMut(&str) -> Result<Vec<u8>> + use<> {
+    let folder = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    move |name: &str| {
+        let file = if std::path::Path::new(name).is_absolute() {
+            std::path::PathBuf::from(name)
+        } else {
+            folder.join(name)
+        };
+        std::fs::read(&file).map_err(|e| Error::new(file.display().to_string(), format!("cannot read: {e}")))
+    }
+}
+
+/// Reads the description in the file at `path`, with the files it names ([`file_loader`]); an error names the
+/// description's path. Native only.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_file(path: &std::path::Path) -> Result<Description> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::new(path.display().to_string(), format!("cannot read: {e}")))?;
+    read(&text, &mut file_loader(path)).map_err(|e| e.within(path.display().to_string()))
+}
+
 /// Reads a description from its text. `load` gets each file path as the description writes it (relative to the
 /// description's folder unless absolute) and returns the file's bytes.
 pub fn read(text: &str, load: &mut dyn FnMut(&str) -> Result<Vec<u8>>) -> Result<Description> {
