@@ -6,9 +6,12 @@
 //! (`object 7`), each holding `DRAWS` draws and a point marker; every fourth draw named, the others named by their call
 //! and state. Each draw's target after it is what Iridia draws for it (the list's speed, not the comparison, is what
 //! this capture is for), so every draw matches. 20 passes of 8 objects of 28 draws make 4,480 draws and 5,020 events.
+//! With `DIFFER_EVERY` N (not 0), every Nth draw (draws 0, N, 2N ...) is recorded with its first texel's byte 3
+//! flipped by 0x40 (a float channel's exponent, an 8-bit channel's 64 codes), so that it differs from its replay: the
+//! viewer's group sums then have something to sum.
 //!
 //! ```sh
-//! cargo run --release --example marked_frame -- DESCRIPTION.json OUT.iridia [PASSES OBJECTS DRAWS]
+//! cargo run --release --example marked_frame -- DESCRIPTION.json OUT.iridia [PASSES OBJECTS DRAWS [DIFFER_EVERY]]
 //! ```
 
 use std::process::ExitCode;
@@ -21,15 +24,18 @@ use iridia::draw::{ShaderCache, run_draw};
 const PASS_NAMES: [&str; 5] = ["shadows", "gbuffer", "lighting", "transparent", "post"];
 
 fn run(args: &[String]) -> Result<(), String> {
+    let number = |text: &String| text.parse::<usize>().map_err(|_| format!("'{text}' is not a count"));
     let (description_path, out_path, counts) = match args {
-        [d, o] => (d, o, [20, 8, 28]),
-        [d, o, p, b, n] => {
-            let number = |text: &String| text.parse::<usize>().map_err(|_| format!("'{text}' is not a count"));
-            (d, o, [number(p)?, number(b)?, number(n)?])
+        [d, o] => (d, o, [20, 8, 28, 0]),
+        [d, o, p, b, n] => (d, o, [number(p)?, number(b)?, number(n)?, 0]),
+        [d, o, p, b, n, e] => (d, o, [number(p)?, number(b)?, number(n)?, number(e)?]),
+        _ => {
+            return Err(
+                "usage: marked_frame DESCRIPTION.json OUT.iridia [PASSES OBJECTS DRAWS [DIFFER_EVERY]]".to_owned(),
+            );
         }
-        _ => return Err("usage: marked_frame DESCRIPTION.json OUT.iridia [PASSES OBJECTS DRAWS]".to_owned()),
     };
-    let [passes, objects, draws] = counts;
+    let [passes, objects, draws, differ_every] = counts;
     let description =
         iridia::description::read_file(std::path::Path::new(description_path)).map_err(|e| e.to_string())?;
     let state = description
@@ -42,6 +48,19 @@ fn run(args: &[String]) -> Result<(), String> {
         .render_targets
         .iter()
         .map(|t| t.as_ref().map(|t| Arc::from(t.bytes.as_slice())))
+        .collect();
+    // the same targets with the first texel's byte 3 flipped, for the draws that are to differ
+    let altered: Vec<Option<Arc<[u8]>>> = after
+        .iter()
+        .map(|bytes| {
+            bytes.as_ref().map(|bytes| {
+                let mut changed = bytes.to_vec();
+                if let Some(byte) = changed.get_mut(3) {
+                    *byte ^= 0x40;
+                }
+                Arc::from(changed)
+            })
+        })
         .collect();
     let file = std::fs::File::create(out_path).map_err(|e| format!("{out_path}: {e}"))?;
     let mut writer = CaptureWriter::new(std::io::BufWriter::new(file));
@@ -65,7 +84,8 @@ fn run(args: &[String]) -> Result<(), String> {
             for draw in 0..draws {
                 let mut record = DrawRecord::new(state.clone());
                 record.name = draw.is_multiple_of(4).then(|| format!("{pass_name} mesh {index}"));
-                record.render_targets_after = after.clone();
+                let differs = differ_every != 0 && index.is_multiple_of(differ_every);
+                record.render_targets_after = if differs { altered.clone() } else { after.clone() };
                 writer.add_draw(&record).map_err(|e| format!("{out_path}: {e}"))?;
                 index = index.saturating_add(1);
             }

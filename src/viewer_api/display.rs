@@ -202,7 +202,9 @@ pub(crate) fn shrink(image: RenderedImage, max_width: u32, max_height: u32) -> R
 impl ViewerCapture {
     /// A thumbnail of draw `index`'s main target as the capture recorded it after the draw (render target 0, else
     /// the depth target), shrunk to fit `max_width` × `max_height` (each at most [`MAX_THUMBNAIL_SIDE`]) under the
-    /// default display options; needs no replay.
+    /// default display options; needs no replay. A multisampled target shows as one plane of the target's own
+    /// aspect, not its sample planes stacked: a resolvable colour target resolved (the box average, 19.2.2), any
+    /// other (depth, integer formats) its sample 0.
     pub fn thumbnail(&mut self, index: usize, max_width: u32, max_height: u32) -> Result<RenderedImage> {
         let draw = self.read_draw(index)?;
         let targets = super::view_targets(&draw);
@@ -215,7 +217,33 @@ impl ViewerCapture {
                     format!("the capture holds no image of rt0 or depth after draw {index}"),
                 )
             })?;
-        let image = self.render_target(index, id, ImageKind::Recorded, &DisplayOptions::default(), false)?;
+        self.thumbnail_of(index, id, max_width, max_height)
+    }
+
+    /// [`ViewerCapture::thumbnail`] of target `id` of draw `index`.
+    pub(super) fn thumbnail_of(
+        &mut self,
+        index: usize,
+        id: TargetId,
+        max_width: u32,
+        max_height: u32,
+    ) -> Result<RenderedImage> {
+        let target = self.recorded_target(index, id)?;
+        let display = DisplayOptions::default();
+        let image = if target.resolvable() {
+            self.render_resolved(index, id, ImageKind::Recorded, &display)?
+        } else if target.samples > 1 {
+            let one = target.first_sample();
+            let bytes = one.recorded.clone().ok_or_else(|| {
+                Error::new(
+                    "capture",
+                    format!("the capture holds no image of {} after draw {index}", id.name()),
+                )
+            })?;
+            render_values(&one, &one.image(&bytes)?, &display)?
+        } else {
+            self.render_target(index, id, ImageKind::Recorded, &display, false)?
+        };
         Ok(shrink(
             image,
             max_width.min(MAX_THUMBNAIL_SIDE),

@@ -236,6 +236,18 @@ impl ViewTarget {
         Ok(self.one_plane(Arc::from(self.resolve(&self.before)?), recorded))
     }
 
+    /// The target's sample 0 alone (the top plane of its stacked images), as one sample a pixel.
+    fn first_sample(&self) -> ViewTarget {
+        let plane = |bytes: &Arc<[u8]>| -> Arc<[u8]> {
+            let length = bytes
+                .len()
+                .checked_div(usize::try_from(self.samples).unwrap_or(1))
+                .unwrap_or(0);
+            Arc::from(bytes.get(..length).unwrap_or_default())
+        };
+        self.one_plane(plane(&self.before), self.recorded.as_ref().map(plane))
+    }
+
     /// The target as one plane of one sample a pixel with these images (its resolve's).
     fn one_plane(&self, before: Arc<[u8]>, recorded: Option<Arc<[u8]>>) -> ViewTarget {
         ViewTarget {

@@ -1536,3 +1536,98 @@ fn a_comparison_carries_the_box_of_the_pixels_the_draw_changed() {
     );
     assert_eq!(changed_bounds(&before, &before, Some(&before), 4, 2, 1), None);
 }
+
+#[test]
+#[allow(clippy::arithmetic_side_effects)] // test code: positions within 64x64 planes
+fn a_multisampled_targets_thumbnail_is_its_resolve_or_its_sample_0_not_the_planes_stacked() {
+    // 20-recorded's draws 10 and 11 write a 64x64 4x R8G8B8A8_UNORM target and a 4x D24_UNORM_S8_UINT one; the
+    // capture holds each after as its four sample planes stacked, sample 0's on top (`RecorderTarget`'s layout)
+    let mut raw = Capture::open(fixture("20-recorded.iridia")).unwrap();
+    let mut capture = open("20-recorded.iridia");
+    for index in [10, 11] {
+        let draw = raw.draw(index).unwrap();
+        let rt0 = draw
+            .targets
+            .iter()
+            .find(|t| t.target == crate::capture::TargetSlot::RenderTarget(0))
+            .unwrap();
+        assert_eq!((rt0.width, rt0.height, rt0.resource.sample_count), (64, 64, 4));
+        let after = rt0.after.as_ref().unwrap();
+        let plane = 64 * 64 * 4;
+        assert_eq!(after.len(), 4 * plane);
+        // asked to fit 64x36, a square target gives a 36x36 thumbnail (stacked it would be 64x256: 9x36)
+        let thumb = capture.thumbnail(index, 64, 36).unwrap();
+        assert_eq!((thumb.width, thumb.height), (36, 36), "draw {index}");
+        // each thumbnail pixel is the target's texel at its centre (nearest): texel (2t+1)*64/72; the resolve of a
+        // UNORM channel is the average of its four samples' codes, rounded (so 4 x the code is within 2 of their
+        // sum); alpha shows opaque under the default display
+        let mut mixed = 0;
+        for ty in 0..36usize {
+            for tx in 0..36usize {
+                let (sx, sy) = ((2 * tx + 1) * 64 / 72, (2 * ty + 1) * 64 / 72);
+                let shown = &thumb.rgba[(ty * 36 + tx) * 4..][..4];
+                for channel in 0..3 {
+                    let codes: Vec<i32> = (0..4)
+                        .map(|s| i32::from(after[s * plane + (sy * 64 + sx) * 4 + channel]))
+                        .collect();
+                    let sum: i32 = codes.iter().sum();
+                    assert!(
+                        (4 * i32::from(shown[channel]) - sum).abs() <= 2,
+                        "draw {index} texel ({sx}, {sy}) channel {channel}: {} is not the average of {codes:?}",
+                        shown[channel]
+                    );
+                    if codes.iter().any(|&c| c != codes[0]) {
+                        mixed += 1;
+                    }
+                }
+                assert_eq!(shown[3], 255);
+            }
+        }
+        // the test has teeth: some sampled texels have samples that disagree (triangle edges), where sample 0 alone
+        // or a stacked plane would not give the average
+        assert!(mixed > 0, "draw {index}: no texel with differing samples was sampled");
+    }
+    // depth is not resolvable (19.2.2): its thumbnail is sample 0's plane, square too, and its grey follows sample
+    // 0's depth (D24 in the low three bytes): equal depths show equal greys, a nearer texel is not brighter
+    let draw = raw.draw(11).unwrap();
+    let depth = draw
+        .targets
+        .iter()
+        .find(|t| t.target == crate::capture::TargetSlot::DepthStencil)
+        .unwrap();
+    let after = depth.after.as_ref().unwrap();
+    let thumb = capture.thumbnail_of(11, TargetId::Depth, 64, 36).unwrap();
+    assert_eq!((thumb.width, thumb.height), (36, 36));
+    let mut seen: Vec<(u32, u8)> = Vec::new();
+    let mut other_samples_differ = 0;
+    for ty in 0..36usize {
+        for tx in 0..36usize {
+            let (sx, sy) = ((2 * tx + 1) * 64 / 72, (2 * ty + 1) * 64 / 72);
+            let d24 = |sample: usize| {
+                let at = sample * 64 * 64 * 4 + (sy * 64 + sx) * 4;
+                u32::from_le_bytes([after[at], after[at + 1], after[at + 2], 0])
+            };
+            if (1..4).any(|s| d24(s) != d24(0)) {
+                other_samples_differ += 1;
+            }
+            seen.push((d24(0), thumb.rgba[(ty * 36 + tx) * 4]));
+        }
+    }
+    seen.sort_unstable();
+    for pair in seen.windows(2) {
+        let ((d0, g0), (d1, g1)) = (pair[0], pair[1]);
+        if d0 == d1 {
+            assert_eq!(g0, g1, "depth {d0} shows as one grey");
+        } else {
+            assert!(g0 <= g1, "depth {d0} < {d1} but grey {g0} > {g1}");
+        }
+    }
+    assert!(
+        seen.first().unwrap().0 < seen.last().unwrap().0,
+        "the sampled depths vary"
+    );
+    assert!(
+        other_samples_differ > 0,
+        "some sampled texels' samples disagree in depth"
+    );
+}

@@ -1,5 +1,6 @@
-// The event list: the frame's outline as a tree (event-tree.ts): the program's marker groups (and, without markers,
-// implicit render-target passes) with a disclosure triangle and the sum of their draws' differences, and as leaves
+// The event list: the frame's outline as a tree (event-tree.ts): the program's marker groups and implicit
+// render-target passes (runs of draws writing the same targets, in a region whose draws write several sets; without
+// markers, at the top level) with a disclosure triangle and the sum of their draws' statuses, and as leaves
 // the draws (index, name, programs, status, a thumbnail of the main target), the draws the recorder could not record
 // (where they came, with the reason, not pickable), the resolves with their result, the dispatches (replayed when
 // picked or by Replay all), point markers and clears, copies and updates. A filter over their text (a group stays
@@ -10,7 +11,7 @@
 
 import { byId, h } from "../dom";
 import { type CompareResult, type DispatchInfo, type DrawInfo, type DrawStatus, type ResolveInfo, type UnrecordedDrawInfo, formatError } from "../protocol";
-import { type EventNode, EventTree, eventNodes, groupSummary, passKey } from "./event-tree";
+import { type EventNode, EventTree, eventNodes, groupCounts, groupSummary, groupTitle, passKey } from "./event-tree";
 import type { ViewerState } from "./state";
 
 /** Replayed, but nothing compared: the capture records no target after the draw. */
@@ -106,7 +107,7 @@ export class DrawList {
   /** Row elements by node, reused while the window moves. */
   private readonly rows = new Map<number, HTMLLIElement>();
   /** Each group's summary tag, by node (dropped when a status changes). */
-  private readonly groupTags = new Map<number, { text: string; cls: string } | null>();
+  private readonly groupTags = new Map<number, { text: string; cls: string; title: string } | null>();
   private readonly topSpacer = h("li", { class: "spacer", attrs: { "aria-hidden": "true" } });
   private readonly bottomSpacer = h("li", { class: "spacer", attrs: { "aria-hidden": "true" } });
   /** The visible rows in the DOM: [first, last) of `tree.visible()`. */
@@ -256,18 +257,21 @@ export class DrawList {
     const folded = this.tree.folded.has(n) && !this.tree.filtering();
     let tag = this.groupTags.get(n);
     const draws = this.tree.drawsIn(n);
-    if (tag === undefined) {
-      tag = groupSummary(draws.flatMap((index) => {
+    const statuses = (): DrawStatus[] =>
+      draws.flatMap((index) => {
         const draw = this.state.draws[index];
         return draw === undefined ? [] : [draw.status];
-      }));
+      });
+    if (tag === undefined) {
+      tag = groupSummary(statuses());
       this.groupTags.set(n, tag);
     }
+    const kind = node.pass ? "Draws writing the same targets" : "Marker region";
     return h(
       "li",
       {
         class: `event-group${node.pass ? " pass" : ""}`,
-        title: `${node.pass ? "Draws writing the same targets" : "Marker region"}: ${draws.length} draw${draws.length === 1 ? "" : "s"}`,
+        title: `${kind}: ${tag?.title ?? groupTitle(groupCounts(statuses()))}`,
         attrs: { "data-testid": "group", role: "treeitem", "aria-expanded": String(!folded), "data-group": String(n) },
         on: {
           click: () => {
@@ -278,7 +282,7 @@ export class DrawList {
       },
       h("span", { class: "disclosure" }, folded ? "▸" : "▾"),
       h("span", { class: "draw-main" }, h("span", { class: "draw-name" }, node.label), h("span", { class: "draw-programs" }, `${draws.length} draw${draws.length === 1 ? "" : "s"}`)),
-      tag === null ? [] : [h("span", { class: `tag draw-status ${tag.cls}`, attrs: { "data-testid": "group-status" } }, tag.text)],
+      tag === null ? [] : [h("span", { class: `tag draw-status ${tag.cls}`, title: tag.title, attrs: { "data-testid": "group-status" } }, tag.text)],
     );
   }
 

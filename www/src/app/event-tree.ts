@@ -3,10 +3,13 @@
 // group knowing where it ends, with the draws the recorder could not record put where they came; which groups are
 // folded; and which nodes a filter shows. The list ([`DrawList`]) renders only the visible nodes in view.
 //
-// Render-target passes: in a frame without markers, consecutive draws (two or more, nothing else between them) that
-// write the same targets (the same formats and sizes) are put in an implicit group "pass: rt0 1280x720 R8G8B8A8_UNORM".
-// A frame with markers is shown as its markers group it, without implicit passes (its own groups are what the
-// program calls its passes; splitting them further would put two kinds of group in one tree).
+// Render-target passes: consecutive draws (two or more, nothing else between them) that write the same targets (the
+// same formats and sizes) are put in an implicit group "pass: rt0 1280x720 R8G8B8A8_UNORM". In a frame without
+// markers, every such run at the top level. In a frame with markers, inside a marker region (and at the frame's top
+// level) only when the region's own draws write more than one set of targets: a region whose draws all write one set
+// is that pass already, and nesting it again would say nothing.
+//
+// A group's tag sums its draws' statuses and says how much of it is known ([`groupSummary`]).
 
 import type { DrawInfo, DrawStatus, OutlineRowInfo, UnrecordedDrawInfo } from "../protocol";
 import { frameRows } from "./frame-order";
@@ -46,26 +49,56 @@ function closeGroups(nodes: EventNode[]): void {
   }
 }
 
-/** Groups runs of two or more consecutive top-level draws of one pass key into implicit pass groups. */
-function groupPasses(nodes: readonly EventNode[], keyOf: (draw: number) => string | null): EventNode[] {
-  const out: EventNode[] = [];
+/** A node with the nodes directly inside it (a group's), for regrouping. */
+interface Branch {
+  readonly node: EventNode;
+  readonly children: Branch[];
+}
+
+/** The pre-order `nodes` as trees: a group holds the nodes after it that are deeper than it. */
+function branches(nodes: readonly EventNode[]): Branch[] {
+  const roots: Branch[] = [];
+  const open: Branch[] = [];
+  for (const node of nodes) {
+    while (open.length > 0 && (open.at(-1)?.node.depth ?? 0) >= node.depth) open.pop();
+    const branch: Branch = { node, children: [] };
+    (open.at(-1)?.children ?? roots).push(branch);
+    if (node.kind === "group") open.push(branch);
+  }
+  return roots;
+}
+
+/**
+ * `children` with each run of two or more consecutive draws of one pass key (nothing else between them) put in an
+ * implicit pass group, when `always` or when the draws among `children` have more than one key.
+ */
+function passesAmong(children: readonly Branch[], keyOf: (draw: number) => string | null, always: boolean): Branch[] {
+  const key = (branch: Branch): string | null => (branch.node.kind === "draw" ? keyOf(branch.node.index) : null);
+  if (!always) {
+    const keys = new Set<string>();
+    for (const child of children) {
+      const k = key(child);
+      if (k !== null) keys.add(k);
+    }
+    if (keys.size < 2) return [...children];
+  }
+  const out: Branch[] = [];
   let at = 0;
-  while (at < nodes.length) {
-    const node = nodes[at];
-    if (node === undefined) break;
-    const key = node.kind === "draw" && node.depth === 0 ? keyOf(node.index) : null;
+  while (at < children.length) {
+    const first = children[at];
+    if (first === undefined) break;
+    const k = key(first);
     let run = at + 1;
-    while (key !== null) {
-      const next = nodes[run];
-      if (next?.kind !== "draw" || next.depth !== 0 || keyOf(next.index) !== key) break;
+    while (k !== null && run < children.length) {
+      const next = children[run];
+      if (next === undefined || key(next) !== k) break;
       run++;
     }
-    if (key !== null && run - at >= 2) {
-      out.push({ kind: "group", depth: 0, end: 0, label: `pass: ${key}`, pass: true });
-      for (const draw of nodes.slice(at, run)) out.push({ ...draw, depth: 1 });
+    if (k !== null && run - at >= 2) {
+      out.push({ node: { kind: "group", depth: 0, end: 0, label: `pass: ${k}`, pass: true }, children: children.slice(at, run) });
       at = run;
     } else {
-      out.push(node);
+      out.push(first);
       at++;
     }
   }
@@ -73,9 +106,27 @@ function groupPasses(nodes: readonly EventNode[], keyOf: (draw: number) => strin
 }
 
 /**
+ * Puts implicit render-target passes into `nodes`: without markers (`markers` false) every run of two or more
+ * consecutive top-level draws writing the same targets; with markers, the same inside each marker region and at the
+ * top level, but only where the region's own draws write more than one set of targets (a region of one set is
+ * already that pass). Depths are set again from the nesting.
+ */
+function groupPasses(nodes: readonly EventNode[], keyOf: (draw: number) => string | null, markers: boolean): EventNode[] {
+  const out: EventNode[] = [];
+  const walk = (list: readonly Branch[], depth: number, top: boolean): void => {
+    for (const branch of passesAmong(list, keyOf, top && !markers)) {
+      out.push({ ...branch.node, depth });
+      walk(branch.children, depth + 1, false);
+    }
+  };
+  walk(branches(nodes), 0, true);
+  return out;
+}
+
+/**
  * The event list's nodes: `outline`'s rows (else, before the outline, the frame's draws, resolves and dispatches in
  * the frame's order) with each unrecorded draw right before the draw it came before (at its depth; at the end past
- * the last), and without markers the implicit passes of `keyOf`.
+ * the last), and the implicit passes of `keyOf` ([`groupPasses`]).
  */
 export function eventNodes(
   outline: readonly OutlineRowInfo[],
@@ -85,7 +136,7 @@ export function eventNodes(
   keyOf: (draw: number) => string | null,
   hasMarkers: boolean,
 ): EventNode[] {
-  let nodes: EventNode[] = [];
+  const nodes: EventNode[] = [];
   if (outline.length === 0) {
     // no outline (a backend that sends none): the draws, unrecorded draws and dispatches in the frame's order
     for (const row of frameRows(drawCount, unrecorded, [], dispatches)) {
@@ -126,9 +177,9 @@ export function eventNodes(
     }
     for (const entry of late) nodes.push({ kind: "unrecorded", depth: 0, entry });
   }
-  if (!hasMarkers) nodes = groupPasses(nodes, keyOf);
-  closeGroups(nodes);
-  return nodes;
+  const grouped = groupPasses(nodes, keyOf, hasMarkers);
+  closeGroups(grouped);
+  return grouped;
 }
 
 /** The nodes, which groups are folded, and which nodes the filter leaves: the rows the list shows, in order. */
@@ -247,18 +298,54 @@ export class EventTree {
   }
 }
 
-/** The text a group's tag shows: how many of its draws differ, once all are replayed (or some differ). */
-export function groupSummary(statuses: readonly DrawStatus[]): { text: string; cls: string } | null {
+/** How many of a group's draws are in each state. */
+export interface GroupCounts {
+  readonly draws: number;
+  readonly match: number;
+  readonly differ: number;
+  readonly error: number;
+  readonly pending: number;
+}
+
+/** Counts `statuses` by state (a draw replayed with nothing to compare counts as matching: nothing differs). */
+export function groupCounts(statuses: readonly DrawStatus[]): GroupCounts {
+  let match = 0;
   let differ = 0;
+  let error = 0;
   let pending = 0;
-  let errors = 0;
   for (const status of statuses) {
-    if (status.state === "differs") differ++;
-    else if (status.state === "not_replayed") pending++;
-    else if (status.state === "error") errors++;
+    if (status.state === "matches") match++;
+    else if (status.state === "differs") differ++;
+    else if (status.state === "error") error++;
+    else pending++;
   }
-  if (differ > 0) return { text: `${differ} differ`, cls: "status-differs" };
-  if (errors > 0) return { text: `${errors} error${errors === 1 ? "" : "s"}`, cls: "status-error" };
-  if (pending === 0 && statuses.length > 0) return { text: "match", cls: "status-matches" };
-  return null;
+  return { draws: statuses.length, match, differ, error, pending };
+}
+
+const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * A group's tag: the sum of its draws' statuses, saying how much is known. Every draw replayed: "match" when all
+ * match, else "3 differ", "3 differ · 1 error", "1 error". Some not replayed yet: what is known and what is not,
+ * "2 differ · 38 not replayed" (or "1 match · 4 not replayed"). Nothing replayed (or no draws): no tag. The tooltip
+ * (`title`) has every count.
+ */
+export function groupSummary(statuses: readonly DrawStatus[]): { text: string; cls: string; title: string } | null {
+  const counts = groupCounts(statuses);
+  const { match, differ, error, pending } = counts;
+  if (pending === counts.draws) return null;
+  const title = groupTitle(counts);
+  const parts: string[] = [];
+  if (differ > 0) parts.push(`${differ} differ`);
+  if (error > 0) parts.push(plural(error, "error", "errors"));
+  const cls = differ > 0 ? "status-differs" : error > 0 ? "status-error" : pending === 0 ? "status-matches" : "status-partial";
+  if (pending === 0) return { text: parts.length === 0 ? "match" : parts.join(" · "), cls, title };
+  if (parts.length === 0) parts.push(`${match} match`);
+  parts.push(`${pending} not replayed`);
+  return { text: parts.join(" · "), cls, title };
+}
+
+/** The counts in words: "5 draws: 3 match, 1 differs, 0 errors, 1 not replayed". */
+export function groupTitle(counts: GroupCounts): string {
+  return `${plural(counts.draws, "draw", "draws")}: ${counts.match} match, ${counts.differ} differ${counts.differ === 1 ? "s" : ""}, ${plural(counts.error, "error", "errors")}, ${counts.pending} not replayed`;
 }
