@@ -113,6 +113,9 @@ pub struct DrawStats {
     pub depth_failed: u64,
     /// Pixels that passed every test and reached the targets.
     pub written: u64,
+    /// The smallest rectangle holding every pixel a primitive covered (in the target and the scissor, 15.7; before
+    /// clip distances and every test), as `[x0, y0, x1, y1]` with `x1` and `y1` exclusive; `None` when none was.
+    pub covered_bounds: Option<[u32; 4]>,
 }
 
 impl DrawStats {
@@ -138,6 +141,27 @@ impl DrawStats {
         add(&mut self.stencil_failed, band.stencil_failed);
         add(&mut self.depth_failed, band.depth_failed);
         add(&mut self.written, band.written);
+        if let Some([x0, y0, x1, y1]) = band.covered_bounds {
+            self.cover(x0, y0, x1, y1);
+        }
+    }
+
+    /// Grows [`DrawStats::covered_bounds`] to take in the pixels `x0..x1` × `y0..y1`.
+    fn cover(&mut self, x0: u32, y0: u32, x1: u32, y1: u32) {
+        self.covered_bounds = Some(match self.covered_bounds {
+            None => [x0, y0, x1, y1],
+            Some([a0, b0, a1, b1]) => [a0.min(x0), b0.min(y0), a1.max(x1), b1.max(y1)],
+        });
+    }
+
+    /// Grows [`DrawStats::covered_bounds`] to take in the covered lanes of `quad` (helpers are not covered).
+    pub(super) fn cover_quad(&mut self, quad: &crate::raster::Quad) {
+        for lane in 0..4 {
+            if quad.is_covered(lane) {
+                let (x, y) = quad.pixel(lane);
+                self.cover(x, y, x.saturating_add(1), y.saturating_add(1));
+            }
+        }
     }
 }
 

@@ -1542,6 +1542,9 @@ impl<'s> PreparedDraw<'s> {
     ) -> Result<usize> {
         batch.clear();
         batch.extend(quads.take(LANES / 4).map(QuadJob::new));
+        for job in batch.iter() {
+            stats.cover_quad(&job.quad);
+        }
         if !batch.is_empty() {
             let (done, rows) = triangle.rows_through(batch.last().map(|job| &job.quad));
             reporter.progress.primitive_rows_done = done;

@@ -434,6 +434,8 @@ fn the_scissor_keeps_its_rectangle() {
         })
         .collect();
     assert_eq!(counts(out.render_targets[0].as_ref().unwrap()), expected);
+    // the covered pixels' box is the scissor's: columns 2..6, rows 3..5
+    assert_eq!(out.stats.covered_bounds, Some([2, 3, 6, 5]));
 }
 
 #[test]
@@ -508,6 +510,8 @@ fn the_depth_test_runs_after_the_program_unless_it_forces_early_tests() {
     for out in [late, early] {
         assert!(floats(out.render_targets[0].as_ref().unwrap()).iter().all(|&v| v == 0.));
         assert!(depths(&out).iter().all(|&d| d == 0.3));
+        // nothing is written, yet the primitive covers x + y <= 6: columns and rows 0 to 6
+        assert_eq!(out.stats.covered_bounds, Some([0, 0, 7, 7]));
     }
 }
 

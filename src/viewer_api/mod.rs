@@ -898,7 +898,11 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
             )
         })?;
         let mut comparison = target_comparison(target, replayed.plane(plane_of(target.id)));
-        comparison.bounds = changed_bounds(
+        let covered = replay
+            .stats
+            .covered_bounds
+            .map(|[x0, y0, x1, y1]| PixelBounds { x0, y0, x1, y1 });
+        let changed = changed_bounds(
             &replayed.before,
             &replayed.replayed,
             replayed.recorded.as_deref(),
@@ -906,6 +910,7 @@ fn replayed(session: ReplaySession) -> Result<Replayed> {
             replayed.height,
             replayed.samples,
         );
+        comparison.bounds = union_bounds(covered, changed);
         comparison.resolved_differing_pixels = replayed
             .resolved
             .as_ref()
@@ -984,6 +989,19 @@ fn target_comparison(target: &ViewTarget, comparison: Option<&Comparison>) -> Ta
         resolved_differing_pixels: None,
         perceptual: None,
         bounds: None,
+    }
+}
+
+/// The smallest box holding both boxes (either may be `None`).
+fn union_bounds(a: Option<PixelBounds>, b: Option<PixelBounds>) -> Option<PixelBounds> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(PixelBounds {
+            x0: a.x0.min(b.x0),
+            y0: a.y0.min(b.y0),
+            x1: a.x1.max(b.x1),
+            y1: a.y1.max(b.y1),
+        }),
+        (a, b) => a.or(b),
     }
 }
 

@@ -1517,6 +1517,10 @@ fn a_comparison_carries_the_box_of_the_pixels_the_draw_changed() {
     let info = capture.draws()[0].targets[0].clone();
     assert!(bounds.x0 < bounds.x1 && bounds.x1 <= info.width);
     assert!(bounds.y0 < bounds.y1 && bounds.y1 <= info.height);
+    // it holds the replayed primitives' coverage
+    let stats = capture.replayed(0).unwrap().session.replay().unwrap().stats;
+    let [x0, y0, x1, y1] = stats.covered_bounds.unwrap();
+    assert!(bounds.x0 <= x0 && bounds.y0 <= y0 && bounds.x1 >= x1 && bounds.y1 >= y1);
     // the first difference is inside the box
     if let Some(first) = rt0.first_difference {
         assert!((bounds.x0..bounds.x1).contains(&first.x) && (bounds.y0..bounds.y1).contains(&first.y));

@@ -622,9 +622,10 @@ pub struct TargetComparison {
     /// How visible the difference is: the LDR-FLIP error's figures ([`crate::compare::flip`]) for a render target
     /// with a recorded after; `None` otherwise (depth and stencil, nothing recorded, past FLIP's size limit).
     pub perceptual: Option<PerceptualFigures>,
-    /// The draw's bounding box on this target: the pixels whose value the replay or the recording changed from the
-    /// value before the draw (pixels covered but written with the value they had are not in it; of a multisampled
-    /// target, any sample's), or `None` when the draw changed none.
+    /// The draw's bounding box on this target: the pixels the replayed primitives cover (in the target and the
+    /// scissor; before clip distances, the depth-stencil test or anything else that keeps a pixel unwritten), grown to
+    /// take in every pixel whose value the recording changed from the value before the draw (where the GPU drew
+    /// outside them; of a multisampled target, any sample's); `None` when the draw covers and changed none.
     pub bounds: Option<PixelBounds>,
 }
 

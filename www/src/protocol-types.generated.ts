@@ -729,9 +729,10 @@ resolved_differing_pixels: number | null,
  */
 perceptual: PerceptualFigures | null,
 /**
- * The draw's bounding box on this target: the pixels whose value the replay or the recording changed from the
- * value before the draw (pixels covered but written with the value they had are not in it; of a multisampled
- * target, any sample's), or `None` when the draw changed none.
+ * The draw's bounding box on this target: the pixels the replayed primitives cover (in the target and the
+ * scissor; before clip distances, the depth-stencil test or anything else that keeps a pixel unwritten), grown to
+ * take in every pixel whose value the recording changed from the value before the draw (where the GPU drew
+ * outside them; of a multisampled target, any sample's); `None` when the draw covers and changed none.
  */
 bounds: PixelBounds | null, };
 

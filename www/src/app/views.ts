@@ -670,7 +670,7 @@ export class Views {
         pane.setImage(null, PANE_CAPTIONS[kind], "", `${VIEW_LABELS[kind]}: ${formatError(result)}`);
       }
       pane.setSelected(this.toPane(this.state.pixel));
-      // the draw's bounding box (the pixels the replay or the GPU changed; of a multisampled target, on its first plane)
+      // the draw's bounding box (its primitives' coverage and what the GPU changed; a multisampled target's first plane)
       pane.setBounds(this.state.comparison?.targets.find((target) => target.target === info.target)?.bounds ?? null);
     }
     if (!this.transform.placed) {
