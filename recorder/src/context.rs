@@ -287,6 +287,61 @@ unsafe extern "system" fn map(
     unsafe { original(this, resource, subresource, map_type, flags, mapped) }
 }
 
+/// An `UpdateSubresource*` (named `call`) of `resource`'s `subresource` in `region` made on the context `this`
+/// while a capture runs: the resource marked written and the `update` event recorded.
+///
+/// # Safety
+/// `region` must be null or point at a box.
+unsafe fn updated(
+    this: *mut c_void,
+    call: &'static str,
+    resource: *mut c_void,
+    subresource: u32,
+    region: *const D3D11_BOX,
+) {
+    recorder::wrote(resource);
+    // SAFETY: the caller's contract.
+    let region = unsafe { region.as_ref() }.copied();
+    let event = EventCall::Update {
+        call,
+        destination: resource,
+        subresource,
+        region,
+    };
+    recorder::record_event(this, event);
+}
+
+/// A `CopySubresourceRegion*` (named `call`) made on the context `this` while a capture runs: the destination
+/// marked written and the `copy` event recorded.
+///
+/// # Safety
+/// `region` must be null or point at a box.
+#[allow(clippy::too_many_arguments)] // the API's
+unsafe fn copied_region(
+    this: *mut c_void,
+    call: &'static str,
+    destination: *mut c_void,
+    destination_subresource: u32,
+    at: [u32; 3],
+    source: *mut c_void,
+    source_subresource: u32,
+    region: *const D3D11_BOX,
+) {
+    recorder::wrote(destination);
+    // SAFETY: the caller's contract.
+    let region = unsafe { region.as_ref() }.copied();
+    let event = EventCall::CopyRegion {
+        call,
+        destination,
+        destination_subresource,
+        at,
+        source,
+        source_subresource,
+        region,
+    };
+    recorder::record_event(this, event);
+}
+
 unsafe extern "system" fn update_subresource(
     this: *mut c_void,
     resource: *mut c_void,
@@ -298,16 +353,8 @@ unsafe extern "system" fn update_subresource(
 ) {
     let original = original!(UPDATE_SUBRESOURCE, this, UpdateSubresourceFn);
     if observing() {
-        recorder::wrote(resource);
         // SAFETY: the API's contract: `region` is null or a box.
-        let region = unsafe { region.as_ref() }.copied();
-        let call = EventCall::Update {
-            call: "UpdateSubresource",
-            destination: resource,
-            subresource,
-            region,
-        };
-        recorder::record_event(this, call);
+        unsafe { updated(this, "UpdateSubresource", resource, subresource, region) };
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch) }
@@ -325,16 +372,8 @@ unsafe extern "system" fn update_subresource1(
 ) {
     let original = original!(UPDATE_SUBRESOURCE1, this, UpdateSubresource1Fn);
     if observing() {
-        recorder::wrote(resource);
         // SAFETY: the API's contract: `region` is null or a box.
-        let region = unsafe { region.as_ref() }.copied();
-        let call = EventCall::Update {
-            call: "UpdateSubresource1",
-            destination: resource,
-            subresource,
-            region,
-        };
-        recorder::record_event(this, call);
+        unsafe { updated(this, "UpdateSubresource1", resource, subresource, region) };
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe { original(this, resource, subresource, region, data, row_pitch, depth_pitch, flags) }
@@ -364,19 +403,21 @@ unsafe extern "system" fn copy_subresource_region(
 ) {
     let original = original!(COPY_SUBRESOURCE_REGION, this, CopySubresourceRegionFn);
     if observing() {
-        recorder::wrote(destination);
+        let at = [x, y, z];
+        let call = "CopySubresourceRegion";
         // SAFETY: the API's contract: `region` is null or a box.
-        let region = unsafe { region.as_ref() }.copied();
-        let call = EventCall::CopyRegion {
-            call: "CopySubresourceRegion",
-            destination,
-            destination_subresource,
-            at: [x, y, z],
-            source,
-            source_subresource,
-            region,
+        unsafe {
+            copied_region(
+                this,
+                call,
+                destination,
+                destination_subresource,
+                at,
+                source,
+                source_subresource,
+                region,
+            )
         };
-        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {
@@ -409,19 +450,21 @@ unsafe extern "system" fn copy_subresource_region1(
 ) {
     let original = original!(COPY_SUBRESOURCE_REGION1, this, CopySubresourceRegion1Fn);
     if observing() {
-        recorder::wrote(destination);
+        let at = [x, y, z];
+        let call = "CopySubresourceRegion1";
         // SAFETY: the API's contract: `region` is null or a box.
-        let region = unsafe { region.as_ref() }.copied();
-        let call = EventCall::CopyRegion {
-            call: "CopySubresourceRegion1",
-            destination,
-            destination_subresource,
-            at: [x, y, z],
-            source,
-            source_subresource,
-            region,
+        unsafe {
+            copied_region(
+                this,
+                call,
+                destination,
+                destination_subresource,
+                at,
+                source,
+                source_subresource,
+                region,
+            )
         };
-        recorder::record_event(this, call);
     }
     // SAFETY: the program's arguments, passed through unchanged.
     unsafe {

@@ -702,11 +702,6 @@ pub fn merge_command(
     if let Some(file) = junit_file {
         std::fs::write(file, junit(&merged)).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
     }
-    if json_out {
-        let text = serde_json::to_string_pretty(&merged).map_err(|e| format!("cannot write JSON: {e}"))?;
-        super::common::print_out(&format!("{text}\n"))?;
-    } else {
-        super::common::print_out(&report_text(&merged, allow_unrecorded))?;
-    }
+    super::common::print_json_or_text(json_out, &merged, || report_text(&merged, allow_unrecorded))?;
     Ok(verdict(&merged, allow_unrecorded))
 }

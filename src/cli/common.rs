@@ -107,6 +107,20 @@ pub(super) fn open(path: &Path) -> Result<Capture<BufReader<File>>, String> {
     Capture::from_reader(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Prints a command's result: `value` as pretty JSON when `json` is set, else the text `text` makes.
+pub(super) fn print_json_or_text(
+    json: bool,
+    value: &impl serde::Serialize,
+    text: impl FnOnce() -> String,
+) -> Result<(), String> {
+    if json {
+        let json = serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))?;
+        print_out(&format!("{json}\n"))
+    } else {
+        print_out(&text())
+    }
+}
+
 /// Writes `text` to standard output; a closed pipe (`iridia replay ... | head`) or another write error is an error
 /// message rather than a panic.
 pub(super) fn print_out(text: &str) -> Result<(), String> {

@@ -9,7 +9,7 @@
 //! that reached it in the replay (thread, instruction, operation, value before and after), the first 16 writers'
 //! traces, and whether its value depends on the threads' order. Exit codes as for a pixel.
 
-use super::common::{open, print_out, tolerance_of};
+use super::common::{open, print_json_or_text, tolerance_of};
 use iridia::capture::TargetSlot;
 use iridia::dispatch::DispatchOptions;
 use iridia::draw::ShaderCache;
@@ -102,12 +102,7 @@ pub fn inspect(args: &InspectArgs) -> Result<bool, String> {
     };
     let inspection = inspect_pixel(&mut capture, args.draw, x, y, target, &mut ShaderCache::new(), &options)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    if args.json {
-        let text = serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
-        print_out(&format!("{text}\n"))?;
-    } else {
-        print_out(&inspection.to_text())?;
-    }
+    print_json_or_text(args.json, &inspection, || inspection.to_text())?;
     Ok(matches!(
         inspection.verdict,
         Verdict::Matches | Verdict::WithinTolerance { .. } | Verdict::Shifted | Verdict::NotRecorded
@@ -167,11 +162,6 @@ pub fn inspect_element(args: &ElementArgs) -> Result<bool, String> {
     };
     let inspection = inspect_dispatch_element(&mut capture, args.dispatch, args.uav, address, &tolerance, &options)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    if args.json {
-        let text = serde_json::to_string_pretty(&inspection).map_err(|e| format!("cannot write JSON: {e}"))?;
-        print_out(&format!("{text}\n"))?;
-    } else {
-        print_out(&inspection.to_text())?;
-    }
+    print_json_or_text(args.json, &inspection, || inspection.to_text())?;
     Ok(inspection.matches != Some(false))
 }

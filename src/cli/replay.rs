@@ -27,7 +27,7 @@
 //! where most does). The table and the exit code are the same with or without it.
 
 use super::batch::{self, Shard, Verdict};
-use super::common::{open, print_out, tolerance_of, unrecorded_line};
+use super::common::{open, print_json_or_text, tolerance_of, unrecorded_line};
 use iridia::capture::{Capture, FrameEvent};
 use iridia::compare::TargetReport;
 use iridia::dispatch::DispatchOptions;
@@ -508,12 +508,9 @@ pub fn replay(args: &ReplayArgs) -> Result<Verdict, String> {
         let xml = batch::junit(&report);
         std::fs::write(file, xml).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
     }
-    if args.json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
-        print_out(&format!("{text}\n"))?;
-    } else {
-        print_out(&batch::report_text(&report, args.allow_unrecorded))?;
-    }
+    print_json_or_text(args.json, &report, || {
+        batch::report_text(&report, args.allow_unrecorded)
+    })?;
     Ok(batch::verdict(&report, args.allow_unrecorded))
 }
 

@@ -470,13 +470,8 @@ impl ElementInspection {
             let t = &write.thread;
             let _ = writeln!(
                 out,
-                "  group ({}, {}, {}) thread ({}, {}, {}): {:>4}  {:<48} {}: {} -> {}",
-                t.group[0],
-                t.group[1],
-                t.group[2],
-                t.thread_in_group[0],
-                t.thread_in_group[1],
-                t.thread_in_group[2],
+                "  {}: {:>4}  {:<48} {}: {} -> {}",
+                thread_text(t),
                 write.instruction,
                 write.line,
                 write.operation,
@@ -488,13 +483,8 @@ impl ElementInspection {
             let t = &traced.thread;
             let _ = writeln!(
                 out,
-                "trace of group ({}, {}, {}) thread ({}, {}, {}) (SV_DispatchThreadID ({}, {}, {})):",
-                t.group[0],
-                t.group[1],
-                t.group[2],
-                t.thread_in_group[0],
-                t.thread_in_group[1],
-                t.thread_in_group[2],
+                "trace of {} (SV_DispatchThreadID ({}, {}, {})):",
+                thread_text(t),
                 t.thread[0],
                 t.thread[1],
                 t.thread[2]
@@ -510,6 +500,12 @@ impl ElementInspection {
         }
         out
     }
+}
+
+/// `group (x, y, z) thread (x, y, z)`: where a thread is, as the text lists it.
+fn thread_text(t: &ThreadPlace) -> String {
+    let ([gx, gy, gz], [tx, ty, tz]) = (t.group, t.thread_in_group);
+    format!("group ({gx}, {gy}, {gz}) thread ({tx}, {ty}, {tz})")
 }
 
 #[cfg(test)]
