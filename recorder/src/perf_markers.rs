@@ -387,7 +387,8 @@ unsafe extern "system" fn get_proc_address(module: HMODULE, name: PCSTR) -> usiz
     if found == 0 {
         return 0;
     }
-    if (0..GET_PROC_ADDRESS).all(|i| real(i).is_none()) {
+    // SAFETY: the program's argument: a NUL-terminated name or an ordinal.
+    if (0..GET_PROC_ADDRESS).all(|i| real(i).is_none()) && unsafe { names_a_marker(name) } {
         // d3d9.dll loaded since the last scan: its exports are known from now on
         find_real_functions();
     }
@@ -396,6 +397,22 @@ unsafe extern "system" fn get_proc_address(module: HMODULE, name: PCSTR) -> usiz
         .find(|&i| real(i) == Some(found))
         .and_then(|i| hooks.get(i).copied())
         .unwrap_or(found)
+}
+
+/// Whether `GetProcAddress`'s `name` is a name starting `D3DPERF_` (not an ordinal), read no further than its first
+/// byte that differs: the lookups of other functions, which a program may make by the thousand, cost no more.
+///
+/// # Safety
+/// `name` must be an ordinal (at most 0xffff) or point at a NUL-terminated string.
+unsafe fn names_a_marker(name: PCSTR) -> bool {
+    if name.0 as usize <= 0xffff {
+        return false;
+    }
+    b"D3DPERF_".iter().enumerate().all(|(at, expected)| {
+        // SAFETY: the bytes before `at` matched the prefix, none of them NUL, so `at` is within the string.
+        let byte = unsafe { name.0.add(at).read() };
+        byte == *expected
+    })
 }
 
 /// The hook of `D3DPERF_BeginEvent`: a `begin` event named by the text, then the real call.
