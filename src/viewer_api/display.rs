@@ -208,19 +208,20 @@ impl ViewerCapture {
     pub fn thumbnail(&mut self, index: usize, max_width: u32, max_height: u32) -> Result<RenderedImage> {
         let draw = self.read_draw(index)?;
         let targets = super::view_targets(&draw);
-        let id = [TargetId::Rt0, TargetId::Depth]
+        let target = [TargetId::Rt0, TargetId::Depth]
             .into_iter()
-            .find(|id| targets.iter().any(|t| t.id == *id && t.recorded.is_some()))
+            .find_map(|id| targets.iter().find(|t| t.id == id && t.recorded.is_some()))
             .ok_or_else(|| {
                 Error::new(
                     "capture",
                     format!("the capture holds no image of rt0 or depth after draw {index}"),
                 )
             })?;
-        self.thumbnail_of(index, id, max_width, max_height)
+        thumbnail_image(target, index, max_width, max_height)
     }
 
     /// [`ViewerCapture::thumbnail`] of target `id` of draw `index`.
+    #[cfg(test)]
     pub(super) fn thumbnail_of(
         &mut self,
         index: usize,
@@ -229,26 +230,7 @@ impl ViewerCapture {
         max_height: u32,
     ) -> Result<RenderedImage> {
         let target = self.recorded_target(index, id)?;
-        let display = DisplayOptions::default();
-        let image = if target.resolvable() {
-            self.render_resolved(index, id, ImageKind::Recorded, &display)?
-        } else if target.samples > 1 {
-            let one = target.first_sample();
-            let bytes = one.recorded.clone().ok_or_else(|| {
-                Error::new(
-                    "capture",
-                    format!("the capture holds no image of {} after draw {index}", id.name()),
-                )
-            })?;
-            render_values(&one, &one.image(&bytes)?, &display)?
-        } else {
-            self.render_target(index, id, ImageKind::Recorded, &display, false)?
-        };
-        Ok(shrink(
-            image,
-            max_width.min(MAX_THUMBNAIL_SIDE),
-            max_height.min(MAX_THUMBNAIL_SIDE),
-        ))
+        thumbnail_image(&target, index, max_width, max_height)
     }
 
     /// Image `kind` of target `id` of draw `index` as RGBA8 under `display` (rules in the module doc), of a
@@ -267,17 +249,7 @@ impl ViewerCapture {
         }
         match kind {
             ImageKind::Recorded | ImageKind::Before => {
-                let target = self.recorded_target(index, id)?;
-                let bytes = match kind {
-                    ImageKind::Before => target.before.clone(),
-                    _ => target.recorded.clone().ok_or_else(|| {
-                        Error::new(
-                            "capture",
-                            format!("the capture holds no image of {} after draw {index}", id.name()),
-                        )
-                    })?,
-                };
-                render_values(&target, &target.image(&bytes)?, display)
+                render_stored(&self.recorded_target(index, id)?, kind, index, display)
             }
             ImageKind::Perceptual => {
                 let replayed = self.replayed_mut(index)?;
@@ -341,17 +313,7 @@ impl ViewerCapture {
                 if !target.resolvable() {
                     return Err(not_resolvable(&target));
                 }
-                let one = target.resolved()?;
-                let bytes = match kind {
-                    ImageKind::Before => one.before.clone(),
-                    _ => one.recorded.clone().ok_or_else(|| {
-                        Error::new(
-                            "capture",
-                            format!("the capture holds no image of {} after draw {index}", id.name()),
-                        )
-                    })?,
-                };
-                render_values(&one, &one.image(&bytes)?, display)
+                render_stored(&target.resolved()?, kind, index, display)
             }
             ImageKind::Perceptual => Err(Error::new(
                 "request",
@@ -385,4 +347,44 @@ impl ViewerCapture {
             }
         }
     }
+}
+
+/// The image of `target` the capture stores (its before for [`ImageKind::Before`], else its recorded after) of draw
+/// `index`, as RGBA8 under `display`.
+fn render_stored(
+    target: &ViewTarget,
+    kind: ImageKind,
+    index: usize,
+    display: &DisplayOptions,
+) -> Result<RenderedImage> {
+    let bytes = match kind {
+        ImageKind::Before => target.before.clone(),
+        _ => target.recorded.clone().ok_or_else(|| {
+            Error::new(
+                "capture",
+                format!("the capture holds no image of {} after draw {index}", target.id.name()),
+            )
+        })?,
+    };
+    render_values(target, &target.image(&bytes)?, display)
+}
+
+/// A thumbnail of `target`'s recorded after of draw `index` ([`ViewerCapture::thumbnail`]'s rules): one plane under
+/// the default display options, shrunk to fit `max_width` × `max_height` (each at most [`MAX_THUMBNAIL_SIDE`]).
+fn thumbnail_image(target: &ViewTarget, index: usize, max_width: u32, max_height: u32) -> Result<RenderedImage> {
+    let one_plane;
+    let shown = if target.resolvable() {
+        one_plane = target.resolved()?;
+        &one_plane
+    } else if target.samples > 1 {
+        one_plane = target.first_sample();
+        &one_plane
+    } else {
+        target
+    };
+    Ok(shrink(
+        render_stored(shown, ImageKind::Recorded, index, &DisplayOptions::default())?,
+        max_width.min(MAX_THUMBNAIL_SIDE),
+        max_height.min(MAX_THUMBNAIL_SIDE),
+    ))
 }

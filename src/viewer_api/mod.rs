@@ -1038,20 +1038,13 @@ fn changed_bounds(
             .unwrap_or(0)
             .checked_rem(plane_rows)
             .unwrap_or(0);
-        bounds = Some(match bounds {
-            None => PixelBounds {
-                x0: x,
-                y0: y,
-                x1: x.saturating_add(1),
-                y1: y.saturating_add(1),
-            },
-            Some(b) => PixelBounds {
-                x0: b.x0.min(x),
-                y0: b.y0.min(y),
-                x1: b.x1.max(x.saturating_add(1)),
-                y1: b.y1.max(y.saturating_add(1)),
-            },
-        });
+        let pixel = PixelBounds {
+            x0: x,
+            y0: y,
+            x1: x.saturating_add(1),
+            y1: y.saturating_add(1),
+        };
+        bounds = union_bounds(bounds, Some(pixel));
     }
     bounds
 }
