@@ -20,15 +20,14 @@
 use crate::event::{EventCall, wide_text};
 use crate::log::log;
 use crate::recorder::{self, observing};
-use std::ffi::c_void;
+use crate::vtable::WritableSlot;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use windows::Win32::Foundation::HMODULE;
 use windows::Win32::System::LibraryLoader::{
     GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, GetModuleFileNameW,
     GetModuleHandleExW, GetModuleHandleW, GetProcAddress,
 };
-use windows::Win32::System::Memory::{PAGE_PROTECTION_FLAGS, PAGE_READWRITE, VirtualProtect};
 use windows::Win32::System::ProcessStatus::EnumProcessModules;
 use windows::Win32::System::SystemInformation::GetSystemDirectoryW;
 use windows::Win32::System::Threading::GetCurrentProcess;
@@ -361,17 +360,12 @@ unsafe fn rewrite_imports(base: usize) -> usize {
 /// # Safety
 /// `address` must be an 8-byte import slot of a mapped image.
 unsafe fn rewrite_slot(address: usize, value: usize) -> bool {
-    let mut old = PAGE_PROTECTION_FLAGS::default();
-    // SAFETY: the caller's contract: the slot is mapped; `old` is writable.
-    if unsafe { VirtualProtect(address as *const c_void, 8, PAGE_READWRITE, &mut old) }.is_err() {
+    // SAFETY: the caller's contract: the slot is mapped and 8-byte aligned (import tables are arrays of 64-bit
+    // thunks at aligned offsets).
+    let Ok(writable) = (unsafe { WritableSlot::new(address as *mut usize) }) else {
         return false;
-    }
-    // SAFETY: the slot is 8-byte aligned (import tables are arrays of 64-bit thunks at aligned offsets) and now
-    // writable; an atomic store keeps a thread calling through it from seeing half of it.
-    unsafe { AtomicU64::from_ptr(address as *mut u64) }.store(value as u64, Ordering::Release);
-    let mut ignored = PAGE_PROTECTION_FLAGS::default();
-    // SAFETY: as above; the page's protection as it was.
-    let _ = unsafe { VirtualProtect(address as *const c_void, 8, old, &mut ignored) };
+    };
+    writable.write(value);
     true
 }
 

@@ -116,23 +116,64 @@ impl Originals {
             log!("{name}: more than {MAX_VTABLES} vtables; this one is not hooked");
             return false;
         };
-        let mut old = PAGE_PROTECTION_FLAGS(0);
-        // SAFETY: `entry` is a valid address; only its protection changes, for one pointer's bytes.
-        if let Err(e) = unsafe { VirtualProtect(entry as *const c_void, size_of::<usize>(), PAGE_READWRITE, &mut old) }
-        {
-            log!("{name}: VirtualProtect failed ({e}); not hooked");
-            return false;
-        }
+        // SAFETY: `entry` is a pointer-aligned slot of a vtable in use, so mapped.
+        let writable = match unsafe { WritableSlot::new(entry) } {
+            Ok(writable) => writable,
+            Err(e) => {
+                log!("{name}: VirtualProtect failed ({e}); not hooked");
+                return false;
+            }
+        };
         free.1.store(current, Ordering::Relaxed);
         free.0.store(vtable as usize, Ordering::Release);
-        // SAFETY: the page is writable now; the slot is pointer-aligned and another thread reading it sees the old
-        // or the new function, both of which work (the hook finds the original just recorded).
-        unsafe { entry.write_volatile(hook) };
-        let mut ignored = PAGE_PROTECTION_FLAGS(0);
-        // SAFETY: as above: restores the page's protection.
-        let _ = unsafe { VirtualProtect(entry as *const c_void, size_of::<usize>(), old, &mut ignored) };
+        // another thread reading the slot sees the old or the new function, both of which work (the hook finds the
+        // original just recorded)
+        writable.write(hook);
+        drop(writable);
         log!("hooked {name} (vtable {:#x} slot {slot})", vtable as usize);
         true
+    }
+}
+
+/// A pointer-sized slot of mapped memory (a vtable entry, an import-table slot) made writable: its page's protection
+/// is put back when this is dropped.
+pub(crate) struct WritableSlot {
+    address: *mut usize,
+    old: PAGE_PROTECTION_FLAGS,
+}
+
+impl WritableSlot {
+    /// Makes the slot at `address` writable (`VirtualProtect`, for one pointer's bytes).
+    ///
+    /// # Safety
+    /// `address` must be a pointer-aligned slot of mapped memory, and nothing else may write it while this lives.
+    pub(crate) unsafe fn new(address: *mut usize) -> windows::core::Result<WritableSlot> {
+        let mut old = PAGE_PROTECTION_FLAGS(0);
+        // SAFETY: the caller's contract: `address` is mapped; only its protection changes.
+        unsafe { VirtualProtect(address as *const c_void, size_of::<usize>(), PAGE_READWRITE, &mut old) }?;
+        Ok(WritableSlot { address, old })
+    }
+
+    /// Stores `value` in the slot in one aligned write: a thread reading it at the same time sees the old or the new
+    /// value, never half of each.
+    pub(crate) fn write(&self, value: usize) {
+        // SAFETY: `new`'s contract: the slot is pointer-aligned and mapped, and writable until drop.
+        unsafe { AtomicUsize::from_ptr(self.address) }.store(value, Ordering::Release);
+    }
+}
+
+impl Drop for WritableSlot {
+    fn drop(&mut self) {
+        let mut ignored = PAGE_PROTECTION_FLAGS(0);
+        // SAFETY: as in `new`: the slot's page gets back the protection it had.
+        let _ = unsafe {
+            VirtualProtect(
+                self.address as *const c_void,
+                size_of::<usize>(),
+                self.old,
+                &mut ignored,
+            )
+        };
     }
 }
 
